@@ -1,0 +1,67 @@
+/** 2-legged tokens: requested with client credentials, cached per profile and scope set. */
+import type { Resolved } from "../core/config.ts";
+import { DiazoError } from "../core/errors.ts";
+import { registerSecret } from "../core/redact.ts";
+import { DEFAULT_2L_SCOPES } from "../core/scopes.ts";
+import type { Http } from "../services/http.ts";
+import { clientCredentialsToken } from "../services/authentication.ts";
+import { type StoredToken, tokenKey, type TokenStore } from "./token_store.ts";
+
+/** A token is renewed this long before it expires. */
+export const EXPIRY_MARGIN_MS = 60_000;
+
+/** What a 2-legged token request needs. */
+export interface TwoLeggedDeps {
+  resolved: Resolved;
+  store: TokenStore;
+  /** An Http client without bearer auth, for the token endpoint. */
+  authHttp: Http;
+  now?: () => number;
+}
+
+/** The client id and secret, or the catalog's "Missing credentials". */
+export function requireCredentials(resolved: Resolved): { clientId: string; clientSecret: string } {
+  const clientId = resolved.clientId.value;
+  const clientSecret = resolved.clientSecret.value;
+  if (!clientId || !clientSecret) throw new DiazoError("missing_credentials");
+  registerSecret(clientSecret);
+  return { clientId, clientSecret };
+}
+
+/** The scopes this profile's 2-legged tokens carry. */
+export function profileScopes(resolved: Resolved): string[] {
+  return [...(resolved.profile.scopes ?? DEFAULT_2L_SCOPES)].sort();
+}
+
+/**
+ * A valid 2-legged token: from the cache while it has more than a minute left, else a new one
+ * (stored for the next command). `force` skips the cache.
+ */
+export async function twoLeggedToken(
+  deps: TwoLeggedDeps,
+  opts: { force?: boolean; scopes?: readonly string[] } = {},
+): Promise<{ token: StoredToken; cached: boolean }> {
+  const now = deps.now ?? Date.now;
+  const { clientId, clientSecret } = requireCredentials(deps.resolved);
+  const scopes = opts.scopes ? [...opts.scopes].sort() : profileScopes(deps.resolved);
+  const identity = {
+    profile: deps.resolved.profileName,
+    mode: "2-legged" as const,
+    client_id: clientId,
+    base_url: deps.resolved.baseUrl.value,
+    scopes,
+  };
+  const key = tokenKey(identity);
+  if (!opts.force) {
+    const cached = await deps.store.get(key);
+    if (cached && cached.expires_at - EXPIRY_MARGIN_MS > now()) {
+      registerSecret(cached.access_token);
+      return { token: cached, cached: true };
+    }
+  }
+  const res = await clientCredentialsToken(deps.authHttp, { clientId, clientSecret, scopes });
+  registerSecret(res.access_token);
+  const token: StoredToken = { ...identity, access_token: res.access_token, expires_at: now() + res.expires_in * 1000 };
+  await deps.store.put(key, token);
+  return { token, cached: false };
+}

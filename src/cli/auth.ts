@@ -1,0 +1,81 @@
+/** `diazo auth ...`: credentials and tokens (2-legged part). */
+import { mask } from "../core/config.ts";
+import { profileScopes, requireCredentials, twoLeggedToken } from "../auth/two_legged.ts";
+import { type AnyCommand, type ContextFactory, examples } from "./command.ts";
+
+/** Registers the auth family. */
+export function register(program: AnyCommand, makeCtx: ContextFactory): void {
+  const auth = program.command("auth").description("log in, test and inspect credentials and tokens");
+
+  const test = auth.command("test")
+    .description("request a fresh 2-legged token to prove the credentials work")
+    .action(async (_opts, cmd) => {
+      const ctx = makeCtx(cmd);
+      const resolved = await ctx.settings();
+      const { clientId } = requireCredentials(resolved);
+      const { token } = await twoLeggedToken(
+        { resolved, store: ctx.tokenStore(), authHttp: await ctx.http({ auth: "none" }) },
+        { force: true },
+      );
+      ctx.info(`Authenticated: client ${clientId} at ${resolved.baseUrl.value}`);
+      await ctx.emit({
+        ok: true,
+        mode: token.mode,
+        profile: resolved.profileName,
+        client_id: clientId,
+        client_id_source: resolved.clientId.from ?? resolved.clientId.source,
+        base_url: resolved.baseUrl.value,
+        scopes: token.scopes,
+        expires_at: new Date(token.expires_at).toISOString(),
+      });
+    });
+  examples(test, ["diazo auth test", "SVC_CLIENT_ID=... SVC_CLIENT_SECRET=... diazo auth test -o json"]);
+
+  const status = auth.command("status")
+    .description("show the credentials in use and the cached tokens of the profile")
+    .action(async (_opts, cmd) => {
+      const ctx = makeCtx(cmd);
+      const resolved = await ctx.settings();
+      const now = Date.now();
+      const tokens = Object.values(await ctx.tokenStore().list(resolved.profileName)).map((t) => ({
+        mode: t.mode,
+        client_id: t.client_id,
+        base_url: t.base_url,
+        token: mask(t.access_token),
+        source: ctx.tokenStore().kind,
+        scopes: t.scopes,
+        expires_at: new Date(t.expires_at).toISOString(),
+        expired: t.expires_at <= now,
+      }));
+      const logged = tokens.some((t) => !t.expired);
+      ctx.info(
+        resolved.clientId.value
+          ? `Profile ${resolved.profileName}: client ${resolved.clientId.value} (${resolved.clientId.from ?? resolved.clientId.source}), ${
+            logged ? "a valid token is cached" : "no valid token cached"
+          }`
+          : `Profile ${resolved.profileName}: no credentials configured (see \`diazo config profile create --help\`)`,
+      );
+      await ctx.emit({
+        profile: resolved.profileName,
+        base_url: resolved.baseUrl.value,
+        client_id: resolved.clientId.value ?? null,
+        client_id_source: resolved.clientId.from ?? resolved.clientId.source,
+        client_secret: resolved.clientSecret.value ? mask(resolved.clientSecret.value) : null,
+        client_secret_source: resolved.clientSecret.from ?? resolved.clientSecret.source,
+        scopes: profileScopes(resolved),
+        tokens,
+      });
+    });
+  examples(status, ["diazo auth status", "diazo auth status -o json --query 'tokens[].expires_at'"]);
+
+  const logout = auth.command("logout")
+    .description("forget the cached tokens of the profile")
+    .action(async (_opts, cmd) => {
+      const ctx = makeCtx(cmd);
+      const resolved = await ctx.settings();
+      const removed = await ctx.tokenStore().removeProfile(resolved.profileName);
+      ctx.info(removed ? `Logged out of profile ${resolved.profileName}` : `No tokens were cached for profile ${resolved.profileName}`);
+      await ctx.emit({ profile: resolved.profileName, removed });
+    });
+  examples(logout, ["diazo auth logout", "diazo auth logout --profile work"]);
+}

@@ -1,0 +1,82 @@
+/** `diazo bucket ...`: storage buckets. */
+import { Option } from "@commander-js/extra-typings";
+import { type Bucket, createBucket, deleteBucket, getBucket, listBuckets, parseRegion, POLICIES, REGIONS } from "../services/oss.ts";
+import { type AnyCommand, type ContextFactory, examples, positiveNumber } from "./command.ts";
+
+/** Adds computed helpers beside the platform's fields. */
+function withHelpers<T extends { createdDate?: number }>(b: T, region?: string): T & { region?: string; createdAt?: string } {
+  return {
+    ...b,
+    ...(region ? { region } : {}),
+    ...(typeof b.createdDate === "number" ? { createdAt: new Date(b.createdDate).toISOString() } : {}),
+  };
+}
+
+/** Registers the bucket family. */
+export function register(program: AnyCommand, makeCtx: ContextFactory): void {
+  const bucket = program.command("bucket").description("create, list, inspect and delete storage buckets");
+
+  const list = bucket.command("list").alias("ls")
+    .description("list the app's buckets in every region (or one), following every page")
+    .option("--region <region>", `only this region (${REGIONS.join(", ")})`)
+    .option("--limit <n>", "stop after n buckets", positiveNumber("--limit", true))
+    .action(async (opts, cmd) => {
+      const ctx = makeCtx(cmd);
+      const http = await ctx.http();
+      const regions = opts.region ? [parseRegion(opts.region)] : [...REGIONS];
+      const out: (Bucket & { region?: string })[] = [];
+      // Regions are independent: ask them in parallel, keep the output in region order.
+      const perRegion = await Promise.all(regions.map(async (region) => {
+        const items: (Bucket & { region?: string })[] = [];
+        for await (const b of listBuckets(http, { region, limit: opts.limit })) items.push(withHelpers(b, region));
+        return items;
+      }));
+      for (const items of perRegion) out.push(...items);
+      await ctx.emit(opts.limit ? out.slice(0, opts.limit) : out, {
+        columns: ["bucketKey", "policyKey", "region", "createdAt"],
+      });
+    });
+  examples(list, ["diazo bucket list", "diazo bucket list --region EMEA -o json --query '[].bucketKey'"]);
+
+  const create = bucket.command("create")
+    .description("create a bucket (keys are unique across the whole platform)")
+    .requiredOption("-k, --key <bucketKey>", "bucket key: 3-128 chars of [-_.a-z0-9]")
+    .option("--region <region>", `storage region (${REGIONS.join(", ")})`, "US")
+    .addOption(new Option("--policy <policy>", "retention policy").choices(POLICIES).default("transient" as const))
+    .action(async (opts, cmd) => {
+      const ctx = makeCtx(cmd);
+      const region = parseRegion(opts.region);
+      const http = await ctx.http();
+      const created = await createBucket(http, { bucketKey: opts.key, policyKey: opts.policy, region });
+      ctx.info(`Created bucket ${created.bucketKey} (${created.policyKey}, ${region})`);
+      await ctx.emit(withHelpers(created, region));
+    });
+  examples(create, ["diazo bucket create --key myco-models --policy persistent --region EMEA"]);
+
+  const info = bucket.command("info").alias("get")
+    .description("show a bucket's details")
+    .argument("<bucketKey>", "the bucket key")
+    .action(async (key, _opts, cmd) => {
+      const ctx = makeCtx(cmd);
+      await ctx.emit(withHelpers(await getBucket(await ctx.http(), key)));
+    });
+  examples(info, ["diazo bucket info myco-models"]);
+
+  const del = bucket.command("delete").alias("rm")
+    .description("delete a bucket and every object in it")
+    .argument("<bucketKey>", "the bucket key")
+    .option("--confirm", "same as --yes")
+    .action(async (key, opts, cmd) => {
+      const ctx = makeCtx(cmd);
+      const http = await ctx.http();
+      if (!opts.confirm && !(await ctx.confirm(`Delete bucket ${key} and all its objects?`, "--yes"))) {
+        ctx.info("Cancelled; nothing was deleted.");
+        ctx.setExitCode(1);
+        return;
+      }
+      await deleteBucket(http, key);
+      ctx.info(`Deleted bucket ${key}`);
+      await ctx.emit({ bucketKey: key, deleted: true });
+    });
+  examples(del, ["diazo bucket delete myco-scratch --yes"]);
+}

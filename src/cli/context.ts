@@ -1,0 +1,177 @@
+/**
+ * What every command receives: global flags, streams, lazily loaded configuration, an HTTP client
+ * with authentication, and the one place where results are written (DESIGN.md §4).
+ */
+import { type ConfigFile, type Resolved, resolve } from "../core/config.ts";
+import { loadConfig, loadDotenv, saveConfig } from "../core/config_store.ts";
+import { usageError } from "../core/errors.ts";
+import { applyQuery, chooseFormat, type OutputFormat, render } from "../core/output.ts";
+import { knownSecrets, redact } from "../core/redact.ts";
+import { configDir, stateDir } from "../platform/dirs.ts";
+import { createHttp, type Http } from "../services/http.ts";
+import { fileTokenStore, type TokenStore } from "../auth/token_store.ts";
+import { twoLeggedToken } from "../auth/two_legged.ts";
+import { VERSION } from "../core/version.ts";
+import type { Io } from "./io.ts";
+
+/** The global flags of DESIGN.md §4, as parsed. */
+export interface GlobalFlags {
+  output?: string;
+  query?: string;
+  profile?: string;
+  debug: boolean;
+  quiet: boolean;
+  nonInteractive: boolean;
+  yes: boolean;
+  wait: boolean;
+  timeout?: number;
+  concurrency?: number;
+  color: boolean;
+}
+
+/** The command context. */
+export interface Ctx {
+  readonly io: Io;
+  readonly env: Record<string, string | undefined>;
+  readonly cwd: string;
+  readonly flags: GlobalFlags;
+  /** False with --non-interactive, CI, or when stdin is not a terminal. */
+  readonly interactive: boolean;
+  readonly color: boolean;
+  readonly configDir: string;
+  readonly stateDir: string;
+  config(): Promise<ConfigFile>;
+  saveConfig(config: ConfigFile): Promise<void>;
+  settings(): Promise<Resolved>;
+  tokenStore(): TokenStore;
+  /** An HTTP client for the platform; `auth: "none"` for endpoints without a bearer token. */
+  http(opts?: { auth?: "bearer" | "none" }): Promise<Http>;
+  /** The effective output format. */
+  format(): Promise<OutputFormat>;
+  /** Writes a result to stdout in the chosen format, after --query. */
+  emit(value: unknown, opts?: { columns?: readonly string[] }): Promise<void>;
+  /** A progress or status line on stderr (not with --quiet). */
+  info(message: string): void;
+  /** A warning on stderr (also with --quiet). */
+  warn(message: string): void;
+  /** A debug line on stderr, redacted (only with --debug). */
+  debug(message: string): void;
+  /** Asks for confirmation; without a terminal it is a usage error naming `flag`. */
+  confirm(question: string, flag?: string): Promise<boolean>;
+  /** Sets the exit code of a run that finished but not wholly well (the highest code wins). */
+  setExitCode(code: number): void;
+  /** Takes over Ctrl-C: `handler` runs instead of the default exit with 130. */
+  onInterrupt(handler: () => void): void;
+  /** The same context with extra environment (e.g. a sandbox's address) and its own token store. */
+  derive(over: { env?: Record<string, string>; tokenStore?: TokenStore }): Ctx;
+}
+
+/** Mutable per-run state shared by the contexts of one run. */
+export interface RunState {
+  exitCode: number;
+  interruptHandler?: () => void;
+}
+
+/** Builds a context from parsed flags and the process environment. */
+export function createContext(
+  io: Io,
+  flags: GlobalFlags,
+  env: Record<string, string | undefined>,
+  cwd: string,
+  state: RunState = { exitCode: 0 },
+  tokenStore?: TokenStore,
+): Ctx {
+  const interactive = !flags.nonInteractive && !truthy(env.CI) && io.stdin.isTerminal;
+  const color = flags.color && !("NO_COLOR" in env && env.NO_COLOR !== "") && env.TERM !== "dumb";
+  let configP: Promise<ConfigFile> | undefined;
+  let settingsP: Promise<Resolved> | undefined;
+  let store: TokenStore | undefined = tokenStore;
+  const cfgDir = configDir();
+  const ctx: Ctx = {
+    io,
+    env,
+    cwd,
+    flags,
+    interactive,
+    color,
+    configDir: cfgDir,
+    stateDir: stateDir(),
+    config: () => (configP ??= loadConfig(cfgDir)),
+    async saveConfig(config) {
+      await saveConfig(cfgDir, config);
+      configP = Promise.resolve(config);
+      settingsP = undefined;
+    },
+    settings: () =>
+      settingsP ??= (async () => {
+        const [config, dotenv] = await Promise.all([ctx.config(), loadDotenv(cwd)]);
+        return resolve({
+          flags: { profile: flags.profile, timeout: flags.timeout, concurrency: flags.concurrency },
+          env,
+          dotenv,
+          config,
+        });
+      })(),
+    tokenStore: () => (store ??= fileTokenStore(cfgDir)),
+    async http(opts = {}) {
+      const resolved = await ctx.settings();
+      const base = {
+        baseUrl: resolved.baseUrl.value,
+        timeoutMs: resolved.timeoutSec * 1000,
+        maxAttempts: resolved.maxAttempts,
+        retryBaseMs: resolved.retryBaseMs,
+        userAgent: `diazo/${VERSION} deno/${Deno.version.deno} (${Deno.build.target})`,
+        debug: flags.debug ? (line: string) => ctx.debug(line) : undefined,
+      };
+      if (opts.auth === "none") return createHttp(base);
+      const authHttp = createHttp(base);
+      const tokens = ctx.tokenStore();
+      return createHttp({
+        ...base,
+        token: async () => {
+          const { token, cached } = await twoLeggedToken({ resolved, store: tokens, authHttp });
+          if (flags.debug) ctx.debug(cached ? "token: cached 2-legged token" : "token: new 2-legged token");
+          return token.access_token;
+        },
+      });
+    },
+    format: async () => chooseFormat(flags.output, env.DIAZO_OUTPUT, (await ctx.settings()).outputSetting, io.stdout.isTerminal),
+    async emit(value, opts = {}) {
+      const format = await ctx.format();
+      const shown = flags.query ? await applyQuery(value, flags.query) : value;
+      io.stdout.write(await render(shown, { format, columns: flags.query ? undefined : opts.columns, color }));
+    },
+    info(message) {
+      if (!flags.quiet) io.stderr.write(message + "\n");
+    },
+    warn(message) {
+      io.stderr.write(`warning: ${message}\n`);
+    },
+    debug(message) {
+      if (flags.debug) io.stderr.write(`debug: ${redact(message, knownSecrets())}\n`);
+    },
+    async confirm(question, flag = "--yes") {
+      if (flags.yes) return true;
+      if (!interactive) {
+        throw usageError(`${question.replace(/\?$/, "")}: confirmation required`, `Pass ${flag} to confirm in a non-interactive run.`);
+      }
+      io.stderr.write(`${question} [y/N] `);
+      const answer = (await io.stdin.readLine()) ?? "";
+      return /^y(es)?$/i.test(answer.trim());
+    },
+    setExitCode(code) {
+      state.exitCode = Math.max(state.exitCode, code);
+    },
+    onInterrupt(handler) {
+      state.interruptHandler = handler;
+    },
+    derive(over) {
+      return createContext(io, flags, { ...env, ...over.env }, cwd, state, over.tokenStore ?? store);
+    },
+  };
+  return ctx;
+}
+
+function truthy(v: string | undefined): boolean {
+  return v !== undefined && v !== "" && v !== "0" && v.toLowerCase() !== "false";
+}

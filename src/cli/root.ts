@@ -1,0 +1,173 @@
+/**
+ * The command tree: global flags, lazily loaded families, and the translation of every failure into
+ * one `error:` line, one `hint:` line and an exit code (DESIGN.md §4).
+ */
+import { Command, CommanderError, Option } from "@commander-js/extra-typings";
+import { DiazoError, ExitCode, isDiazoError, usageError } from "../core/errors.ts";
+import { compileQuery, OUTPUT_FORMATS } from "../core/output.ts";
+import { knownSecrets, redact } from "../core/redact.ts";
+import { versionText } from "../core/version.ts";
+import { type AnyCommand, type ContextFactory, examples, positiveNumber } from "./command.ts";
+import { createContext, type GlobalFlags, type RunState } from "./context.ts";
+import { FAMILIES, type Family } from "./families.ts";
+import { type Io, processIo } from "./io.ts";
+
+/** Options that take a value, so that the command word can be found before parsing. */
+const VALUE_OPTIONS = new Set(["-o", "--output", "--query", "--profile", "--timeout", "--concurrency"]);
+
+/** The first word of argv that is not a global option or its value. */
+export function commandWord(args: readonly string[]): string | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === "--") return args[i + 1];
+    if (VALUE_OPTIONS.has(a)) {
+      i++;
+      continue;
+    }
+    if (a.startsWith("-")) continue;
+    return a;
+  }
+  return undefined;
+}
+
+function globalFlags(cmd: AnyCommand): GlobalFlags {
+  const o = cmd.optsWithGlobals() as Record<string, unknown>;
+  return {
+    output: o.output as string | undefined,
+    query: o.query as string | undefined,
+    profile: o.profile as string | undefined,
+    debug: Boolean(o.debug),
+    quiet: Boolean(o.quiet),
+    nonInteractive: Boolean(o.nonInteractive),
+    yes: Boolean(o.yes),
+    wait: Boolean(o.wait),
+    timeout: o.timeout as number | undefined,
+    concurrency: o.concurrency as number | undefined,
+    color: o.color !== false,
+  };
+}
+
+/** Builds the program with its global options; families are attached by `runCli`. */
+export function buildProgram(io: Io): AnyCommand {
+  const program = new Command("diazo")
+    .description("Command-line client for Autodesk Platform Services, with a built-in offline sandbox.")
+    .addOption(new Option("-o, --output <format>", "output format").choices(OUTPUT_FORMATS))
+    .option("--query <jmespath>", "filter the JSON result with a JMESPath expression")
+    .option("--profile <name>", "configuration profile to use")
+    .option("--debug", "log HTTP traffic (secrets redacted) and hook/plugin runs to stderr")
+    .option("--quiet", "print only data and errors")
+    .option("--non-interactive", "never prompt; a missing value is an error (implied by CI or no terminal)")
+    .option("-y, --yes", "confirm destructive actions")
+    .option("--wait", "wait for asynchronous work to finish")
+    .option("--timeout <seconds>", "request timeout and limit of --wait, in seconds", positiveNumber("--timeout", false))
+    .option("--concurrency <n>", "parallel transfers", positiveNumber("--concurrency", true))
+    .option("--no-color", "disable colours")
+    .version(versionText().trimEnd(), "-V, --version", "print version, Deno version and target")
+    .helpOption("-h, --help", "show help")
+    .showSuggestionAfterError(true)
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => io.stdout.write(s),
+      writeErr: (s) => io.stderr.write(s),
+      outputError: () => {}, // reported once, in our format, by runCli
+    });
+  examples(program, [
+    "diazo demo",
+    "diazo auth test",
+    "diazo bucket list -o json --query '[].bucketKey'",
+    "diazo config profile create work --client-id ID --use",
+  ]);
+  return program;
+}
+
+async function attachFamilies(program: AnyCommand, word: string | undefined, makeCtx: ContextFactory): Promise<void> {
+  const wanted: Family | undefined = FAMILIES.find((f) => f.name === word || f.aliases?.includes(word ?? ""));
+  for (const family of FAMILIES) {
+    if (family === wanted) {
+      const mod = await family.load();
+      mod.register(program, makeCtx);
+    } else {
+      // A stub for help and suggestions; its module is loaded only when used.
+      const stub = program.command(family.name).description(family.summary);
+      if (family.aliases) stub.aliases(family.aliases);
+    }
+  }
+}
+
+function reportError(e: unknown, io: Io, opts: { json: boolean; debug: boolean }): number {
+  if (e instanceof CommanderError) {
+    if (["commander.helpDisplayed", "commander.version", "commander.help"].includes(e.code)) {
+      return e.code === "commander.help" ? ExitCode.usage : ExitCode.ok;
+    }
+    const [first, ...rest] = e.message.replace(/^error: /, "").split("\n");
+    const suggestion = rest.join(" ").trim().replace(/^\(|\)$/g, "");
+    e = usageError(first, suggestion || "Run `diazo --help` (or `diazo <command> --help`) for usage.");
+  }
+  if (!isDiazoError(e)) {
+    const err = e as Error;
+    const wrapped = new DiazoError("failure", {
+      params: { detail: `unexpected error: ${err?.message ?? String(e)}`, hint: "Run again with --debug for details, and report it if it persists." },
+    });
+    if (opts.debug && err?.stack) io.stderr.write(redact(err.stack, knownSecrets()) + "\n");
+    e = wrapped;
+  }
+  const de = e as DiazoError;
+  const secrets = knownSecrets();
+  const message = redact(de.message, secrets);
+  const hint = redact(de.hint, secrets);
+  io.stderr.write(`error: ${message}\nhint: ${hint}\n`);
+  if (opts.json) {
+    io.stderr.write(JSON.stringify({ error: { code: de.code, message, hint, status: de.status ?? null } }) + "\n");
+  }
+  if (opts.debug && de.cause instanceof Error && de.cause.stack) io.stderr.write(redact(de.cause.stack, secrets) + "\n");
+  return de.exitCode;
+}
+
+/** Runs diazo with the given arguments and returns the exit code. */
+export async function runCli(
+  args: readonly string[],
+  io: Io = processIo(),
+  env: Record<string, string | undefined> = Deno.env.toObject(),
+  cwd: string = Deno.cwd(),
+): Promise<number> {
+  const program = buildProgram(io);
+  let json = args.includes("json") && (args.includes("-o") || args.includes("--output")) ||
+    args.includes("--output=json") || env.DIAZO_OUTPUT === "json";
+  const debug = args.includes("--debug") || (env.DIAZO_DEBUG !== undefined && env.DIAZO_DEBUG !== "" && env.DIAZO_DEBUG !== "0");
+  const state: RunState = { exitCode: 0 };
+  const makeCtx: ContextFactory = (cmd) => {
+    const flags = globalFlags(cmd);
+    if (debug) flags.debug = true;
+    json = (flags.output ?? env.DIAZO_OUTPUT) === "json";
+    return createContext(io, flags, env, cwd, state);
+  };
+  // Global checks before any command runs, so that bad input fails before any request.
+  program.hook("preAction", async (_this, actionCommand) => {
+    const q = (actionCommand.optsWithGlobals() as { query?: string }).query;
+    if (q !== undefined) await compileQuery(q);
+  });
+  const onSigint = () => {
+    if (state.interruptHandler) return state.interruptHandler();
+    io.stderr.write("\nerror: Interrupted\n");
+    Deno.exit(ExitCode.interrupted);
+  };
+  try {
+    Deno.addSignalListener("SIGINT", onSigint);
+  } catch { /* not supported here (e.g. some Windows consoles) */ }
+  try {
+    if (args.length === 0) {
+      await attachFamilies(program, undefined, makeCtx);
+      io.stdout.write(program.helpInformation());
+      return ExitCode.ok;
+    }
+    await attachFamilies(program, commandWord(args), makeCtx);
+    await program.parseAsync([...args], { from: "user" });
+    return state.exitCode;
+  } catch (e) {
+    return reportError(e, io, { json, debug });
+  } finally {
+    try {
+      Deno.removeSignalListener("SIGINT", onSigint);
+    } catch { /* ignore */ }
+  }
+}

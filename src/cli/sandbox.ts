@@ -1,0 +1,57 @@
+/** `diazo sandbox`: serve the platform emulator on loopback until interrupted. */
+import { type AnyCommand, type ContextFactory, examples } from "./command.ts";
+import { usageError } from "../core/errors.ts";
+
+/** Well-known sandbox credentials (DESIGN.md §7). */
+export const SANDBOX_CLIENT_ID = "diazo-sandbox";
+/** Well-known sandbox secret; it opens nothing but the local emulator. */
+export const SANDBOX_CLIENT_SECRET = "diazo-sandbox-secret";
+
+function port(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw usageError(`--port must be 0-65535, got '${value}'`, "Use --port 0 for any free port.");
+  return n;
+}
+
+/** Registers the sandbox command. */
+export function register(program: AnyCommand, makeCtx: ContextFactory): void {
+  const cmd = program.command("sandbox")
+    .description("serve the platform's API on loopback for offline use and tests; prints the base URL first")
+    .option("--host <host>", "address to bind", "127.0.0.1")
+    .option("--port <port>", "port (0 picks a free one)", port, 8787)
+    .option("--data <dir>", "keep objects in this directory (default: a temp dir removed on exit)")
+    .action(async (opts, command) => {
+      const ctx = makeCtx(command);
+      const { startSandbox } = await import("../sandbox/server.ts");
+      let sandbox;
+      try {
+        sandbox = await startSandbox({
+          hostname: opts.host,
+          port: opts.port,
+          dataDir: opts.data,
+          log: ctx.flags.debug ? (line: string) => ctx.io.stderr.write(`sandbox: ${line}\n`) : undefined,
+        });
+      } catch (e) {
+        if (e instanceof Deno.errors.AddrInUse) {
+          throw usageError(`port ${opts.port} is already in use`, "Pick another with --port, or --port 0 for any free port.");
+        }
+        throw e;
+      }
+      ctx.io.stdout.write(sandbox.url + "\n");
+      ctx.info(`Sandbox listening on ${sandbox.url}`);
+      ctx.info(`  credentials: SVC_CLIENT_ID=${SANDBOX_CLIENT_ID} SVC_CLIENT_SECRET=${SANDBOX_CLIENT_SECRET}`);
+      ctx.info(`  use it:      export DIAZO_BASE_URL=${sandbox.url}`);
+      ctx.info("Press Ctrl-C to stop.");
+      await new Promise<void>((resolve) => {
+        const stop = () => resolve();
+        ctx.onInterrupt(stop);
+        if (Deno.build.os !== "windows") Deno.addSignalListener("SIGTERM", stop);
+      });
+      await sandbox.close();
+      ctx.info("Sandbox stopped.");
+    });
+  examples(cmd, [
+    "diazo sandbox --port 0",
+    "DIAZO_BASE_URL=http://127.0.0.1:8787 SVC_CLIENT_ID=diazo-sandbox SVC_CLIENT_SECRET=diazo-sandbox-secret diazo bucket list",
+  ]);
+}

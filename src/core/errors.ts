@@ -1,0 +1,344 @@
+/**
+ * Typed errors, the message catalog and exit codes (DESIGN.md §4).
+ *
+ * Every failure the user sees is a `DiazoError` carrying a catalog `code`. The catalog decides the
+ * message, the hint and the exit code; callers choose the code from what they know (HTTP status,
+ * resource kind, local validation), never from the text of another message.
+ */
+
+/** Process exit codes of DESIGN.md §4. */
+export const ExitCode = {
+  ok: 0,
+  failure: 1,
+  usage: 2,
+  auth: 3,
+  notFound: 4,
+  transient: 5,
+  conflict: 6,
+  interrupted: 130,
+} as const;
+
+/** One of the exit codes above. */
+export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
+
+interface CatalogEntry {
+  /** Message; `{name}` placeholders are filled from the error's params. */
+  message: string;
+  hint: string;
+  exit: ExitCodeValue;
+}
+
+/**
+ * The message catalog. The first seventeen entries are the seed's messages; the rest are diazo's
+ * own for cases the seed does not name (usage, network, configuration).
+ */
+export const CATALOG = {
+  // --- the seed's catalog ---
+  auth_failed: {
+    message: "Authentication failed",
+    hint:
+      "Check SVC_CLIENT_ID and SVC_CLIENT_SECRET (or APS_*) for typos and stray spaces, and that the app is active; then run `diazo auth test`.",
+    exit: ExitCode.auth,
+  },
+  callback_mismatch: {
+    message: "Callback URL mismatch",
+    hint:
+      "Make SVC_CALLBACK_URL (default http://localhost:8080/callback) exactly match the callback URL registered for your app.",
+    exit: ExitCode.auth,
+  },
+  token_expired: {
+    message: "Token expired",
+    hint: "Log in again with `diazo auth login`; if it keeps happening, check that the system clock is right.",
+    exit: ExitCode.auth,
+  },
+  insufficient_scope: {
+    message: "Insufficient privileges to access this resource",
+    hint: "The token lacks the scope {scope}: add it with `diazo auth extend-scopes --add {scope}` and retry.",
+    exit: ExitCode.auth,
+  },
+  three_legged_required: {
+    message: "Authentication required (3-legged OAuth)",
+    hint: "This command acts as a user: run `diazo auth login` first, then check `diazo auth status`.",
+    exit: ExitCode.auth,
+  },
+  missing_credentials: {
+    message: "Missing credentials",
+    hint:
+      "Set SVC_CLIENT_ID and SVC_CLIENT_SECRET (or APS_*), put them in .env, or create a profile: `diazo config profile create <name>`. No account? Try `diazo demo`.",
+    exit: ExitCode.auth,
+  },
+  permission_denied: {
+    message: "Permission denied",
+    hint: "Your user lacks the permission in that project or account; ask its administrator for access.",
+    exit: ExitCode.auth,
+  },
+  bucket_exists: {
+    message: "Bucket already exists",
+    hint: "Bucket keys are unique across every app of the platform: choose another key, e.g. with a prefix of your own.",
+    exit: ExitCode.conflict,
+  },
+  bucket_not_found: {
+    message: "Bucket not found",
+    hint: "Check the key with `diazo bucket list`; buckets belong to the app (client id) that created them.",
+    exit: ExitCode.notFound,
+  },
+  file_not_found: {
+    message: "File not found: {file}",
+    hint: "Check the path; relative paths are resolved from the current directory.",
+    exit: ExitCode.usage,
+  },
+  translation_stalled: {
+    message: "Translation still pending after {minutes} minutes",
+    hint: "It has probably failed: check `diazo translate manifest <urn>` and start it again with --force.",
+    exit: ExitCode.transient,
+  },
+  translation_failed: {
+    message: "Translation failed",
+    hint:
+      "Check that the format is supported and the file is complete and not corrupt; details are in `diazo translate manifest <urn>`.",
+    exit: ExitCode.failure,
+  },
+  invalid_urn: {
+    message: "Invalid URN",
+    hint: "Pass the base64 URN printed by `diazo object upload`, or a raw urn:adsk.objects:os.object:<bucket>/<key>.",
+    exit: ExitCode.usage,
+  },
+  project_not_found: {
+    message: "Project not found",
+    hint:
+      "Data management ids carry the `b.` prefix, construction-cloud ids do not; list them with `diazo project list <hub>`.",
+    exit: ExitCode.notFound,
+  },
+  nickname_required: {
+    message: "Design Automation nickname required",
+    hint: "Set SVC_DA_NICKNAME (or APS_DA_NICKNAME), or `diazo config set da_nickname <name>`.",
+    exit: ExitCode.usage,
+  },
+  engine_not_found: {
+    message: "Engine not found",
+    hint: "List the engines with `diazo da engines` and use the full id, e.g. Autodesk.AutoCAD+24.",
+    exit: ExitCode.notFound,
+  },
+  webhook_unreachable: {
+    message: "Webhook callback not reachable",
+    hint: "The callback URL must be public, use HTTPS and answer 200 within 5 seconds.",
+    exit: ExitCode.failure,
+  },
+  // --- diazo's own ---
+  usage: { message: "{detail}", hint: "{hint}", exit: ExitCode.usage },
+  unknown_command: {
+    message: "unknown command '{command}'",
+    hint: "{hint}",
+    exit: ExitCode.usage,
+  },
+  invalid_config: {
+    message: "Invalid configuration file {file}: {detail}",
+    hint: "Fix the file by hand or move it away; `diazo config profile list` shows what is loaded.",
+    exit: ExitCode.usage,
+  },
+  invalid_dotenv: {
+    message: "Invalid .env file {file}:{line}: {detail}",
+    hint: "Each line must be KEY=VALUE, `export KEY=VALUE`, a comment (#) or blank.",
+    exit: ExitCode.usage,
+  },
+  not_found: {
+    message: "Not found: {what}",
+    hint: "Check the identifier; list what exists with the family's `list` command.",
+    exit: ExitCode.notFound,
+  },
+  object_not_found: {
+    message: "Object not found: {key}",
+    hint: "List the bucket's objects with `diazo object list <bucket>`.",
+    exit: ExitCode.notFound,
+  },
+  conflict: {
+    message: "Conflict: {detail}",
+    hint: "The resource already exists or changed meanwhile; fetch it again and retry.",
+    exit: ExitCode.conflict,
+  },
+  rate_limited: {
+    message: "Rate limit exceeded (HTTP 429) after {attempts} attempts",
+    hint: "Wait a minute and retry, or lower --concurrency.",
+    exit: ExitCode.transient,
+  },
+  server_error: {
+    message: "The platform failed with HTTP {status} after {attempts} attempts",
+    hint: "This is usually temporary: retry later; `--debug` shows each attempt.",
+    exit: ExitCode.transient,
+  },
+  timeout: {
+    message: "Request timed out after {seconds} s",
+    hint: "Retry with a larger --timeout, or check the network.",
+    exit: ExitCode.transient,
+  },
+  network: {
+    message: "Cannot reach {host}",
+    hint: "Check the network, proxy settings and DIAZO_BASE_URL.",
+    exit: ExitCode.transient,
+  },
+  request_failed: {
+    message: "Request failed with HTTP {status}: {detail}",
+    hint: "`--debug` shows the request and the platform's answer.",
+    exit: ExitCode.failure,
+  },
+  bad_request: {
+    message: "The platform rejected the request (HTTP 400): {detail}",
+    hint: "Check the arguments; `--debug` shows the request and the platform's answer.",
+    exit: ExitCode.usage,
+  },
+  interrupted: { message: "Interrupted", hint: "Run the command again to continue.", exit: ExitCode.interrupted },
+  failure: { message: "{detail}", hint: "{hint}", exit: ExitCode.failure },
+} as const satisfies Record<string, CatalogEntry>;
+
+/** A key of the message catalog. */
+export type CatalogCode = keyof typeof CATALOG;
+
+/** Parameters that fill a catalog entry's placeholders. */
+export type ErrorParams = Record<string, string | number | undefined>;
+
+/** Options of a `DiazoError` beyond its catalog code. */
+export interface DiazoErrorOptions {
+  params?: ErrorParams;
+  /** HTTP status of the platform's answer, when there was one. */
+  status?: number;
+  /** The platform's error body, parsed when it was JSON. */
+  body?: unknown;
+  cause?: unknown;
+}
+
+function fill(template: string, params: ErrorParams): string {
+  return template.replace(/\{(\w+)\}/g, (_, k: string) => String(params[k] ?? `<${k}>`));
+}
+
+/** The one error type diazo reports: a catalog entry plus what was known when it happened. */
+export class DiazoError extends Error {
+  readonly code: CatalogCode;
+  readonly params: ErrorParams;
+  readonly status?: number;
+  readonly body?: unknown;
+
+  constructor(code: CatalogCode, options: DiazoErrorOptions = {}) {
+    const params = options.params ?? {};
+    super(fill(CATALOG[code].message, params), { cause: options.cause });
+    this.name = "DiazoError";
+    this.code = code;
+    this.params = params;
+    this.status = options.status;
+    this.body = options.body;
+  }
+
+  /** The remedy shown on the `hint:` line. */
+  get hint(): string {
+    return fill(CATALOG[this.code].hint, this.params);
+  }
+
+  /** The process exit code for this error. */
+  get exitCode(): ExitCodeValue {
+    return CATALOG[this.code].exit;
+  }
+}
+
+/** A usage error (exit 2) with its own message and hint. */
+export function usageError(detail: string, hint: string): DiazoError {
+  return new DiazoError("usage", { params: { detail, hint } });
+}
+
+/** True when `e` is a `DiazoError`. */
+export function isDiazoError(e: unknown): e is DiazoError {
+  return e instanceof DiazoError;
+}
+
+/** What a failing request was about, so that a status maps to the right catalog entry. */
+export type ResourceKind = "bucket" | "object" | "project" | "engine" | "token" | "generic";
+
+/** Extracts the most useful human text from a platform error body of any of its shapes. */
+export function platformDetail(body: unknown): string {
+  if (body === undefined || body === null || body === "") return "";
+  if (typeof body === "string") return body.slice(0, 300);
+  if (typeof body !== "object") return String(body);
+  const b = body as Record<string, unknown>;
+  for (const k of ["developerMessage", "reason", "diagnostic", "error_description", "detail", "message", "msg"]) {
+    if (typeof b[k] === "string" && b[k]) return b[k] as string;
+  }
+  if (Array.isArray(b.errors) && b.errors.length > 0) {
+    const e = b.errors[0] as Record<string, unknown>;
+    return String(e.detail ?? e.title ?? e.code ?? "");
+  }
+  if (b.Error && typeof b.Error === "object") return String((b.Error as Record<string, unknown>).msg ?? "");
+  if (typeof b.error === "string") return b.error;
+  return JSON.stringify(body).slice(0, 300);
+}
+
+/** The platform's machine-readable error code, when its body carries one. */
+export function platformErrorCode(body: unknown): string | undefined {
+  if (!body || typeof body !== "object") return undefined;
+  const b = body as Record<string, unknown>;
+  if (typeof b.errorCode === "string") return b.errorCode;
+  if (typeof b.error === "string") return b.error;
+  if (Array.isArray(b.errors) && b.errors[0] && typeof (b.errors[0] as Record<string, unknown>).code === "string") {
+    return (b.errors[0] as Record<string, unknown>).code as string;
+  }
+  return undefined;
+}
+
+/** Platform error codes that mean an expired access token. */
+const EXPIRED_CODES = new Set(["AUTH-010", "TOKEN_EXPIRED", "token_expired"]);
+/** Platform error codes that mean a scope is missing. */
+const SCOPE_CODES = new Set(["AUTH-012", "insufficient_scope"]);
+
+/**
+ * Maps a final (non-retried) HTTP failure to its catalog entry, by status, the platform's error
+ * code and the kind of resource the request was about.
+ */
+export function errorFromResponse(
+  status: number,
+  body: unknown,
+  context: { resource?: ResourceKind; key?: string; scope?: string; attempts?: number } = {},
+): DiazoError {
+  const detail = platformDetail(body);
+  const code = platformErrorCode(body);
+  const base = { status, body };
+  const resource = context.resource ?? "generic";
+  if (status === 401) {
+    if (resource === "token") return new DiazoError("auth_failed", base);
+    if (code && EXPIRED_CODES.has(code)) return new DiazoError("token_expired", base);
+    return new DiazoError("auth_failed", base);
+  }
+  if (status === 403) {
+    if (code && SCOPE_CODES.has(code)) {
+      return new DiazoError("insufficient_scope", { ...base, params: { scope: context.scope ?? "<scope>" } });
+    }
+    return new DiazoError("permission_denied", base);
+  }
+  if (status === 404) {
+    switch (resource) {
+      case "bucket":
+        return new DiazoError("bucket_not_found", base);
+      case "object":
+        return new DiazoError("object_not_found", { ...base, params: { key: context.key ?? "" } });
+      case "project":
+        return new DiazoError("project_not_found", base);
+      case "engine":
+        return new DiazoError("engine_not_found", base);
+      default:
+        return new DiazoError("not_found", { ...base, params: { what: context.key ?? (detail || "resource") } });
+    }
+  }
+  if (status === 409) {
+    if (resource === "bucket") return new DiazoError("bucket_exists", base);
+    return new DiazoError("conflict", { ...base, params: { detail: detail || "already exists" } });
+  }
+  if (status === 429) {
+    return new DiazoError("rate_limited", { ...base, params: { attempts: context.attempts ?? 1 } });
+  }
+  if (status === 408 || status >= 500) {
+    return new DiazoError("server_error", { ...base, params: { status, attempts: context.attempts ?? 1 } });
+  }
+  if (status === 400 && resource === "token" && code === "invalid_client") {
+    return new DiazoError("auth_failed", base);
+  }
+  if (status === 400 || status === 422) {
+    return new DiazoError("bad_request", { ...base, params: { detail: detail || "invalid request" } });
+  }
+  return new DiazoError("request_failed", { ...base, params: { status, detail: detail || "no detail" } });
+}

@@ -1,0 +1,45 @@
+/** Where diazo keeps configuration and state on each OS (DESIGN.md §3). */
+import path from "node:path";
+
+/** Reads an environment variable. */
+export type EnvGetter = (name: string) => string | undefined;
+
+/** The operating systems diazo distinguishes. */
+export type OsName = "windows" | "darwin" | "linux" | string;
+
+function home(env: EnvGetter, os: OsName): string {
+  const h = os === "windows" ? env("USERPROFILE") ?? env("HOME") : env("HOME") ?? env("USERPROFILE");
+  return h ?? ".";
+}
+
+/** The config dir: $DIAZO_CONFIG_DIR, $XDG_CONFIG_HOME/diazo, ~/.config/diazo, %APPDATA%\diazo. */
+export function configDirFor(env: EnvGetter, os: OsName): string {
+  const explicit = env("DIAZO_CONFIG_DIR");
+  if (explicit) return explicit;
+  const p = os === "windows" ? path.win32 : path.posix;
+  const xdg = env("XDG_CONFIG_HOME");
+  if (xdg) return p.join(xdg, "diazo");
+  if (os === "windows") return p.join(env("APPDATA") ?? p.join(home(env, os), "AppData", "Roaming"), "diazo");
+  return p.join(home(env, os), ".config", "diazo");
+}
+
+/** The state dir: $DIAZO_STATE_DIR, $XDG_STATE_HOME/diazo, ~/.local/state/diazo, %LOCALAPPDATA%\diazo. */
+export function stateDirFor(env: EnvGetter, os: OsName): string {
+  const explicit = env("DIAZO_STATE_DIR");
+  if (explicit) return explicit;
+  const p = os === "windows" ? path.win32 : path.posix;
+  const xdg = env("XDG_STATE_HOME");
+  if (xdg) return p.join(xdg, "diazo");
+  if (os === "windows") return p.join(env("LOCALAPPDATA") ?? p.join(home(env, os), "AppData", "Local"), "diazo");
+  return p.join(home(env, os), ".local", "state", "diazo");
+}
+
+/** The config dir of this process. */
+export function configDir(): string {
+  return configDirFor((k) => Deno.env.get(k), Deno.build.os);
+}
+
+/** The state dir of this process. */
+export function stateDir(): string {
+  return stateDirFor((k) => Deno.env.get(k), Deno.build.os);
+}

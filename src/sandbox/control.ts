@@ -1,0 +1,134 @@
+/**
+ * The control API under `/_sandbox/`: reset, state dump, apps, request log, faults, clock and
+ * settings. It needs no token, is never faulted and is not recorded in the request log.
+ */
+
+import type { RequestContext, SandboxContext } from "./context.ts";
+import { parseFaultSpec } from "./faults.ts";
+import { empty, json, readJson } from "./respond.ts";
+import type { Route } from "./router.ts";
+import { nowMs, registerApp, resetState, WELL_KNOWN_APP } from "./state.ts";
+
+/** Path prefix of the control API. */
+export const CONTROL_PREFIX = "/_sandbox/";
+
+/** True when `path` belongs to the control API. */
+export function isControlPath(path: string): boolean {
+  return path === "/_sandbox" || path.startsWith(CONTROL_PREFIX);
+}
+
+function badRequest(message: string): Response {
+  return json(400, { error: message });
+}
+
+async function readObject(req: Request): Promise<Record<string, unknown> | undefined> {
+  const body = await readJson(req);
+  return body && typeof body === "object" && !Array.isArray(body) ? body as Record<string, unknown> : undefined;
+}
+
+function clock(sb: SandboxContext) {
+  return { now: nowMs(sb.state), offset_seconds: sb.state.clockOffsetMs / 1000 };
+}
+
+function config(sb: SandboxContext) {
+  return { token_ttl_seconds: sb.state.config.tokenTtlSeconds };
+}
+
+function stateDump(_req: Request, { sandbox: sb }: RequestContext): Response {
+  const byKey = <T>(key: (t: T) => string) => (a: T, b: T) => key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0;
+  return json(200, {
+    apps: [...sb.state.apps.values()]
+      .sort(byKey((a) => a.clientId))
+      .map((a) => ({ client_id: a.clientId, callback_url: a.callbackUrl, builtin: a.builtin })),
+    buckets: [...sb.state.buckets.values()].sort(byKey((b) => b.bucketKey)),
+    faults: sb.faults.list(),
+    clock: clock(sb),
+    config: config(sb),
+  });
+}
+
+function reset(_req: Request, { sandbox: sb }: RequestContext): Response {
+  resetState(sb.state);
+  sb.faults.clear();
+  sb.requests.clear();
+  return json(200, { reset: true });
+}
+
+async function addApp(req: Request, { sandbox: sb }: RequestContext): Promise<Response> {
+  const b = await readObject(req);
+  if (!b || typeof b.client_id !== "string" || !b.client_id || typeof b.client_secret !== "string" || !b.client_secret) {
+    return badRequest("'client_id' and 'client_secret' are required strings");
+  }
+  if (b.callback_url !== undefined && typeof b.callback_url !== "string") {
+    return badRequest("'callback_url' must be a string");
+  }
+  const callbackUrl = (b.callback_url as string | undefined) ?? WELL_KNOWN_APP.callbackUrl;
+  if (!registerApp(sb.state, { clientId: b.client_id, clientSecret: b.client_secret, callbackUrl })) {
+    return json(409, { error: `an app with client id ${b.client_id} exists` });
+  }
+  return json(201, { client_id: b.client_id, callback_url: callbackUrl });
+}
+
+function listRequests(_req: Request, { sandbox: sb, url }: RequestContext): Response {
+  return json(200, sb.requests.list(url.searchParams.get("path") ?? undefined));
+}
+
+async function addFault(req: Request, { sandbox: sb }: RequestContext): Promise<Response> {
+  const parsed = parseFaultSpec(await readJson(req));
+  if ("error" in parsed) return badRequest(parsed.error);
+  return json(201, { id: sb.faults.add(parsed.spec).id });
+}
+
+function removeFault(_req: Request, { sandbox: sb, params }: RequestContext): Response {
+  return sb.faults.remove(params.id) ? empty(204) : json(404, { error: `no fault ${params.id}` });
+}
+
+async function advanceClock(req: Request, { sandbox: sb }: RequestContext): Promise<Response> {
+  const b = await readObject(req);
+  const seconds = b?.advance_seconds;
+  if (typeof seconds !== "number" || !Number.isFinite(seconds)) {
+    return badRequest("'advance_seconds' must be a number");
+  }
+  sb.state.clockOffsetMs += seconds * 1000;
+  return json(200, clock(sb));
+}
+
+async function setConfig(req: Request, { sandbox: sb }: RequestContext): Promise<Response> {
+  const b = await readObject(req);
+  if (!b) return badRequest("body must be a JSON object");
+  const ttl = b.token_ttl_seconds;
+  if (ttl !== undefined) {
+    if (typeof ttl !== "number" || !Number.isInteger(ttl) || ttl < 1) {
+      return badRequest("'token_ttl_seconds' must be a positive integer");
+    }
+    sb.state.config.tokenTtlSeconds = ttl;
+  }
+  return json(200, config(sb));
+}
+
+/** Routes of the control API. */
+export const controlRoutes: readonly Route[] = [
+  { method: "POST", pattern: "/_sandbox/reset", scopes: [], handler: reset },
+  { method: "GET", pattern: "/_sandbox/state", scopes: [], handler: stateDump },
+  { method: "POST", pattern: "/_sandbox/apps", scopes: [], handler: addApp },
+  { method: "GET", pattern: "/_sandbox/requests", scopes: [], handler: listRequests },
+  {
+    method: "DELETE",
+    pattern: "/_sandbox/requests",
+    scopes: [],
+    handler: (_req, { sandbox }) => (sandbox.requests.clear(), empty(204)),
+  },
+  { method: "POST", pattern: "/_sandbox/faults", scopes: [], handler: addFault },
+  { method: "GET", pattern: "/_sandbox/faults", scopes: [], handler: (_req, { sandbox }) => json(200, sandbox.faults.list()) },
+  {
+    method: "DELETE",
+    pattern: "/_sandbox/faults",
+    scopes: [],
+    handler: (_req, { sandbox }) => (sandbox.faults.clear(), empty(204)),
+  },
+  { method: "DELETE", pattern: "/_sandbox/faults/:id", scopes: [], handler: removeFault },
+  { method: "GET", pattern: "/_sandbox/clock", scopes: [], handler: (_req, { sandbox }) => json(200, clock(sandbox)) },
+  { method: "POST", pattern: "/_sandbox/clock", scopes: [], handler: advanceClock },
+  { method: "GET", pattern: "/_sandbox/config", scopes: [], handler: (_req, { sandbox }) => json(200, config(sandbox)) },
+  { method: "POST", pattern: "/_sandbox/config", scopes: [], handler: setConfig },
+];

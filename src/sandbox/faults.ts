@@ -1,0 +1,130 @@
+/**
+ * Fault injection: rules that make matching requests slow, fail with a status, or lose their
+ * connection, so that clients' retry and error paths can be exercised.
+ */
+
+/** A fault rule as the control API accepts it. */
+export interface FaultSpec {
+  /** Only this method (any when absent). */
+  method?: string;
+  /** A path prefix, or `re:<regex>` tested against the path. */
+  path: string;
+  /** Status of the injected answer; without it (and without `drop`) the fault only delays. */
+  status?: number;
+  /** Seconds, sent as `Retry-After`. */
+  retry_after?: number;
+  /** How many times it fires; unlimited when absent. */
+  count?: number;
+  /** Probability of firing for a matching request, 0..1 (default 1). */
+  rate?: number;
+  delay_ms?: number;
+  /** Close the connection without an answer. */
+  drop?: boolean;
+}
+
+/** A stored fault rule and its progress. */
+export interface Fault extends FaultSpec {
+  id: string;
+  /** Firings left, null when unlimited. */
+  remaining: number | null;
+  fired: number;
+}
+
+/** The fault rules of a sandbox. */
+export interface FaultStore {
+  add(spec: FaultSpec): Fault;
+  list(): Fault[];
+  remove(id: string): boolean;
+  clear(): void;
+  /** The fault that fires for this request, if any, counting the firing. */
+  take(method: string, path: string): Fault | undefined;
+}
+
+/** The longest delay a fault may ask for. */
+export const MAX_FAULT_DELAY_MS = 600_000;
+
+function isNumberIn(v: unknown, min: number, max: number, integer: boolean): v is number {
+  return typeof v === "number" && Number.isFinite(v) && v >= min && v <= max && (!integer || Number.isInteger(v));
+}
+
+/** Checks a control-API fault body; returns the spec or a message saying what is wrong. */
+export function parseFaultSpec(body: unknown): { spec: FaultSpec } | { error: string } {
+  if (!body || typeof body !== "object" || Array.isArray(body)) return { error: "body must be a JSON object" };
+  const b = body as Record<string, unknown>;
+  if (typeof b.path !== "string" || b.path === "") return { error: "'path' is required (a prefix or re:<regex>)" };
+  if (b.path.startsWith("re:")) {
+    try {
+      new RegExp(b.path.slice(3));
+    } catch (e) {
+      return { error: `'path' has an invalid regex: ${(e as Error).message}` };
+    }
+  }
+  if (b.method !== undefined && (typeof b.method !== "string" || !/^[A-Za-z]+$/.test(b.method))) {
+    return { error: "'method' must be an HTTP method name" };
+  }
+  if (b.status !== undefined && !isNumberIn(b.status, 200, 599, true)) {
+    return { error: "'status' must be an integer from 200 to 599" };
+  }
+  if (b.retry_after !== undefined && !isNumberIn(b.retry_after, 0, 86_400, true)) {
+    return { error: "'retry_after' must be whole seconds from 0 to 86400" };
+  }
+  if (b.count !== undefined && !isNumberIn(b.count, 1, Number.MAX_SAFE_INTEGER, true)) {
+    return { error: "'count' must be a positive integer" };
+  }
+  if (b.rate !== undefined && !isNumberIn(b.rate, 0, 1, false)) return { error: "'rate' must be from 0 to 1" };
+  if (b.delay_ms !== undefined && !isNumberIn(b.delay_ms, 0, MAX_FAULT_DELAY_MS, true)) {
+    return { error: `'delay_ms' must be an integer from 0 to ${MAX_FAULT_DELAY_MS}` };
+  }
+  if (b.drop !== undefined && typeof b.drop !== "boolean") return { error: "'drop' must be a boolean" };
+  if (b.status === undefined && !b.drop && b.delay_ms === undefined) {
+    return { error: "a fault needs at least one of 'status', 'drop' or 'delay_ms'" };
+  }
+  const spec: FaultSpec = { path: b.path };
+  if (b.method !== undefined) spec.method = (b.method as string).toUpperCase();
+  for (const k of ["status", "retry_after", "count", "rate", "delay_ms"] as const) {
+    if (b[k] !== undefined) spec[k] = b[k] as number;
+  }
+  if (b.drop) spec.drop = true;
+  return { spec };
+}
+
+function pathMatcher(pattern: string): (path: string) => boolean {
+  if (pattern.startsWith("re:")) {
+    const re = new RegExp(pattern.slice(3));
+    return (path) => re.test(path);
+  }
+  return (path) => path.startsWith(pattern);
+}
+
+/** Creates an empty fault store; `random` decides rate-limited firings (injectable for tests). */
+export function createFaultStore(random: () => number = Math.random): FaultStore {
+  let faults: { fault: Fault; matches: (path: string) => boolean }[] = [];
+  let nextId = 1;
+  return {
+    add(spec) {
+      const fault: Fault = { id: `f${nextId++}`, ...spec, remaining: spec.count ?? null, fired: 0 };
+      faults.push({ fault, matches: pathMatcher(spec.path) });
+      return fault;
+    },
+    list: () => faults.map((f) => ({ ...f.fault })),
+    remove(id) {
+      const before = faults.length;
+      faults = faults.filter((f) => f.fault.id !== id);
+      return faults.length < before;
+    },
+    clear() {
+      faults = [];
+    },
+    take(method, path) {
+      const hit = faults.find(({ fault, matches }) =>
+        fault.remaining !== 0 && (!fault.method || fault.method === method) && matches(path)
+      );
+      if (!hit) return undefined;
+      const { fault } = hit;
+      if (fault.rate !== undefined && random() >= fault.rate) return undefined;
+      if (fault.remaining !== null) fault.remaining--;
+      fault.fired++;
+      return { ...fault };
+    },
+  };
+}

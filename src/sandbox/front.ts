@@ -1,0 +1,100 @@
+/**
+ * A TCP front for the HTTP server: each client connection is piped to its own connection to the
+ * inner server. `Deno.serve` cannot drop a connection without first sending a status line, but
+ * the front can: closing both ends makes a client's `fetch` fail with a network error.
+ */
+
+// Sent before closing a dropped connection. A client that received nothing at all on a reused
+// keep-alive connection takes it for a stale one and silently resends the request (hyper does);
+// a started, never finished status line makes the drop visible as a network error instead.
+const TRUNCATED_ANSWER = new TextEncoder().encode("HTTP/1.1 ");
+
+/** The listening front. */
+export interface Front {
+  /** Where clients connect. */
+  addr: Deno.NetAddr;
+  /** Breaks off the client connection behind the inner connection from local port `innerPort`. */
+  drop(innerPort: number): Promise<boolean>;
+  /** Stops listening and closes every connection. */
+  close(): Promise<void>;
+}
+
+interface Link {
+  client: Deno.Conn;
+  inner: Deno.Conn;
+}
+
+function closeQuietly(conn: Deno.Conn): void {
+  try {
+    conn.close();
+  } catch {
+    // already closed
+  }
+}
+
+function closeLink(link: Link): void {
+  closeQuietly(link.client);
+  closeQuietly(link.inner);
+}
+
+/** Listens on `hostname:port` and forwards every connection to `target`. */
+export function startFront(hostname: string, port: number, target: Deno.NetAddr): Front {
+  const listener = Deno.listen({ hostname, port, transport: "tcp" });
+  const links = new Map<number, Link>();
+  const tasks = new Set<Promise<void>>();
+  let closed = false;
+
+  async function carry(client: Deno.TcpConn): Promise<void> {
+    let inner: Deno.TcpConn;
+    try {
+      inner = await Deno.connect({ hostname: target.hostname, port: target.port });
+    } catch {
+      closeQuietly(client);
+      return;
+    }
+    const link = { client, inner };
+    if (closed) return closeLink(link);
+    client.setNoDelay(true);
+    inner.setNoDelay(true);
+    const key = inner.localAddr.port;
+    links.set(key, link);
+    await Promise.allSettled([client.readable.pipeTo(inner.writable), inner.readable.pipeTo(client.writable)]);
+    links.delete(key);
+    closeLink(link);
+  }
+
+  const accepting = (async () => {
+    try {
+      for await (const client of listener) {
+        const task = carry(client);
+        tasks.add(task);
+        task.finally(() => tasks.delete(task));
+      }
+    } catch {
+      // the listener was closed
+    }
+  })();
+
+  return {
+    addr: listener.addr,
+    async drop(innerPort) {
+      const link = links.get(innerPort);
+      if (!link) return false;
+      links.delete(innerPort);
+      await link.client.write(TRUNCATED_ANSWER).catch(() => 0);
+      closeLink(link);
+      return true;
+    },
+    async close() {
+      closed = true;
+      try {
+        listener.close();
+      } catch {
+        // already closed
+      }
+      await accepting;
+      for (const link of links.values()) closeLink(link);
+      await Promise.allSettled([...tasks]);
+    },
+  };
+}

@@ -1,0 +1,92 @@
+/**
+ * A tiny router over route tables declared as data. A route names the scopes it accepts; the
+ * router enforces them before the handler runs, so a service only declares its routes.
+ */
+
+import { authorize } from "./bearer.ts";
+import type { RequestContext } from "./context.ts";
+import { notFound } from "./respond.ts";
+
+/** Answers one request. */
+export type Handler = (req: Request, ctx: RequestContext) => Response | Promise<Response>;
+
+/** One operation of the emulated API. */
+export interface Route {
+  method: string;
+  /** Path with `:name` parameters, e.g. `/oss/v2/buckets/:bucketKey/details`; a last `*` takes the rest. */
+  pattern: string;
+  /** The token needs any one of these; empty for a public route. */
+  scopes: readonly string[];
+  handler: Handler;
+}
+
+/** A route that matched, with its decoded parameters. */
+export interface RouteMatch {
+  route: Route;
+  params: Record<string, string>;
+}
+
+/** Finds the route for a request. */
+export interface Router {
+  match(method: string, path: string): RouteMatch | undefined;
+}
+
+interface CompiledRoute {
+  route: Route;
+  segments: string[];
+  rest: boolean;
+}
+
+function compile(route: Route): CompiledRoute {
+  const segments = route.pattern.split("/");
+  const rest = segments.at(-1) === "*";
+  return { route, segments: rest ? segments.slice(0, -1) : segments, rest };
+}
+
+function matchSegments(c: CompiledRoute, parts: string[]): Record<string, string> | undefined {
+  if (c.rest ? parts.length < c.segments.length : parts.length !== c.segments.length) return undefined;
+  const params: Record<string, string> = {};
+  try {
+    for (let i = 0; i < c.segments.length; i++) {
+      const seg = c.segments[i];
+      if (seg.startsWith(":")) {
+        if (parts[i] === "") return undefined;
+        params[seg.slice(1)] = decodeURIComponent(parts[i]);
+      } else if (seg !== parts[i]) {
+        return undefined;
+      }
+    }
+    if (c.rest) params["*"] = decodeURIComponent(parts.slice(c.segments.length).join("/"));
+  } catch {
+    return undefined; // malformed percent-encoding: no route serves it
+  }
+  return params;
+}
+
+/** Builds a router over route tables; earlier routes win. */
+export function createRouter(...tables: readonly (readonly Route[])[]): Router {
+  const compiled = tables.flat().map(compile);
+  return {
+    match(method, path) {
+      const parts = path.split("/");
+      for (const c of compiled) {
+        if (c.route.method !== method) continue;
+        const params = matchSegments(c, parts);
+        if (params) return { route: c.route, params };
+      }
+      return undefined;
+    },
+  };
+}
+
+/** Routes a request: 404 when no route serves it, the bearer and scope check, then the handler. */
+export async function dispatch(router: Router, req: Request, ctx: RequestContext): Promise<Response> {
+  const found = router.match(req.method, ctx.url.pathname);
+  if (!found) return notFound();
+  ctx.params = found.params;
+  if (found.route.scopes.length > 0) {
+    const denied = await authorize(req, ctx, found.route.scopes);
+    if (denied) return denied;
+  }
+  return await found.route.handler(req, ctx);
+}

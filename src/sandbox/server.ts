@@ -1,0 +1,96 @@
+/**
+ * Starts and stops a sandbox: the platform emulator served over HTTP on loopback.
+ */
+
+import type { SandboxContext } from "./context.ts";
+import { createFaultStore } from "./faults.ts";
+import { type Front, startFront } from "./front.ts";
+import { generateSigningKey } from "./jwt.ts";
+import { createPipeline } from "./pipeline.ts";
+import { createRequestLog } from "./request_log.ts";
+import { authRoutes } from "./routes/auth.ts";
+import { ossRoutes } from "./routes/oss.ts";
+import { createState } from "./state.ts";
+
+/** How to start a sandbox. */
+export interface SandboxOptions {
+  /** Interface to listen on; default 127.0.0.1. */
+  hostname?: string;
+  /** Port; default 8787; 0 picks a free port. */
+  port?: number;
+  /** Directory for object data; default a new temporary directory, removed on close. */
+  dataDir?: string;
+  /** Receives one access-log line per request (method, path, status, time); none by default. */
+  log?: (line: string) => void;
+}
+
+/** A running sandbox. */
+export interface Sandbox {
+  /** Base URL without a trailing slash, e.g. `http://127.0.0.1:41234`. */
+  url: string;
+  port: number;
+  /** Stops serving, closes every connection and removes a temporary data directory. */
+  close(): Promise<void>;
+}
+
+/** Default port of `diazo sandbox`. */
+export const DEFAULT_SANDBOX_PORT = 8787;
+
+/** Route tables of the emulated services, in matching order. */
+export const SERVICE_ROUTES = [authRoutes, ossRoutes];
+
+function urlHost(hostname: string): string {
+  if (hostname === "0.0.0.0") return "127.0.0.1";
+  if (hostname === "::") return "[::1]";
+  return hostname.includes(":") ? `[${hostname}]` : hostname;
+}
+
+/** Starts a sandbox and resolves once it accepts connections. */
+export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
+  const hostname = opts.hostname ?? "127.0.0.1";
+  const ownsDataDir = opts.dataDir === undefined;
+  const dataDir = opts.dataDir ?? await Deno.makeTempDir({ prefix: "diazo-sandbox-" });
+  if (!ownsDataDir) await Deno.mkdir(dataDir, { recursive: true });
+  const removeDataDir = () => ownsDataDir ? Deno.remove(dataDir, { recursive: true }).catch(() => {}) : undefined;
+
+  let server: Deno.HttpServer<Deno.NetAddr> | undefined;
+  let front: Front | undefined;
+  const stopping = new AbortController();
+  try {
+    const sandbox: SandboxContext = {
+      state: createState(),
+      keys: [await generateSigningKey()],
+      faults: createFaultStore(),
+      requests: createRequestLog(),
+      dataDir,
+    };
+    const handler = createPipeline(sandbox, {
+      routes: SERVICE_ROUTES,
+      drop: async (innerPort) => await front?.drop(innerPort),
+      log: opts.log,
+      signal: stopping.signal,
+    });
+    // The inner server is reached only through the front, which can drop connections.
+    server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, handler);
+    front = startFront(hostname, opts.port ?? DEFAULT_SANDBOX_PORT, server.addr);
+  } catch (e) {
+    await server?.shutdown();
+    await removeDataDir();
+    throw e;
+  }
+
+  const port = front.addr.port;
+  let closing: Promise<void> | undefined;
+  const shutdown = async (f: Front, s: Deno.HttpServer<Deno.NetAddr>) => {
+    stopping.abort();
+    await f.close();
+    await s.shutdown();
+    await removeDataDir();
+  };
+  const [f, s] = [front, server];
+  return {
+    url: `http://${urlHost(hostname)}:${port}`,
+    port,
+    close: () => (closing ??= shutdown(f, s)),
+  };
+}

@@ -1,0 +1,86 @@
+/**
+ * Access tokens as the platform issues them: RS256 JWTs with its claim set, recorded by `jti`, and
+ * checked against the sandbox clock.
+ */
+
+import type { SandboxContext } from "./context.ts";
+import { base64UrlEncode, signJwt, verifyJwt } from "./jwt.ts";
+import { nowSeconds } from "./state.ts";
+
+/** `iss` of every token. */
+export const TOKEN_ISSUER = "https://developer.api.autodesk.com";
+/** `aud` of every token. */
+export const TOKEN_AUDIENCE = "https://autodesk.com";
+
+/** The claims of an access token. */
+export interface AccessClaims {
+  scope: string[];
+  client_id: string;
+  iss: string;
+  aud: string;
+  jti: string;
+  exp: number;
+  /** Present on tokens that act for a user (3-legged). */
+  userid?: string;
+}
+
+/** A freshly issued token. */
+export interface IssuedAccessToken {
+  accessToken: string;
+  expiresIn: number;
+  claims: AccessClaims;
+}
+
+/** Outcome of checking a presented token. */
+export type AccessTokenCheck =
+  | { ok: true; claims: AccessClaims }
+  | { ok: false; problem: "invalid" | "expired" };
+
+/** Issues an access token for `clientId` with `scopes`, living the configured TTL. */
+export async function issueAccessToken(
+  sb: SandboxContext,
+  clientId: string,
+  scopes: readonly string[],
+  extra: { userid?: string } = {},
+): Promise<IssuedAccessToken> {
+  const expiresIn = sb.state.config.tokenTtlSeconds;
+  const claims: AccessClaims = {
+    scope: [...scopes],
+    client_id: clientId,
+    iss: TOKEN_ISSUER,
+    aud: TOKEN_AUDIENCE,
+    jti: base64UrlEncode(crypto.getRandomValues(new Uint8Array(24))),
+    exp: nowSeconds(sb.state) + expiresIn,
+    ...extra,
+  };
+  const accessToken = await signJwt(sb.keys[0], { ...claims }, { "pi.atm": "assc" });
+  sb.state.tokens.set(claims.jti, {
+    jti: claims.jti,
+    clientId,
+    scopes: [...scopes],
+    exp: claims.exp,
+    revoked: false,
+  });
+  return { accessToken, expiresIn, claims };
+}
+
+function isAccessClaims(p: Record<string, unknown>): boolean {
+  return Array.isArray(p.scope) && p.scope.every((s) => typeof s === "string") &&
+    typeof p.client_id === "string" && typeof p.jti === "string" && typeof p.exp === "number";
+}
+
+/**
+ * Checks a presented access token: signature, that this sandbox issued it since the last reset and
+ * has not revoked it, and expiry on the sandbox clock.
+ */
+export async function checkAccessToken(sb: SandboxContext, token: string): Promise<AccessTokenCheck> {
+  const verified = await verifyJwt(sb.keys, token);
+  if (!verified.ok) return { ok: false, problem: "invalid" };
+  const payload = verified.jwt.payload;
+  if (!isAccessClaims(payload)) return { ok: false, problem: "invalid" };
+  const claims = payload as unknown as AccessClaims;
+  const issued = sb.state.tokens.get(claims.jti);
+  if (!issued || issued.revoked || issued.clientId !== claims.client_id) return { ok: false, problem: "invalid" };
+  if (nowSeconds(sb.state) >= claims.exp) return { ok: false, problem: "expired" };
+  return { ok: true, claims };
+}

@@ -1,0 +1,355 @@
+/**
+ * The one HTTP client of diazo (DESIGN.md §5): base URL, bearer token, JSON bodies, per-attempt
+ * timeouts, retries with backoff and `Retry-After`, typed errors and a redacted debug trace.
+ */
+
+import { DiazoError, errorFromResponse, type ResourceKind, usageError } from "../core/errors.ts";
+import { knownSecrets, redact, redactHeaders } from "../core/redact.ts";
+import { VERSION } from "../core/version.ts";
+import {
+  abortableSleep,
+  backoffMs,
+  isRetryable,
+  parseRetryAfter,
+  RETRY_STATUSES,
+  type RetryMode,
+} from "./retry.ts";
+
+/** Settings of an `Http` client; the last four are seams for tests. */
+export interface HttpConfig {
+  /** e.g. https://developer.api.autodesk.com (a trailing slash is removed). */
+  baseUrl: string;
+  /** Bearer token, asked for on each attempt so that a refreshed token is used on a retry. */
+  token?: () => Promise<string>;
+  /** Timeout of one attempt, until the whole answer is read (until its headers for streams). */
+  timeoutMs: number;
+  /** Total attempts including the first. */
+  maxAttempts: number;
+  /** Backoff base. */
+  retryBaseMs: number;
+  /** Cap of one backoff (default 20 000). */
+  retryMaxMs?: number;
+  /** When set, receives the traffic log line by line, always redacted. */
+  debug?: (line: string) => void;
+  userAgent?: string;
+  fetch?: typeof fetch;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  random?: () => number;
+  now?: () => number;
+}
+
+/** One request: where, what to send, how to authenticate, retry and read the answer. */
+export interface RequestSpec {
+  /** Default GET. */
+  method?: string;
+  /** Relative to baseUrl ("/oss/v2/buckets") or an absolute URL. */
+  path: string;
+  query?: Record<string, string | number | boolean | undefined>;
+  headers?: Record<string, string>;
+  json?: unknown;
+  form?: Record<string, string>;
+  body?: Uint8Array | string;
+  /** A factory so that a retry can re-create the stream. */
+  bodyStream?: () => ReadableStream<Uint8Array>;
+  /**
+   * Default: bearer when the URL is on the base URL's origin, none elsewhere (signed storage URLs
+   * must not receive the platform token). "bearer" sends it to any origin.
+   */
+  auth?: "bearer" | "none" | { basic: { user: string; password: string } };
+  /** auto = only idempotent methods (GET HEAD PUT DELETE OPTIONS); always = a POST known to be safe. */
+  retry?: RetryMode;
+  resource?: ResourceKind;
+  key?: string;
+  scope?: string;
+  /** Default json (also application/vnd.api+json; an empty body gives undefined). */
+  responseType?: "json" | "text" | "bytes" | "stream" | "none";
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+/** A successful answer. */
+export interface HttpResponse<T> {
+  status: number;
+  headers: Headers;
+  data: T;
+  url: string;
+  attempts: number;
+}
+
+/** The HTTP client. */
+export interface Http {
+  readonly baseUrl: string;
+  request<T = unknown>(spec: RequestSpec): Promise<HttpResponse<T>>;
+}
+
+const LOG_BODY_LIMIT = 2048;
+/** Only this much of a body is scanned for secrets before the log cuts it to LOG_BODY_LIMIT. */
+const LOG_SCAN_LIMIT = 64 * 1024;
+
+/** Resolves `path` against `baseUrl` and sets the defined `query` parameters (replacing any present). */
+export function buildUrl(baseUrl: string, path: string, query?: RequestSpec["query"]): string {
+  const absolute = /^https?:\/\//i.test(path);
+  const url = new URL(
+    absolute ? path : `${baseUrl.replace(/\/+$/, "")}${path.startsWith("/") ? "" : "/"}${path}`,
+  );
+  for (const [k, v] of Object.entries(query ?? {})) {
+    if (v !== undefined) url.searchParams.set(k, String(v));
+  }
+  return url.toString();
+}
+
+/** Creates the HTTP client. */
+export function createHttp(config: HttpConfig): Http {
+  const baseUrl = config.baseUrl.replace(/\/+$/, "");
+  const client: Client = {
+    config,
+    baseUrl,
+    fetch: config.fetch ?? fetch,
+    sleep: config.sleep ?? abortableSleep,
+    random: config.random ?? Math.random,
+    now: config.now ?? Date.now,
+    retryMaxMs: config.retryMaxMs ?? 20_000,
+  };
+  return { baseUrl, request: <T>(spec: RequestSpec) => send<T>(client, spec) };
+}
+
+interface Client {
+  config: HttpConfig;
+  baseUrl: string;
+  fetch: typeof fetch;
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  random: () => number;
+  now: () => number;
+  retryMaxMs: number;
+}
+
+/** What one attempt ended with. */
+type Outcome =
+  | { kind: "ok"; res: Response; data: unknown }
+  | { kind: "http"; res: Response; body: unknown }
+  | { kind: "timeout" }
+  | { kind: "network"; error: unknown };
+
+async function send<T>(c: Client, spec: RequestSpec): Promise<HttpResponse<T>> {
+  const method = (spec.method ?? "GET").toUpperCase();
+  const url = resolve(c.baseUrl, spec);
+  const maxAttempts = isRetryable(method, spec.retry) ? Math.max(1, c.config.maxAttempts) : 1;
+  const timeoutMs = spec.timeoutMs ?? c.config.timeoutMs;
+  const log = c.config.debug ? (line: string) => c.config.debug!(redact(line, knownSecrets())) : undefined;
+
+  for (let attempt = 1;; attempt++) {
+    if (spec.signal?.aborted) throw new DiazoError("interrupted", { cause: spec.signal.reason });
+    const headers = await buildHeaders(c, spec, url);
+    const start = c.now();
+    const outcome = await attemptOnce(c, spec, method, url, headers, timeoutMs, log, attempt, maxAttempts);
+    const took = `${Math.round(c.now() - start)} ms, attempt ${attempt}/${maxAttempts}`;
+
+    if (outcome.kind === "ok") {
+      return {
+        status: outcome.res.status,
+        headers: outcome.res.headers,
+        data: outcome.data as T,
+        url,
+        attempts: attempt,
+      };
+    }
+    let reason: string;
+    let waitAtLeast = 0;
+    if (outcome.kind === "http") {
+      const { res } = outcome;
+      if (!RETRY_STATUSES.has(res.status) || attempt >= maxAttempts) {
+        throw errorFromResponse(res.status, outcome.body, {
+          resource: spec.resource,
+          key: spec.key,
+          scope: spec.scope,
+          attempts: attempt,
+        });
+      }
+      const retryAfter = res.headers.get("retry-after");
+      waitAtLeast = parseRetryAfter(retryAfter, c.now()) ?? 0;
+      reason = `HTTP ${res.status}${
+        retryAfter ? `, Retry-After ${retryAfter.trim()}${/^\d/.test(retryAfter.trim()) ? " s" : ""}` : ""
+      }`;
+    } else if (outcome.kind === "timeout") {
+      log?.(`< timeout after ${timeoutMs} ms (${took})`);
+      if (attempt >= maxAttempts) throw new DiazoError("timeout", { params: { seconds: timeoutMs / 1000 } });
+      reason = `timeout after ${timeoutMs} ms`;
+    } else {
+      const message = errorMessage(outcome.error);
+      log?.(`< network error: ${message} (${took})`);
+      if (attempt >= maxAttempts) {
+        throw new DiazoError("network", { params: { host: new URL(url).host }, cause: outcome.error });
+      }
+      reason = `network error: ${message}`;
+    }
+    const delay = Math.max(waitAtLeast, backoffMs(attempt - 1, c.config.retryBaseMs, c.retryMaxMs, c.random));
+    log?.(`retry ${attempt + 1}/${maxAttempts} in ${delay} ms (${reason})`);
+    await c.sleep(delay, spec.signal);
+  }
+}
+
+function resolve(baseUrl: string, spec: RequestSpec): string {
+  try {
+    return buildUrl(baseUrl, spec.path, spec.query);
+  } catch {
+    throw usageError(
+      `invalid URL '${redact(spec.path, knownSecrets())}' (base ${baseUrl})`,
+      "Check DIAZO_BASE_URL and the identifiers in the command.",
+    );
+  }
+}
+
+async function attemptOnce(
+  c: Client,
+  spec: RequestSpec,
+  method: string,
+  url: string,
+  headers: Headers,
+  timeoutMs: number,
+  log: ((line: string) => void) | undefined,
+  attempt: number,
+  maxAttempts: number,
+): Promise<Outcome> {
+  const body = buildBody(spec);
+  if (log) logRequest(log, method, url, headers, spec);
+  const timer = new AbortController();
+  const handle = setTimeout(
+    () => timer.abort(new DOMException("attempt timed out", "TimeoutError")),
+    timeoutMs,
+  );
+  const signal = spec.signal ? AbortSignal.any([timer.signal, spec.signal]) : timer.signal;
+  const start = c.now();
+  const took = () => `${Math.round(c.now() - start)} ms, attempt ${attempt}/${maxAttempts}`;
+  const type = spec.responseType ?? "json";
+  let res: Response | undefined;
+  try {
+    res = await c.fetch(url, { method, headers, body, signal });
+    if (res.ok && type === "stream") {
+      log?.(`< ${statusLine(res)} (${took()})`);
+      return { kind: "ok", res, data: res.body };
+    }
+    if (res.ok && type === "none") {
+      await res.body?.cancel();
+      log?.(`< ${statusLine(res)} (${took()})`);
+      return { kind: "ok", res, data: undefined };
+    }
+    if (res.ok && type === "bytes") {
+      const data = new Uint8Array(await res.arrayBuffer());
+      log?.(`< ${statusLine(res)} (${took()})`);
+      if (log) logResponseHeaders(log, res.headers);
+      return { kind: "ok", res, data };
+    }
+    const text = await res.text();
+    log?.(`< ${statusLine(res)} (${took()})`);
+    if (log) logResponseHeaders(log, res.headers);
+    if (log && text) log(`< ${clip(text)}`);
+    if (!res.ok) return { kind: "http", res, body: parseLoose(text) };
+    return { kind: "ok", res, data: type === "text" ? text : parseJson(text, res.status) };
+  } catch (error) {
+    if (error instanceof DiazoError) throw error;
+    await res?.body?.cancel().catch(() => {});
+    if (spec.signal?.aborted) throw new DiazoError("interrupted", { cause: spec.signal.reason });
+    if (timer.signal.aborted) return { kind: "timeout" };
+    return { kind: "network", error };
+  } finally {
+    clearTimeout(handle);
+  }
+}
+
+async function buildHeaders(c: Client, spec: RequestSpec, url: string): Promise<Headers> {
+  const headers = new Headers({
+    "user-agent": c.config.userAgent ?? `diazo/${VERSION}`,
+    accept: "application/json",
+  });
+  if (spec.json !== undefined) headers.set("content-type", "application/json");
+  else if (spec.form) headers.set("content-type", "application/x-www-form-urlencoded");
+  for (const [k, v] of Object.entries(spec.headers ?? {})) headers.set(k, v);
+
+  const auth = spec.auth;
+  if (auth && typeof auth === "object") {
+    const { user, password } = auth.basic;
+    headers.set("authorization", `Basic ${btoa(utf8Binary(`${user}:${password}`))}`);
+  } else if (auth === "bearer" || (auth === undefined && sameOrigin(url, c.baseUrl))) {
+    if (c.config.token) headers.set("authorization", `Bearer ${await c.config.token()}`);
+  }
+  return headers;
+}
+
+function buildBody(spec: RequestSpec): BodyInit | undefined {
+  if (spec.json !== undefined) return JSON.stringify(spec.json);
+  if (spec.form) return new URLSearchParams(spec.form).toString();
+  if (spec.bodyStream) return spec.bodyStream();
+  if (spec.body !== undefined) return spec.body as BodyInit;
+  return undefined;
+}
+
+function logRequest(
+  log: (line: string) => void,
+  method: string,
+  url: string,
+  headers: Headers,
+  spec: RequestSpec,
+) {
+  log(`> ${method} ${url}`);
+  for (const [k, v] of Object.entries(redactHeaders(headers))) log(`>   ${k}: ${v}`);
+  if (spec.json !== undefined) log(`> ${clip(JSON.stringify(spec.json))}`);
+  else if (spec.form) log(`> ${clip(new URLSearchParams(spec.form).toString())}`);
+}
+
+function logResponseHeaders(log: (line: string) => void, headers: Headers) {
+  for (const [k, v] of Object.entries(redactHeaders(headers))) log(`<   ${k}: ${v}`);
+}
+
+/** Redacts before cutting, so that a secret straddling the cut is still found whole. */
+function clip(text: string): string {
+  const scanned = redact(text.slice(0, LOG_SCAN_LIMIT), knownSecrets());
+  if (scanned.length <= LOG_BODY_LIMIT) return scanned;
+  return `${scanned.slice(0, LOG_BODY_LIMIT)}… (${text.length - LOG_BODY_LIMIT} more characters)`;
+}
+
+function statusLine(res: Response): string {
+  return res.statusText ? `${res.status} ${res.statusText}` : String(res.status);
+}
+
+function parseLoose(text: string): unknown {
+  if (text === "") return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function parseJson(text: string, status: number): unknown {
+  if (text === "") return undefined;
+  try {
+    return JSON.parse(text);
+  } catch (cause) {
+    throw new DiazoError("request_failed", {
+      status,
+      body: text.slice(0, 300),
+      cause,
+      params: { status, detail: "the answer is not valid JSON" },
+    });
+  }
+}
+
+function sameOrigin(url: string, baseUrl: string): boolean {
+  try {
+    return new URL(url).origin === new URL(baseUrl).origin;
+  } catch {
+    return false;
+  }
+}
+
+function utf8Binary(text: string): string {
+  return String.fromCharCode(...new TextEncoder().encode(text));
+}
+
+function errorMessage(error: unknown): string {
+  if (error instanceof Error) {
+    const cause = error.cause instanceof Error ? `: ${error.cause.message}` : "";
+    return `${error.message}${cause}`;
+  }
+  return String(error);
+}

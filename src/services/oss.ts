@@ -1,0 +1,98 @@
+/** Object storage (OSS v2): buckets. Plain functions over an injected Http (oss.yaml). */
+import { usageError } from "../core/errors.ts";
+import type { Http } from "./http.ts";
+import { paginate } from "./pagination.ts";
+
+/** Storage regions of the platform. */
+export const REGIONS = ["US", "EMEA", "AUS", "APAC", "CAN", "DEU", "IND", "JPN", "GBR"] as const;
+/** Retention policies of a bucket. */
+export const POLICIES = ["transient", "temporary", "persistent"] as const;
+
+/** A bucket as listed. */
+export interface Bucket {
+  bucketKey: string;
+  createdDate: number;
+  policyKey: string;
+}
+
+/** A bucket's details. */
+export interface BucketDetails extends Bucket {
+  bucketOwner: string;
+  permissions: { authId: string; access: string }[];
+}
+
+const BUCKET_KEY = /^[-_.a-z0-9]{3,128}$/;
+
+/** Checks a bucket key against the platform's rules before any request. */
+export function validateBucketKey(key: string): void {
+  if (BUCKET_KEY.test(key)) return;
+  const why = key.length < 3 || key.length > 128
+    ? `it has ${key.length} characters (3 to 128 allowed)`
+    : `it contains ${JSON.stringify([...new Set(key.replace(/[-_.a-z0-9]/g, ""))].join(""))}`;
+  throw usageError(
+    `invalid bucket key '${key}': ${why}`,
+    `Bucket keys use 3-128 characters of lower-case letters, digits, '-', '_' and '.', e.g. ${
+      key.toLowerCase().replace(/[^-_.a-z0-9]/g, "-").padEnd(3, "-").slice(0, 128)
+    }`,
+  );
+}
+
+/** Normalises and checks a region name. */
+export function parseRegion(region: string): (typeof REGIONS)[number] {
+  const r = region.toUpperCase();
+  if ((REGIONS as readonly string[]).includes(r)) return r as (typeof REGIONS)[number];
+  throw usageError(`unknown region '${region}'`, `Use one of: ${REGIONS.join(", ")}.`);
+}
+
+/** Every bucket of the app in one region, following every page. */
+export function listBuckets(http: Http, opts: { region: string; limit?: number }): AsyncGenerator<Bucket> {
+  return paginate<Bucket>(
+    http,
+    { path: "/oss/v2/buckets", query: { region: opts.region, limit: 100 }, scope: "bucket:read" },
+    "oss",
+    { limit: opts.limit },
+  );
+}
+
+/** Creates a bucket; 409 becomes "Bucket already exists". */
+export async function createBucket(
+  http: Http,
+  input: { bucketKey: string; policyKey: string; region: string },
+): Promise<BucketDetails> {
+  validateBucketKey(input.bucketKey);
+  const res = await http.request<BucketDetails>({
+    method: "POST",
+    path: "/oss/v2/buckets",
+    headers: { region: input.region, "x-ads-region": input.region },
+    json: { bucketKey: input.bucketKey, policyKey: input.policyKey },
+    resource: "bucket",
+    key: input.bucketKey,
+    scope: "bucket:create",
+  });
+  return res.data;
+}
+
+/** A bucket's details; 404 becomes "Bucket not found". */
+export async function getBucket(http: Http, bucketKey: string): Promise<BucketDetails> {
+  validateBucketKey(bucketKey);
+  const res = await http.request<BucketDetails>({
+    path: `/oss/v2/buckets/${encodeURIComponent(bucketKey)}/details`,
+    resource: "bucket",
+    key: bucketKey,
+    scope: "bucket:read",
+  });
+  return res.data;
+}
+
+/** Deletes a bucket (and everything in it). */
+export async function deleteBucket(http: Http, bucketKey: string): Promise<void> {
+  validateBucketKey(bucketKey);
+  await http.request({
+    method: "DELETE",
+    path: `/oss/v2/buckets/${encodeURIComponent(bucketKey)}`,
+    resource: "bucket",
+    key: bucketKey,
+    scope: "bucket:delete",
+    responseType: "none",
+  });
+}

@@ -1,0 +1,41 @@
+import assert from "node:assert/strict";
+import { applyQuery, chooseFormat, compileQuery, render, renderCsv } from "../../src/core/output.ts";
+import { DiazoError } from "../../src/core/errors.ts";
+
+const rows = [{ bucketKey: "a", policyKey: "transient", n: 1 }, { bucketKey: "b,c", policyKey: 'say "hi"', extra: { x: 1 } }];
+
+Deno.test("json renders the value unchanged", async () => {
+  assert.deepEqual(JSON.parse(await render(rows, { format: "json" })), rows);
+});
+
+Deno.test("yaml renders parseable YAML", async () => {
+  const { parse } = await import("yaml");
+  assert.deepEqual(parse(await render(rows, { format: "yaml" })), rows);
+});
+
+Deno.test("csv quotes fields and takes the union of keys as header", () => {
+  const text = renderCsv(rows);
+  assert.equal(text, 'bucketKey,policyKey,n,extra\r\na,transient,1,\r\n"b,c","say ""hi""",,"{""x"":1}"\r\n');
+});
+
+Deno.test("table shows every row and chosen columns", async () => {
+  const text = await render(rows, { format: "table", columns: ["bucketKey", "policyKey"] });
+  assert.match(text, /bucketKey/);
+  assert.match(text, /b,c/);
+  assert.doesNotMatch(text, /extra/);
+  assert.equal(await render([], { format: "table" }), "");
+});
+
+Deno.test("query filters before rendering; a bad query is a usage error", async () => {
+  assert.deepEqual(await applyQuery(rows, "[].bucketKey"), ["a", "b,c"]);
+  await assert.rejects(() => compileQuery("[?"), (e: unknown) => e instanceof DiazoError && e.exitCode === 2);
+});
+
+Deno.test("format: flag > DIAZO_OUTPUT > setting > terminal; invalid values are usage errors", () => {
+  assert.equal(chooseFormat(undefined, undefined, undefined, true), "table");
+  assert.equal(chooseFormat(undefined, undefined, undefined, false), "json");
+  assert.equal(chooseFormat(undefined, undefined, "yaml", false), "yaml");
+  assert.equal(chooseFormat(undefined, "csv", "yaml", false), "csv");
+  assert.equal(chooseFormat("table", "csv", "yaml", false), "table");
+  assert.throws(() => chooseFormat(undefined, "xml", undefined, false), /DIAZO_OUTPUT/);
+});

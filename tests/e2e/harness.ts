@@ -1,0 +1,118 @@
+/** Spawns the real CLI against a real sandbox on port 0. */
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** Repository root. */
+export const ROOT = path.resolve(fileURLToPath(new URL("../../", import.meta.url)));
+/** Permissions the CLI runs with in tests: the same set the compiled binary gets. */
+export const RUN_PERMISSIONS = ["--allow-net", "--allow-read", "--allow-write", "--allow-env", "--allow-run", "--allow-sys"];
+
+/** The well-known sandbox credentials. */
+export const SANDBOX_ID = "diazo-sandbox";
+/** The well-known sandbox secret. */
+export const SANDBOX_SECRET = "diazo-sandbox-secret";
+
+/** A finished CLI run. */
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** A temp home for one test: config and state dirs, a working dir. */
+export interface TestHome {
+  dir: string;
+  configDir: string;
+  stateDir: string;
+  cwd: string;
+  cleanup(): Promise<void>;
+}
+
+/** Creates a private home for one test. */
+export async function makeHome(): Promise<TestHome> {
+  const dir = await Deno.makeTempDir({ prefix: "diazo-e2e-" });
+  const home = {
+    dir,
+    configDir: path.join(dir, "config"),
+    stateDir: path.join(dir, "state"),
+    cwd: path.join(dir, "work"),
+    cleanup: () => Deno.remove(dir, { recursive: true }),
+  };
+  await Deno.mkdir(home.cwd, { recursive: true });
+  return home;
+}
+
+/** Environment for a CLI run: nothing inherited but what Deno itself needs. */
+export function cliEnv(home: TestHome, extra: Record<string, string> = {}): Record<string, string> {
+  const keep = ["PATH", "HOME", "DENO_DIR", "SYSTEMROOT", "TMPDIR", "LANG"];
+  const env: Record<string, string> = {};
+  for (const k of keep) {
+    const v = Deno.env.get(k);
+    if (v !== undefined) env[k] = v;
+  }
+  return {
+    ...env,
+    DIAZO_CONFIG_DIR: home.configDir,
+    DIAZO_STATE_DIR: home.stateDir,
+    NO_COLOR: "1",
+    DIAZO_RETRY_BASE_MS: "20",
+    ...extra,
+  };
+}
+
+/** Environment pointing at a sandbox with its well-known credentials. */
+export function sandboxEnv(home: TestHome, url: string, extra: Record<string, string> = {}): Record<string, string> {
+  return cliEnv(home, { DIAZO_BASE_URL: url, SVC_CLIENT_ID: SANDBOX_ID, SVC_CLIENT_SECRET: SANDBOX_SECRET, ...extra });
+}
+
+/** The argv that starts the CLI from source. */
+export function cliCommand(args: readonly string[]): string[] {
+  return ["run", ...RUN_PERMISSIONS, "--config", path.join(ROOT, "deno.json"), path.join(ROOT, "src/main.ts"), ...args];
+}
+
+/** Runs the CLI to completion. */
+export async function diazo(
+  args: readonly string[],
+  opts: { env: Record<string, string>; cwd?: string; stdin?: string },
+): Promise<RunResult> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: cliCommand(args),
+    env: opts.env,
+    clearEnv: true,
+    cwd: opts.cwd,
+    stdin: opts.stdin === undefined ? "null" : "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  if (opts.stdin !== undefined) {
+    const w = child.stdin.getWriter();
+    await w.write(new TextEncoder().encode(opts.stdin));
+    await w.close();
+  }
+  const out = await child.output();
+  const dec = new TextDecoder();
+  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}
+
+/** Reads the sandbox's request log. */
+export async function requestLog(url: string, pathPrefix?: string): Promise<{ method: string; path: string; status: number; time: string | number }[]> {
+  const res = await fetch(`${url}/_sandbox/requests${pathPrefix ? `?path=${encodeURIComponent(pathPrefix)}` : ""}`);
+  return await res.json();
+}
+
+/** Adds a fault at the sandbox and returns its id. */
+export async function addFault(url: string, fault: Record<string, unknown>): Promise<string> {
+  const res = await fetch(`${url}/_sandbox/faults`, { method: "POST", body: JSON.stringify(fault), headers: { "content-type": "application/json" } });
+  const body = await res.json();
+  if (!res.ok) throw new Error(`fault not accepted: ${JSON.stringify(body)}`);
+  return body.id;
+}
+
+/** Asserts-style helper: stdout parsed as JSON, with the whole run in the message on failure. */
+export function json<T = unknown>(r: RunResult): T {
+  try {
+    return JSON.parse(r.stdout) as T;
+  } catch {
+    throw new Error(`stdout is not JSON (exit ${r.code}):\n${r.stdout}\n--- stderr ---\n${r.stderr}`);
+  }
+}
