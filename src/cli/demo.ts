@@ -76,7 +76,10 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
           });
         }
         ctx.info(`Demo finished: ${steps.length} steps ok.`);
-        await ctx.emit({ base_url: settings.baseUrl.value, sandbox: Boolean(sandbox), client_id: token.client_id, bucket: key, buckets, steps });
+        const summary = { base_url: settings.baseUrl.value, sandbox: Boolean(sandbox), client_id: token.client_id, bucket: key, buckets, steps };
+        // A table of a nested summary is unreadable: show the steps there, everything elsewhere.
+        if ((await ctx.format()) === "table" && !ctx.flags.query) await ctx.emit(steps, { columns: ["step", "ok", "ms", "detail"] });
+        else await ctx.emit(summary);
       } finally {
         await sandbox?.close();
       }

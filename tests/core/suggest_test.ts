@@ -5,6 +5,8 @@ import { configDirFor, stateDirFor } from "../../src/platform/dirs.ts";
 
 Deno.test("edit distance and suggestions", () => {
   assert.equal(editDistance("bucket", "buckt"), 1);
+  assert.equal(editDistance("sadn", "sand"), 1);
+  assert.equal(editDistance("", "abc"), 3);
   assert.equal(suggest("buckt", ["auth", "bucket", "config"]), "bucket");
   assert.equal(suggest("zzzzzz", ["auth", "bucket"]), undefined);
 });

@@ -1,0 +1,1 @@
+// An empty program: the baseline of startup benchmarks.

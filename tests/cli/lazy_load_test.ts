@@ -1,0 +1,55 @@
+/** Heavy modules load only when used: checked on the static module graph that `deno info` reports. */
+import assert from "node:assert/strict";
+import path from "node:path";
+import { ROOT } from "../e2e/harness.ts";
+
+interface Dep {
+  specifier: string;
+  code?: { specifier: string };
+  isDynamic?: boolean;
+}
+
+async function staticClosure(entry: string): Promise<string[]> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json", "--config", path.join(ROOT, "deno.json"), path.join(ROOT, entry)],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+  const graph = JSON.parse(new TextDecoder().decode(out.stdout)) as {
+    roots: string[];
+    modules: { specifier: string; dependencies?: Dep[] }[];
+    redirects: Record<string, string>;
+  };
+  const bySpec = new Map(graph.modules.map((m) => [m.specifier, m]));
+  const seen = new Set<string>();
+  const stack = [...graph.roots];
+  while (stack.length) {
+    let s = stack.pop()!;
+    s = graph.redirects[s] ?? s;
+    if (seen.has(s)) continue;
+    seen.add(s);
+    for (const d of bySpec.get(s)?.dependencies ?? []) {
+      if (!d.isDynamic && d.code?.specifier) stack.push(d.code.specifier);
+    }
+  }
+  return [...seen];
+}
+
+const HEAVY = [/modelcontextprotocol/, /npm:.*\/yaml@/, /npm:\/?yaml@/, /\/src\/sandbox\//, /\/src\/mcp\//];
+
+Deno.test("`diazo --version` statically loads no npm package, no sandbox, no tool server", async () => {
+  const mods = await staticClosure("src/main.ts");
+  assert.ok(mods.some((m) => m.endsWith("/src/core/version.ts")));
+  for (const m of mods) {
+    assert.ok(!m.startsWith("npm:"), `--version path loads ${m}`);
+    for (const h of HEAVY) assert.doesNotMatch(m, h);
+  }
+});
+
+Deno.test("the command tree and the bucket family load neither yaml, the MCP SDK nor the sandbox", async () => {
+  for (const entry of ["src/cli/root.ts", "src/cli/bucket.ts", "src/cli/auth.ts", "src/cli/config.ts"]) {
+    const mods = await staticClosure(entry);
+    for (const m of mods) for (const h of HEAVY) assert.doesNotMatch(m, h, `${entry} statically loads ${m}`);
+  }
+});

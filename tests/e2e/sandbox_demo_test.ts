@@ -1,0 +1,69 @@
+/** e2e: `diazo sandbox` startup contract, and `diazo demo` with no account and no network. */
+import assert from "node:assert/strict";
+import { cliCommand, cliEnv, diazo, json, makeHome, sandboxEnv } from "./harness.ts";
+
+Deno.test("diazo sandbox --port 0 prints its base URL as the first stdout line and serves the CLI", async () => {
+  const home = await makeHome();
+  const child = new Deno.Command(Deno.execPath(), {
+    args: cliCommand(["sandbox", "--port", "0"]),
+    env: cliEnv(home),
+    clearEnv: true,
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  try {
+    const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+    let buf = "";
+    while (!buf.includes("\n")) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buf += value;
+    }
+    const url = buf.split("\n")[0];
+    assert.match(url, /^http:\/\/127\.0\.0\.1:\d+$/);
+    assert.notEqual(url, "http://127.0.0.1:0");
+    const r = await diazo(["auth", "test", "-o", "json"], { env: sandboxEnv(home, url) });
+    assert.equal(r.code, 0, r.stderr);
+    const list = await diazo(["bucket", "list", "-o", "json"], { env: sandboxEnv(home, url) });
+    assert.deepEqual(json(list), []);
+    await reader.cancel();
+    child.kill("SIGTERM");
+    const status = await child.status;
+    assert.equal(status.code, 0);
+    const err = new TextDecoder().decode(new Uint8Array(await new Response(child.stderr).arrayBuffer()));
+    assert.match(err, /SVC_CLIENT_ID=diazo-sandbox/);
+  } finally {
+    try {
+      child.kill("SIGKILL");
+    } catch { /* already gone */ }
+    await home.cleanup();
+  }
+});
+
+Deno.test("diazo sandbox on a port in use: clear error, exit 2", async () => {
+  const home = await makeHome();
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  try {
+    const r = await diazo(["sandbox", "--port", String((listener.addr as Deno.NetAddr).port)], { env: cliEnv(home) });
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /^error: port \d+ is already in use\nhint: /);
+  } finally {
+    listener.close();
+    await home.cleanup();
+  }
+});
+
+Deno.test("diazo demo with no credentials runs the flow on an in-process sandbox", async () => {
+  const home = await makeHome();
+  try {
+    const r = await diazo(["demo", "-o", "json"], { env: cliEnv(home), cwd: home.cwd });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /No credentials configured: running against an in-process sandbox/);
+    const out = json<{ sandbox: boolean; steps: { ok: boolean; step: string }[]; buckets: { bucketKey: string }[]; bucket: string }>(r);
+    assert.equal(out.sandbox, true);
+    assert.deepEqual(out.steps.map((s) => s.ok), [true, true, true, true]);
+    assert.ok(out.buckets.some((b) => b.bucketKey === out.bucket), "the listing shows the bucket the demo created");
+  } finally {
+    await home.cleanup();
+  }
+});
