@@ -20,14 +20,21 @@ async function time(name: string, args: string[], env: Record<string, string>): 
   const samples: number[] = [];
   for (let i = 0; i < WARMUP + RUNS; i++) {
     const t0 = performance.now();
-    const out = await new Deno.Command(Deno.execPath(), { args, env, stdout: "null", stderr: "piped" }).output();
+    const out = await new Deno.Command(Deno.execPath(), { args, env, stdout: "null", stderr: "piped" })
+      .output();
     const ms = performance.now() - t0;
     if (out.code !== 0) throw new Error(`${name} failed: ${new TextDecoder().decode(out.stderr)}`);
     if (i >= WARMUP) samples.push(ms);
   }
   samples.sort((a, b) => a - b);
   const mean = samples.reduce((a, b) => a + b, 0) / samples.length;
-  return { name, median: samples[Math.floor(samples.length / 2)], mean, min: samples[0], max: samples.at(-1)! };
+  return {
+    name,
+    median: samples[Math.floor(samples.length / 2)],
+    mean,
+    min: samples[0],
+    max: samples.at(-1)!,
+  };
 }
 
 /** Runs the startup benchmark and prints a table; returns the timings. */
@@ -48,19 +55,36 @@ export async function benchStartup(): Promise<Timing[]> {
       await time("empty Deno program", ["run", ...cfg, path.join(ROOT, "scripts/bench/empty.ts")], env),
       await time("diazo --version", ["run", ...PERMS, ...cfg, main, "--version"], env),
       await time("diazo --help", ["run", ...PERMS, ...cfg, main, "--help"], env),
-      await time("diazo bucket list (sandbox)", ["run", ...PERMS, ...cfg, main, "bucket", "list", "--region", "US"], env),
+      await time("diazo bucket list (sandbox)", [
+        "run",
+        ...PERMS,
+        ...cfg,
+        main,
+        "bucket",
+        "list",
+        "--region",
+        "US",
+      ], env),
     ];
     const base = results[0].median;
     console.log(`\nStartup (${RUNS} runs after ${WARMUP} warm-up, wall time in ms)`);
-    console.log("command".padEnd(32) + "median".padStart(9) + "mean".padStart(9) + "min".padStart(9) + "max".padStart(9) + "  × empty");
+    console.log(
+      "command".padEnd(32) + "median".padStart(9) + "mean".padStart(9) + "min".padStart(9) +
+        "max".padStart(9) + "  × empty",
+    );
     for (const r of results) {
       console.log(
-        r.name.padEnd(32) + r.median.toFixed(1).padStart(9) + r.mean.toFixed(1).padStart(9) + r.min.toFixed(1).padStart(9) +
+        r.name.padEnd(32) + r.median.toFixed(1).padStart(9) + r.mean.toFixed(1).padStart(9) +
+          r.min.toFixed(1).padStart(9) +
           r.max.toFixed(1).padStart(9) + `  ${(r.median / base).toFixed(2)}`,
       );
     }
     const ratio = results[1].median / base;
-    console.log(`goal: --version within 1.30× of the empty program -> ${ratio.toFixed(2)}× ${ratio <= 1.3 ? "(met)" : "(NOT met)"}`);
+    console.log(
+      `goal: --version within 1.30× of the empty program -> ${ratio.toFixed(2)}× ${
+        ratio <= 1.3 ? "(met)" : "(NOT met)"
+      }`,
+    );
     return results;
   } finally {
     await sb.close();

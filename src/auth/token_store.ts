@@ -30,7 +30,9 @@ export interface TokenStore {
 }
 
 /** The cache key of a token: profile, mode, app, platform address and scope set. */
-export function tokenKey(t: Pick<StoredToken, "profile" | "mode" | "client_id" | "base_url" | "scopes">): string {
+export function tokenKey(
+  t: Pick<StoredToken, "profile" | "mode" | "client_id" | "base_url" | "scopes">,
+): string {
   return [t.profile, t.mode, t.client_id, t.base_url, [...t.scopes].sort().join(" ")].join("|");
 }
 
@@ -47,7 +49,8 @@ export function fileTokenStore(dir: string): TokenStore {
       return {}; // a damaged cache is only a cache: start afresh
     }
   };
-  const save = (all: Record<string, StoredToken>) => writeFileAtomic(file, JSON.stringify(all, null, 2), 0o600);
+  const save = (all: Record<string, StoredToken>) =>
+    writeFileAtomic(file, JSON.stringify(all, null, 2), 0o600);
   return {
     kind: "file",
     async get(key) {

@@ -61,7 +61,11 @@ export async function twoLeggedToken(
   }
   const res = await clientCredentialsToken(deps.authHttp, { clientId, clientSecret, scopes });
   registerSecret(res.access_token);
-  const token: StoredToken = { ...identity, access_token: res.access_token, expires_at: now() + res.expires_in * 1000 };
+  const token: StoredToken = {
+    ...identity,
+    access_token: res.access_token,
+    expires_at: now() + res.expires_in * 1000,
+  };
   await deps.store.put(key, token);
   return { token, cached: false };
 }

@@ -50,9 +50,9 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
       const logged = tokens.some((t) => !t.expired);
       ctx.info(
         resolved.clientId.value
-          ? `Profile ${resolved.profileName}: client ${resolved.clientId.value} (${resolved.clientId.from ?? resolved.clientId.source}), ${
-            logged ? "a valid token is cached" : "no valid token cached"
-          }`
+          ? `Profile ${resolved.profileName}: client ${resolved.clientId.value} (${
+            resolved.clientId.from ?? resolved.clientId.source
+          }), ${logged ? "a valid token is cached" : "no valid token cached"}`
           : `Profile ${resolved.profileName}: no credentials configured (see \`diazo config profile create --help\`)`,
       );
       await ctx.emit({
@@ -74,7 +74,11 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
       const ctx = makeCtx(cmd);
       const resolved = await ctx.settings();
       const removed = await ctx.tokenStore().removeProfile(resolved.profileName);
-      ctx.info(removed ? `Logged out of profile ${resolved.profileName}` : `No tokens were cached for profile ${resolved.profileName}`);
+      ctx.info(
+        removed
+          ? `Logged out of profile ${resolved.profileName}`
+          : `No tokens were cached for profile ${resolved.profileName}`,
+      );
       await ctx.emit({ profile: resolved.profileName, removed });
     });
   examples(logout, ["diazo auth logout", "diazo auth logout --profile work"]);

@@ -1,10 +1,22 @@
 /** `diazo bucket ...`: storage buckets. */
 import { Option } from "@commander-js/extra-typings";
-import { type Bucket, createBucket, deleteBucket, getBucket, listBuckets, parseRegion, POLICIES, REGIONS } from "../services/oss.ts";
+import {
+  type Bucket,
+  createBucket,
+  deleteBucket,
+  getBucket,
+  listBuckets,
+  parseRegion,
+  POLICIES,
+  REGIONS,
+} from "../services/oss.ts";
 import { type AnyCommand, type ContextFactory, examples, positiveNumber } from "./command.ts";
 
 /** Adds computed helpers beside the platform's fields. */
-function withHelpers<T extends { createdDate?: number }>(b: T, region?: string): T & { region?: string; createdAt?: string } {
+function withHelpers<T extends { createdDate?: number }>(
+  b: T,
+  region?: string,
+): T & { region?: string; createdAt?: string } {
   return {
     ...b,
     ...(region ? { region } : {}),
@@ -28,7 +40,9 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
       // Regions are independent: ask them in parallel, keep the output in region order.
       const perRegion = await Promise.all(regions.map(async (region) => {
         const items: (Bucket & { region?: string })[] = [];
-        for await (const b of listBuckets(http, { region, limit: opts.limit })) items.push(withHelpers(b, region));
+        for await (const b of listBuckets(http, { region, limit: opts.limit })) {
+          items.push(withHelpers(b, region));
+        }
         return items;
       }));
       for (const items of perRegion) out.push(...items);
@@ -42,7 +56,9 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
     .description("create a bucket (keys are unique across the whole platform)")
     .requiredOption("-k, --key <bucketKey>", "bucket key: 3-128 chars of [-_.a-z0-9]")
     .option("--region <region>", `storage region (${REGIONS.join(", ")})`, "US")
-    .addOption(new Option("--policy <policy>", "retention policy").choices(POLICIES).default("transient" as const))
+    .addOption(
+      new Option("--policy <policy>", "retention policy").choices(POLICIES).default("transient" as const),
+    )
     .action(async (opts, cmd) => {
       const ctx = makeCtx(cmd);
       const region = parseRegion(opts.region);

@@ -19,7 +19,10 @@ const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
 function checkName(name: string): void {
   if (!PROFILE_NAME.test(name)) {
-    throw usageError(`invalid profile name '${name}'`, "Use letters, digits, '.', '_' and '-', e.g. work or ci-eu.");
+    throw usageError(
+      `invalid profile name '${name}'`,
+      "Use letters, digits, '.', '_' and '-', e.g. work or ci-eu.",
+    );
   }
 }
 
@@ -38,7 +41,10 @@ function checkUrl(key: string, value: string): void {
     const u = new URL(value);
     if (u.protocol !== "http:" && u.protocol !== "https:") throw new Error();
   } catch {
-    throw usageError(`${key} must be an http(s) URL, got '${value}'`, `Example: diazo config set ${key} https://example.com`);
+    throw usageError(
+      `${key} must be an http(s) URL, got '${value}'`,
+      `Example: diazo config set ${key} https://example.com`,
+    );
   }
 }
 
@@ -47,7 +53,9 @@ function parseValue(key: string, value: string): string | number | string[] {
   if (key === "scopes") {
     const scopes = parseScopeList(value);
     const bad = unknownScopes(scopes);
-    if (bad.length) throw usageError(`unknown scope ${bad.join(", ")}`, "See the scope table with `diazo auth scopes`.");
+    if (bad.length) {
+      throw usageError(`unknown scope ${bad.join(", ")}`, "See the scope table with `diazo auth scopes`.");
+    }
     return scopes;
   }
   if (key === "base_url" || key === "callback_url") checkUrl(key, value);
@@ -56,7 +64,12 @@ function parseValue(key: string, value: string): string | number | string[] {
   }
   if ((SETTING_KEYS as Record<string, string>)[key] === "number") {
     const n = Number(value);
-    if (!Number.isFinite(n) || n <= 0) throw usageError(`${key} must be a positive number, got '${value}'`, `Example: diazo config set ${key} 30`);
+    if (!Number.isFinite(n) || n <= 0) {
+      throw usageError(
+        `${key} must be a positive number, got '${value}'`,
+        `Example: diazo config set ${key} 30`,
+      );
+    }
     return n;
   }
   return value;
@@ -67,7 +80,10 @@ function knownKey(key: string): "profile" | "setting" {
   if (key in SETTING_KEYS) return "setting";
   const all = [...Object.keys(PROFILE_KEYS), ...Object.keys(SETTING_KEYS)];
   const close = suggest(key, all);
-  throw usageError(`unknown configuration key '${key}'`, `${close ? `Did you mean ${close}? ` : ""}Keys: ${all.join(", ")}.`);
+  throw usageError(
+    `unknown configuration key '${key}'`,
+    `${close ? `Did you mean ${close}? ` : ""}Keys: ${all.join(", ")}.`,
+  );
 }
 
 function exportable(profile: Profile, includeSecrets: boolean): Profile {
@@ -99,13 +115,20 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
       checkName(name);
       const cfg = structuredClone(await ctx.config());
       if (cfg.profiles[name] && !opts.force) {
-        throw new DiazoError("conflict", { params: { detail: `profile '${name}' already exists (use --force to replace it)` } });
+        throw new DiazoError("conflict", {
+          params: { detail: `profile '${name}' already exists (use --force to replace it)` },
+        });
       }
       const p: Profile = {};
       if (opts.clientId) p.client_id = opts.clientId;
       if (opts.clientSecretStdin) {
         const secret = (await ctx.io.stdin.readText()).trim();
-        if (!secret) throw usageError("no client secret on stdin", "Pipe it in: printf %s \"$SECRET\" | diazo config profile create NAME --client-secret-stdin");
+        if (!secret) {
+          throw usageError(
+            "no client secret on stdin",
+            'Pipe it in: printf %s "$SECRET" | diazo config profile create NAME --client-secret-stdin',
+          );
+        }
         p.client_secret = secret;
       }
       if (opts.callbackUrl) checkUrl("callback_url", p.callback_url = opts.callbackUrl);
@@ -115,11 +138,16 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
       if (opts.use || !cfg.active_profile) cfg.active_profile = name;
       await ctx.saveConfig(cfg);
       ctx.info(`Created profile ${name}${cfg.active_profile === name ? " (active)" : ""}`);
-      await ctx.emit({ name, active: cfg.active_profile === name, ...exportable(p, false), has_secret: Boolean(p.client_secret) });
+      await ctx.emit({
+        name,
+        active: cfg.active_profile === name,
+        ...exportable(p, false),
+        has_secret: Boolean(p.client_secret),
+      });
     });
   examples(create, [
     "diazo config profile create work --client-id ABC --use",
-    "printf %s \"$SECRET\" | diazo config profile create ci --client-id ABC --client-secret-stdin",
+    'printf %s "$SECRET" | diazo config profile create ci --client-id ABC --client-secret-stdin',
     "diazo config profile create local --base-url http://127.0.0.1:8787 --client-id diazo-sandbox",
   ]);
 
@@ -141,7 +169,10 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
     });
   examples(list, ["diazo config profile list"]);
 
-  const use = profile.command("use").description("make a profile the active one").argument("<name>", "profile name")
+  const use = profile.command("use").description("make a profile the active one").argument(
+    "<name>",
+    "profile name",
+  )
     .action(async (name, _opts, cmd) => {
       const ctx = makeCtx(cmd);
       const cfg = structuredClone(await ctx.config());
@@ -157,12 +188,21 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
     .action(async (_opts, cmd) => {
       const ctx = makeCtx(cmd);
       const resolved = await ctx.settings();
-      const source = ctx.flags.profile ? "flag" : ctx.env.DIAZO_PROFILE ? "env" : (await ctx.config()).active_profile ? "config" : "default";
+      const source = ctx.flags.profile
+        ? "flag"
+        : ctx.env.DIAZO_PROFILE
+        ? "env"
+        : (await ctx.config()).active_profile
+        ? "config"
+        : "default";
       await ctx.emit({ name: resolved.profileName, exists: resolved.profileExists, source });
     });
   examples(current, ["diazo config profile current"]);
 
-  const del = profile.command("delete").alias("rm").description("delete a profile").argument("<name>", "profile name")
+  const del = profile.command("delete").alias("rm").description("delete a profile").argument(
+    "<name>",
+    "profile name",
+  )
     .action(async (name, _opts, cmd) => {
       const ctx = makeCtx(cmd);
       const cfg = structuredClone(await ctx.config());
@@ -194,7 +234,10 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
       if (opts.includeSecrets) ctx.warn("the export contains client secrets; keep it private");
       await ctx.emit({ version: 1, profiles });
     });
-  examples(exp, ["diazo config profile export > profiles.json", "diazo config profile export work --include-secrets -o json"]);
+  examples(exp, [
+    "diazo config profile export > profiles.json",
+    "diazo config profile export work --include-secrets -o json",
+  ]);
 
   const imp = profile.command("import")
     .description("import profiles from a JSON export ('-' reads stdin)")
@@ -212,10 +255,17 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
       const incoming = parseConfig(text, file === "-" ? "<stdin>" : file);
       const cfg = structuredClone(await ctx.config());
       const names = Object.keys(incoming.profiles);
-      if (names.length === 0) throw usageError(`no profiles in ${file}`, "The file must look like the output of `diazo config profile export`.");
+      if (names.length === 0) {
+        throw usageError(
+          `no profiles in ${file}`,
+          "The file must look like the output of `diazo config profile export`.",
+        );
+      }
       const clash = names.filter((n) => cfg.profiles[n]);
       if (clash.length && !opts.force) {
-        throw new DiazoError("conflict", { params: { detail: `profile(s) ${clash.join(", ")} already exist (use --force to replace)` } });
+        throw new DiazoError("conflict", {
+          params: { detail: `profile(s) ${clash.join(", ")} already exist (use --force to replace)` },
+        });
       }
       for (const n of names) {
         checkName(n);
@@ -225,9 +275,15 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
       ctx.info(`Imported ${names.length} profile(s): ${names.join(", ")}`);
       await ctx.emit({ imported: names });
     });
-  examples(imp, ["diazo config profile import profiles.json", "cat profiles.json | diazo config profile import - --force"]);
+  examples(imp, [
+    "diazo config profile import profiles.json",
+    "cat profiles.json | diazo config profile import - --force",
+  ]);
 
-  const get = config.command("get").description("print a setting or a field of the active profile").argument("<key>", "key")
+  const get = config.command("get").description("print a setting or a field of the active profile").argument(
+    "<key>",
+    "key",
+  )
     .option("--show-secret", "print client_secret unmasked")
     .action(async (key, opts, cmd) => {
       const ctx = makeCtx(cmd);
@@ -248,7 +304,10 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
       const ctx = makeCtx(cmd);
       const kind = knownKey(key);
       if (key === "client_secret") {
-        throw usageError("secrets are not accepted on the command line", "Use `diazo config profile create NAME --client-secret-stdin --force`.");
+        throw usageError(
+          "secrets are not accepted on the command line",
+          "Use `diazo config profile create NAME --client-secret-stdin --force`.",
+        );
       }
       const parsed = parseValue(key, value);
       const cfg = structuredClone(await ctx.config());
@@ -264,5 +323,9 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
       await ctx.saveConfig(cfg);
       await ctx.emit({ key, value: parsed, ...(kind === "profile" ? { profile: name } : {}) });
     });
-  examples(set, ["diazo config set output json", "diazo config set base_url http://127.0.0.1:8787", "diazo config set scopes bucket:read,data:read"]);
+  examples(set, [
+    "diazo config set output json",
+    "diazo config set base_url http://127.0.0.1:8787",
+    "diazo config set scopes bucket:read,data:read",
+  ]);
 }

@@ -2,7 +2,7 @@
  * What every command receives: global flags, streams, lazily loaded configuration, an HTTP client
  * with authentication, and the one place where results are written (DESIGN.md §4).
  */
-import { type ConfigFile, type Resolved, resolve } from "../core/config.ts";
+import { type ConfigFile, resolve, type Resolved } from "../core/config.ts";
 import { loadConfig, loadDotenv, saveConfig } from "../core/config_store.ts";
 import { usageError } from "../core/errors.ts";
 import { applyQuery, chooseFormat, type OutputFormat, render } from "../core/output.ts";
@@ -135,11 +135,19 @@ export function createContext(
         },
       });
     },
-    format: async () => chooseFormat(flags.output, env.DIAZO_OUTPUT, (await ctx.settings()).outputSetting, io.stdout.isTerminal),
+    format: async () =>
+      chooseFormat(
+        flags.output,
+        env.DIAZO_OUTPUT,
+        (await ctx.settings()).outputSetting,
+        io.stdout.isTerminal,
+      ),
     async emit(value, opts = {}) {
       const format = await ctx.format();
       const shown = flags.query ? await applyQuery(value, flags.query) : value;
-      io.stdout.write(await render(shown, { format, columns: flags.query ? undefined : opts.columns, color }));
+      io.stdout.write(
+        await render(shown, { format, columns: flags.query ? undefined : opts.columns, color }),
+      );
     },
     info(message) {
       if (!flags.quiet) io.stderr.write(message + "\n");
@@ -153,7 +161,10 @@ export function createContext(
     async confirm(question, flag = "--yes") {
       if (flags.yes) return true;
       if (!interactive) {
-        throw usageError(`${question.replace(/\?$/, "")}: confirmation required`, `Pass ${flag} to confirm in a non-interactive run.`);
+        throw usageError(
+          `${question.replace(/\?$/, "")}: confirmation required`,
+          `Pass ${flag} to confirm in a non-interactive run.`,
+        );
       }
       io.stderr.write(`${question} [y/N] `);
       const answer = (await io.stdin.readLine()) ?? "";

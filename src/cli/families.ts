@@ -11,9 +11,21 @@ export interface Family {
 
 /** Every family, in help order. */
 export const FAMILIES: readonly Family[] = [
-  { name: "auth", summary: "log in, test and inspect credentials and tokens", load: () => import("./auth.ts") },
-  { name: "bucket", summary: "create, list, inspect and delete storage buckets", load: () => import("./bucket.ts") },
+  {
+    name: "auth",
+    summary: "log in, test and inspect credentials and tokens",
+    load: () => import("./auth.ts"),
+  },
+  {
+    name: "bucket",
+    summary: "create, list, inspect and delete storage buckets",
+    load: () => import("./bucket.ts"),
+  },
   { name: "config", summary: "profiles and settings", load: () => import("./config.ts") },
   { name: "sandbox", summary: "run the offline platform emulator", load: () => import("./sandbox.ts") },
-  { name: "demo", summary: "run the main flow against the sandbox (no account needed)", load: () => import("./demo.ts") },
+  {
+    name: "demo",
+    summary: "run the main flow against the sandbox (no account needed)",
+    load: () => import("./demo.ts"),
+  },
 ];

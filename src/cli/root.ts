@@ -59,7 +59,11 @@ export function buildProgram(io: Io): AnyCommand {
     .option("--non-interactive", "never prompt; a missing value is an error (implied by CI or no terminal)")
     .option("-y, --yes", "confirm destructive actions")
     .option("--wait", "wait for asynchronous work to finish")
-    .option("--timeout <seconds>", "request timeout and limit of --wait, in seconds", positiveNumber("--timeout", false))
+    .option(
+      "--timeout <seconds>",
+      "request timeout and limit of --wait, in seconds",
+      positiveNumber("--timeout", false),
+    )
     .option("--concurrency <n>", "parallel transfers", positiveNumber("--concurrency", true))
     .option("--no-color", "disable colours")
     .version(versionText().trimEnd(), "-V, --version", "print version, Deno version and target")
@@ -80,7 +84,11 @@ export function buildProgram(io: Io): AnyCommand {
   return program;
 }
 
-async function attachFamilies(program: AnyCommand, word: string | undefined, makeCtx: ContextFactory): Promise<void> {
+async function attachFamilies(
+  program: AnyCommand,
+  word: string | undefined,
+  makeCtx: ContextFactory,
+): Promise<void> {
   const wanted: Family | undefined = FAMILIES.find((f) => f.name === word || f.aliases?.includes(word ?? ""));
   for (const family of FAMILIES) {
     if (family === wanted) {
@@ -106,7 +114,10 @@ function reportError(e: unknown, io: Io, opts: { json: boolean; debug: boolean }
   if (!isDiazoError(e)) {
     const err = e as Error;
     const wrapped = new DiazoError("failure", {
-      params: { detail: `unexpected error: ${err?.message ?? String(e)}`, hint: "Run again with --debug for details, and report it if it persists." },
+      params: {
+        detail: `unexpected error: ${err?.message ?? String(e)}`,
+        hint: "Run again with --debug for details, and report it if it persists.",
+      },
     });
     if (opts.debug && err?.stack) io.stderr.write(redact(err.stack, knownSecrets()) + "\n");
     e = wrapped;
@@ -117,9 +128,13 @@ function reportError(e: unknown, io: Io, opts: { json: boolean; debug: boolean }
   const hint = redact(de.hint, secrets);
   io.stderr.write(`error: ${message}\nhint: ${hint}\n`);
   if (opts.json) {
-    io.stderr.write(JSON.stringify({ error: { code: de.code, message, hint, status: de.status ?? null } }) + "\n");
+    io.stderr.write(
+      JSON.stringify({ error: { code: de.code, message, hint, status: de.status ?? null } }) + "\n",
+    );
   }
-  if (opts.debug && de.cause instanceof Error && de.cause.stack) io.stderr.write(redact(de.cause.stack, secrets) + "\n");
+  if (opts.debug && de.cause instanceof Error && de.cause.stack) {
+    io.stderr.write(redact(de.cause.stack, secrets) + "\n");
+  }
   return de.exitCode;
 }
 
@@ -133,7 +148,8 @@ export async function runCli(
   const program = buildProgram(io);
   let json = args.includes("json") && (args.includes("-o") || args.includes("--output")) ||
     args.includes("--output=json") || env.DIAZO_OUTPUT === "json";
-  const debug = args.includes("--debug") || (env.DIAZO_DEBUG !== undefined && env.DIAZO_DEBUG !== "" && env.DIAZO_DEBUG !== "0");
+  const debug = args.includes("--debug") ||
+    (env.DIAZO_DEBUG !== undefined && env.DIAZO_DEBUG !== "" && env.DIAZO_DEBUG !== "0");
   const state: RunState = { exitCode: 0 };
   const makeCtx: ContextFactory = (cmd) => {
     const flags = globalFlags(cmd);

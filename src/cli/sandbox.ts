@@ -9,7 +9,9 @@ export const SANDBOX_CLIENT_SECRET = "diazo-sandbox-secret";
 
 function port(value: string): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw usageError(`--port must be 0-65535, got '${value}'`, "Use --port 0 for any free port.");
+  if (!Number.isInteger(n) || n < 0 || n > 65535) {
+    throw usageError(`--port must be 0-65535, got '${value}'`, "Use --port 0 for any free port.");
+  }
   return n;
 }
 
@@ -33,13 +35,18 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
         });
       } catch (e) {
         if (e instanceof Deno.errors.AddrInUse) {
-          throw usageError(`port ${opts.port} is already in use`, "Pick another with --port, or --port 0 for any free port.");
+          throw usageError(
+            `port ${opts.port} is already in use`,
+            "Pick another with --port, or --port 0 for any free port.",
+          );
         }
         throw e;
       }
       ctx.io.stdout.write(sandbox.url + "\n");
       ctx.info(`Sandbox listening on ${sandbox.url}`);
-      ctx.info(`  credentials: SVC_CLIENT_ID=${SANDBOX_CLIENT_ID} SVC_CLIENT_SECRET=${SANDBOX_CLIENT_SECRET}`);
+      ctx.info(
+        `  credentials: SVC_CLIENT_ID=${SANDBOX_CLIENT_ID} SVC_CLIENT_SECRET=${SANDBOX_CLIENT_SECRET}`,
+      );
       ctx.info(`  use it:      export DIAZO_BASE_URL=${sandbox.url}`);
       ctx.info("Press Ctrl-C to stop.");
       await new Promise<void>((resolve) => {

@@ -88,9 +88,14 @@ export function parseConfig(text: string, file: string): ConfigFile {
     const m = /position (\d+)/.exec(msg);
     const at = m ? lineCol(text, Number(m[1])) : undefined;
     const where = at ? `line ${at.line}, column ${at.col}: ` : "";
-    throw invalid(file, `${where}${msg.replace(/ in JSON at position \d+.*$/, "").replace(/\s*\(line \d+ column \d+\)$/, "")}`);
+    throw invalid(
+      file,
+      `${where}${msg.replace(/ in JSON at position \d+.*$/, "").replace(/\s*\(line \d+ column \d+\)$/, "")}`,
+    );
   }
-  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) throw invalid(file, "expected a JSON object");
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+    throw invalid(file, "expected a JSON object");
+  }
   const obj = raw as Record<string, unknown>;
   const out = emptyConfig();
   if (obj.active_profile !== undefined) {
@@ -112,7 +117,8 @@ export function parseConfig(text: string, file: string): ConfigFile {
     for (const [k, v] of Object.entries(obj.settings as Record<string, unknown>)) {
       const type = SETTING_KEYS[k as keyof typeof SETTING_KEYS];
       if (!type) continue; // unknown settings are kept out, not fatal: newer versions may add some
-      if (typeof v !== type) throw invalid(file, `settings.${k} must be a ${type}`);
+      const ok = type === "number" ? typeof v === "number" : typeof v === "string";
+      if (!ok) throw invalid(file, `settings.${k} must be a ${type}`);
       (out.settings as Record<string, unknown>)[k] = v;
     }
   }
@@ -120,7 +126,9 @@ export function parseConfig(text: string, file: string): ConfigFile {
 }
 
 function validateProfile(p: unknown, where: string, file: string): Profile {
-  if (typeof p !== "object" || p === null || Array.isArray(p)) throw invalid(file, `${where} must be an object`);
+  if (typeof p !== "object" || p === null || Array.isArray(p)) {
+    throw invalid(file, `${where} must be an object`);
+  }
   const out: Profile = {};
   for (const [k, v] of Object.entries(p as Record<string, unknown>)) {
     if (k === "scopes") {
@@ -184,21 +192,26 @@ function pick(
   profileValue: string | undefined,
 ): Sourced<string | undefined> {
   for (const n of names) if (env[n]) return { value: env[n], source: "env", from: n };
-  for (const n of names) if (dotenv[n] && env[n] === undefined) return { value: dotenv[n], source: "dotenv", from: n };
+  for (const n of names) {
+    if (dotenv[n] && env[n] === undefined) return { value: dotenv[n], source: "dotenv", from: n };
+  }
   if (profileValue) return { value: profileValue, source: "profile" };
   return { value: undefined, source: "none" };
 }
 
 function positive(name: string, v: number | undefined, fallback: number): number {
   if (v === undefined) return fallback;
-  if (!Number.isFinite(v) || v <= 0) throw usageError(`${name} must be a positive number, got ${v}`, `Example: ${name} 30`);
+  if (!Number.isFinite(v) || v <= 0) {
+    throw usageError(`${name} must be a positive number, got ${v}`, `Example: ${name} 30`);
+  }
   return v;
 }
 
 /** Resolves settings by precedence flags > env > .env > profile > defaults; SVC_* before APS_*. */
 export function resolve(input: ResolveInput): Resolved {
   const { flags, env, dotenv, config } = input;
-  const profileName = flags.profile ?? env.DIAZO_PROFILE ?? dotenv.DIAZO_PROFILE ?? config.active_profile ?? "default";
+  const profileName = flags.profile ?? env.DIAZO_PROFILE ?? dotenv.DIAZO_PROFILE ?? config.active_profile ??
+    "default";
   const profileExists = profileName in config.profiles;
   const profile = config.profiles[profileName] ?? {};
   const callback = pick(["SVC_CALLBACK_URL", "APS_CALLBACK_URL"], env, dotenv, profile.callback_url);
@@ -217,10 +230,20 @@ export function resolve(input: ResolveInput): Resolved {
     baseUrl: base.value
       ? { ...base, value: base.value.replace(/\/+$/, "") } as Sourced<string>
       : { value: DEFAULT_BASE_URL, source: "default" },
-    timeoutSec: positive("--timeout", flags.timeout ?? envNumber("DIAZO_TIMEOUT") ?? config.settings.timeout, DEFAULT_TIMEOUT_S),
+    timeoutSec: positive(
+      "--timeout",
+      flags.timeout ?? envNumber("DIAZO_TIMEOUT") ?? config.settings.timeout,
+      DEFAULT_TIMEOUT_S,
+    ),
     maxAttempts: Math.floor(positive("max_attempts", config.settings.max_attempts, DEFAULT_MAX_ATTEMPTS)),
-    retryBaseMs: positive("retry_base_ms", envNumber("DIAZO_RETRY_BASE_MS") ?? config.settings.retry_base_ms, DEFAULT_RETRY_BASE_MS),
-    concurrency: Math.floor(positive("--concurrency", flags.concurrency ?? config.settings.concurrency, DEFAULT_CONCURRENCY)),
+    retryBaseMs: positive(
+      "retry_base_ms",
+      envNumber("DIAZO_RETRY_BASE_MS") ?? config.settings.retry_base_ms,
+      DEFAULT_RETRY_BASE_MS,
+    ),
+    concurrency: Math.floor(
+      positive("--concurrency", flags.concurrency ?? config.settings.concurrency, DEFAULT_CONCURRENCY),
+    ),
     outputSetting: config.settings.output,
   };
 }

@@ -48,12 +48,14 @@ export const CATALOG = {
   },
   token_expired: {
     message: "Token expired",
-    hint: "Log in again with `diazo auth login`; if it keeps happening, check that the system clock is right.",
+    hint:
+      "Log in again with `diazo auth login`; if it keeps happening, check that the system clock is right.",
     exit: ExitCode.auth,
   },
   insufficient_scope: {
     message: "Insufficient privileges to access this resource",
-    hint: "The token lacks the scope {scope}: add it with `diazo auth extend-scopes --add {scope}` and retry.",
+    hint:
+      "The token lacks the scope {scope}: add it with `diazo auth extend-scopes --add {scope}` and retry.",
     exit: ExitCode.auth,
   },
   three_legged_required: {
@@ -74,7 +76,8 @@ export const CATALOG = {
   },
   bucket_exists: {
     message: "Bucket already exists",
-    hint: "Bucket keys are unique across every app of the platform: choose another key, e.g. with a prefix of your own.",
+    hint:
+      "Bucket keys are unique across every app of the platform: choose another key, e.g. with a prefix of your own.",
     exit: ExitCode.conflict,
   },
   bucket_not_found: {
@@ -100,7 +103,8 @@ export const CATALOG = {
   },
   invalid_urn: {
     message: "Invalid URN",
-    hint: "Pass the base64 URN printed by `diazo object upload`, or a raw urn:adsk.objects:os.object:<bucket>/<key>.",
+    hint:
+      "Pass the base64 URN printed by `diazo object upload`, or a raw urn:adsk.objects:os.object:<bucket>/<key>.",
     exit: ExitCode.usage,
   },
   project_not_found: {
@@ -186,7 +190,11 @@ export const CATALOG = {
     hint: "Check the arguments; `--debug` shows the request and the platform's answer.",
     exit: ExitCode.usage,
   },
-  interrupted: { message: "Interrupted", hint: "Run the command again to continue.", exit: ExitCode.interrupted },
+  interrupted: {
+    message: "Interrupted",
+    hint: "Run the command again to continue.",
+    exit: ExitCode.interrupted,
+  },
   failure: { message: "{detail}", hint: "{hint}", exit: ExitCode.failure },
 } as const satisfies Record<string, CatalogEntry>;
 
@@ -257,7 +265,9 @@ export function platformDetail(body: unknown): string {
   if (typeof body === "string") return body.slice(0, 300);
   if (typeof body !== "object") return String(body);
   const b = body as Record<string, unknown>;
-  for (const k of ["developerMessage", "reason", "diagnostic", "error_description", "detail", "message", "msg"]) {
+  for (
+    const k of ["developerMessage", "reason", "diagnostic", "error_description", "detail", "message", "msg"]
+  ) {
     if (typeof b[k] === "string" && b[k]) return b[k] as string;
   }
   if (Array.isArray(b.errors) && b.errors.length > 0) {
@@ -275,7 +285,10 @@ export function platformErrorCode(body: unknown): string | undefined {
   const b = body as Record<string, unknown>;
   if (typeof b.errorCode === "string") return b.errorCode;
   if (typeof b.error === "string") return b.error;
-  if (Array.isArray(b.errors) && b.errors[0] && typeof (b.errors[0] as Record<string, unknown>).code === "string") {
+  if (
+    Array.isArray(b.errors) && b.errors[0] &&
+    typeof (b.errors[0] as Record<string, unknown>).code === "string"
+  ) {
     return (b.errors[0] as Record<string, unknown>).code as string;
   }
   return undefined;
@@ -321,7 +334,10 @@ export function errorFromResponse(
       case "engine":
         return new DiazoError("engine_not_found", base);
       default:
-        return new DiazoError("not_found", { ...base, params: { what: context.key ?? (detail || "resource") } });
+        return new DiazoError("not_found", {
+          ...base,
+          params: { what: context.key ?? (detail || "resource") },
+        });
     }
   }
   if (status === 409) {

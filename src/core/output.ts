@@ -30,7 +30,12 @@ export function chooseFormat(
   setting: string | undefined,
   stdoutIsTerminal: boolean,
 ): OutputFormat {
-  for (const [value, origin] of [[flag, "--output"], [env, "DIAZO_OUTPUT"], [setting, "the output setting"]] as const) {
+  for (
+    const [value, origin] of [[flag, "--output"], [env, "DIAZO_OUTPUT"], [
+      setting,
+      "the output setting",
+    ]] as const
+  ) {
     if (value === undefined || value === "") continue;
     if (isOutputFormat(value)) return value;
     throw usageError(
@@ -88,7 +93,10 @@ function isPlainObject(v: unknown): v is Row {
 }
 
 /** Turns a value into rows and columns: arrays of objects, one object, or scalars. */
-export function tabulate(value: unknown, columns?: readonly string[]): { columns: string[]; rows: unknown[][] } {
+export function tabulate(
+  value: unknown,
+  columns?: readonly string[],
+): { columns: string[]; rows: unknown[][] } {
   const items = Array.isArray(value) ? value : value === undefined || value === null ? [] : [value];
   if (items.length > 0 && items.every(isPlainObject)) {
     const cols = columns ? [...columns] : [...new Set(items.flatMap((o) => Object.keys(o as Row)))];

@@ -41,8 +41,16 @@ export const SCOPES: readonly ScopeInfo[] = [
   { name: "bucket:create", purpose: "Create buckets", modes: ["2-legged", "3-legged"] },
   { name: "bucket:update", purpose: "Update buckets and their permissions", modes: ["2-legged", "3-legged"] },
   { name: "bucket:delete", purpose: "Delete buckets", modes: ["2-legged", "3-legged"] },
-  { name: "viewables:read", purpose: "Load viewables in the viewer (read-only)", modes: ["2-legged", "3-legged"] },
-  { name: "code:all", purpose: "Design Automation: engines, app bundles, activities, work items", modes: ["2-legged"] },
+  {
+    name: "viewables:read",
+    purpose: "Load viewables in the viewer (read-only)",
+    modes: ["2-legged", "3-legged"],
+  },
+  {
+    name: "code:all",
+    purpose: "Design Automation: engines, app bundles, activities, work items",
+    modes: ["2-legged"],
+  },
   { name: "account:read", purpose: "Read account administration data", modes: ["3-legged"] },
   { name: "account:write", purpose: "Change account administration data", modes: ["3-legged"] },
   { name: "user-profile:read", purpose: "Read the user's profile", modes: ["3-legged"] },

@@ -30,7 +30,9 @@ export function stateDirFor(env: EnvGetter, os: OsName): string {
   const p = os === "windows" ? path.win32 : path.posix;
   const xdg = env("XDG_STATE_HOME");
   if (xdg) return p.join(xdg, "diazo");
-  if (os === "windows") return p.join(env("LOCALAPPDATA") ?? p.join(home(env, os), "AppData", "Local"), "diazo");
+  if (os === "windows") {
+    return p.join(env("LOCALAPPDATA") ?? p.join(home(env, os), "AppData", "Local"), "diazo");
+  }
   return p.join(home(env, os), ".local", "state", "diazo");
 }
 

@@ -23,7 +23,9 @@ function badRequest(message: string): Response {
 
 async function readObject(req: Request): Promise<Record<string, unknown> | undefined> {
   const body = await readJson(req);
-  return body && typeof body === "object" && !Array.isArray(body) ? body as Record<string, unknown> : undefined;
+  return body && typeof body === "object" && !Array.isArray(body)
+    ? body as Record<string, unknown>
+    : undefined;
 }
 
 function clock(sb: SandboxContext) {
@@ -56,7 +58,10 @@ function reset(_req: Request, { sandbox: sb }: RequestContext): Response {
 
 async function addApp(req: Request, { sandbox: sb }: RequestContext): Promise<Response> {
   const b = await readObject(req);
-  if (!b || typeof b.client_id !== "string" || !b.client_id || typeof b.client_secret !== "string" || !b.client_secret) {
+  if (
+    !b || typeof b.client_id !== "string" || !b.client_id || typeof b.client_secret !== "string" ||
+    !b.client_secret
+  ) {
     return badRequest("'client_id' and 'client_secret' are required strings");
   }
   if (b.callback_url !== undefined && typeof b.callback_url !== "string") {
@@ -119,7 +124,12 @@ export const controlRoutes: readonly Route[] = [
     handler: (_req, { sandbox }) => (sandbox.requests.clear(), empty(204)),
   },
   { method: "POST", pattern: "/_sandbox/faults", scopes: [], handler: addFault },
-  { method: "GET", pattern: "/_sandbox/faults", scopes: [], handler: (_req, { sandbox }) => json(200, sandbox.faults.list()) },
+  {
+    method: "GET",
+    pattern: "/_sandbox/faults",
+    scopes: [],
+    handler: (_req, { sandbox }) => json(200, sandbox.faults.list()),
+  },
   {
     method: "DELETE",
     pattern: "/_sandbox/faults",
@@ -127,8 +137,18 @@ export const controlRoutes: readonly Route[] = [
     handler: (_req, { sandbox }) => (sandbox.faults.clear(), empty(204)),
   },
   { method: "DELETE", pattern: "/_sandbox/faults/:id", scopes: [], handler: removeFault },
-  { method: "GET", pattern: "/_sandbox/clock", scopes: [], handler: (_req, { sandbox }) => json(200, clock(sandbox)) },
+  {
+    method: "GET",
+    pattern: "/_sandbox/clock",
+    scopes: [],
+    handler: (_req, { sandbox }) => json(200, clock(sandbox)),
+  },
   { method: "POST", pattern: "/_sandbox/clock", scopes: [], handler: advanceClock },
-  { method: "GET", pattern: "/_sandbox/config", scopes: [], handler: (_req, { sandbox }) => json(200, config(sandbox)) },
+  {
+    method: "GET",
+    pattern: "/_sandbox/config",
+    scopes: [],
+    handler: (_req, { sandbox }) => json(200, config(sandbox)),
+  },
   { method: "POST", pattern: "/_sandbox/config", scopes: [], handler: setConfig },
 ];

@@ -44,14 +44,19 @@ export interface FaultStore {
 export const MAX_FAULT_DELAY_MS = 600_000;
 
 function isNumberIn(v: unknown, min: number, max: number, integer: boolean): v is number {
-  return typeof v === "number" && Number.isFinite(v) && v >= min && v <= max && (!integer || Number.isInteger(v));
+  return typeof v === "number" && Number.isFinite(v) && v >= min && v <= max &&
+    (!integer || Number.isInteger(v));
 }
 
 /** Checks a control-API fault body; returns the spec or a message saying what is wrong. */
 export function parseFaultSpec(body: unknown): { spec: FaultSpec } | { error: string } {
-  if (!body || typeof body !== "object" || Array.isArray(body)) return { error: "body must be a JSON object" };
+  if (!body || typeof body !== "object" || Array.isArray(body)) {
+    return { error: "body must be a JSON object" };
+  }
   const b = body as Record<string, unknown>;
-  if (typeof b.path !== "string" || b.path === "") return { error: "'path' is required (a prefix or re:<regex>)" };
+  if (typeof b.path !== "string" || b.path === "") {
+    return { error: "'path' is required (a prefix or re:<regex>)" };
+  }
   if (b.path.startsWith("re:")) {
     try {
       new RegExp(b.path.slice(3));
@@ -71,7 +76,9 @@ export function parseFaultSpec(body: unknown): { spec: FaultSpec } | { error: st
   if (b.count !== undefined && !isNumberIn(b.count, 1, Number.MAX_SAFE_INTEGER, true)) {
     return { error: "'count' must be a positive integer" };
   }
-  if (b.rate !== undefined && !isNumberIn(b.rate, 0, 1, false)) return { error: "'rate' must be from 0 to 1" };
+  if (b.rate !== undefined && !isNumberIn(b.rate, 0, 1, false)) {
+    return { error: "'rate' must be from 0 to 1" };
+  }
   if (b.delay_ms !== undefined && !isNumberIn(b.delay_ms, 0, MAX_FAULT_DELAY_MS, true)) {
     return { error: `'delay_ms' must be an integer from 0 to ${MAX_FAULT_DELAY_MS}` };
   }

@@ -58,7 +58,10 @@ export function startFront(hostname: string, port: number, target: Deno.NetAddr)
     inner.setNoDelay(true);
     const key = inner.localAddr.port;
     links.set(key, link);
-    await Promise.allSettled([client.readable.pipeTo(inner.writable), inner.readable.pipeTo(client.writable)]);
+    await Promise.allSettled([
+      client.readable.pipeTo(inner.writable),
+      inner.readable.pipeTo(client.writable),
+    ]);
     links.delete(key);
     closeLink(link);
   }

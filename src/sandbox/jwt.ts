@@ -60,7 +60,10 @@ export async function generateSigningKey(): Promise<SigningKey> {
   const n = exported.n ?? "";
   const e = exported.e ?? "";
   // RFC 7638: members in lexicographic order, no whitespace.
-  const thumbprint = await crypto.subtle.digest("SHA-256", encoder.encode(JSON.stringify({ e, kty: "RSA", n })));
+  const thumbprint = await crypto.subtle.digest(
+    "SHA-256",
+    encoder.encode(JSON.stringify({ e, kty: "RSA", n })),
+  );
   const kid = base64UrlEncode(new Uint8Array(thumbprint));
   return {
     kid,

@@ -51,7 +51,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const ownsDataDir = opts.dataDir === undefined;
   const dataDir = opts.dataDir ?? await Deno.makeTempDir({ prefix: "diazo-sandbox-" });
   if (!ownsDataDir) await Deno.mkdir(dataDir, { recursive: true });
-  const removeDataDir = () => ownsDataDir ? Deno.remove(dataDir, { recursive: true }).catch(() => {}) : undefined;
+  const removeDataDir = () =>
+    ownsDataDir ? Deno.remove(dataDir, { recursive: true }).catch(() => {}) : undefined;
 
   let server: Deno.HttpServer<Deno.NetAddr> | undefined;
   let front: Front | undefined;

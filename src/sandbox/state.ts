@@ -108,7 +108,11 @@ export function registerApp(state: SandboxState, app: Omit<App, "builtin">): boo
 }
 
 /** The app with these credentials, or undefined when they do not match one. */
-export function authenticateApp(state: SandboxState, clientId: string, clientSecret: string): App | undefined {
+export function authenticateApp(
+  state: SandboxState,
+  clientId: string,
+  clientSecret: string,
+): App | undefined {
   const app = state.apps.get(clientId);
   return app && app.clientSecret === clientSecret ? app : undefined;
 }

@@ -80,7 +80,9 @@ export async function checkAccessToken(sb: SandboxContext, token: string): Promi
   if (!isAccessClaims(payload)) return { ok: false, problem: "invalid" };
   const claims = payload as unknown as AccessClaims;
   const issued = sb.state.tokens.get(claims.jti);
-  if (!issued || issued.revoked || issued.clientId !== claims.client_id) return { ok: false, problem: "invalid" };
+  if (!issued || issued.revoked || issued.clientId !== claims.client_id) {
+    return { ok: false, problem: "invalid" };
+  }
   if (nowSeconds(sb.state) >= claims.exp) return { ok: false, problem: "expired" };
   return { ok: true, claims };
 }

@@ -1,5 +1,11 @@
 import assert from "node:assert/strict";
-import { DEFAULT_BASE_URL, DEFAULT_CALLBACK_URL, emptyConfig, parseConfig, resolve } from "../../src/core/config.ts";
+import {
+  DEFAULT_BASE_URL,
+  DEFAULT_CALLBACK_URL,
+  emptyConfig,
+  parseConfig,
+  resolve,
+} from "../../src/core/config.ts";
 import { DiazoError } from "../../src/core/errors.ts";
 import { parseDotenv } from "../../src/core/dotenv.ts";
 
@@ -18,7 +24,11 @@ Deno.test("resolve: APS_* is used when SVC_* is absent", () => {
 });
 
 Deno.test("resolve: .env never overrides a variable already set", () => {
-  const r = resolve({ ...base, env: { SVC_CLIENT_ID: "exported" }, dotenv: { SVC_CLIENT_ID: "from-file", SVC_CLIENT_SECRET: "sec" } });
+  const r = resolve({
+    ...base,
+    env: { SVC_CLIENT_ID: "exported" },
+    dotenv: { SVC_CLIENT_ID: "from-file", SVC_CLIENT_SECRET: "sec" },
+  });
   assert.equal(r.clientId.value, "exported");
   assert.equal(r.clientSecret.value, "sec");
   assert.equal(r.clientSecret.source, "dotenv");
@@ -33,7 +43,14 @@ Deno.test("resolve: precedence env > .env > profile > default for each field", (
   const config = parseConfig(
     JSON.stringify({
       active_profile: "work",
-      profiles: { work: { client_id: "p-id", client_secret: "p-sec", base_url: "http://p.example/", callback_url: "http://p/cb" } },
+      profiles: {
+        work: {
+          client_id: "p-id",
+          client_secret: "p-sec",
+          base_url: "http://p.example/",
+          callback_url: "http://p/cb",
+        },
+      },
       settings: { timeout: 12 },
     }),
     "config.json",
@@ -59,7 +76,10 @@ Deno.test("resolve: --profile beats DIAZO_PROFILE beats active_profile", () => {
   const config = { ...emptyConfig(), active_profile: "a" };
   assert.equal(resolve({ ...base, config }).profileName, "a");
   assert.equal(resolve({ ...base, config, env: { DIAZO_PROFILE: "b" } }).profileName, "b");
-  assert.equal(resolve({ ...base, config, env: { DIAZO_PROFILE: "b" }, flags: { profile: "c" } }).profileName, "c");
+  assert.equal(
+    resolve({ ...base, config, env: { DIAZO_PROFILE: "b" }, flags: { profile: "c" } }).profileName,
+    "c",
+  );
 });
 
 Deno.test("parseConfig: malformed JSON names file, line and column", () => {
@@ -74,8 +94,14 @@ Deno.test("parseConfig: malformed JSON names file, line and column", () => {
 });
 
 Deno.test("parseConfig: wrong types are reported with their path", () => {
-  assert.throws(() => parseConfig('{"profiles":{"a":{"client_id":3}}}', "c.json"), /profiles\.a\.client_id must be a string/);
-  assert.throws(() => parseConfig('{"settings":{"timeout":"x"}}', "c.json"), /settings\.timeout must be a number/);
+  assert.throws(
+    () => parseConfig('{"profiles":{"a":{"client_id":3}}}', "c.json"),
+    /profiles\.a\.client_id must be a string/,
+  );
+  assert.throws(
+    () => parseConfig('{"settings":{"timeout":"x"}}', "c.json"),
+    /settings\.timeout must be a number/,
+  );
   assert.throws(() => parseConfig("[]", "c.json"), /expected a JSON object/);
 });
 

@@ -58,11 +58,16 @@ Deno.test("errorFromResponse maps by status, platform code and resource kind", (
 });
 
 Deno.test("the scope is named in the hint, the message stays the catalog's", () => {
-  const e = errorFromResponse(403, { errorCode: "AUTH-012", developerMessage: "whatever text" }, { scope: "data:write" });
+  const e = errorFromResponse(403, { errorCode: "AUTH-012", developerMessage: "whatever text" }, {
+    scope: "data:write",
+  });
   assert.equal(e.message, "Insufficient privileges to access this resource");
   assert.match(e.hint, /data:write/);
 });
 
 Deno.test("placeholders are filled", () => {
-  assert.equal(new DiazoError("file_not_found", { params: { file: "a.obj" } }).message, "File not found: a.obj");
+  assert.equal(
+    new DiazoError("file_not_found", { params: { file: "a.obj" } }).message,
+    "File not found: a.obj",
+  );
 });

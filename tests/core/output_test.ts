@@ -2,7 +2,11 @@ import assert from "node:assert/strict";
 import { applyQuery, chooseFormat, compileQuery, render, renderCsv } from "../../src/core/output.ts";
 import { DiazoError } from "../../src/core/errors.ts";
 
-const rows = [{ bucketKey: "a", policyKey: "transient", n: 1 }, { bucketKey: "b,c", policyKey: 'say "hi"', extra: { x: 1 } }];
+const rows = [{ bucketKey: "a", policyKey: "transient", n: 1 }, {
+  bucketKey: "b,c",
+  policyKey: 'say "hi"',
+  extra: { x: 1 },
+}];
 
 Deno.test("json renders the value unchanged", async () => {
   assert.deepEqual(JSON.parse(await render(rows, { format: "json" })), rows);

@@ -23,7 +23,10 @@ Deno.test("config and state dirs per OS and overrides", () => {
   assert.equal(configDirFor(env({ HOME: "/h" }), "linux"), "/h/.config/diazo");
   assert.equal(configDirFor(env({ HOME: "/h", XDG_CONFIG_HOME: "/x" }), "darwin"), "/x/diazo");
   assert.equal(configDirFor(env({ DIAZO_CONFIG_DIR: "/d", XDG_CONFIG_HOME: "/x" }), "linux"), "/d");
-  assert.equal(configDirFor(env({ APPDATA: "C:\\Users\\u\\AppData\\Roaming" }), "windows"), "C:\\Users\\u\\AppData\\Roaming\\diazo");
+  assert.equal(
+    configDirFor(env({ APPDATA: "C:\\Users\\u\\AppData\\Roaming" }), "windows"),
+    "C:\\Users\\u\\AppData\\Roaming\\diazo",
+  );
   assert.equal(stateDirFor(env({ HOME: "/h" }), "linux"), "/h/.local/state/diazo");
   assert.equal(stateDirFor(env({ LOCALAPPDATA: "C:\\L" }), "windows"), "C:\\L\\diazo");
 });

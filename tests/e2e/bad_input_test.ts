@@ -22,12 +22,24 @@ Deno.test("bad input: unknown command, unknown flag, bad --output, bad --query, 
     const typo = await diazo(["buckt"], { env });
     assert.match(typo.stderr, /hint: Did you mean bucket\?/);
     assertUsageError(await diazo(["bucket", "lst"], { env }), /unknown command 'lst'/);
-    assertUsageError(await diazo(["bucket", "list", "--frobnicate"], { env }), /unknown option '--frobnicate'/);
-    assertUsageError(await diazo(["--output", "xml", "bucket", "list"], { env }), /argument 'xml' is invalid/);
+    assertUsageError(
+      await diazo(["bucket", "list", "--frobnicate"], { env }),
+      /unknown option '--frobnicate'/,
+    );
+    assertUsageError(
+      await diazo(["--output", "xml", "bucket", "list"], { env }),
+      /argument 'xml' is invalid/,
+    );
     // The query is checked before any request: the unreachable base URL is never contacted.
     assertUsageError(await diazo(["bucket", "list", "--query", "[?bad"], { env }), /invalid --query/);
-    assertUsageError(await diazo(["bucket", "list", "--timeout", "soon"], { env }), /--timeout must be a positive number/);
-    assertUsageError(await diazo(["bucket", "create", "--key", "Has-Capitals"], { env }), /invalid bucket key 'Has-Capitals'/);
+    assertUsageError(
+      await diazo(["bucket", "list", "--timeout", "soon"], { env }),
+      /--timeout must be a positive number/,
+    );
+    assertUsageError(
+      await diazo(["bucket", "create", "--key", "Has-Capitals"], { env }),
+      /invalid bucket key 'Has-Capitals'/,
+    );
     assertUsageError(await diazo(["config", "get", "outptu"], { env }), /unknown configuration key 'outptu'/);
     const envOut = await diazo(["config", "profile", "list"], { env: { ...env, DIAZO_OUTPUT: "xml" } });
     assertUsageError(envOut, /invalid output format 'xml' \(from DIAZO_OUTPUT\)/);
@@ -39,9 +51,16 @@ Deno.test("bad input: unknown command, unknown flag, bad --output, bad --query, 
 Deno.test("bad input: malformed config.json and malformed .env line", async () => {
   const home = await makeHome();
   try {
-    const env = cliEnv(home, { DIAZO_BASE_URL: "http://127.0.0.1:9", SVC_CLIENT_ID: "x", SVC_CLIENT_SECRET: "y" });
+    const env = cliEnv(home, {
+      DIAZO_BASE_URL: "http://127.0.0.1:9",
+      SVC_CLIENT_ID: "x",
+      SVC_CLIENT_SECRET: "y",
+    });
     await Deno.mkdir(home.configDir, { recursive: true });
-    await Deno.writeTextFile(path.join(home.configDir, "config.json"), '{\n  "profiles": {\n    "a": { "client_id": "x" },,\n  }\n}\n');
+    await Deno.writeTextFile(
+      path.join(home.configDir, "config.json"),
+      '{\n  "profiles": {\n    "a": { "client_id": "x" },,\n  }\n}\n',
+    );
     const r = await diazo(["config", "profile", "list"], { env });
     assertUsageError(r, /Invalid configuration file .*config\.json: line 3, column \d+/);
     await Deno.remove(path.join(home.configDir, "config.json"));
@@ -74,7 +93,13 @@ Deno.test("--help has examples and goes to stdout with exit 0; --version names d
   const home = await makeHome();
   try {
     const env = cliEnv(home);
-    for (const args of [["--help"], ["bucket", "list", "--help"], ["config", "profile", "create", "--help"], ["auth", "test", "--help"]]) {
+    for (
+      const args of [["--help"], ["bucket", "list", "--help"], ["config", "profile", "create", "--help"], [
+        "auth",
+        "test",
+        "--help",
+      ]]
+    ) {
       const r = await diazo(args, { env });
       assert.equal(r.code, 0, args.join(" "));
       assert.match(r.stdout, /Examples:\n {2}\$ diazo /);

@@ -2,18 +2,25 @@
 import assert from "node:assert/strict";
 import path from "node:path";
 import { startSandbox } from "../../src/sandbox/server.ts";
-import { diazo, json, makeHome, requestLog, sandboxEnv, SANDBOX_SECRET } from "./harness.ts";
+import { diazo, json, makeHome, requestLog, SANDBOX_SECRET, sandboxEnv } from "./harness.ts";
 
 async function seedBuckets(url: string, keys: string[]): Promise<void> {
   const tok = await fetch(`${url}/authentication/v2/token`, {
     method: "POST",
-    headers: { authorization: `Basic ${btoa("diazo-sandbox:diazo-sandbox-secret")}`, "content-type": "application/x-www-form-urlencoded" },
+    headers: {
+      authorization: `Basic ${btoa("diazo-sandbox:diazo-sandbox-secret")}`,
+      "content-type": "application/x-www-form-urlencoded",
+    },
     body: "grant_type=client_credentials&scope=bucket:create",
   }).then((r) => r.json());
   for (const key of keys) {
     const res = await fetch(`${url}/oss/v2/buckets`, {
       method: "POST",
-      headers: { authorization: `Bearer ${tok.access_token}`, "content-type": "application/json", region: key.startsWith("eu-") ? "EMEA" : "US" },
+      headers: {
+        authorization: `Bearer ${tok.access_token}`,
+        "content-type": "application/json",
+        region: key.startsWith("eu-") ? "EMEA" : "US",
+      },
       body: JSON.stringify({ bucketKey: key, policyKey: "transient" }),
     });
     await res.body?.cancel();
@@ -55,7 +62,9 @@ Deno.test("bucket list follows every page, pipes as JSON, and --query filters", 
     const pages = (await requestLog(sb.url, "/oss/v2/buckets")).filter((e) => e.method === "GET");
     assert.ok(pages.length >= 3 + 8, `expected 3 US pages and one per other region, saw ${pages.length}`);
 
-    const q = await diazo(["bucket", "list", "--region", "EMEA", "--query", "[].bucketKey", "-o", "json"], { env });
+    const q = await diazo(["bucket", "list", "--region", "EMEA", "--query", "[].bucketKey", "-o", "json"], {
+      env,
+    });
     assert.equal(q.code, 0, q.stderr);
     assert.deepEqual(json(q), ["eu-one"]);
 
@@ -77,7 +86,9 @@ Deno.test("consecutive commands reuse the cached token (one token request)", asy
   const home = await makeHome();
   try {
     const env = sandboxEnv(home, sb.url);
-    for (let i = 0; i < 3; i++) assert.equal((await diazo(["bucket", "list", "--region", "US"], { env })).code, 0);
+    for (let i = 0; i < 3; i++) {
+      assert.equal((await diazo(["bucket", "list", "--region", "US"], { env })).code, 0);
+    }
     const tokenCalls = (await requestLog(sb.url, "/authentication/v2/token")).length;
     assert.equal(tokenCalls, 1);
     const st = await Deno.stat(path.join(home.configDir, "tokens.json"));
@@ -100,10 +111,15 @@ Deno.test("wrong secret: exit 3, the catalog message and hint on stderr, nothing
       const r = await diazo(args, { env: sandboxEnv(home, sb.url, { SVC_CLIENT_SECRET: "wrong-secret" }) });
       assert.equal(r.code, 3, r.stderr);
       assert.equal(r.stdout, "");
-      assert.match(r.stderr, /^error: Authentication failed\nhint: Check SVC_CLIENT_ID and SVC_CLIENT_SECRET/);
+      assert.match(
+        r.stderr,
+        /^error: Authentication failed\nhint: Check SVC_CLIENT_ID and SVC_CLIENT_SECRET/,
+      );
       assert.doesNotMatch(r.stderr, /\bat .*\.ts:\d+/, "no stack trace");
     }
-    const j = await diazo(["auth", "test", "-o", "json"], { env: sandboxEnv(home, sb.url, { SVC_CLIENT_SECRET: "wrong-secret" }) });
+    const j = await diazo(["auth", "test", "-o", "json"], {
+      env: sandboxEnv(home, sb.url, { SVC_CLIENT_SECRET: "wrong-secret" }),
+    });
     const obj = JSON.parse(j.stderr.trim().split("\n").at(-1)!);
     assert.deepEqual(Object.keys(obj.error).sort(), ["code", "hint", "message", "status"]);
     assert.equal(obj.error.code, "auth_failed");
@@ -118,7 +134,9 @@ Deno.test("missing credentials and unknown bucket map to their catalog entries",
   const sb = await startSandbox({ port: 0 });
   const home = await makeHome();
   try {
-    const noCreds = await diazo(["bucket", "list"], { env: sandboxEnv(home, sb.url, { SVC_CLIENT_ID: "", SVC_CLIENT_SECRET: "" }) });
+    const noCreds = await diazo(["bucket", "list"], {
+      env: sandboxEnv(home, sb.url, { SVC_CLIENT_ID: "", SVC_CLIENT_SECRET: "" }),
+    });
     assert.equal(noCreds.code, 3);
     assert.match(noCreds.stderr, /^error: Missing credentials\nhint: /);
     const missing = await diazo(["bucket", "info", "no-such-bucket"], { env: sandboxEnv(home, sb.url) });
@@ -139,8 +157,14 @@ Deno.test(".env never overrides an exported variable; SVC_CLIENT_ID wins over AP
   const sb = await startSandbox({ port: 0 });
   const home = await makeHome();
   try {
-    await Deno.writeTextFile(path.join(home.cwd, ".env"), "SVC_CLIENT_ID=wrong-from-dotenv\nSVC_CLIENT_SECRET=wrong-too\n");
-    const exported = await diazo(["auth", "test", "-o", "json"], { env: sandboxEnv(home, sb.url), cwd: home.cwd });
+    await Deno.writeTextFile(
+      path.join(home.cwd, ".env"),
+      "SVC_CLIENT_ID=wrong-from-dotenv\nSVC_CLIENT_SECRET=wrong-too\n",
+    );
+    const exported = await diazo(["auth", "test", "-o", "json"], {
+      env: sandboxEnv(home, sb.url),
+      cwd: home.cwd,
+    });
     assert.equal(exported.code, 0, exported.stderr);
     assert.equal(json<{ client_id_source: string }>(exported).client_id_source, "SVC_CLIENT_ID");
 
@@ -150,7 +174,10 @@ Deno.test(".env never overrides an exported variable; SVC_CLIENT_ID wins over AP
     assert.equal(both.code, 0, both.stderr);
 
     // With nothing exported, .env supplies the credentials.
-    await Deno.writeTextFile(path.join(home.cwd, ".env"), `SVC_CLIENT_ID=diazo-sandbox\nSVC_CLIENT_SECRET=${SANDBOX_SECRET}\n`);
+    await Deno.writeTextFile(
+      path.join(home.cwd, ".env"),
+      `SVC_CLIENT_ID=diazo-sandbox\nSVC_CLIENT_SECRET=${SANDBOX_SECRET}\n`,
+    );
     const fromFile = await diazo(["auth", "test", "-o", "json"], {
       env: sandboxEnv(home, sb.url, { SVC_CLIENT_ID: "", SVC_CLIENT_SECRET: "" }),
       cwd: home.cwd,

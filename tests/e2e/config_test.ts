@@ -10,7 +10,19 @@ Deno.test("profiles: create (secret from stdin), list, use, current, export with
   try {
     const env = cliEnv(home);
     const created = await diazo(
-      ["config", "profile", "create", "sand", "--client-id", "diazo-sandbox", "--client-secret-stdin", "--base-url", sb.url, "-o", "json"],
+      [
+        "config",
+        "profile",
+        "create",
+        "sand",
+        "--client-id",
+        "diazo-sandbox",
+        "--client-secret-stdin",
+        "--base-url",
+        sb.url,
+        "-o",
+        "json",
+      ],
       { env, stdin: SANDBOX_SECRET + "\n" },
     );
     assert.equal(created.code, 0, created.stderr);
@@ -23,32 +35,75 @@ Deno.test("profiles: create (secret from stdin), list, use, current, export with
     assert.equal(t.code, 0, t.stderr);
     assert.equal(json<{ profile: string; base_url: string }>(t).base_url, sb.url);
 
-    assert.equal((await diazo(["config", "profile", "create", "other", "--client-id", "x"], { env })).code, 0);
-    assert.equal((await diazo(["config", "profile", "create", "other", "--client-id", "y"], { env })).code, 6);
-    const list = json<{ name: string; active: boolean; has_secret: boolean }[]>(await diazo(["config", "profile", "list", "-o", "json"], { env }));
-    assert.deepEqual(list.map((p) => [p.name, p.active, p.has_secret]), [["sand", true, true], ["other", false, false]]);
+    assert.equal(
+      (await diazo(["config", "profile", "create", "other", "--client-id", "x"], { env })).code,
+      0,
+    );
+    assert.equal(
+      (await diazo(["config", "profile", "create", "other", "--client-id", "y"], { env })).code,
+      6,
+    );
+    const list = json<{ name: string; active: boolean; has_secret: boolean }[]>(
+      await diazo(["config", "profile", "list", "-o", "json"], { env }),
+    );
+    assert.deepEqual(list.map((p) => [p.name, p.active, p.has_secret]), [["sand", true, true], [
+      "other",
+      false,
+      false,
+    ]]);
 
     assert.equal((await diazo(["config", "profile", "use", "other"], { env })).code, 0);
-    assert.equal(json<{ name: string }>(await diazo(["config", "profile", "current", "-o", "json"], { env })).name, "other");
-    assert.equal(json<{ name: string; source: string }>(await diazo(["config", "profile", "current", "-o", "json"], { env: { ...env, DIAZO_PROFILE: "sand" } })).source, "env");
+    assert.equal(
+      json<{ name: string }>(await diazo(["config", "profile", "current", "-o", "json"], { env })).name,
+      "other",
+    );
+    assert.equal(
+      json<{ name: string; source: string }>(
+        await diazo(["config", "profile", "current", "-o", "json"], {
+          env: { ...env, DIAZO_PROFILE: "sand" },
+        }),
+      ).source,
+      "env",
+    );
     const missing = await diazo(["config", "profile", "use", "sadn"], { env });
     assert.equal(missing.code, 4);
     assert.match(missing.stderr, /did you mean sand\?/);
 
     const exported = await diazo(["config", "profile", "export", "-o", "json"], { env });
     assert.ok(!exported.stdout.includes(SANDBOX_SECRET), "export leaves secrets out by default");
-    const withSecrets = await diazo(["config", "profile", "export", "sand", "--include-secrets", "-o", "json"], { env });
-    assert.equal(json<{ profiles: { sand: { client_secret: string } } }>(withSecrets).profiles.sand.client_secret, SANDBOX_SECRET);
+    const withSecrets = await diazo([
+      "config",
+      "profile",
+      "export",
+      "sand",
+      "--include-secrets",
+      "-o",
+      "json",
+    ], { env });
+    assert.equal(
+      json<{ profiles: { sand: { client_secret: string } } }>(withSecrets).profiles.sand.client_secret,
+      SANDBOX_SECRET,
+    );
     assert.match(withSecrets.stderr, /warning: the export contains client secrets/);
 
     const other = await makeHome();
     try {
-      const imp = await diazo(["config", "profile", "import", "-"], { env: cliEnv(other), stdin: withSecrets.stdout });
+      const imp = await diazo(["config", "profile", "import", "-"], {
+        env: cliEnv(other),
+        stdin: withSecrets.stdout,
+      });
       assert.equal(imp.code, 0, imp.stderr);
       const t2 = await diazo(["auth", "test", "--profile", "sand", "-o", "json"], { env: cliEnv(other) });
       assert.equal(t2.code, 0, t2.stderr);
-      assert.equal((await diazo(["config", "profile", "import", "-"], { env: cliEnv(other), stdin: withSecrets.stdout })).code, 6);
-      const bad = await diazo(["config", "profile", "import", "nope.json"], { env: cliEnv(other), cwd: other.cwd });
+      assert.equal(
+        (await diazo(["config", "profile", "import", "-"], { env: cliEnv(other), stdin: withSecrets.stdout }))
+          .code,
+        6,
+      );
+      const bad = await diazo(["config", "profile", "import", "nope.json"], {
+        env: cliEnv(other),
+        cwd: other.cwd,
+      });
       assert.equal(bad.code, 2);
       assert.match(bad.stderr, /^error: File not found: nope\.json/);
     } finally {

@@ -1,7 +1,7 @@
 /** e2e: a whole --debug run never shows the client secret or any access token. */
 import assert from "node:assert/strict";
 import { startSandbox } from "../../src/sandbox/server.ts";
-import { addFault, diazo, makeHome, sandboxEnv, SANDBOX_SECRET } from "./harness.ts";
+import { addFault, diazo, makeHome, SANDBOX_SECRET, sandboxEnv } from "./harness.ts";
 
 Deno.test("--debug output of an e2e run contains neither the client secret nor any token", async () => {
   const sb = await startSandbox({ port: 0 });
@@ -14,7 +14,9 @@ Deno.test("--debug output of an e2e run contains neither the client secret nor a
       await diazo(["bucket", "create", "--key", "dbg-bucket", "--debug"], { env }),
       await diazo(["bucket", "list", "--debug"], { env }),
       await diazo(["auth", "status", "--debug", "-o", "json"], { env }),
-      await diazo(["auth", "test", "--debug"], { env: sandboxEnv(home, sb.url, { SVC_CLIENT_SECRET: "wrong-secret-value" }) }),
+      await diazo(["auth", "test", "--debug"], {
+        env: sandboxEnv(home, sb.url, { SVC_CLIENT_SECRET: "wrong-secret-value" }),
+      }),
     ];
     const tokens = JSON.parse(await Deno.readTextFile(`${home.configDir}/tokens.json`));
     const accessTokens = Object.values(tokens).map((t) => (t as { access_token: string }).access_token);

@@ -5,7 +5,14 @@ import { fileURLToPath } from "node:url";
 /** Repository root. */
 export const ROOT = path.resolve(fileURLToPath(new URL("../../", import.meta.url)));
 /** Permissions the CLI runs with in tests: the same set the compiled binary gets. */
-export const RUN_PERMISSIONS = ["--allow-net", "--allow-read", "--allow-write", "--allow-env", "--allow-run", "--allow-sys"];
+export const RUN_PERMISSIONS = [
+  "--allow-net",
+  "--allow-read",
+  "--allow-write",
+  "--allow-env",
+  "--allow-run",
+  "--allow-sys",
+];
 
 /** The well-known sandbox credentials. */
 export const SANDBOX_ID = "diazo-sandbox";
@@ -61,13 +68,29 @@ export function cliEnv(home: TestHome, extra: Record<string, string> = {}): Reco
 }
 
 /** Environment pointing at a sandbox with its well-known credentials. */
-export function sandboxEnv(home: TestHome, url: string, extra: Record<string, string> = {}): Record<string, string> {
-  return cliEnv(home, { DIAZO_BASE_URL: url, SVC_CLIENT_ID: SANDBOX_ID, SVC_CLIENT_SECRET: SANDBOX_SECRET, ...extra });
+export function sandboxEnv(
+  home: TestHome,
+  url: string,
+  extra: Record<string, string> = {},
+): Record<string, string> {
+  return cliEnv(home, {
+    DIAZO_BASE_URL: url,
+    SVC_CLIENT_ID: SANDBOX_ID,
+    SVC_CLIENT_SECRET: SANDBOX_SECRET,
+    ...extra,
+  });
 }
 
 /** The argv that starts the CLI from source. */
 export function cliCommand(args: readonly string[]): string[] {
-  return ["run", ...RUN_PERMISSIONS, "--config", path.join(ROOT, "deno.json"), path.join(ROOT, "src/main.ts"), ...args];
+  return [
+    "run",
+    ...RUN_PERMISSIONS,
+    "--config",
+    path.join(ROOT, "deno.json"),
+    path.join(ROOT, "src/main.ts"),
+    ...args,
+  ];
 }
 
 /** Runs the CLI to completion. */
@@ -95,14 +118,23 @@ export async function diazo(
 }
 
 /** Reads the sandbox's request log. */
-export async function requestLog(url: string, pathPrefix?: string): Promise<{ method: string; path: string; status: number; time: string | number }[]> {
-  const res = await fetch(`${url}/_sandbox/requests${pathPrefix ? `?path=${encodeURIComponent(pathPrefix)}` : ""}`);
+export async function requestLog(
+  url: string,
+  pathPrefix?: string,
+): Promise<{ method: string; path: string; status: number; time: string | number }[]> {
+  const res = await fetch(
+    `${url}/_sandbox/requests${pathPrefix ? `?path=${encodeURIComponent(pathPrefix)}` : ""}`,
+  );
   return await res.json();
 }
 
 /** Adds a fault at the sandbox and returns its id. */
 export async function addFault(url: string, fault: Record<string, unknown>): Promise<string> {
-  const res = await fetch(`${url}/_sandbox/faults`, { method: "POST", body: JSON.stringify(fault), headers: { "content-type": "application/json" } });
+  const res = await fetch(`${url}/_sandbox/faults`, {
+    method: "POST",
+    body: JSON.stringify(fault),
+    headers: { "content-type": "application/json" },
+  });
   const body = await res.json();
   if (!res.ok) throw new Error(`fault not accepted: ${JSON.stringify(body)}`);
   return body.id;

@@ -55,7 +55,10 @@ Deno.test("a permanent 500 -> exit 5 after the configured attempts", async () =>
   try {
     const env = sandboxEnv(home, sb.url);
     await warmToken(env);
-    await Deno.writeTextFile(path.join(home.configDir, "config.json"), JSON.stringify({ settings: { max_attempts: 3 } }));
+    await Deno.writeTextFile(
+      path.join(home.configDir, "config.json"),
+      JSON.stringify({ settings: { max_attempts: 3 } }),
+    );
     await addFault(sb.url, { method: "GET", path: "/oss/v2/buckets", status: 500 });
     const r = await diazo(LIST, { env });
     assert.equal(r.code, 5);

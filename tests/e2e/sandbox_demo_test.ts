@@ -44,7 +44,9 @@ Deno.test("diazo sandbox on a port in use: clear error, exit 2", async () => {
   const home = await makeHome();
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   try {
-    const r = await diazo(["sandbox", "--port", String((listener.addr as Deno.NetAddr).port)], { env: cliEnv(home) });
+    const r = await diazo(["sandbox", "--port", String((listener.addr as Deno.NetAddr).port)], {
+      env: cliEnv(home),
+    });
     assert.equal(r.code, 2);
     assert.match(r.stderr, /^error: port \d+ is already in use\nhint: /);
   } finally {
@@ -59,10 +61,20 @@ Deno.test("diazo demo with no credentials runs the flow on an in-process sandbox
     const r = await diazo(["demo", "-o", "json"], { env: cliEnv(home), cwd: home.cwd });
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stderr, /No credentials configured: running against an in-process sandbox/);
-    const out = json<{ sandbox: boolean; steps: { ok: boolean; step: string }[]; buckets: { bucketKey: string }[]; bucket: string }>(r);
+    const out = json<
+      {
+        sandbox: boolean;
+        steps: { ok: boolean; step: string }[];
+        buckets: { bucketKey: string }[];
+        bucket: string;
+      }
+    >(r);
     assert.equal(out.sandbox, true);
     assert.deepEqual(out.steps.map((s) => s.ok), [true, true, true, true]);
-    assert.ok(out.buckets.some((b) => b.bucketKey === out.bucket), "the listing shows the bucket the demo created");
+    assert.ok(
+      out.buckets.some((b) => b.bucketKey === out.bucket),
+      "the listing shows the bucket the demo created",
+    );
   } finally {
     await home.cleanup();
   }

@@ -8,9 +8,15 @@ async function verifyWithJwks(jwksUrl: string, jwt: string): Promise<boolean> {
   const { header } = decodeJwt(jwt);
   const jwk = keys.find((k) => k.kid === header.kid);
   assert.ok(jwk, "the token's kid is published");
-  const key = await crypto.subtle.importKey("jwk", jwk, { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" }, false, [
-    "verify",
-  ]);
+  const key = await crypto.subtle.importKey(
+    "jwk",
+    jwk,
+    { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" },
+    false,
+    [
+      "verify",
+    ],
+  );
   const [h, p, s] = jwt.split(".");
   return await crypto.subtle.verify(
     "RSASSA-PKCS1-v1_5",
@@ -44,18 +50,25 @@ Deno.test("token: client_credentials with Basic auth returns a signed JWT with t
     assert.ok(await verifyWithJwks(`${sb.url}/authentication/v2/keys`, a.json.access_token));
 
     // A second token has its own jti.
-    const b = await tokenRequest(sb, { ...CC, scope: "data:read" }, { authorization: basic(APP.id, APP.secret) });
+    const b = await tokenRequest(sb, { ...CC, scope: "data:read" }, {
+      authorization: basic(APP.id, APP.secret),
+    });
     assert.notEqual(decodeJwt(b.json.access_token).payload.jti, payload.jti);
   });
 });
 
 Deno.test("token: a tampered token no longer verifies against the JWKS", async () => {
   await withSandbox(async (sb) => {
-    const a = await tokenRequest(sb, { ...CC, scope: "data:read" }, { authorization: basic(APP.id, APP.secret) });
+    const a = await tokenRequest(sb, { ...CC, scope: "data:read" }, {
+      authorization: basic(APP.id, APP.secret),
+    });
     const [h, p, s] = a.json.access_token.split(".");
     const forged = JSON.parse(new TextDecoder().decode(Uint8Array.fromBase64(p, { alphabet: "base64url" })));
     forged.scope = ["data:write"];
-    const p2 = new TextEncoder().encode(JSON.stringify(forged)).toBase64({ alphabet: "base64url", omitPadding: true });
+    const p2 = new TextEncoder().encode(JSON.stringify(forged)).toBase64({
+      alphabet: "base64url",
+      omitPadding: true,
+    });
     assert.equal(await verifyWithJwks(`${sb.url}/authentication/v2/keys`, `${h}.${p2}.${s}`), false);
   });
 });
@@ -77,7 +90,12 @@ Deno.test("token: JWKS publishes one RS256 signing key", async () => {
 
 Deno.test("token: credentials in the form body are accepted too", async () => {
   await withSandbox(async (sb) => {
-    const a = await tokenRequest(sb, { ...CC, scope: "code:all", client_id: APP.id, client_secret: APP.secret });
+    const a = await tokenRequest(sb, {
+      ...CC,
+      scope: "code:all",
+      client_id: APP.id,
+      client_secret: APP.secret,
+    });
     assert.equal(a.status, 200);
     assert.deepEqual(decodeJwt(a.json.access_token).payload.scope, ["code:all"]);
   });
@@ -86,7 +104,9 @@ Deno.test("token: credentials in the form body are accepted too", async () => {
 Deno.test("token: a second registered app gets tokens with its own client id", async () => {
   await withSandbox(async (sb) => {
     const other = await addApp(sb);
-    const a = await tokenRequest(sb, { ...CC, scope: "data:read" }, { authorization: basic(other.id, other.secret) });
+    const a = await tokenRequest(sb, { ...CC, scope: "data:read" }, {
+      authorization: basic(other.id, other.secret),
+    });
     assert.equal(a.status, 200);
     assert.equal(decodeJwt(a.json.access_token).payload.client_id, other.id);
     const dup = await control(sb, "POST", "apps", { client_id: other.id, client_secret: "x" });
@@ -107,7 +127,12 @@ Deno.test("token: wrong secret or unknown client is 401 invalid_client", async (
       assert.equal(a.status, 401, auth);
       assert.deepEqual(a.json, expected);
     }
-    const form = await tokenRequest(sb, { ...CC, scope: "data:read", client_id: APP.id, client_secret: "nope" });
+    const form = await tokenRequest(sb, {
+      ...CC,
+      scope: "data:read",
+      client_id: APP.id,
+      client_secret: "nope",
+    });
     assert.equal(form.status, 401);
     assert.deepEqual(form.json, expected);
   });
@@ -129,7 +154,9 @@ Deno.test("token: missing credentials is 400 AUTH-008", async () => {
 Deno.test("token: unknown, missing and 3-legged-only scopes are invalid_scope", async () => {
   await withSandbox(async (sb) => {
     const auth = { authorization: basic(APP.id, APP.secret) };
-    for (const scope of ["data:read bogus:scope", "", "account:read", "data:read user-profile:read", "openid"]) {
+    for (
+      const scope of ["data:read bogus:scope", "", "account:read", "data:read user-profile:read", "openid"]
+    ) {
       const a = await tokenRequest(sb, { ...CC, scope }, auth);
       assert.equal(a.status, 400, `scope '${scope}'`);
       assert.equal(a.json.error, "invalid_scope");
@@ -148,7 +175,9 @@ Deno.test("token: unknown, missing and 3-legged-only scopes are invalid_scope", 
 Deno.test("token: unsupported or missing grant_type is 400 unsupported_grant_type", async () => {
   await withSandbox(async (sb) => {
     const auth = { authorization: basic(APP.id, APP.secret) };
-    const forms: Record<string, string>[] = [{ grant_type: "password", scope: "data:read" }, { scope: "data:read" }];
+    const forms: Record<string, string>[] = [{ grant_type: "password", scope: "data:read" }, {
+      scope: "data:read",
+    }];
     for (const form of forms) {
       const a = await tokenRequest(sb, form, auth);
       assert.equal(a.status, 400);
@@ -162,7 +191,9 @@ Deno.test("token: the configured TTL sets expires_in and exp", async () => {
     const c = await control(sb, "POST", "config", { token_ttl_seconds: 120 });
     assert.equal(c.status, 200);
     assert.deepEqual(c.json, { token_ttl_seconds: 120 });
-    const a = await tokenRequest(sb, { ...CC, scope: "data:read" }, { authorization: basic(APP.id, APP.secret) });
+    const a = await tokenRequest(sb, { ...CC, scope: "data:read" }, {
+      authorization: basic(APP.id, APP.secret),
+    });
     assert.equal(a.json.expires_in, 120);
     const exp = decodeJwt(a.json.access_token).payload.exp as number;
     const now = Math.floor(Date.now() / 1000);
@@ -174,7 +205,9 @@ Deno.test("token: the configured TTL sets expires_in and exp", async () => {
 Deno.test("token: exp follows the sandbox clock", async () => {
   await withSandbox(async (sb) => {
     await control(sb, "POST", "clock", { advance_seconds: 7200 });
-    const a = await tokenRequest(sb, { ...CC, scope: "data:read" }, { authorization: basic(APP.id, APP.secret) });
+    const a = await tokenRequest(sb, { ...CC, scope: "data:read" }, {
+      authorization: basic(APP.id, APP.secret),
+    });
     const exp = decodeJwt(a.json.access_token).payload.exp as number;
     const now = Math.floor(Date.now() / 1000);
     assert.ok(exp >= now + 7200 + 3598 && exp <= now + 7200 + 3600, `exp ${exp}`);

@@ -18,7 +18,9 @@ Deno.test("bearer: a missing or malformed token is 401 AUTH-006", async () => {
       assert.equal(a.status, 401, String(bearer));
       assert.deepEqual(a.json, INVALID);
     }
-    const basicAuth = await api(sb, "GET", "/oss/v2/buckets", undefined, undefined, { authorization: "Basic eDp5" });
+    const basicAuth = await api(sb, "GET", "/oss/v2/buckets", undefined, undefined, {
+      authorization: "Basic eDp5",
+    });
     assert.equal(basicAuth.status, 401);
     assert.deepEqual(basicAuth.json, INVALID);
   });
@@ -81,7 +83,11 @@ Deno.test("bearer: a token lacking every accepted scope is 403 AUTH-012", async 
 Deno.test("bearer: any one of a route's scopes is enough (details accepts viewables:read)", async () => {
   await withSandbox(async (sb) => {
     const creator = await token(sb, "bucket:create");
-    assert.equal((await api(sb, "POST", "/oss/v2/buckets", creator, { bucketKey: "vis", policyKey: "transient" })).status, 200);
+    assert.equal(
+      (await api(sb, "POST", "/oss/v2/buckets", creator, { bucketKey: "vis", policyKey: "transient" }))
+        .status,
+      200,
+    );
     const viewer = await token(sb, "viewables:read");
     const a = await api(sb, "GET", "/oss/v2/buckets/vis/details", viewer);
     assert.equal(a.status, 200);

@@ -8,7 +8,10 @@ import { type Sandbox, startSandbox } from "../../src/sandbox/server.ts";
 export const APP = { id: "diazo-sandbox", secret: "diazo-sandbox-secret" } as const;
 
 /** Runs `fn` against a fresh sandbox on a free port and closes it afterwards. */
-export async function withSandbox(fn: (sb: Sandbox) => Promise<void>, log?: (line: string) => void): Promise<void> {
+export async function withSandbox(
+  fn: (sb: Sandbox) => Promise<void>,
+  log?: (line: string) => void,
+): Promise<void> {
   const sb = await startSandbox({ port: 0, log });
   try {
     await fn(sb);
@@ -92,15 +95,22 @@ export function control(sb: Sandbox, method: string, path: string, body?: unknow
 }
 
 /** Registers a second app through the control API and returns its credentials. */
-export async function addApp(sb: Sandbox, id = "other-app", secret = "other-secret"): Promise<{ id: string; secret: string }> {
+export async function addApp(
+  sb: Sandbox,
+  id = "other-app",
+  secret = "other-secret",
+): Promise<{ id: string; secret: string }> {
   const a = await control(sb, "POST", "apps", { client_id: id, client_secret: secret });
   if (a.status !== 201) throw new Error(`app registration failed: ${a.status}`);
   return { id, secret };
 }
 
 /** Decodes a JWT's header and payload without verifying it. */
-export function decodeJwt(jwt: string): { header: Record<string, unknown>; payload: Record<string, unknown> } {
+export function decodeJwt(
+  jwt: string,
+): { header: Record<string, unknown>; payload: Record<string, unknown> } {
   const [h, p] = jwt.split(".");
-  const dec = (s: string) => JSON.parse(new TextDecoder().decode(Uint8Array.fromBase64(s, { alphabet: "base64url" })));
+  const dec = (s: string) =>
+    JSON.parse(new TextDecoder().decode(Uint8Array.fromBase64(s, { alphabet: "base64url" })));
   return { header: dec(h), payload: dec(p) };
 }

@@ -10,7 +10,10 @@ Deno.test("oss: listing follows next across pages with exact keys", async () => 
     const keys = Array.from({ length: 25 }, (_, i) => `bkt-${String(i).padStart(2, "0")}`);
     // Created out of order: the list is sorted by key regardless.
     for (const key of [...keys].reverse()) {
-      assert.equal((await api(sb, "POST", "/oss/v2/buckets", t, { bucketKey: key, policyKey: "transient" })).status, 200);
+      assert.equal(
+        (await api(sb, "POST", "/oss/v2/buckets", t, { bucketKey: key, policyKey: "transient" })).status,
+        200,
+      );
     }
     const pages: string[][] = [];
     let url: string | undefined = `${sb.url}/oss/v2/buckets?limit=10`;
@@ -54,7 +57,9 @@ Deno.test("oss: default page size is 10 and next is absent when the page ends ex
 Deno.test("oss: startAt is exclusive and limit must be 1..100", async () => {
   await withSandbox(async (sb) => {
     const t = await token(sb, ALL);
-    for (const k of ["aaa", "bbb", "ccc"]) await api(sb, "POST", "/oss/v2/buckets", t, { bucketKey: k, policyKey: "transient" });
+    for (const k of ["aaa", "bbb", "ccc"]) {
+      await api(sb, "POST", "/oss/v2/buckets", t, { bucketKey: k, policyKey: "transient" });
+    }
     const a = await api(sb, "GET", "/oss/v2/buckets?startAt=aaa&limit=1", t);
     assert.deepEqual(a.json.items.map((i: { bucketKey: string }) => i.bucketKey), ["bbb"]);
     assert.equal(a.json.next, `${sb.url}/oss/v2/buckets?startAt=bbb&limit=1`);
@@ -70,8 +75,12 @@ Deno.test("oss: startAt is exclusive and limit must be 1..100", async () => {
 Deno.test("oss: region filter, and next keeps the filter", async () => {
   await withSandbox(async (sb) => {
     const t = await token(sb, ALL);
-    for (const [key, region] of [["us-1", "US"], ["emea-1", "EMEA"], ["emea-2", "EMEA"], ["emea-3", "EMEA"]]) {
-      const a = await api(sb, "POST", "/oss/v2/buckets", t, { bucketKey: key, policyKey: "transient" }, { region });
+    for (
+      const [key, region] of [["us-1", "US"], ["emea-1", "EMEA"], ["emea-2", "EMEA"], ["emea-3", "EMEA"]]
+    ) {
+      const a = await api(sb, "POST", "/oss/v2/buckets", t, { bucketKey: key, policyKey: "transient" }, {
+        region,
+      });
       assert.equal(a.status, 200);
     }
     const a = await api(sb, "GET", "/oss/v2/buckets?region=EMEA&limit=2", t);
@@ -89,7 +98,10 @@ Deno.test("oss: create answers the bucket with owner, permissions and region", a
   await withSandbox(async (sb) => {
     const t = await token(sb, ALL);
     const before = Date.now();
-    const a = await api(sb, "POST", "/oss/v2/buckets", t, { bucketKey: "my-bucket_1.x", policyKey: "persistent" });
+    const a = await api(sb, "POST", "/oss/v2/buckets", t, {
+      bucketKey: "my-bucket_1.x",
+      policyKey: "persistent",
+    });
     assert.equal(a.status, 200);
     assert.ok(a.headers.get("content-type")?.startsWith("application/json"));
     const { createdDate, ...rest } = a.json;
@@ -112,13 +124,20 @@ Deno.test("oss: create validates key, policy and region", async () => {
       assert.equal(a.status, 400, String(bucketKey));
       assert.deepEqual(a.json, { reason: BAD_KEY });
     }
-    assert.equal((await api(sb, "POST", "/oss/v2/buckets", t, { bucketKey: "a".repeat(128), policyKey: "transient" })).status, 200);
+    assert.equal(
+      (await api(sb, "POST", "/oss/v2/buckets", t, { bucketKey: "a".repeat(128), policyKey: "transient" }))
+        .status,
+      200,
+    );
     for (const policyKey of ["forever", "", undefined, "Transient"]) {
       const a = await api(sb, "POST", "/oss/v2/buckets", t, { bucketKey: "pol-ok", policyKey });
       assert.equal(a.status, 400, String(policyKey));
       assert.match(a.json.reason, /policyKey/);
     }
-    const badRegion = await api(sb, "POST", "/oss/v2/buckets", t, { bucketKey: "reg-x", policyKey: "transient" }, {
+    const badRegion = await api(sb, "POST", "/oss/v2/buckets", t, {
+      bucketKey: "reg-x",
+      policyKey: "transient",
+    }, {
       region: "MARS",
     });
     assert.equal(badRegion.status, 400);
@@ -137,17 +156,27 @@ Deno.test("oss: the region header wins over x-ads-region; either alone works", a
       "x-ads-region": "JPN",
     });
     assert.equal(both.json.region, "EMEA");
-    const legacy = await api(sb, "POST", "/oss/v2/buckets", t, { bucketKey: "legacy", policyKey: "transient" }, {
+    const legacy = await api(sb, "POST", "/oss/v2/buckets", t, {
+      bucketKey: "legacy",
+      policyKey: "transient",
+    }, {
       "x-ads-region": "AUS",
     });
     assert.equal(legacy.json.region, "AUS");
     const details = await api(sb, "GET", "/oss/v2/buckets/legacy/details", t);
     assert.equal(details.json.region, "AUS");
     // A valid region header wins even over an invalid legacy one.
-    const mixed = await api(sb, "POST", "/oss/v2/buckets", t, { bucketKey: "mixed", policyKey: "transient" }, {
-      region: "GBR",
-      "x-ads-region": "NOWHERE",
-    });
+    const mixed = await api(
+      sb,
+      "POST",
+      "/oss/v2/buckets",
+      t,
+      { bucketKey: "mixed", policyKey: "transient" },
+      {
+        region: "GBR",
+        "x-ads-region": "NOWHERE",
+      },
+    );
     assert.equal(mixed.status, 200);
     assert.equal(mixed.json.region, "GBR");
   });
@@ -158,7 +187,10 @@ Deno.test("oss: a taken key is 409 for any app", async () => {
     const other = await addApp(sb);
     const mine = await token(sb, ALL);
     const theirs = await token(sb, ALL, other);
-    assert.equal((await api(sb, "POST", "/oss/v2/buckets", mine, { bucketKey: "taken", policyKey: "transient" })).status, 200);
+    assert.equal(
+      (await api(sb, "POST", "/oss/v2/buckets", mine, { bucketKey: "taken", policyKey: "transient" })).status,
+      200,
+    );
     for (const t of [mine, theirs]) {
       const a = await api(sb, "POST", "/oss/v2/buckets", t, { bucketKey: "taken", policyKey: "persistent" });
       assert.equal(a.status, 409);
@@ -180,20 +212,30 @@ Deno.test("oss: apps see and touch only their own buckets", async () => {
     assert.deepEqual(a.json.items.map((i: { bucketKey: string }) => i.bucketKey), ["mine-1"]);
     const b = await api(sb, "GET", "/oss/v2/buckets", theirs);
     assert.deepEqual(b.json.items.map((i: { bucketKey: string }) => i.bucketKey), ["theirs-1"]);
-    assert.equal((await api(sb, "GET", "/oss/v2/buckets/theirs-1/details", theirs)).json.bucketOwner, other.id);
+    assert.equal(
+      (await api(sb, "GET", "/oss/v2/buckets/theirs-1/details", theirs)).json.bucketOwner,
+      other.id,
+    );
     const peek = await api(sb, "GET", "/oss/v2/buckets/theirs-1/details", mine);
     assert.equal(peek.status, 403);
     assert.equal(typeof peek.json.reason, "string");
     const del = await api(sb, "DELETE", "/oss/v2/buckets/theirs-1", mine);
     assert.equal(del.status, 403);
-    assert.equal((await api(sb, "GET", "/oss/v2/buckets/theirs-1/details", theirs)).status, 200, "still there");
+    assert.equal(
+      (await api(sb, "GET", "/oss/v2/buckets/theirs-1/details", theirs)).status,
+      200,
+      "still there",
+    );
   });
 });
 
 Deno.test("oss: details, delete and 404", async () => {
   await withSandbox(async (sb) => {
     const t = await token(sb, ALL);
-    const created = await api(sb, "POST", "/oss/v2/buckets", t, { bucketKey: "gone-soon", policyKey: "temporary" });
+    const created = await api(sb, "POST", "/oss/v2/buckets", t, {
+      bucketKey: "gone-soon",
+      policyKey: "temporary",
+    });
     const details = await api(sb, "GET", "/oss/v2/buckets/gone-soon/details", t);
     assert.equal(details.status, 200);
     assert.deepEqual(details.json, created.json);
@@ -203,7 +245,12 @@ Deno.test("oss: details, delete and 404", async () => {
     });
     assert.equal(del.status, 200);
     assert.equal(del.json, null, "empty body");
-    for (const [method, path] of [["GET", "/oss/v2/buckets/gone-soon/details"], ["DELETE", "/oss/v2/buckets/gone-soon"]]) {
+    for (
+      const [method, path] of [["GET", "/oss/v2/buckets/gone-soon/details"], [
+        "DELETE",
+        "/oss/v2/buckets/gone-soon",
+      ]]
+    ) {
       const a = await api(sb, method, path, t);
       assert.equal(a.status, 404, `${method} ${path}`);
       assert.deepEqual(a.json, { reason: "Bucket not found" });

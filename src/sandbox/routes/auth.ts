@@ -3,7 +3,7 @@
  * discovery document.
  */
 
-import { type AuthMode, scopeInfo, SCOPE_NAMES } from "../../core/scopes.ts";
+import { type AuthMode, SCOPE_NAMES, scopeInfo } from "../../core/scopes.ts";
 import type { RequestContext } from "../context.ts";
 import { jwks } from "../jwt.ts";
 import { json, oauthError } from "../respond.ts";
@@ -40,7 +40,10 @@ export function presentedCredentials(req: Request, form: URLSearchParams): Prese
       clientSecret: decoded.slice(colon + 1),
     };
   }
-  return { clientId: form.get("client_id") ?? undefined, clientSecret: form.get("client_secret") ?? undefined };
+  return {
+    clientId: form.get("client_id") ?? undefined,
+    clientSecret: form.get("client_secret") ?? undefined,
+  };
 }
 
 /** The platform's answer when client credentials are absent. */
@@ -62,7 +65,10 @@ export function invalidClientResponse(): Response {
 }
 
 /** Parses a space-separated scope parameter and checks each scope is known and grantable in `mode`. */
-export function grantableScopes(text: string | null, mode: AuthMode): { scopes: string[] } | { error: string } {
+export function grantableScopes(
+  text: string | null,
+  mode: AuthMode,
+): { scopes: string[] } | { error: string } {
   const scopes = [...new Set((text ?? "").split(/\s+/).filter(Boolean))];
   if (scopes.length === 0) return { error: "The 'scope' parameter is required" };
   for (const s of scopes) {

@@ -141,5 +141,10 @@ export const ossRoutes: readonly Route[] = [
     scopes: ["bucket:read", "viewables:read"],
     handler: bucketDetails,
   },
-  { method: "DELETE", pattern: "/oss/v2/buckets/:bucketKey", scopes: ["bucket:delete"], handler: deleteBucket },
+  {
+    method: "DELETE",
+    pattern: "/oss/v2/buckets/:bucketKey",
+    scopes: ["bucket:delete"],
+    handler: deleteBucket,
+  },
 ];
