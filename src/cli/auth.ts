@@ -2,10 +2,45 @@
 import { mask } from "../core/config.ts";
 import { profileScopes, requireCredentials, twoLeggedToken } from "../auth/two_legged.ts";
 import { type AnyCommand, type ContextFactory, examples } from "./command.ts";
+import { runLogin } from "./auth_login.ts";
+import { registerScopeCommands } from "./auth_scopes.ts";
 
 /** Registers the auth family. */
 export function register(program: AnyCommand, makeCtx: ContextFactory): void {
   const auth = program.command("auth").description("log in, test and inspect credentials and tokens");
+
+  const login = auth.command("login")
+    .description("log in: 3-legged with PKCE in the browser (default), 2-legged, or as a service account")
+    .option("--3legged", "log in as a user (authorization code with PKCE)")
+    .option("--2legged", "use the app's own identity; stores the chosen --scopes in the profile")
+    .option("--scopes <list>", "scopes, comma or space separated")
+    .option("--no-browser", "print the URL and read the pasted redirect URL (or code) from stdin")
+    .option("--device", "device authorization (RFC 8628) where the platform offers it")
+    .option("--service-account <id>", "log in as a service account (JWT-bearer grant)")
+    .option("--key-file <pem>", "private key of the service account")
+    .option("--key-id <kid>", "id of the service account key")
+    .action(async (opts, cmd) => {
+      const ctx = makeCtx(cmd);
+      const o = opts as Record<string, unknown>;
+      await ctx.emit(
+        await runLogin(ctx, {
+          twoLegged: Boolean(o["2legged"]),
+          threeLegged: Boolean(o["3legged"]),
+          scopes: opts.scopes,
+          browser: opts.browser,
+          device: opts.device,
+          serviceAccount: opts.serviceAccount,
+          keyFile: opts.keyFile,
+          keyId: opts.keyId,
+        }),
+      );
+    });
+  examples(login, [
+    "diazo auth login",
+    "diazo auth login --no-browser --scopes data:read,account:read",
+    "diazo auth login --2legged --scopes bucket:read,bucket:create,data:read",
+    "diazo auth login --service-account SA_ID --key-file sa.pem",
+  ]);
 
   const test = auth.command("test")
     .description("request a fresh 2-legged token to prove the credentials work")
@@ -82,4 +117,6 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
       await ctx.emit({ profile: resolved.profileName, removed });
     });
   examples(logout, ["diazo auth logout", "diazo auth logout --profile work"]);
+
+  registerScopeCommands(auth, makeCtx);
 }

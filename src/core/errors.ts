@@ -190,6 +190,28 @@ export const CATALOG = {
     hint: "Check the arguments; `--debug` shows the request and the platform's answer.",
     exit: ExitCode.usage,
   },
+  login_denied: {
+    message: "Authorization was refused ({reason})",
+    hint: "Run `diazo auth login` again and approve the access request in the browser.",
+    exit: ExitCode.auth,
+  },
+  login_state_mismatch: {
+    message: "The login callback carried the wrong state",
+    hint: "The answer did not come from this login attempt; run `diazo auth login` again.",
+    exit: ExitCode.auth,
+  },
+  login_timeout: {
+    message: "No login callback arrived within {seconds} s",
+    hint:
+      "Approve the request in the browser sooner, or use `diazo auth login --no-browser` and paste the redirect URL.",
+    exit: ExitCode.transient,
+  },
+  port_in_use: { message: "Port {port} is already in use", hint: "{hint}", exit: ExitCode.usage },
+  invalid_token: {
+    message: "Not a valid JWT: {detail}",
+    hint: "Pass an access token as issued by the platform (three base64url parts separated by dots).",
+    exit: ExitCode.usage,
+  },
   interrupted: {
     message: "Interrupted",
     hint: "Run the command again to continue.",

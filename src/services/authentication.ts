@@ -26,3 +26,145 @@ export async function clientCredentialsToken(
   });
   return res.data;
 }
+
+/** Credentials of a token request: a confidential client (Basic) or a public one (client_id only). */
+export type ClientAuth = { clientId: string; clientSecret?: string };
+
+function clientAuth(c: ClientAuth, form: Record<string, string>) {
+  if (c.clientSecret) {
+    return { auth: { basic: { user: c.clientId, password: c.clientSecret } } as const, form };
+  }
+  return { auth: "none" as const, form: { ...form, client_id: c.clientId } };
+}
+
+/** Exchanges an authorization code (with its PKCE verifier) for a 3-legged token. */
+export async function authorizationCodeToken(
+  http: Http,
+  input: ClientAuth & { code: string; redirectUri: string; codeVerifier: string },
+): Promise<TokenResponse> {
+  const { auth, form } = clientAuth(input, {
+    grant_type: "authorization_code",
+    code: input.code,
+    redirect_uri: input.redirectUri,
+    code_verifier: input.codeVerifier,
+  });
+  // A code is single-use: never retried.
+  const res = await http.request<TokenResponse>({
+    method: "POST",
+    path: "/authentication/v2/token",
+    auth,
+    form,
+    retry: "never",
+    resource: "token",
+  });
+  return res.data;
+}
+
+/** Uses a refresh token (which the platform rotates) for a new access token. */
+export async function refreshToken(
+  http: Http,
+  input: ClientAuth & { refreshToken: string; scopes?: readonly string[] },
+): Promise<TokenResponse> {
+  const { auth, form } = clientAuth(input, {
+    grant_type: "refresh_token",
+    refresh_token: input.refreshToken,
+    ...(input.scopes ? { scope: input.scopes.join(" ") } : {}),
+  });
+  // Rotation makes a refresh single-use: a blind retry could burn the new token.
+  const res = await http.request<TokenResponse>({
+    method: "POST",
+    path: "/authentication/v2/token",
+    auth,
+    form,
+    retry: "never",
+    resource: "token",
+  });
+  return res.data;
+}
+
+/** JWT-bearer grant (service accounts): a signed assertion for a 3-legged token. */
+export async function jwtBearerToken(
+  http: Http,
+  input: ClientAuth & { assertion: string; scopes: readonly string[] },
+): Promise<TokenResponse> {
+  const { auth, form } = clientAuth(input, {
+    grant_type: "urn:ietf:params:oauth:grant-type:jwt-bearer",
+    assertion: input.assertion,
+    scope: input.scopes.join(" "),
+  });
+  const res = await http.request<TokenResponse>({
+    method: "POST",
+    path: "/authentication/v2/token",
+    auth,
+    form,
+    retry: "always",
+    resource: "token",
+  });
+  return res.data;
+}
+
+/** Revokes an access or refresh token at the platform. */
+export async function revokeToken(
+  http: Http,
+  input: ClientAuth & { token: string; hint: "access_token" | "refresh_token" },
+): Promise<void> {
+  const { auth, form } = clientAuth(input, { token: input.token, token_type_hint: input.hint });
+  await http.request({
+    method: "POST",
+    path: "/authentication/v2/revoke",
+    auth,
+    form,
+    retry: "always",
+    resource: "token",
+    responseType: "none",
+  });
+}
+
+/** The platform's introspection of a token. */
+export interface Introspection {
+  active: boolean;
+  scope?: string;
+  client_id?: string;
+  exp?: number;
+  userid?: string;
+}
+
+/** Asks the platform whether a token is active and what it carries. */
+export async function introspectToken(
+  http: Http,
+  input: ClientAuth & { token: string },
+): Promise<Introspection> {
+  const { auth, form } = clientAuth(input, { token: input.token });
+  const res = await http.request<Introspection>({
+    method: "POST",
+    path: "/authentication/v2/introspect",
+    auth,
+    form,
+    retry: "always",
+    resource: "token",
+  });
+  return res.data;
+}
+
+/** The OpenID discovery document. */
+export interface Discovery {
+  issuer: string;
+  authorization_endpoint: string;
+  token_endpoint: string;
+  userinfo_endpoint?: string;
+  revocation_endpoint?: string;
+  introspection_endpoint?: string;
+  device_authorization_endpoint?: string;
+  scopes_supported?: string[];
+  grant_types_supported?: string[];
+}
+
+/** Reads the discovery document. */
+export async function discovery(http: Http): Promise<Discovery> {
+  return (await http.request<Discovery>({ path: "/.well-known/openid-configuration", auth: "none" })).data;
+}
+
+/** The signed-in user's profile (3-legged token). */
+export async function userInfo(http: Http, url: string): Promise<Record<string, unknown>> {
+  return (await http.request<Record<string, unknown>>({ path: url, auth: "bearer" })).data;
+}

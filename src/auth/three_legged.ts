@@ -1,0 +1,164 @@
+/**
+ * 3-legged tokens: the authorization-code login with PKCE, the stored user token, and its refresh
+ * under a cross-process lock so that parallel diazo processes never spend the same refresh token.
+ */
+import path from "node:path";
+import type { Resolved } from "../core/config.ts";
+import { DiazoError, isDiazoError } from "../core/errors.ts";
+import { decodeJwt, jwtScopes } from "../core/jwt.ts";
+import { registerSecret } from "../core/redact.ts";
+import { withFileLock } from "../platform/lock.ts";
+import type { Http } from "../services/http.ts";
+import { authorizationCodeToken, refreshToken, type TokenResponse } from "../services/authentication.ts";
+import { EXPIRY_MARGIN_MS } from "./two_legged.ts";
+import type { StoredToken, TokenStore } from "./token_store.ts";
+
+/** Scopes asked for by a 3-legged login when none are given. */
+export const DEFAULT_3L_SCOPES = [
+  "data:read",
+  "data:write",
+  "data:create",
+  "bucket:read",
+  "viewables:read",
+  "user-profile:read",
+];
+
+/** The key of a profile's 3-legged login (one per profile, app and platform). */
+export function threeLeggedKey(profile: string, clientId: string, baseUrl: string): string {
+  return [profile, "3-legged", clientId, baseUrl].join("|");
+}
+
+/** Builds the authorize URL of the platform. */
+export function authorizeUrl(
+  baseUrl: string,
+  p: { clientId: string; redirectUri: string; scopes: readonly string[]; state: string; challenge: string },
+): string {
+  const u = new URL(`${baseUrl}/authentication/v2/authorize`);
+  u.searchParams.set("response_type", "code");
+  u.searchParams.set("client_id", p.clientId);
+  u.searchParams.set("redirect_uri", p.redirectUri);
+  u.searchParams.set("scope", p.scopes.join(" "));
+  u.searchParams.set("state", p.state);
+  u.searchParams.set("code_challenge", p.challenge);
+  u.searchParams.set("code_challenge_method", "S256");
+  return u.toString();
+}
+
+/** Turns a token answer into what is stored. */
+export function storedFromResponse(
+  res: TokenResponse,
+  id: { profile: string; clientId: string; baseUrl: string; scopes: readonly string[] },
+  now: number,
+): StoredToken {
+  registerSecret(res.access_token);
+  if (res.refresh_token) registerSecret(res.refresh_token);
+  let scopes = [...id.scopes];
+  try {
+    const granted = jwtScopes(decodeJwt(res.access_token).payload);
+    if (granted.length) scopes = granted;
+  } catch { /* an opaque token: keep the requested scopes */ }
+  return {
+    access_token: res.access_token,
+    refresh_token: res.refresh_token,
+    expires_at: now + res.expires_in * 1000,
+    scopes: scopes.sort(),
+    mode: "3-legged",
+    client_id: id.clientId,
+    base_url: id.baseUrl,
+    profile: id.profile,
+  };
+}
+
+/** Exchanges a code for tokens and stores them as the profile's 3-legged login. */
+export async function completeLogin(
+  deps: { resolved: Resolved; store: TokenStore; authHttp: Http; now?: () => number },
+  p: { code: string; verifier: string; redirectUri: string; scopes: readonly string[] },
+): Promise<StoredToken> {
+  const clientId = deps.resolved.clientId.value!;
+  const res = await authorizationCodeToken(deps.authHttp, {
+    clientId,
+    clientSecret: deps.resolved.clientSecret.value,
+    code: p.code,
+    redirectUri: p.redirectUri,
+    codeVerifier: p.verifier,
+  });
+  const token = storedFromResponse(res, {
+    profile: deps.resolved.profileName,
+    clientId,
+    baseUrl: deps.resolved.baseUrl.value,
+    scopes: p.scopes,
+  }, (deps.now ?? Date.now)());
+  await deps.store.put(
+    threeLeggedKey(deps.resolved.profileName, clientId, deps.resolved.baseUrl.value),
+    token,
+  );
+  return token;
+}
+
+/** What reading the profile's user token needs. */
+export interface ThreeLeggedDeps {
+  resolved: Resolved;
+  store: TokenStore;
+  authHttp: Http;
+  stateDir: string;
+  now?: () => number;
+  debug?: (line: string) => void;
+}
+
+/**
+ * The profile's valid 3-legged token, refreshed when within a minute of expiry. The refresh runs
+ * under a file lock and re-reads the store first: a process that waited finds the fresh token and
+ * does not refresh again.
+ */
+export async function threeLeggedToken(deps: ThreeLeggedDeps): Promise<StoredToken> {
+  const now = deps.now ?? Date.now;
+  const clientId = deps.resolved.clientId.value;
+  if (!clientId) throw new DiazoError("three_legged_required");
+  const key = threeLeggedKey(deps.resolved.profileName, clientId, deps.resolved.baseUrl.value);
+  const fresh = (t: StoredToken | undefined) => t && t.expires_at - EXPIRY_MARGIN_MS > now();
+  const current = await deps.store.get(key);
+  if (!current) throw new DiazoError("three_legged_required");
+  registerSecret(current.access_token);
+  if (fresh(current)) return current;
+  if (!current.refresh_token) throw new DiazoError("token_expired");
+  const lockFile = path.join(deps.stateDir, "locks", `refresh-${await hash(key)}.lock`);
+  return await withFileLock(lockFile, async () => {
+    const again = await deps.store.get(key);
+    if (again && fresh(again)) {
+      deps.debug?.("token: another process refreshed the 3-legged token");
+      registerSecret(again.access_token);
+      return again;
+    }
+    const source = again ?? current;
+    registerSecret(source.refresh_token!);
+    let res: TokenResponse;
+    try {
+      res = await refreshToken(deps.authHttp, {
+        clientId,
+        clientSecret: deps.resolved.clientSecret.value,
+        refreshToken: source.refresh_token!,
+      });
+    } catch (e) {
+      // A refresh token that is expired, revoked or already used means logging in again.
+      if (isDiazoError(e) && (e.status === 400 || e.status === 401)) {
+        throw new DiazoError("token_expired", { status: e.status, body: e.body });
+      }
+      throw e;
+    }
+    const token = storedFromResponse(res, {
+      profile: source.profile,
+      clientId,
+      baseUrl: source.base_url,
+      scopes: source.scopes,
+    }, now());
+    if (!token.refresh_token) token.refresh_token = source.refresh_token;
+    await deps.store.put(key, token);
+    deps.debug?.("token: refreshed the 3-legged token");
+    return token;
+  }, { timeoutMs: 60_000 });
+}
+
+async function hash(s: string): Promise<string> {
+  const d = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(s));
+  return [...new Uint8Array(d).slice(0, 8)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}

@@ -1,0 +1,221 @@
+/** `diazo auth login`: 2-legged, 3-legged (PKCE, browser or pasted redirect) and service accounts. */
+import {
+  authorizeUrl,
+  completeLogin,
+  DEFAULT_3L_SCOPES,
+  storedFromResponse,
+  threeLeggedKey,
+} from "../auth/three_legged.ts";
+import { codeFromPaste, listenForCallback } from "../auth/callback_server.ts";
+import { codeChallenge, codeVerifier, randomState } from "../auth/pkce.ts";
+import { signAssertion } from "../auth/service_account.ts";
+import { twoLeggedToken } from "../auth/two_legged.ts";
+import { DiazoError, usageError } from "../core/errors.ts";
+import { parseScopeList, scopeInfo, unknownScopes } from "../core/scopes.ts";
+import { openBrowser } from "../platform/browser.ts";
+import { discovery, jwtBearerToken } from "../services/authentication.ts";
+import type { Ctx } from "./context.ts";
+
+/** Options of `auth login`. */
+export interface LoginOptions {
+  twoLegged?: boolean;
+  threeLegged?: boolean;
+  scopes?: string;
+  browser?: boolean;
+  device?: boolean;
+  serviceAccount?: string;
+  keyFile?: string;
+  keyId?: string;
+}
+
+/** Parses and checks a scope list for a mode: unknown names and mode-excluded scopes are usage errors. */
+export function checkedScopes(text: string, mode: "2-legged" | "3-legged"): string[] {
+  const scopes = parseScopeList(text);
+  const unknown = unknownScopes(scopes);
+  if (unknown.length) {
+    throw usageError(
+      `unknown scope ${unknown.join(", ")}`,
+      "See the platform's scopes with `diazo auth scopes`.",
+    );
+  }
+  const excluded = scopes.filter((s) =>
+    !(scopeInfo(s.startsWith("data:read:") ? "data:read" : s)?.modes.includes(mode))
+  );
+  if (excluded.length) {
+    throw usageError(
+      `${excluded.join(", ")} cannot be granted to a ${mode} token`,
+      mode === "2-legged"
+        ? "account:* and user scopes need a user: use `diazo auth login --3legged`."
+        : "Remove them from --scopes.",
+    );
+  }
+  return scopes;
+}
+
+async function loginTwoLegged(ctx: Ctx, opts: LoginOptions) {
+  const resolved = await ctx.settings();
+  const cfg = structuredClone(await ctx.config());
+  if (opts.scopes) {
+    const scopes = checkedScopes(opts.scopes, "2-legged");
+    (cfg.profiles[resolved.profileName] ??= {}).scopes = scopes;
+    cfg.active_profile ??= resolved.profileName;
+    await ctx.saveConfig(cfg);
+  }
+  const fresh = await ctx.settings();
+  const { token } = await twoLeggedToken(
+    { resolved: fresh, store: await ctx.tokenStore(), authHttp: await ctx.http({ auth: "none" }) },
+    { force: true },
+  );
+  ctx.info(`Logged in (2-legged) as app ${token.client_id} with ${token.scopes.join(" ")}`);
+  return {
+    mode: token.mode,
+    profile: fresh.profileName,
+    client_id: token.client_id,
+    scopes: token.scopes,
+    expires_at: new Date(token.expires_at).toISOString(),
+  };
+}
+
+async function loginServiceAccount(ctx: Ctx, opts: LoginOptions) {
+  const resolved = await ctx.settings();
+  const clientId = resolved.clientId.value;
+  if (!clientId || !resolved.clientSecret.value) throw new DiazoError("missing_credentials");
+  if (!opts.keyFile) {
+    throw usageError(
+      "--service-account needs --key-file <pem>",
+      "Pass the private key file of the service account's key.",
+    );
+  }
+  let pem: string;
+  try {
+    pem = await Deno.readTextFile(opts.keyFile);
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) {
+      throw new DiazoError("file_not_found", { params: { file: opts.keyFile } });
+    }
+    throw e;
+  }
+  const scopes = opts.scopes ? checkedScopes(opts.scopes, "3-legged") : DEFAULT_3L_SCOPES;
+  const assertion = await signAssertion({
+    clientId,
+    serviceAccountId: opts.serviceAccount!,
+    keyId: opts.keyId,
+    pem,
+    scopes,
+  });
+  const res = await jwtBearerToken(await ctx.http({ auth: "none" }), {
+    clientId,
+    clientSecret: resolved.clientSecret.value,
+    assertion,
+    scopes,
+  });
+  const token = storedFromResponse(res, {
+    profile: resolved.profileName,
+    clientId,
+    baseUrl: resolved.baseUrl.value,
+    scopes,
+  }, Date.now());
+  await (await ctx.tokenStore()).put(
+    threeLeggedKey(resolved.profileName, clientId, resolved.baseUrl.value),
+    token,
+  );
+  ctx.info(`Logged in as service account ${opts.serviceAccount}`);
+  return {
+    mode: token.mode,
+    profile: resolved.profileName,
+    service_account: opts.serviceAccount,
+    scopes: token.scopes,
+    expires_at: new Date(token.expires_at).toISOString(),
+  };
+}
+
+async function loginThreeLegged(ctx: Ctx, opts: LoginOptions) {
+  const resolved = await ctx.settings();
+  const clientId = resolved.clientId.value;
+  if (!clientId) throw new DiazoError("missing_credentials");
+  const scopes = opts.scopes ? checkedScopes(opts.scopes, "3-legged") : DEFAULT_3L_SCOPES;
+  const redirectUri = resolved.callbackUrl.value;
+  let cb: URL;
+  try {
+    cb = new URL(redirectUri);
+    if (cb.protocol !== "http:" && cb.protocol !== "https:") throw new Error();
+  } catch {
+    throw new DiazoError("callback_mismatch", { params: {} });
+  }
+  const verifier = codeVerifier();
+  const state = randomState();
+  const url = authorizeUrl(resolved.baseUrl.value, {
+    clientId,
+    redirectUri,
+    scopes,
+    state,
+    challenge: await codeChallenge(verifier),
+  });
+  const waitMs = (ctx.flags.timeout ?? 300) * 1000;
+  let code: string;
+  if (opts.browser === false) {
+    ctx.io.stderr.write(
+      `Open this URL in a browser, approve, then paste the URL you are redirected to (or its code):\n\n  ${url}\n\n> `,
+    );
+    const pasted = await ctx.io.stdin.readLine();
+    if (pasted === null) {
+      throw usageError(
+        "no redirect URL on stdin",
+        "Paste the whole redirect URL after approving in the browser.",
+      );
+    }
+    code = codeFromPaste(pasted, state);
+  } else {
+    const server = listenForCallback(redirectUri, state, waitMs);
+    try {
+      const opened = ctx.env.DIAZO_NO_BROWSER ? false : await openBrowser(url);
+      ctx.info(
+        opened ? "Opened the browser to sign in; waiting for the callback..." : "Could not open a browser.",
+      );
+      ctx.info(`If nothing happens, open:\n  ${url}`);
+      code = await server.code;
+    } finally {
+      await server.close();
+    }
+  }
+  const token = await completeLogin(
+    { resolved, store: await ctx.tokenStore(), authHttp: await ctx.http({ auth: "none" }) },
+    { code, verifier, redirectUri, scopes },
+  );
+  ctx.info(`Logged in (3-legged) to profile ${resolved.profileName}`);
+  return {
+    mode: token.mode,
+    profile: resolved.profileName,
+    client_id: clientId,
+    scopes: token.scopes,
+    expires_at: new Date(token.expires_at).toISOString(),
+  };
+}
+
+/** Runs `auth login` with its options and returns the result to print. */
+export async function runLogin(ctx: Ctx, opts: LoginOptions): Promise<Record<string, unknown>> {
+  const modes =
+    [opts.twoLegged, opts.threeLegged, opts.serviceAccount !== undefined, opts.device].filter(Boolean).length;
+  if (modes > 1) {
+    throw usageError(
+      "choose one of --2legged, --3legged, --service-account, --device",
+      "Example: diazo auth login --3legged --scopes data:read",
+    );
+  }
+  if (opts.device) {
+    const doc = await discovery(await ctx.http({ auth: "none" }));
+    if (!doc.device_authorization_endpoint) {
+      throw usageError(
+        "the platform offers no device authorization (its discovery document has no device_authorization_endpoint)",
+        "On a machine without a browser use `diazo auth login --no-browser` and paste the redirect URL, or a service account.",
+      );
+    }
+    throw usageError(
+      "device authorization is advertised but not supported by this diazo version",
+      "Use `diazo auth login --no-browser`.",
+    );
+  }
+  if (opts.twoLegged) return await loginTwoLegged(ctx, opts);
+  if (opts.serviceAccount !== undefined) return await loginServiceAccount(ctx, opts);
+  return await loginThreeLegged(ctx, opts);
+}
