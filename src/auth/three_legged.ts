@@ -110,12 +110,17 @@ export interface ThreeLeggedDeps {
  * under a file lock and re-reads the store first: a process that waited finds the fresh token and
  * does not refresh again.
  */
-export async function threeLeggedToken(deps: ThreeLeggedDeps): Promise<StoredToken> {
+export async function threeLeggedToken(
+  deps: ThreeLeggedDeps,
+  opts: { rejected?: string } = {},
+): Promise<StoredToken> {
   const now = deps.now ?? Date.now;
   const clientId = deps.resolved.clientId.value;
   if (!clientId) throw new DiazoError("three_legged_required");
   const key = threeLeggedKey(deps.resolved.profileName, clientId, deps.resolved.baseUrl.value);
-  const fresh = (t: StoredToken | undefined) => t && t.expires_at - EXPIRY_MARGIN_MS > now();
+  // A token the platform has just refused is stale whatever our clock says.
+  const fresh = (t: StoredToken | undefined) =>
+    t && t.access_token !== opts.rejected && t.expires_at - EXPIRY_MARGIN_MS > now();
   const current = await deps.store.get(key);
   if (!current) throw new DiazoError("three_legged_required");
   registerSecret(current.access_token);

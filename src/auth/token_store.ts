@@ -1,9 +1,16 @@
 /**
- * Where tokens are kept between runs. This is the file backend (mode 0600); the OS keychain
- * backends implement the same interface.
+ * Where tokens are kept between runs: the OS keychain where one works, else a file with mode 0600
+ * (DESIGN.md §3), and the choice between them.
  */
 import path from "node:path";
+import { DiazoError, usageError } from "../core/errors.ts";
 import { readTextIfExists, writeFileAtomic } from "../platform/fs.ts";
+import {
+  type Keychain,
+  keychainFor,
+  type KeychainOptions,
+  KeychainUnavailable,
+} from "../platform/keychain.ts";
 
 /** A cached token and what it is good for. */
 export interface StoredToken {
@@ -39,16 +46,7 @@ export function tokenKey(
 /** A token store in `<dir>/tokens.json`, created with mode 0600. */
 export function fileTokenStore(dir: string): TokenStore {
   const file = path.join(dir, "tokens.json");
-  const load = async (): Promise<Record<string, StoredToken>> => {
-    const text = await readTextIfExists(file);
-    if (!text) return {};
-    try {
-      const data = JSON.parse(text);
-      return typeof data === "object" && data !== null && !Array.isArray(data) ? data : {};
-    } catch {
-      return {}; // a damaged cache is only a cache: start afresh
-    }
-  };
+  const load = async () => parseTokens(await readTextIfExists(file));
   const save = (all: Record<string, StoredToken>) =>
     writeFileAtomic(file, JSON.stringify(all, null, 2), 0o600);
   return {
@@ -88,4 +86,155 @@ export function memoryTokenStore(): TokenStore {
       return Promise.resolve(keys.length);
     },
   };
+}
+
+/** The keychain service under which diazo keeps tokens; the account is the profile name. */
+export const KEYCHAIN_SERVICE = "diazo";
+
+// Every token key starts with its profile name (see `tokenKey`), which is the keychain account.
+const profileOfKey = (key: string): string => key.split("|")[0];
+
+function parseTokens(text: string | null | undefined): Record<string, StoredToken> {
+  if (!text) return {};
+  try {
+    const data = JSON.parse(text);
+    return typeof data === "object" && data !== null && !Array.isArray(data) ? data : {};
+  } catch {
+    return {}; // a damaged cache is only a cache: start afresh
+  }
+}
+
+/** A token store in the OS keychain: one secret per profile, a JSON object of key -> token. */
+export function keychainTokenStore(keychain: Keychain): TokenStore {
+  const load = async (profile: string) => parseTokens(await keychain.get(KEYCHAIN_SERVICE, profile));
+  return {
+    kind: "keychain",
+    async get(key) {
+      return (await load(profileOfKey(key)))[key];
+    },
+    async put(key, token) {
+      const profile = profileOfKey(key);
+      const all = await load(profile);
+      all[key] = token;
+      await keychain.set(KEYCHAIN_SERVICE, profile, JSON.stringify(all));
+    },
+    async list(profile) {
+      return Object.fromEntries(Object.entries(await load(profile)).filter(([, t]) => t.profile === profile));
+    },
+    async removeProfile(profile) {
+      const removed = Object.keys(await load(profile)).length;
+      await keychain.delete(KEYCHAIN_SERVICE, profile);
+      return removed;
+    },
+  };
+}
+
+/** Which token store is in use, where it keeps tokens, and why it was chosen. */
+export interface TokenStoreStatus {
+  kind: TokenStore["kind"];
+  /** The keychain backend's name, or the path of the tokens file. */
+  location: string;
+  reason: string;
+}
+
+/** What `openTokenStore` needs. */
+export interface OpenTokenStoreOptions {
+  configDir: string;
+  stateDir: string;
+  env: Record<string, string | undefined>;
+  /** A `Deno.build.os` value. */
+  os: string;
+  /** Where the one-time fallback warning goes (stderr). */
+  warn: (msg: string) => void;
+  /** Picks the keychain backend; default `keychainFor` (tests inject fakes). */
+  keychainFor?: (os: string, opts: KeychainOptions) => Keychain | undefined;
+  /** Per keychain call; default 5 s. */
+  timeoutMs?: number;
+}
+
+/** An opened token store and the account of how it was chosen. */
+export interface OpenedTokenStore {
+  store: TokenStore;
+  status: TokenStoreStatus;
+}
+
+// An account no profile can have (profile names start with a letter or digit).
+const PROBE_ACCOUNT = ".probe";
+/** The marker file (in the state dir) that says the fallback warning was shown on this machine. */
+export const FALLBACK_MARKER = "token-store-fallback-warned";
+
+/** Why `keychain` cannot be used (one lookup, with the timeout), or undefined when it works. */
+export async function probeKeychain(keychain: Keychain | undefined, os: string): Promise<string | undefined> {
+  if (!keychain) return `no supported OS keychain on ${os}`;
+  try {
+    await keychain.get(KEYCHAIN_SERVICE, PROBE_ACCOUNT);
+    return undefined;
+  } catch (e) {
+    return e instanceof KeychainUnavailable
+      ? e.message
+      : `unexpected keychain error: ${(e as Error).message}`;
+  }
+}
+
+function keychainHint(os: string): string {
+  const how = os === "linux"
+    ? "on Linux it needs a D-Bus session with an unlocked Secret Service (e.g. gnome-keyring) and `secret-tool`"
+    : os === "darwin"
+    ? "on macOS it needs an unlocked login keychain"
+    : os === "windows"
+    ? "on Windows it needs the Credential Manager of an interactive logon"
+    : `there is no keychain backend for ${os}`;
+  return `DIAZO_TOKEN_STORE=keychain requires a working keychain (${how}); unset it to fall back to a file, or set DIAZO_TOKEN_STORE=file.`;
+}
+
+/**
+ * The token store for this run (DESIGN.md §3). `DIAZO_TOKEN_STORE=file|keychain` forces a backend;
+ * otherwise the OS keychain when a probe answers, else `tokens.json` in the config dir with a
+ * warning shown once per machine.
+ */
+export async function openTokenStore(opts: OpenTokenStoreOptions): Promise<OpenedTokenStore> {
+  const forced = (opts.env.DIAZO_TOKEN_STORE ?? "").trim().toLowerCase();
+  if (forced !== "" && forced !== "file" && forced !== "keychain") {
+    throw usageError(
+      `invalid DIAZO_TOKEN_STORE '${opts.env.DIAZO_TOKEN_STORE}'`,
+      "Set it to `file` or `keychain`, or unset it to use the OS keychain where one works.",
+    );
+  }
+  const file = path.join(opts.configDir, "tokens.json");
+  const fileStore = (reason: string): OpenedTokenStore => ({
+    store: fileTokenStore(opts.configDir),
+    status: { kind: "file", location: file, reason },
+  });
+  if (forced === "file") return fileStore("DIAZO_TOKEN_STORE=file");
+  const keychain = (opts.keychainFor ?? keychainFor)(opts.os, { env: opts.env, timeoutMs: opts.timeoutMs });
+  const unusable = await probeKeychain(keychain, opts.os);
+  if (keychain && unusable === undefined) {
+    return {
+      store: keychainTokenStore(keychain),
+      status: {
+        kind: "keychain",
+        location: keychain.name,
+        reason: forced ? "DIAZO_TOKEN_STORE=keychain" : `the OS keychain (${keychain.name}) answered`,
+      },
+    };
+  }
+  const reason = unusable ?? "no keychain";
+  if (forced === "keychain") {
+    throw new DiazoError("keychain_unavailable", { params: { reason, hint: keychainHint(opts.os) } });
+  }
+  await warnOnce(
+    opts.stateDir,
+    `the OS keychain is not available (${reason}); tokens are kept in ${file} (mode 0600) instead. ` +
+      "Set DIAZO_TOKEN_STORE=file to make that the choice. This is shown once.",
+    opts.warn,
+  );
+  return fileStore(`OS keychain not available: ${reason}`);
+}
+
+async function warnOnce(stateDir: string, message: string, warn: (msg: string) => void): Promise<void> {
+  const marker = path.join(stateDir, FALLBACK_MARKER);
+  if (await readTextIfExists(marker) !== undefined) return;
+  warn(message);
+  // A state dir that cannot be written only means the warning comes again next time.
+  await writeFileAtomic(marker, `${new Date().toISOString()} ${message}\n`, 0o600).catch(() => {});
 }

@@ -3,7 +3,9 @@ import { mask } from "../core/config.ts";
 import { profileScopes, requireCredentials, twoLeggedToken } from "../auth/two_legged.ts";
 import { type AnyCommand, type ContextFactory, examples } from "./command.ts";
 import { runLogin } from "./auth_login.ts";
+import { userInfo, USERINFO_URL } from "../services/authentication.ts";
 import { registerScopeCommands } from "./auth_scopes.ts";
+import { registerReportCommands } from "./auth_report.ts";
 
 /** Registers the auth family. */
 export function register(program: AnyCommand, makeCtx: ContextFactory): void {
@@ -49,7 +51,7 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
       const resolved = await ctx.settings();
       const { clientId } = requireCredentials(resolved);
       const { token } = await twoLeggedToken(
-        { resolved, store: ctx.tokenStore(), authHttp: await ctx.http({ auth: "none" }) },
+        { resolved, store: await ctx.tokenStore(), authHttp: await ctx.http({ auth: "none" }) },
         { force: true },
       );
       ctx.info(`Authenticated: client ${clientId} at ${resolved.baseUrl.value}`);
@@ -72,12 +74,14 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
       const ctx = makeCtx(cmd);
       const resolved = await ctx.settings();
       const now = Date.now();
-      const tokens = Object.values(await ctx.tokenStore().list(resolved.profileName)).map((t) => ({
+      const store = await ctx.tokenStore();
+      const storeStatus = await ctx.tokenStoreStatus();
+      const tokens = Object.values(await store.list(resolved.profileName)).map((t) => ({
         mode: t.mode,
         client_id: t.client_id,
         base_url: t.base_url,
         token: mask(t.access_token),
-        source: ctx.tokenStore().kind,
+        source: store.kind,
         scopes: t.scopes,
         expires_at: new Date(t.expires_at).toISOString(),
         expired: t.expires_at <= now,
@@ -98,6 +102,7 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
         client_secret: resolved.clientSecret.value ? mask(resolved.clientSecret.value) : null,
         client_secret_source: resolved.clientSecret.from ?? resolved.clientSecret.source,
         scopes: profileScopes(resolved),
+        token_store: storeStatus,
         tokens,
       });
     });
@@ -108,7 +113,7 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
     .action(async (_opts, cmd) => {
       const ctx = makeCtx(cmd);
       const resolved = await ctx.settings();
-      const removed = await ctx.tokenStore().removeProfile(resolved.profileName);
+      const removed = await (await ctx.tokenStore()).removeProfile(resolved.profileName);
       ctx.info(
         removed
           ? `Logged out of profile ${resolved.profileName}`
@@ -118,5 +123,17 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
     });
   examples(logout, ["diazo auth logout", "diazo auth logout --profile work"]);
 
+  const whoami = auth.command("whoami").description("the logged-in user's profile (needs a 3-legged login)")
+    .action(async (_o, cmd) => {
+      const ctx = makeCtx(cmd);
+      const resolved = await ctx.settings();
+      const http = await ctx.http({ mode: "3-legged" });
+      // The platform serves userinfo on its own host; a sandbox or proxy serves it on the base URL.
+      const url = resolved.baseUrl.source === "default" ? USERINFO_URL : `${resolved.baseUrl.value}/userinfo`;
+      await ctx.emit(await userInfo(http, url));
+    });
+  examples(whoami, ["diazo auth whoami", "diazo auth whoami -o json --query email"]);
+
   registerScopeCommands(auth, makeCtx);
+  registerReportCommands(auth, makeCtx);
 }

@@ -13,7 +13,7 @@ import { twoLeggedToken } from "../auth/two_legged.ts";
 import { DiazoError, usageError } from "../core/errors.ts";
 import { parseScopeList, scopeInfo, unknownScopes } from "../core/scopes.ts";
 import { openBrowser } from "../platform/browser.ts";
-import { discovery, jwtBearerToken } from "../services/authentication.ts";
+import { authorizePreflight, discovery, jwtBearerToken } from "../services/authentication.ts";
 import type { Ctx } from "./context.ts";
 
 /** Options of `auth login`. */
@@ -151,6 +151,10 @@ async function loginThreeLegged(ctx: Ctx, opts: LoginOptions) {
     state,
     challenge: await codeChallenge(verifier),
   });
+  const pre = await authorizePreflight(url).catch(() => undefined);
+  if (pre && pre.status >= 400 && /redirect_uri|callback/i.test(JSON.stringify(pre.body ?? ""))) {
+    throw new DiazoError("callback_mismatch", { status: pre.status, body: pre.body });
+  }
   const waitMs = (ctx.flags.timeout ?? 300) * 1000;
   let code: string;
   if (opts.browser === false) {

@@ -215,7 +215,7 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
       delete cfg.profiles[name];
       if (cfg.active_profile === name) delete cfg.active_profile;
       await ctx.saveConfig(cfg);
-      const removedTokens = await ctx.tokenStore().removeProfile(name);
+      const removedTokens = await (await ctx.tokenStore()).removeProfile(name);
       ctx.info(`Deleted profile ${name}`);
       await ctx.emit({ name, deleted: true, tokens_removed: removedTokens });
     });

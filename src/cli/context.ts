@@ -9,8 +9,14 @@ import { applyQuery, chooseFormat, type OutputFormat, render } from "../core/out
 import { knownSecrets, redact } from "../core/redact.ts";
 import { configDir, stateDir } from "../platform/dirs.ts";
 import { createHttp, type Http } from "../services/http.ts";
-import { fileTokenStore, type TokenStore } from "../auth/token_store.ts";
-import { twoLeggedToken } from "../auth/two_legged.ts";
+import {
+  type OpenedTokenStore,
+  openTokenStore,
+  type TokenStore,
+  type TokenStoreStatus,
+} from "../auth/token_store.ts";
+import { requireCredentials, twoLeggedToken } from "../auth/two_legged.ts";
+import { threeLeggedToken } from "../auth/three_legged.ts";
 import { VERSION } from "../core/version.ts";
 import type { Io } from "./io.ts";
 
@@ -43,9 +49,15 @@ export interface Ctx {
   config(): Promise<ConfigFile>;
   saveConfig(config: ConfigFile): Promise<void>;
   settings(): Promise<Resolved>;
-  tokenStore(): TokenStore;
-  /** An HTTP client for the platform; `auth: "none"` for endpoints without a bearer token. */
-  http(opts?: { auth?: "bearer" | "none" }): Promise<Http>;
+  /** The token store, opened on first use (probing the OS keychain once per run). */
+  tokenStore(): Promise<TokenStore>;
+  /** Which token store is in use and why (for `auth status` and diagnostics). */
+  tokenStoreStatus(): Promise<TokenStoreStatus>;
+  /**
+   * An HTTP client for the platform: `auth: "none"` for endpoints without a bearer token,
+   * `mode: "3-legged"` for commands that act as the logged-in user.
+   */
+  http(opts?: { auth?: "bearer" | "none"; mode?: "2-legged" | "3-legged" }): Promise<Http>;
   /** The effective output format. */
   format(): Promise<OutputFormat>;
   /** Writes a result to stdout in the chosen format, after --query. */
@@ -70,6 +82,10 @@ export interface Ctx {
 export interface RunState {
   exitCode: number;
   interruptHandler?: () => void;
+  /** The command being run, e.g. "bucket list". */
+  command?: string;
+  /** Scopes the command's requests needed, for the scope-usage log. */
+  usage?: { profile: string; mode: "2-legged" | "3-legged"; scopes: Set<string> };
 }
 
 /** Builds a context from parsed flags and the process environment. */
@@ -79,14 +95,22 @@ export function createContext(
   env: Record<string, string | undefined>,
   cwd: string,
   state: RunState = { exitCode: 0 },
-  tokenStore?: TokenStore,
+  tokenStore?: Promise<OpenedTokenStore>,
 ): Ctx {
   const interactive = !flags.nonInteractive && !truthy(env.CI) && io.stdin.isTerminal;
   const color = flags.color && !("NO_COLOR" in env && env.NO_COLOR !== "") && env.TERM !== "dumb";
   let configP: Promise<ConfigFile> | undefined;
   let settingsP: Promise<Resolved> | undefined;
-  let store: TokenStore | undefined = tokenStore;
+  let opened: Promise<OpenedTokenStore> | undefined = tokenStore;
   const cfgDir = configDir();
+  const open = () =>
+    opened ??= openTokenStore({
+      configDir: cfgDir,
+      stateDir: ctx.stateDir,
+      env,
+      os: Deno.build.os,
+      warn: (msg) => ctx.warn(msg),
+    });
   const ctx: Ctx = {
     io,
     env,
@@ -112,7 +136,8 @@ export function createContext(
           config,
         });
       })(),
-    tokenStore: () => (store ??= fileTokenStore(cfgDir)),
+    tokenStore: async () => (await open()).store,
+    tokenStoreStatus: async () => (await open()).status,
     async http(opts = {}) {
       const resolved = await ctx.settings();
       const base = {
@@ -125,15 +150,46 @@ export function createContext(
       };
       if (opts.auth === "none") return createHttp(base);
       const authHttp = createHttp(base);
-      const tokens = ctx.tokenStore();
-      return createHttp({
+      const mode = opts.mode ?? "2-legged";
+      const threeLeggedDeps = async () => ({
+        resolved,
+        store: await ctx.tokenStore(),
+        authHttp,
+        stateDir: ctx.stateDir,
+        debug: (l: string) => ctx.debug(l),
+      });
+      const http = createHttp({
         ...base,
+        onUnauthorized: async (rejected) => {
+          if (mode === "3-legged") {
+            const t = await threeLeggedToken(await threeLeggedDeps(), { rejected });
+            return t.access_token !== rejected;
+          }
+          const { token } = await twoLeggedToken({ resolved, store: await ctx.tokenStore(), authHttp }, {
+            force: true,
+          });
+          return token.access_token !== rejected;
+        },
         token: async () => {
-          const { token, cached } = await twoLeggedToken({ resolved, store: tokens, authHttp });
+          if (mode === "3-legged") return (await threeLeggedToken(await threeLeggedDeps())).access_token;
+          requireCredentials(resolved); // "Missing credentials" comes before any token-store notice
+          const store = await ctx.tokenStore();
+          const { token, cached } = await twoLeggedToken({ resolved, store, authHttp });
           if (flags.debug) ctx.debug(cached ? "token: cached 2-legged token" : "token: new 2-legged token");
           return token.access_token;
         },
       });
+      const usage = state.usage ??= { profile: resolved.profileName, mode, scopes: new Set() };
+      usage.mode = mode;
+      return {
+        baseUrl: http.baseUrl,
+        request: (spec) => {
+          if (spec.scope && spec.auth !== "none") {
+            for (const sc of spec.scope.split(" ")) usage.scopes.add(sc);
+          }
+          return http.request(spec);
+        },
+      };
     },
     format: async () =>
       chooseFormat(
@@ -177,7 +233,14 @@ export function createContext(
       state.interruptHandler = handler;
     },
     derive(over) {
-      return createContext(io, flags, { ...env, ...over.env }, cwd, state, over.tokenStore ?? store);
+      const given = over.tokenStore;
+      const store = given
+        ? Promise.resolve({
+          store: given,
+          status: { kind: given.kind, location: given.kind, reason: "chosen by the command" },
+        })
+        : opened;
+      return createContext(io, flags, { ...env, ...over.env }, cwd, state, store);
     },
   };
   return ctx;

@@ -76,7 +76,7 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
         const token = await step(ctx, steps, total, "Authenticate (2-legged)", async () => {
           const { token } = await twoLeggedToken({
             resolved: settings,
-            store: ctx.tokenStore(),
+            store: await ctx.tokenStore(),
             authHttp: await ctx.http({ auth: "none" }),
           });
           return [

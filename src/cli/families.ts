@@ -22,6 +22,7 @@ export const FAMILIES: readonly Family[] = [
     load: () => import("./bucket.ts"),
   },
   { name: "config", summary: "profiles and settings", load: () => import("./config.ts") },
+  { name: "logs", summary: "local logs (scope usage)", load: () => import("./auth_report.ts") },
   { name: "sandbox", summary: "run the offline platform emulator", load: () => import("./sandbox.ts") },
   {
     name: "demo",

@@ -7,6 +7,8 @@ import { DiazoError, ExitCode, isDiazoError, usageError } from "../core/errors.t
 import { compileQuery, OUTPUT_FORMATS } from "../core/output.ts";
 import { knownSecrets, redact } from "../core/redact.ts";
 import { versionText } from "../core/version.ts";
+import { appendScopeUse } from "../core/scope_usage.ts";
+import { stateDir } from "../platform/dirs.ts";
 import { type AnyCommand, type ContextFactory, examples, positiveNumber } from "./command.ts";
 import { createContext, type GlobalFlags, type RunState } from "./context.ts";
 import { FAMILIES, type Family } from "./families.ts";
@@ -138,6 +140,29 @@ function reportError(e: unknown, io: Io, opts: { json: boolean; debug: boolean }
   return de.exitCode;
 }
 
+function commandPath(cmd: AnyCommand): string {
+  const names: string[] = [];
+  for (let c: AnyCommand | null = cmd; c && c.parent; c = c.parent as AnyCommand | null) {
+    names.unshift(c.name());
+  }
+  return names.join(" ");
+}
+
+/** Appends the run's scope use to the local log; a log that cannot be written never fails a command. */
+async function recordUsage(state: RunState, exit: number): Promise<void> {
+  if (!state.usage || state.usage.scopes.size === 0 || !state.command) return;
+  try {
+    await appendScopeUse(stateDir(), {
+      time: new Date().toISOString(),
+      command: state.command,
+      profile: state.usage.profile,
+      mode: state.usage.mode,
+      scopes: [...state.usage.scopes].sort(),
+      exit,
+    });
+  } catch { /* best effort */ }
+}
+
 /** Runs diazo with the given arguments and returns the exit code. */
 export async function runCli(
   args: readonly string[],
@@ -152,6 +177,7 @@ export async function runCli(
     (env.DIAZO_DEBUG !== undefined && env.DIAZO_DEBUG !== "" && env.DIAZO_DEBUG !== "0");
   const state: RunState = { exitCode: 0 };
   const makeCtx: ContextFactory = (cmd) => {
+    state.command ??= commandPath(cmd);
     const flags = globalFlags(cmd);
     if (debug) flags.debug = true;
     json = (flags.output ?? env.DIAZO_OUTPUT) === "json";
@@ -178,9 +204,12 @@ export async function runCli(
     }
     await attachFamilies(program, commandWord(args), makeCtx);
     await program.parseAsync([...args], { from: "user" });
+    await recordUsage(state, state.exitCode);
     return state.exitCode;
   } catch (e) {
-    return reportError(e, io, { json, debug });
+    const code = reportError(e, io, { json, debug });
+    await recordUsage(state, code);
+    return code;
   } finally {
     try {
       Deno.removeSignalListener("SIGINT", onSigint);

@@ -212,6 +212,11 @@ export const CATALOG = {
     hint: "Pass an access token as issued by the platform (three base64url parts separated by dots).",
     exit: ExitCode.usage,
   },
+  keychain_unavailable: {
+    message: "The OS keychain cannot be used: {reason}",
+    hint: "{hint}",
+    exit: ExitCode.failure,
+  },
   interrupted: {
     message: "Interrupted",
     hint: "Run the command again to continue.",

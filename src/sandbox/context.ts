@@ -32,4 +32,6 @@ export interface RequestContext {
   token?: AccessClaims;
   /** The calling app, when known, for the request log. */
   clientId?: string;
+  /** The grant type of a token-endpoint call, for the request log. */
+  grantType?: string;
 }

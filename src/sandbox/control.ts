@@ -1,13 +1,15 @@
 /**
- * The control API under `/_sandbox/`: reset, state dump, apps, request log, faults, clock and
- * settings. It needs no token, is never faulted and is not recorded in the request log.
+ * The control API under `/_sandbox/`: reset, state dump, apps, service accounts, request log,
+ * faults, clock and settings. It needs no token, is never faulted and is not recorded in the
+ * request log.
  */
 
 import type { RequestContext, SandboxContext } from "./context.ts";
 import { parseFaultSpec } from "./faults.ts";
 import { empty, json, readJson } from "./respond.ts";
 import type { Route } from "./router.ts";
-import { nowMs, registerApp, resetState, WELL_KNOWN_APP } from "./state.ts";
+import { createServiceAccount, SERVICE_ACCOUNT_NAME } from "./service_accounts.ts";
+import { nowMs, registerApp, resetState, type SandboxConfig, WELL_KNOWN_APP } from "./state.ts";
 
 /** Path prefix of the control API. */
 export const CONTROL_PREFIX = "/_sandbox/";
@@ -33,7 +35,13 @@ function clock(sb: SandboxContext) {
 }
 
 function config(sb: SandboxContext) {
-  return { token_ttl_seconds: sb.state.config.tokenTtlSeconds };
+  const c = sb.state.config;
+  return {
+    token_ttl_seconds: c.tokenTtlSeconds,
+    refresh_token_ttl_seconds: c.refreshTokenTtlSeconds,
+    consent: c.consent,
+    refresh_reuse_revokes_family: c.refreshReuseRevokesFamily,
+  };
 }
 
 function stateDump(_req: Request, { sandbox: sb }: RequestContext): Response {
@@ -42,6 +50,16 @@ function stateDump(_req: Request, { sandbox: sb }: RequestContext): Response {
     apps: [...sb.state.apps.values()]
       .sort(byKey((a) => a.clientId))
       .map((a) => ({ client_id: a.clientId, callback_url: a.callbackUrl, builtin: a.builtin })),
+    service_accounts: [...sb.state.serviceAccounts.values()]
+      .sort(byKey((a) => a.serviceAccountId))
+      .map((a) => ({
+        serviceAccountId: a.serviceAccountId,
+        name: a.name,
+        email: a.email,
+        client_id: a.clientId,
+        status: a.status,
+        keys: a.keys.map((k) => k.kid),
+      })),
     buckets: [...sb.state.buckets.values()].sort(byKey((b) => b.bucketKey)),
     faults: sb.faults.list(),
     clock: clock(sb),
@@ -64,8 +82,8 @@ async function addApp(req: Request, { sandbox: sb }: RequestContext): Promise<Re
   ) {
     return badRequest("'client_id' and 'client_secret' are required strings");
   }
-  if (b.callback_url !== undefined && typeof b.callback_url !== "string") {
-    return badRequest("'callback_url' must be a string");
+  if (b.callback_url !== undefined && (typeof b.callback_url !== "string" || !URL.canParse(b.callback_url))) {
+    return badRequest("'callback_url' must be an absolute URL");
   }
   const callbackUrl = (b.callback_url as string | undefined) ?? WELL_KNOWN_APP.callbackUrl;
   if (!registerApp(sb.state, { clientId: b.client_id, clientSecret: b.client_secret, callbackUrl })) {
@@ -98,17 +116,60 @@ async function advanceClock(req: Request, { sandbox: sb }: RequestContext): Prom
   return json(200, clock(sb));
 }
 
+function isTtl(v: unknown): v is number {
+  return typeof v === "number" && Number.isInteger(v) && v >= 1;
+}
+
+/** Reads the settings of a config body into a patch, or says what is wrong. */
+function configPatch(b: Record<string, unknown>): Partial<SandboxConfig> | string {
+  const patch: Partial<SandboxConfig> = {};
+  const { token_ttl_seconds: ttl, refresh_token_ttl_seconds: refreshTtl, consent } = b;
+  if (ttl !== undefined) {
+    if (!isTtl(ttl)) return "'token_ttl_seconds' must be a positive integer";
+    patch.tokenTtlSeconds = ttl;
+  }
+  if (refreshTtl !== undefined) {
+    if (!isTtl(refreshTtl)) return "'refresh_token_ttl_seconds' must be a positive integer";
+    patch.refreshTokenTtlSeconds = refreshTtl;
+  }
+  if (consent !== undefined) {
+    if (consent !== "approve" && consent !== "deny") return '\'consent\' must be "approve" or "deny"';
+    patch.consent = consent;
+  }
+  const reuse = b.refresh_reuse_revokes_family;
+  if (reuse !== undefined) {
+    if (typeof reuse !== "boolean") return "'refresh_reuse_revokes_family' must be a boolean";
+    patch.refreshReuseRevokesFamily = reuse;
+  }
+  return patch;
+}
+
 async function setConfig(req: Request, { sandbox: sb }: RequestContext): Promise<Response> {
   const b = await readObject(req);
   if (!b) return badRequest("body must be a JSON object");
-  const ttl = b.token_ttl_seconds;
-  if (ttl !== undefined) {
-    if (typeof ttl !== "number" || !Number.isInteger(ttl) || ttl < 1) {
-      return badRequest("'token_ttl_seconds' must be a positive integer");
-    }
-    sb.state.config.tokenTtlSeconds = ttl;
-  }
+  const patch = configPatch(b);
+  if (typeof patch === "string") return badRequest(patch);
+  Object.assign(sb.state.config, patch);
   return json(200, config(sb));
+}
+
+async function addServiceAccount(req: Request, { sandbox: sb }: RequestContext): Promise<Response> {
+  const b = (await readObject(req)) ?? {};
+  const clientId = b.client_id ?? WELL_KNOWN_APP.clientId;
+  if (typeof clientId !== "string" || !sb.state.apps.has(clientId)) {
+    return json(404, { error: `no app with client id ${String(clientId)}` });
+  }
+  const name = b.name ?? `sandbox-sa-${sb.state.serviceAccounts.size + 1}`;
+  if (typeof name !== "string" || !SERVICE_ACCOUNT_NAME.test(name)) {
+    return badRequest("'name' must be 5 to 100 letters, digits and dashes");
+  }
+  const created = await createServiceAccount(sb.state, clientId, name);
+  return json(201, {
+    serviceAccountId: created.account.serviceAccountId,
+    email: created.account.email,
+    keyId: created.keyId,
+    privateKey: created.privateKey,
+  });
 }
 
 /** Routes of the control API. */
@@ -116,6 +177,7 @@ export const controlRoutes: readonly Route[] = [
   { method: "POST", pattern: "/_sandbox/reset", scopes: [], handler: reset },
   { method: "GET", pattern: "/_sandbox/state", scopes: [], handler: stateDump },
   { method: "POST", pattern: "/_sandbox/apps", scopes: [], handler: addApp },
+  { method: "POST", pattern: "/_sandbox/service-accounts", scopes: [], handler: addServiceAccount },
   { method: "GET", pattern: "/_sandbox/requests", scopes: [], handler: listRequests },
   {
     method: "DELETE",

@@ -38,6 +38,8 @@ export interface FaultStore {
   clear(): void;
   /** The fault that fires for this request, if any, counting the firing. */
   take(method: string, path: string): Fault | undefined;
+  /** True while some drop fault can still fire. */
+  dropArmed(): boolean;
 }
 
 /** The longest delay a fault may ask for. */
@@ -133,5 +135,6 @@ export function createFaultStore(random: () => number = Math.random): FaultStore
       fault.fired++;
       return { ...fault };
     },
+    dropArmed: () => faults.some(({ fault }) => fault.drop === true && fault.remaining !== 0),
   };
 }

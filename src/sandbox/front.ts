@@ -4,17 +4,14 @@
  * the front can: closing both ends makes a client's `fetch` fail with a network error.
  */
 
-// Sent before closing a dropped connection. A client that received nothing at all on a reused
-// keep-alive connection takes it for a stale one and silently resends the request (hyper does);
-// a started, never finished status line makes the drop visible as a network error instead.
-const TRUNCATED_ANSWER = new TextEncoder().encode("HTTP/1.1 ");
-
 /** The listening front. */
 export interface Front {
   /** Where clients connect. */
   addr: Deno.NetAddr;
-  /** Breaks off the client connection behind the inner connection from local port `innerPort`. */
-  drop(innerPort: number): Promise<boolean>;
+  /** Closes the client connection behind the inner connection from local port `innerPort`. */
+  drop(innerPort: number): boolean;
+  /** Closes every connection whose inner port `busy` does not claim (idle keep-alive ones). */
+  closeIdle(busy: (innerPort: number) => boolean): void;
   /** Stops listening and closes every connection. */
   close(): Promise<void>;
 }
@@ -54,16 +51,21 @@ export function startFront(hostname: string, port: number, target: Deno.NetAddr)
     }
     const link = { client, inner };
     if (closed) return closeLink(link);
-    client.setNoDelay(true);
-    inner.setNoDelay(true);
     const key = inner.localAddr.port;
     links.set(key, link);
-    await Promise.allSettled([
-      client.readable.pipeTo(inner.writable),
-      inner.readable.pipeTo(client.writable),
-    ]);
-    links.delete(key);
-    closeLink(link);
+    try {
+      client.setNoDelay(true);
+      inner.setNoDelay(true);
+      await Promise.allSettled([
+        client.readable.pipeTo(inner.writable),
+        inner.readable.pipeTo(client.writable),
+      ]);
+    } catch {
+      // the client left before the link was set up
+    } finally {
+      links.delete(key);
+      closeLink(link);
+    }
   }
 
   const accepting = (async () => {
@@ -80,13 +82,16 @@ export function startFront(hostname: string, port: number, target: Deno.NetAddr)
 
   return {
     addr: listener.addr,
-    async drop(innerPort) {
+    drop(innerPort) {
       const link = links.get(innerPort);
       if (!link) return false;
-      links.delete(innerPort);
-      await link.client.write(TRUNCATED_ANSWER).catch(() => 0);
       closeLink(link);
       return true;
+    },
+    closeIdle(busy) {
+      for (const [innerPort, link] of links) {
+        if (!busy(innerPort)) closeLink(link);
+      }
     },
     async close() {
       closed = true;

@@ -96,10 +96,29 @@ function parseObject(part: string): Record<string, unknown> | undefined {
   }
 }
 
-/** Checks a compact JWT's form, key id and RS256 signature against `keys` (claims are not checked). */
+/** Reads a compact JWT's header and payload without checking its signature; undefined when malformed. */
+export function decodeJwtUnverified(token: string): VerifiedJwt | undefined {
+  const parts = token.split(".");
+  if (parts.length !== 3) return undefined;
+  const header = parseObject(parts[0]);
+  const payload = parseObject(parts[1]);
+  return header && payload ? { header, payload } : undefined;
+}
+
+/** A public key that can verify tokens, named by its key id. */
+export interface VerifyingKey {
+  kid: string;
+  publicKey: CryptoKey;
+}
+
+/**
+ * Checks a compact JWT's form, key id and RS256 signature against `keys` (claims are not checked).
+ * With `kidOptional`, a header without `kid` is tried against every key.
+ */
 export async function verifyJwt(
-  keys: readonly SigningKey[],
+  keys: readonly VerifyingKey[],
   token: string,
+  opts: { kidOptional?: boolean } = {},
 ): Promise<{ ok: true; jwt: VerifiedJwt } | { ok: false; reason: JwtFailure }> {
   const parts = token.split(".");
   if (parts.length !== 3 || parts.some((p) => p === "")) return { ok: false, reason: "malformed" };
@@ -107,15 +126,17 @@ export async function verifyJwt(
   const payload = parseObject(parts[1]);
   const signature = base64UrlDecode(parts[2]);
   if (!header || !payload || !signature || header.alg !== "RS256") return { ok: false, reason: "malformed" };
-  const key = keys.find((k) => k.kid === header.kid);
-  if (!key) return { ok: false, reason: "unknown_kid" };
-  const valid = await crypto.subtle.verify(
-    ALGORITHM,
-    key.publicKey,
-    signature,
-    encoder.encode(`${parts[0]}.${parts[1]}`),
-  );
-  return valid ? { ok: true, jwt: { header, payload } } : { ok: false, reason: "bad_signature" };
+  const candidates = header.kid === undefined && opts.kidOptional
+    ? keys
+    : keys.filter((k) => k.kid === header.kid);
+  if (candidates.length === 0) return { ok: false, reason: "unknown_kid" };
+  const signed = encoder.encode(`${parts[0]}.${parts[1]}`);
+  for (const key of candidates) {
+    if (await crypto.subtle.verify(ALGORITHM, key.publicKey, signature, signed)) {
+      return { ok: true, jwt: { header, payload } };
+    }
+  }
+  return { ok: false, reason: "bad_signature" };
 }
 
 /** The JWKS document publishing `keys`. */

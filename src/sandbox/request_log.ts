@@ -14,6 +14,8 @@ export interface RequestLogEntry {
   status: number;
   duration_ms: number;
   client_id?: string;
+  /** The `grant_type` of a token-endpoint call (never its codes, tokens or secrets). */
+  grant_type?: string;
   fault_id?: string;
 }
 

@@ -29,6 +29,8 @@ export interface Sandbox {
   /** Base URL without a trailing slash, e.g. `http://127.0.0.1:41234`. */
   url: string;
   port: number;
+  /** Where object data lives. */
+  dataDir: string;
   /** Stops serving, closes every connection and removes a temporary data directory. */
   close(): Promise<void>;
 }
@@ -67,7 +69,10 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     };
     const handler = createPipeline(sandbox, {
       routes: SERVICE_ROUTES,
-      drop: async (innerPort) => await front?.drop(innerPort),
+      connections: {
+        drop: (innerPort) => front?.drop(innerPort) ?? false,
+        closeIdle: (busy) => front?.closeIdle(busy),
+      },
       log: opts.log,
       signal: stopping.signal,
     });
@@ -92,6 +97,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   return {
     url: `http://${urlHost(hostname)}:${port}`,
     port,
+    dataDir,
     close: () => (closing ??= shutdown(f, s)),
   };
 }

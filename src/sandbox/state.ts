@@ -1,5 +1,6 @@
 /**
- * The sandbox's in-memory world: registered apps, issued tokens, buckets, the clock and settings.
+ * The sandbox's in-memory world: registered apps, issued tokens, authorization codes, refresh
+ * tokens, service accounts, buckets, the clock and settings.
  */
 
 /** A registered application (client). */
@@ -19,6 +20,55 @@ export interface IssuedToken {
   /** Expiry, seconds since the epoch on the sandbox clock. */
   exp: number;
   revoked: boolean;
+  /** The user (or service account) the token acts for; absent on 2-legged tokens. */
+  userid?: string;
+}
+
+/** An authorization code awaiting its exchange at the token endpoint. */
+export interface AuthCode {
+  clientId: string;
+  redirectUri: string;
+  scopes: string[];
+  userid: string;
+  /** The S256 PKCE challenge, when the authorize request carried one. */
+  codeChallenge?: string;
+  nonce?: string;
+  /** Expiry, milliseconds since the epoch on the sandbox clock. */
+  expMs: number;
+}
+
+/** A refresh token the sandbox issued; each is spent by one refresh (rotation). */
+export interface RefreshGrant {
+  clientId: string;
+  userid: string;
+  /** Scopes of the original authorization; a refresh may narrow the access token, never this. */
+  scopes: string[];
+  /** Expiry, seconds since the epoch on the sandbox clock. */
+  exp: number;
+  /** Tokens rotated from one authorization share a family. */
+  family: string;
+  /** Issued to a client that authenticated with its secret; refreshing then needs it too. */
+  confidential: boolean;
+  used: boolean;
+  revoked: boolean;
+}
+
+/** A key registered for a service account (only the public half is kept). */
+export interface ServiceAccountKey {
+  kid: string;
+  publicKey: CryptoKey;
+}
+
+/** A service account of an app (Secure Service Accounts). */
+export interface ServiceAccount {
+  serviceAccountId: string;
+  name: string;
+  email: string;
+  clientId: string;
+  /** Milliseconds since the epoch on the sandbox clock. */
+  createdAt: number;
+  status: "ENABLED" | "DISABLED";
+  keys: ServiceAccountKey[];
 }
 
 /** One access grant on a bucket. */
@@ -41,12 +91,23 @@ export interface Bucket {
 /** Settings changed through the control API. */
 export interface SandboxConfig {
   tokenTtlSeconds: number;
+  refreshTokenTtlSeconds: number;
+  /** How the sandbox user answers the consent screen of `/authorize`. */
+  consent: "approve" | "deny";
+  /** Spending an already-used refresh token also revokes the rest of its family. */
+  refreshReuseRevokesFamily: boolean;
 }
 
 /** Everything the sandbox knows. */
 export interface SandboxState {
   apps: Map<string, App>;
   tokens: Map<string, IssuedToken>;
+  /** By code. */
+  codes: Map<string, AuthCode>;
+  /** By refresh token. */
+  refreshTokens: Map<string, RefreshGrant>;
+  /** By service account id. */
+  serviceAccounts: Map<string, ServiceAccount>;
   buckets: Map<string, Bucket>;
   /** Added to the wall clock: how far the sandbox clock was advanced. */
   clockOffsetMs: number;
@@ -64,9 +125,17 @@ export const WELL_KNOWN_APP: Readonly<App> = Object.freeze({
 /** Lifetime of an access token, as the platform answers (`expires_in`). */
 export const DEFAULT_TOKEN_TTL_SECONDS = 3599;
 
+/** Lifetime of a refresh token: 15 days. */
+export const DEFAULT_REFRESH_TOKEN_TTL_SECONDS = 15 * 24 * 3600;
+
 /** Settings as they are after start or reset. */
 export function defaultConfig(): SandboxConfig {
-  return { tokenTtlSeconds: DEFAULT_TOKEN_TTL_SECONDS };
+  return {
+    tokenTtlSeconds: DEFAULT_TOKEN_TTL_SECONDS,
+    refreshTokenTtlSeconds: DEFAULT_REFRESH_TOKEN_TTL_SECONDS,
+    consent: "approve",
+    refreshReuseRevokesFamily: false,
+  };
 }
 
 /** A fresh state holding only the well-known app. */
@@ -74,6 +143,9 @@ export function createState(): SandboxState {
   return {
     apps: new Map([[WELL_KNOWN_APP.clientId, { ...WELL_KNOWN_APP }]]),
     tokens: new Map(),
+    codes: new Map(),
+    refreshTokens: new Map(),
+    serviceAccounts: new Map(),
     buckets: new Map(),
     clockOffsetMs: 0,
     config: defaultConfig(),
@@ -85,6 +157,9 @@ export function resetState(state: SandboxState): void {
   const fresh = createState();
   state.apps = fresh.apps;
   state.tokens = fresh.tokens;
+  state.codes = fresh.codes;
+  state.refreshTokens = fresh.refreshTokens;
+  state.serviceAccounts = fresh.serviceAccounts;
   state.buckets = fresh.buckets;
   state.clockOffsetMs = fresh.clockOffsetMs;
   state.config = fresh.config;

@@ -1,6 +1,6 @@
 /**
- * Access tokens as the platform issues them: RS256 JWTs with its claim set, recorded by `jti`, and
- * checked against the sandbox clock.
+ * Tokens as the platform issues them: access tokens (RS256 JWTs with its claim set, recorded by
+ * `jti`, checked against the sandbox clock) and OpenID Connect ID tokens.
  */
 
 import type { SandboxContext } from "./context.ts";
@@ -11,6 +11,14 @@ import { nowSeconds } from "./state.ts";
 export const TOKEN_ISSUER = "https://developer.api.autodesk.com";
 /** `aud` of every token. */
 export const TOKEN_AUDIENCE = "https://autodesk.com";
+
+/** Lifetime of an ID token: 60 minutes. */
+export const ID_TOKEN_TTL_SECONDS = 3600;
+
+/** A random, URL-safe string of `bytes` random bytes (codes, refresh tokens, token ids). */
+export function randomToken(bytes: number): string {
+  return base64UrlEncode(crypto.getRandomValues(new Uint8Array(bytes)));
+}
 
 /** The claims of an access token. */
 export interface AccessClaims {
@@ -49,7 +57,7 @@ export async function issueAccessToken(
     client_id: clientId,
     iss: TOKEN_ISSUER,
     aud: TOKEN_AUDIENCE,
-    jti: base64UrlEncode(crypto.getRandomValues(new Uint8Array(24))),
+    jti: randomToken(24),
     exp: nowSeconds(sb.state) + expiresIn,
     ...extra,
   };
@@ -60,6 +68,7 @@ export async function issueAccessToken(
     scopes: [...scopes],
     exp: claims.exp,
     revoked: false,
+    ...(extra.userid !== undefined ? { userid: extra.userid } : {}),
   });
   return { accessToken, expiresIn, claims };
 }
@@ -85,4 +94,36 @@ export async function checkAccessToken(sb: SandboxContext, token: string): Promi
   }
   if (nowSeconds(sb.state) >= claims.exp) return { ok: false, problem: "expired" };
   return { ok: true, claims };
+}
+
+/** Who an ID token is about. */
+export interface IdTokenSubject {
+  userid: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  username: string;
+}
+
+/** Issues an OpenID Connect ID token for `user`, addressed to `clientId`. */
+export async function issueIdToken(
+  sb: SandboxContext,
+  clientId: string,
+  user: IdTokenSubject,
+  nonce?: string,
+): Promise<string> {
+  const iat = nowSeconds(sb.state);
+  return await signJwt(sb.keys[0], {
+    iss: TOKEN_ISSUER,
+    sub: user.userid,
+    aud: clientId,
+    iat,
+    exp: iat + ID_TOKEN_TTL_SECONDS,
+    ...(nonce !== undefined ? { nonce } : {}),
+    userid: user.userid,
+    user_name: user.username,
+    user_email: user.email,
+    first_name: user.firstName,
+    last_name: user.lastName,
+  }, { typ: "JWT" });
 }

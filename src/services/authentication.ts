@@ -164,7 +164,36 @@ export async function discovery(http: Http): Promise<Discovery> {
   return (await http.request<Discovery>({ path: "/.well-known/openid-configuration", auth: "none" })).data;
 }
 
+/** Where the platform serves the user's profile (a different host than the APIs). */
+export const USERINFO_URL = "https://api.userprofile.autodesk.com/userinfo";
+
 /** The signed-in user's profile (3-legged token). */
 export async function userInfo(http: Http, url: string): Promise<Record<string, unknown>> {
-  return (await http.request<Record<string, unknown>>({ path: url, auth: "bearer" })).data;
+  return (await http.request<Record<string, unknown>>({
+    path: url,
+    auth: "bearer",
+    scope: "user-profile:read",
+  })).data;
+}
+
+/**
+ * Asks the authorize endpoint about a login URL without following its redirect, so that a callback
+ * URL the app does not know is reported before the user is sent to a browser. Returns the status
+ * and, for a refusal, the parsed body.
+ */
+export async function authorizePreflight(
+  url: string,
+  timeoutMs = 10_000,
+): Promise<{ status: number; body?: unknown }> {
+  const res = await fetch(url, { redirect: "manual", signal: AbortSignal.timeout(timeoutMs) });
+  if (res.status < 400) {
+    await res.body?.cancel();
+    return { status: res.status };
+  }
+  const text = await res.text();
+  try {
+    return { status: res.status, body: JSON.parse(text) };
+  } catch {
+    return { status: res.status, body: text };
+  }
 }

@@ -21,6 +21,11 @@ export interface HttpConfig {
   baseUrl: string;
   /** Bearer token, asked for on each attempt so that a refreshed token is used on a retry. */
   token?: () => Promise<string>;
+  /**
+   * Called at most once per request when the platform answers 401 to a bearer token (expired by
+   * its clock, revoked): `true` means the token was renewed and the request is sent again.
+   */
+  onUnauthorized?: (rejectedToken: string) => Promise<boolean>;
   /** Timeout of one attempt, until the whole answer is read (until its headers for streams). */
   timeoutMs: number;
   /** Total attempts including the first. */
@@ -137,6 +142,7 @@ async function send<T>(c: Client, spec: RequestSpec): Promise<HttpResponse<T>> {
   const timeoutMs = spec.timeoutMs ?? c.config.timeoutMs;
   const log = c.config.debug ? (line: string) => c.config.debug!(redact(line, knownSecrets())) : undefined;
 
+  let renewed = false;
   for (let attempt = 1;; attempt++) {
     if (spec.signal?.aborted) throw new DiazoError("interrupted", { cause: spec.signal.reason });
     const headers = await buildHeaders(c, spec, url);
@@ -157,6 +163,15 @@ async function send<T>(c: Client, spec: RequestSpec): Promise<HttpResponse<T>> {
     let waitAtLeast = 0;
     if (outcome.kind === "http") {
       const { res } = outcome;
+      const bearer = /^Bearer (.+)$/.exec(headers.get("authorization") ?? "")?.[1];
+      if (res.status === 401 && bearer && !renewed && c.config.onUnauthorized) {
+        renewed = true;
+        if (await c.config.onUnauthorized(bearer)) {
+          log?.("token: renewed after 401; sending again");
+          attempt--;
+          continue;
+        }
+      }
       if (!RETRY_STATUSES.has(res.status) || attempt >= maxAttempts) {
         throw errorFromResponse(res.status, outcome.body, {
           resource: spec.resource,

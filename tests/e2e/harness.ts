@@ -63,6 +63,9 @@ export function cliEnv(home: TestHome, extra: Record<string, string> = {}): Reco
     DIAZO_STATE_DIR: home.stateDir,
     NO_COLOR: "1",
     DIAZO_RETRY_BASE_MS: "20",
+    // On macOS and Windows the OS keychain works in a test run and is the user's own: tests keep
+    // their tokens in the temp config dir instead. token_store_test.ts passes "" to test the choice.
+    DIAZO_TOKEN_STORE: "file",
     ...extra,
   };
 }

@@ -190,7 +190,12 @@ Deno.test("token: the configured TTL sets expires_in and exp", async () => {
   await withSandbox(async (sb) => {
     const c = await control(sb, "POST", "config", { token_ttl_seconds: 120 });
     assert.equal(c.status, 200);
-    assert.deepEqual(c.json, { token_ttl_seconds: 120 });
+    assert.deepEqual(c.json, {
+      token_ttl_seconds: 120,
+      refresh_token_ttl_seconds: 1_296_000,
+      consent: "approve",
+      refresh_reuse_revokes_family: false,
+    });
     const a = await tokenRequest(sb, { ...CC, scope: "data:read" }, {
       authorization: basic(APP.id, APP.secret),
     });

@@ -1,0 +1,140 @@
+/**
+ * The user grants of the token endpoint: `authorization_code` (confidential with Basic, or public
+ * with PKCE) and `refresh_token` (rotating: every refresh token is spent by one use).
+ */
+
+import type { RequestContext } from "../context.ts";
+import {
+  CODE_VERIFIER,
+  findRefreshGrant,
+  INVALID_REFRESH_TOKEN,
+  issueRefreshToken,
+  s256,
+} from "../grants.ts";
+import { oauthError } from "../respond.ts";
+import { nowMs } from "../state.ts";
+import { issueAccessToken, issueIdToken } from "../tokens.ts";
+import { findUser } from "../users.ts";
+import {
+  identifyClient,
+  missingCredentialsResponse,
+  narrowScopes,
+  type PresentedCredentials,
+  tokenAnswer,
+} from "./oauth_client.ts";
+
+function invalidGrant(description: string): Response {
+  return oauthError(400, "invalid_grant", description);
+}
+
+function missing(name: string): Response {
+  return oauthError(400, "invalid_request", `The '${name}' parameter is required`);
+}
+
+/** What a user token answer is issued for. */
+interface UserGrant {
+  clientId: string;
+  userid: string;
+  /** Scopes of the authorization (kept by the refresh token). */
+  grantScopes: string[];
+  /** Scopes of this access token (a subset of `grantScopes`). */
+  scopes: string[];
+  confidential: boolean;
+  family?: string;
+  nonce?: string;
+}
+
+/** Issues the 3-legged answer: access token, rotated refresh token and, with `openid`, an ID token. */
+async function userTokens(ctx: RequestContext, g: UserGrant): Promise<Response> {
+  const sb = ctx.sandbox;
+  const issued = await issueAccessToken(sb, g.clientId, g.scopes, { userid: g.userid });
+  const refresh = issueRefreshToken(sb.state, {
+    clientId: g.clientId,
+    userid: g.userid,
+    scopes: g.grantScopes,
+    confidential: g.confidential,
+    family: g.family,
+  });
+  const user = findUser(sb.state, g.userid);
+  const idToken = user && g.scopes.includes("openid")
+    ? await issueIdToken(sb, g.clientId, user, g.nonce)
+    : undefined;
+  return tokenAnswer({
+    access_token: issued.accessToken,
+    token_type: "Bearer",
+    expires_in: issued.expiresIn,
+    refresh_token: refresh,
+    ...(idToken !== undefined ? { id_token: idToken } : {}),
+  });
+}
+
+/** `grant_type=authorization_code`. */
+export async function authorizationCodeGrant(
+  form: URLSearchParams,
+  credentials: PresentedCredentials,
+  ctx: RequestContext,
+): Promise<Response> {
+  const client = identifyClient(credentials, ctx, { allowPublic: true });
+  if (client instanceof Response) return client;
+  const value = form.get("code");
+  if (!value) return missing("code");
+  const redirectUri = form.get("redirect_uri");
+  if (!redirectUri) return missing("redirect_uri");
+  const state = ctx.sandbox.state;
+  const code = state.codes.get(value);
+  if (!code || code.clientId !== client.app.clientId) {
+    return invalidGrant("The authorization code is invalid or has already been used");
+  }
+  // A public client proves itself only through PKCE.
+  if (!client.confidential && code.codeChallenge === undefined) return missingCredentialsResponse();
+  // Any redemption attempt spends the code, so a wrong verifier cannot be retried.
+  state.codes.delete(value);
+  if (nowMs(state) >= code.expMs) return invalidGrant("The authorization code has expired");
+  if (redirectUri !== code.redirectUri) {
+    return invalidGrant("The redirect_uri does not match the one of the authorization request");
+  }
+  if (code.codeChallenge !== undefined) {
+    const verifier = form.get("code_verifier");
+    if (!verifier) return invalidGrant("The code_verifier is required for this authorization code");
+    if (!CODE_VERIFIER.test(verifier)) {
+      return invalidGrant("The code_verifier must be 43 to 128 characters of [A-Za-z0-9-._~]");
+    }
+    if (await s256(verifier) !== code.codeChallenge) {
+      return invalidGrant("The code_verifier does not match the code_challenge");
+    }
+  }
+  return await userTokens(ctx, {
+    clientId: code.clientId,
+    userid: code.userid,
+    grantScopes: code.scopes,
+    scopes: code.scopes,
+    confidential: client.confidential,
+    nonce: code.nonce,
+  });
+}
+
+/** `grant_type=refresh_token`. */
+export async function refreshTokenGrant(
+  form: URLSearchParams,
+  credentials: PresentedCredentials,
+  ctx: RequestContext,
+): Promise<Response> {
+  const client = identifyClient(credentials, ctx, { allowPublic: true });
+  if (client instanceof Response) return client;
+  const value = form.get("refresh_token");
+  if (!value) return missing("refresh_token");
+  const grant = findRefreshGrant(ctx.sandbox.state, value, client.app.clientId);
+  if (!grant) return invalidGrant(INVALID_REFRESH_TOKEN);
+  if (grant.confidential && !client.confidential) return missingCredentialsResponse();
+  const scopes = narrowScopes(grant.scopes, form.get("scope"));
+  if (scopes instanceof Response) return scopes;
+  grant.used = true;
+  return await userTokens(ctx, {
+    clientId: grant.clientId,
+    userid: grant.userid,
+    grantScopes: grant.scopes,
+    scopes,
+    confidential: grant.confidential,
+    family: grant.family,
+  });
+}

@@ -1,0 +1,46 @@
+/**
+ * The service-account grant of the token endpoint (`urn:ietf:params:oauth:grant-type:jwt-bearer`):
+ * a confidential client trades an RS256 assertion signed with a service account's key for a
+ * 3-legged access token acting as that account.
+ */
+
+import type { RequestContext } from "../context.ts";
+import { oauthError } from "../respond.ts";
+import { checkAssertion } from "../service_accounts.ts";
+import { issueAccessToken } from "../tokens.ts";
+import {
+  grantableScopes,
+  identifyClient,
+  narrowScopes,
+  type PresentedCredentials,
+  tokenAnswer,
+} from "./oauth_client.ts";
+
+/** The grant type of the service-account exchange. */
+export const JWT_BEARER_GRANT = "urn:ietf:params:oauth:grant-type:jwt-bearer";
+
+/** `grant_type=urn:ietf:params:oauth:grant-type:jwt-bearer`. */
+export async function jwtBearerGrant(
+  form: URLSearchParams,
+  credentials: PresentedCredentials,
+  ctx: RequestContext,
+): Promise<Response> {
+  const client = identifyClient(credentials, ctx, { allowPublic: false });
+  if (client instanceof Response) return client;
+  const assertion = form.get("assertion");
+  if (!assertion) return oauthError(400, "invalid_request", "The 'assertion' parameter is required");
+  const checked = await checkAssertion(ctx.sandbox.state, client.app.clientId, assertion);
+  if (!checked.ok) return oauthError(400, "invalid_grant", checked.description);
+  const grantable = grantableScopes(checked.scopes.join(" "), "3-legged");
+  if ("error" in grantable) return oauthError(400, "invalid_scope", grantable.error);
+  const scopes = narrowScopes(grantable.scopes, form.get("scope"));
+  if (scopes instanceof Response) return scopes;
+  const issued = await issueAccessToken(ctx.sandbox, client.app.clientId, scopes, {
+    userid: checked.account.serviceAccountId,
+  });
+  return tokenAnswer({
+    access_token: issued.accessToken,
+    token_type: "Bearer",
+    expires_in: issued.expiresIn,
+  });
+}

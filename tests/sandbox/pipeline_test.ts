@@ -1,0 +1,42 @@
+import assert from "node:assert/strict";
+import type { SandboxContext } from "../../src/sandbox/context.ts";
+import { createFaultStore } from "../../src/sandbox/faults.ts";
+import { generateSigningKey } from "../../src/sandbox/jwt.ts";
+import { createPipeline } from "../../src/sandbox/pipeline.ts";
+import { createRequestLog } from "../../src/sandbox/request_log.ts";
+import { createState } from "../../src/sandbox/state.ts";
+
+const info = {
+  remoteAddr: { transport: "tcp", hostname: "127.0.0.1", port: 40000 },
+  completed: Promise.resolve(),
+} as unknown as Deno.ServeHandlerInfo<Deno.NetAddr>;
+
+Deno.test("pipeline: a handler that throws answers 500 JSON and the next request is served", async () => {
+  const sandbox: SandboxContext = {
+    state: createState(),
+    keys: [await generateSigningKey()],
+    faults: createFaultStore(),
+    requests: createRequestLog(),
+    dataDir: "",
+  };
+  const lines: string[] = [];
+  const handle = createPipeline(sandbox, {
+    routes: [[
+      { method: "GET", pattern: "/boom", scopes: [], handler: () => Promise.reject(new Error("kaput")) },
+      { method: "GET", pattern: "/fine", scopes: [], handler: () => Response.json({ fine: true }) },
+    ]],
+    connections: { drop: () => true, closeIdle: () => {} },
+    log: (l) => lines.push(l),
+  });
+  const boom = await handle(new Request("http://sandbox.test/boom"), info);
+  assert.equal(boom.status, 500);
+  assert.ok(boom.headers.get("content-type")?.startsWith("application/json"));
+  const body = await boom.json();
+  assert.equal(body.errorCode, "SANDBOX-500");
+  assert.match(body.developerMessage, /kaput/);
+  const fine = await handle(new Request("http://sandbox.test/fine"), info);
+  assert.equal(fine.status, 200);
+  assert.deepEqual(await fine.json(), { fine: true });
+  assert.deepEqual(sandbox.requests.list().map((e) => [e.path, e.status]), [["/boom", 500], ["/fine", 200]]);
+  assert.match(lines[0], /^GET \/boom 500 \d+ms error: kaput$/);
+});
