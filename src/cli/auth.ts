@@ -1,11 +1,21 @@
 /** `diazo auth ...`: credentials and tokens (2-legged part). */
 import { mask } from "../core/config.ts";
+import { decodeJwt } from "../core/jwt.ts";
 import { profileScopes, requireCredentials, twoLeggedToken } from "../auth/two_legged.ts";
 import { type AnyCommand, type ContextFactory, examples } from "./command.ts";
 import { runLogin } from "./auth_login.ts";
-import { userInfo, USERINFO_URL } from "../services/authentication.ts";
+import { revokeToken, userInfo, USERINFO_URL } from "../services/authentication.ts";
 import { registerScopeCommands } from "./auth_scopes.ts";
 import { registerReportCommands } from "./auth_report.ts";
+
+function userOf(token: string): string | null {
+  try {
+    const id = decodeJwt(token).payload.userid;
+    return typeof id === "string" ? id : null;
+  } catch {
+    return null;
+  }
+}
 
 /** Registers the auth family. */
 export function register(program: AnyCommand, makeCtx: ContextFactory): void {
@@ -78,6 +88,7 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
       const storeStatus = await ctx.tokenStoreStatus();
       const tokens = Object.values(await store.list(resolved.profileName)).map((t) => ({
         mode: t.mode,
+        user: t.mode === "3-legged" ? userOf(t.access_token) : null,
         client_id: t.client_id,
         base_url: t.base_url,
         token: mask(t.access_token),
@@ -109,17 +120,41 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
   examples(status, ["diazo auth status", "diazo auth status -o json --query 'tokens[].expires_at'"]);
 
   const logout = auth.command("logout")
-    .description("forget the cached tokens of the profile")
+    .description("revoke the profile's tokens at the platform and remove them from every store")
     .action(async (_opts, cmd) => {
       const ctx = makeCtx(cmd);
       const resolved = await ctx.settings();
-      const removed = await (await ctx.tokenStore()).removeProfile(resolved.profileName);
+      const store = await ctx.tokenStore();
+      const tokens = Object.values(await store.list(resolved.profileName));
+      // Revoke at the platform first (best effort: an unreachable platform must not keep tokens here).
+      let revoked = 0;
+      if (resolved.clientId.value) {
+        const http = await ctx.http({ auth: "none" });
+        const client = { clientId: resolved.clientId.value, clientSecret: resolved.clientSecret.value };
+        for (const t of tokens.filter((t) => t.base_url === resolved.baseUrl.value)) {
+          for (
+            const [token, hint] of [[t.refresh_token, "refresh_token"], [
+              t.access_token,
+              "access_token",
+            ]] as const
+          ) {
+            if (!token) continue;
+            try {
+              await revokeToken(http, { ...client, token, hint });
+              revoked++;
+            } catch (e) {
+              ctx.warn(`could not revoke a ${hint} at the platform: ${(e as Error).message}`);
+            }
+          }
+        }
+      }
+      const removed = await store.removeProfile(resolved.profileName);
       ctx.info(
         removed
           ? `Logged out of profile ${resolved.profileName}`
           : `No tokens were cached for profile ${resolved.profileName}`,
       );
-      await ctx.emit({ profile: resolved.profileName, removed });
+      await ctx.emit({ profile: resolved.profileName, removed, revoked });
     });
   examples(logout, ["diazo auth logout", "diazo auth logout --profile work"]);
 

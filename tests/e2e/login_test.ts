@@ -130,14 +130,41 @@ Deno.test("--no-browser: the pasted redirect URL completes the login", async () 
   const home = await makeHome();
   try {
     const env = await appEnv(sb.url, home, "paste-app");
-    const login = await startLogin(["--no-browser", "--scopes", "data:read", "-o", "json"], env, "piped");
+    const login = await startLogin(
+      ["--no-browser", "--scopes", "data:read,user-profile:read", "-o", "json", "--debug"],
+      env,
+      "piped",
+    );
     const location = await approve(login.authorize);
+    const code = new URL(location).searchParams.get("code")!;
     const w = login.child.stdin.getWriter();
     await w.write(new TextEncoder().encode(location + "\n"));
     await w.close();
     const done = await finish(login.child, login.stderr);
     assert.equal(done.code, 0, done.stderr);
     assert.equal(json<{ mode: string }>(done).mode, "3-legged");
+    // The debug log of the login and of a refresh shows no code, token or secret.
+    await fetch(`${sb.url}/_sandbox/clock`, {
+      method: "POST",
+      body: JSON.stringify({ advance_seconds: 3600 }),
+    }).then((r) => r.body?.cancel());
+    const refreshed = await diazo(["auth", "whoami", "--debug"], { env });
+    assert.equal(refreshed.code, 0, refreshed.stderr);
+    const stored = Object.values(JSON.parse(await Deno.readTextFile(`${home.configDir}/tokens.json`))) as {
+      access_token: string;
+      refresh_token?: string;
+    }[];
+    const text = done.stdout + done.stderr + refreshed.stdout + refreshed.stderr;
+    assert.match(text, /grant_type=refresh_token/);
+    for (
+      const secret of [
+        code,
+        env.SVC_CLIENT_SECRET,
+        ...stored.flatMap((t) => [t.access_token, t.refresh_token ?? "none"]),
+      ]
+    ) {
+      assert.ok(!text.includes(secret), "a secret reached the debug log");
+    }
   } finally {
     await home.cleanup();
     await sb.close();

@@ -1,0 +1,118 @@
+/** e2e: the scope matrix, the scope-usage log, and secret-free reports. */
+import assert from "node:assert/strict";
+import { startSandbox } from "../../src/sandbox/server.ts";
+import { diazo, json, makeHome, SANDBOX_SECRET, sandboxEnv } from "./harness.ts";
+
+/** Commands that need exactly one scope, with what makes them run. */
+const MATRIX: {
+  scope: string;
+  args: (i: number) => string[];
+  setup?: (env: Record<string, string>, i: number) => Promise<void>;
+}[] = [
+  { scope: "bucket:read", args: () => ["bucket", "list", "--region", "US"] },
+  { scope: "bucket:create", args: (i) => ["bucket", "create", "--key", `matrix-create-${i}`] },
+  {
+    scope: "bucket:delete",
+    args: (i) => ["bucket", "delete", `matrix-del-${i}`, "--yes"],
+    setup: async (env, i) => {
+      const r = await diazo(["bucket", "create", "--key", `matrix-del-${i}`], { env });
+      assert.equal(r.code, 0, r.stderr);
+    },
+  },
+];
+
+Deno.test("scope matrix: without the scope -> catalog message naming it and exit 3; with it -> success", async () => {
+  const sb = await startSandbox({ port: 0 });
+  const home = await makeHome();
+  try {
+    const env = sandboxEnv(home, sb.url);
+    let i = 0;
+    for (const m of MATRIX) {
+      i++;
+      await m.setup?.(env, i);
+      const reduce = await diazo(["auth", "reduce-scopes", "--remove", m.scope], { env });
+      assert.equal(reduce.code, 0, reduce.stderr);
+      const denied = await diazo(m.args(i), { env });
+      assert.equal(denied.code, 3, `${m.scope}: ${denied.stderr}`);
+      assert.equal(denied.stdout, "");
+      assert.match(denied.stderr, /^error: Insufficient privileges to access this resource\nhint: .*/);
+      assert.ok(denied.stderr.includes(`--add ${m.scope}`), `the hint names ${m.scope}: ${denied.stderr}`);
+      const extend = await diazo(["auth", "extend-scopes", "--add", m.scope], { env });
+      assert.equal(extend.code, 0, extend.stderr);
+      const ok = await diazo(m.args(i), { env });
+      assert.equal(ok.code, 0, `${m.scope}: ${ok.stderr}`);
+    }
+    // Scopes without a command yet are checked at the token endpoint, per mode.
+    for (const s of ["data:read", "data:write", "data:create", "viewables:read", "code:all"]) {
+      const r = await diazo(["auth", "test-scope", s, "-o", "json"], { env });
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(json<{ granted: boolean }>(r).granted, true);
+    }
+    for (const s of ["account:read", "account:write"]) {
+      const r = await diazo(["auth", "test-scope", s], { env });
+      assert.equal(r.code, 2);
+      assert.match(r.stderr, /cannot be granted to a 2-legged token/);
+    }
+    const probe = await diazo([
+      "auth",
+      "test-scopes",
+      "--scopes",
+      "data:read",
+      "--endpoint",
+      "/oss/v2/buckets",
+    ], { env });
+    assert.equal(probe.code, 3);
+    assert.match(probe.stderr, /^error: Insufficient privileges to access this resource/);
+
+    const logs = json<{ command: string; scopes: string[]; exit: number }[]>(
+      await diazo(["logs", "--scope-usage", "--last", "1d", "-o", "json"], { env }),
+    );
+    assert.ok(
+      logs.some((l) => l.command === "bucket list" && l.scopes.includes("bucket:read") && l.exit === 0),
+    );
+    assert.ok(logs.some((l) => l.command === "bucket list" && l.exit === 3));
+    const report = json<{ used: { scope: string; uses: number }[]; unused_granted: string[] }>(
+      await diazo(["auth", "scope-report", "--period", "1d", "-o", "json"], { env }),
+    );
+    assert.ok(report.used.find((u) => u.scope === "bucket:create")!.uses >= 2);
+    assert.ok(report.unused_granted.includes("code:all"));
+    const badPeriod = await diazo(["auth", "scope-report", "--period", "soon"], { env });
+    assert.equal(badPeriod.code, 2);
+  } finally {
+    await home.cleanup();
+    await sb.close();
+  }
+});
+
+Deno.test("support-report --sanitize and --debug runs contain no secret, token or code", async () => {
+  const sb = await startSandbox({ port: 0 });
+  const home = await makeHome();
+  try {
+    const env = sandboxEnv(home, sb.url);
+    const runs = [
+      await diazo(["auth", "test", "--debug"], { env }),
+      await diazo(["bucket", "list", "--debug"], { env }),
+      await diazo(["auth", "status", "--debug", "-o", "json"], { env }),
+      await diazo(["auth", "inspect-token", "--debug", "-o", "json"], { env }),
+      await diazo(["auth", "diagnose", "--debug", "-o", "json"], { env }),
+      await diazo(["auth", "support-report", "--sanitize", "--debug", "-o", "json"], { env }),
+    ];
+    for (const r of runs) assert.equal(r.code, 0, r.stderr);
+    const tokens = Object.values(JSON.parse(await Deno.readTextFile(`${home.configDir}/tokens.json`))) as {
+      access_token: string;
+    }[];
+    const all = runs.map((r) => r.stdout + r.stderr).join("\n");
+    assert.ok(!all.includes(SANDBOX_SECRET));
+    for (const t of tokens) assert.ok(!all.includes(t.access_token.split(".")[2]));
+    const report = JSON.parse(runs[5].stdout);
+    assert.ok(!JSON.stringify(report).includes('diazo-sandbox"'), "sanitized report masks the client id");
+    assert.ok(Array.isArray(report.diagnose));
+    assert.ok(
+      report.environment_variables_set.includes("SVC_CLIENT_SECRET"),
+      "names of variables, never values",
+    );
+  } finally {
+    await home.cleanup();
+    await sb.close();
+  }
+});
