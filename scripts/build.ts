@@ -24,6 +24,8 @@ export const COMPILE_PERMISSIONS = [
   "--allow-env",
   "--allow-run",
   "--allow-sys",
+  // The Windows Credential Manager is reached through FFI (advapi32).
+  "--allow-ffi",
 ];
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");

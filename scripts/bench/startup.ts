@@ -1,9 +1,10 @@
 /** Startup benchmark: `diazo --version` and `diazo bucket list` beside an empty Deno program. */
 import path from "node:path";
 import { startSandbox } from "../../src/sandbox/server.ts";
+import { COMPILE_PERMISSIONS } from "../build.ts";
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../..");
-const PERMS = ["--allow-net", "--allow-read", "--allow-write", "--allow-env", "--allow-run", "--allow-sys"];
+const PERMS = COMPILE_PERMISSIONS;
 const RUNS = Number(Deno.env.get("BENCH_RUNS") ?? 15);
 const WARMUP = 2;
 

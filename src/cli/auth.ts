@@ -1,5 +1,6 @@
 /** `diazo auth ...`: credentials and tokens (2-legged part). */
 import { mask } from "../core/config.ts";
+import { fileTokenStore } from "../auth/token_store.ts";
 import { decodeJwt } from "../core/jwt.ts";
 import { profileScopes, requireCredentials, twoLeggedToken } from "../auth/two_legged.ts";
 import { type AnyCommand, type ContextFactory, examples } from "./command.ts";
@@ -148,7 +149,11 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
           }
         }
       }
-      const removed = await store.removeProfile(resolved.profileName);
+      let removed = await store.removeProfile(resolved.profileName);
+      // Remove them "everywhere": a file left from before the keychain was usable, too.
+      if (store.kind !== "file") {
+        removed += await fileTokenStore(ctx.configDir).removeProfile(resolved.profileName);
+      }
       ctx.info(
         removed
           ? `Logged out of profile ${resolved.profileName}`

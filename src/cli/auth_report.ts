@@ -74,11 +74,11 @@ export async function diagnose(ctx: Ctx): Promise<Check[]> {
     ok: cb.length === 0,
     detail: cb.length ? `${r.callbackUrl.value}: ${cb.join("; ")}` : r.callbackUrl.value,
   });
-  const store = await ctx.tokenStore();
+  const st = await ctx.tokenStoreStatus();
   checks.push({
-    check: "token store",
+    check: "keychain",
     ok: true,
-    detail: store.kind === "keychain" ? "OS keychain" : `${store.kind} (OS keychain not in use)`,
+    detail: `tokens kept in the ${st.kind} store at ${st.location}${st.reason ? ` (${st.reason})` : ""}`,
   });
   const http = await ctx.http({ auth: "none" });
   const t0 = Date.now();

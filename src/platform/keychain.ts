@@ -8,6 +8,7 @@ import { macosKeychain } from "./keychain_macos.ts";
 import { KeychainUnavailable } from "./keychain_run.ts";
 import { windowsKeychain } from "./keychain_windows.ts";
 
+/** Raised when the OS keychain cannot be used (no tool, no session bus, locked, timed out...). */
 export { KeychainUnavailable };
 
 /** One secret per (service, account) in the OS keychain. Every method may raise `KeychainUnavailable`. */

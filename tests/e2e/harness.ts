@@ -1,18 +1,12 @@
 /** Spawns the real CLI against a real sandbox on port 0. */
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { COMPILE_PERMISSIONS } from "../../scripts/build.ts";
 
 /** Repository root. */
 export const ROOT = path.resolve(fileURLToPath(new URL("../../", import.meta.url)));
 /** Permissions the CLI runs with in tests: the same set the compiled binary gets. */
-export const RUN_PERMISSIONS = [
-  "--allow-net",
-  "--allow-read",
-  "--allow-write",
-  "--allow-env",
-  "--allow-run",
-  "--allow-sys",
-];
+export const RUN_PERMISSIONS = COMPILE_PERMISSIONS;
 
 /** The well-known sandbox credentials. */
 export const SANDBOX_ID = "diazo-sandbox";
