@@ -111,7 +111,9 @@ export async function diazo(
   }
   const out = await child.output();
   const dec = new TextDecoder();
-  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+  const result = { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+  if (args.includes("--debug")) assertNoSecrets(result, opts.env);
+  return result;
 }
 
 /** Reads the sandbox's request log. */
@@ -144,4 +146,17 @@ export function json<T = unknown>(r: RunResult): T {
   } catch {
     throw new Error(`stdout is not JSON (exit ${r.code}):\n${r.stdout}\n--- stderr ---\n${r.stderr}`);
   }
+}
+
+/**
+ * Every `--debug` run in the suite passes through here: its output must hold no client secret and
+ * nothing that looks like a token (a JWT's signed parts).
+ */
+export function assertNoSecrets(r: RunResult, env: Record<string, string>): void {
+  const text = r.stdout + r.stderr;
+  for (const name of ["SVC_CLIENT_SECRET", "APS_CLIENT_SECRET"]) {
+    const v = env[name];
+    if (v && v.length >= 4 && text.includes(v)) throw new Error(`--debug output shows ${name}`);
+  }
+  if (/eyJ[\w-]{8,}\.eyJ[\w-]{8,}\.[\w-]{8,}/.test(text)) throw new Error("--debug output shows a token");
 }
