@@ -15,6 +15,7 @@ import { parseScopeList, scopeInfo, unknownScopes } from "../core/scopes.ts";
 import { openBrowser } from "../platform/browser.ts";
 import { authorizePreflight, discovery, jwtBearerToken } from "../services/authentication.ts";
 import type { Ctx } from "./context.ts";
+import type { StoredToken } from "../auth/token_store.ts";
 
 /** Options of `auth login`. */
 export interface LoginOptions {
@@ -26,6 +27,17 @@ export interface LoginOptions {
   serviceAccount?: string;
   keyFile?: string;
   keyId?: string;
+}
+
+/** What `auth login` prints: the mode, profile, scopes and expiry, plus what identifies the login. */
+function loginSummary(token: StoredToken, profile: string, extra: Record<string, unknown>) {
+  return {
+    mode: token.mode,
+    profile,
+    ...extra,
+    scopes: token.scopes,
+    expires_at: new Date(token.expires_at).toISOString(),
+  };
 }
 
 /** Parses and checks a scope list for a mode: unknown names and mode-excluded scopes are usage errors. */
@@ -67,13 +79,7 @@ async function loginTwoLegged(ctx: Ctx, opts: LoginOptions) {
     { force: true },
   );
   ctx.info(`Logged in (2-legged) as app ${token.client_id} with ${token.scopes.join(" ")}`);
-  return {
-    mode: token.mode,
-    profile: fresh.profileName,
-    client_id: token.client_id,
-    scopes: token.scopes,
-    expires_at: new Date(token.expires_at).toISOString(),
-  };
+  return loginSummary(token, fresh.profileName, { client_id: token.client_id });
 }
 
 async function loginServiceAccount(ctx: Ctx, opts: LoginOptions) {
@@ -120,13 +126,7 @@ async function loginServiceAccount(ctx: Ctx, opts: LoginOptions) {
     token,
   );
   ctx.info(`Logged in as service account ${opts.serviceAccount}`);
-  return {
-    mode: token.mode,
-    profile: resolved.profileName,
-    service_account: opts.serviceAccount,
-    scopes: token.scopes,
-    expires_at: new Date(token.expires_at).toISOString(),
-  };
+  return loginSummary(token, resolved.profileName, { service_account: opts.serviceAccount });
 }
 
 async function loginThreeLegged(ctx: Ctx, opts: LoginOptions) {
@@ -187,13 +187,7 @@ async function loginThreeLegged(ctx: Ctx, opts: LoginOptions) {
     { code, verifier, redirectUri, scopes },
   );
   ctx.info(`Logged in (3-legged) to profile ${resolved.profileName}`);
-  return {
-    mode: token.mode,
-    profile: resolved.profileName,
-    client_id: clientId,
-    scopes: token.scopes,
-    expires_at: new Date(token.expires_at).toISOString(),
-  };
+  return loginSummary(token, resolved.profileName, { client_id: clientId });
 }
 
 /** Runs `auth login` with its options and returns the result to print. */

@@ -1,6 +1,6 @@
 /** The Secret Service (GNOME Keyring, KWallet...) through libsecret's `secret-tool`. */
 import type { Keychain, KeychainOptions } from "./keychain.ts";
-import { keychainChildEnv, KeychainUnavailable, runTool, type ToolResult } from "./keychain_run.ts";
+import { KeychainUnavailable, type ToolResult, toolRunner } from "./keychain_run.ts";
 
 /** The argv of a `secret-tool` operation; the secret itself is never part of it. */
 export function secretToolArgs(op: "store" | "lookup" | "clear", service: string, account: string): string[] {
@@ -36,12 +36,7 @@ export function interpretSecretTool(r: ToolResult): string | null {
 /** The Secret Service backend. */
 export function linuxKeychain(opts: KeychainOptions = {}): Keychain {
   const cmd = opts.command ?? "secret-tool";
-  const run = (args: string[], stdin?: string) =>
-    runTool(cmd, args, {
-      stdin,
-      timeoutMs: opts.timeoutMs,
-      env: keychainChildEnv(opts.env ?? Deno.env.toObject()),
-    });
+  const run = toolRunner(cmd, opts);
   return {
     name: "secret-service",
     async get(service, account) {

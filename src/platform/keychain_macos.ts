@@ -3,7 +3,7 @@
  * command is fed to `security -i` on stdin so that the secret never appears in argv.
  */
 import type { Keychain, KeychainOptions } from "./keychain.ts";
-import { keychainChildEnv, KeychainUnavailable, runTool } from "./keychain_run.ts";
+import { KeychainUnavailable, toolRunner } from "./keychain_run.ts";
 
 /** The system's `security` tool. */
 export const SECURITY = "/usr/bin/security";
@@ -85,12 +85,7 @@ export function interpretSecurityExit(code: number, stderr: string): "ok" | "not
 /** The macOS keychain backend. */
 export function macosKeychain(opts: KeychainOptions = {}): Keychain {
   const cmd = opts.command ?? SECURITY;
-  const run = (args: string[], stdin?: string) =>
-    runTool(cmd, args, {
-      stdin,
-      timeoutMs: opts.timeoutMs,
-      env: keychainChildEnv(opts.env ?? Deno.env.toObject()),
-    });
+  const run = toolRunner(cmd, opts);
   return {
     name: "macos-keychain",
     async get(service, account) {

@@ -158,3 +158,16 @@ function collect(stream: ReadableStream<Uint8Array>): { text: Promise<string>; c
   })();
   return { text, cancel: () => void reader.cancel().catch(() => {}) };
 }
+
+/** A runner for one keychain tool: its timeout and an allow-listed environment, argv and stdin per call. */
+export function toolRunner(
+  cmd: string,
+  opts: { timeoutMs?: number; env?: Record<string, string | undefined> },
+): (args: string[], stdin?: string) => Promise<ToolResult> {
+  return (args, stdin) =>
+    runTool(cmd, args, {
+      stdin,
+      timeoutMs: opts.timeoutMs,
+      env: keychainChildEnv(opts.env ?? Deno.env.toObject()),
+    });
+}
