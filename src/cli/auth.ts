@@ -2,6 +2,7 @@
 import { mask } from "../core/config.ts";
 import { fileTokenStore } from "../auth/token_store.ts";
 import { decodeJwt } from "../core/jwt.ts";
+import { scopeInfo } from "../core/scopes.ts";
 import { profileScopes, requireCredentials, twoLeggedToken } from "../auth/two_legged.ts";
 import { type AnyCommand, type ContextFactory, examples } from "./command.ts";
 import { runLogin } from "./auth_login.ts";
@@ -13,6 +14,14 @@ function userOf(token: string): string | null {
   try {
     const id = decodeJwt(token).payload.userid;
     return typeof id === "string" ? id : null;
+  } catch {
+    return null;
+  }
+}
+
+function safeClaims(token: string): Record<string, unknown> | null {
+  try {
+    return decodeJwt(token).payload;
   } catch {
     return null;
   }
@@ -81,7 +90,9 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
 
   const status = auth.command("status")
     .description("show the credentials in use and the cached tokens of the profile")
-    .action(async (_opts, cmd) => {
+    .option("--scopes", "show only the scopes: the profile's, each token's, and what each scope is for")
+    .option("--verbose", "also show each token's decoded claims")
+    .action(async (opts, cmd) => {
       const ctx = makeCtx(cmd);
       const resolved = await ctx.settings();
       const now = Date.now();
@@ -106,6 +117,23 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
           }), ${logged ? "a valid token is cached" : "no valid token cached"}`
           : `Profile ${resolved.profileName}: no credentials configured (see \`diazo config profile create --help\`)`,
       );
+      if (opts.scopes) {
+        const held = new Set(tokens.filter((t) => !t.expired).flatMap((t) => t.scopes));
+        await ctx.emit(
+          [...new Set([...profileScopes(resolved), ...held])].sort().map((s) => ({
+            scope: s,
+            in_profile: profileScopes(resolved).includes(s),
+            in_valid_token: held.has(s),
+            purpose: scopeInfo(s)?.purpose ?? "",
+          })),
+          { columns: ["scope", "in_profile", "in_valid_token", "purpose"] },
+        );
+        return;
+      }
+      if (opts.verbose) {
+        const raw = Object.values(await store.list(resolved.profileName));
+        tokens.forEach((t, i) => Object.assign(t, { claims: safeClaims(raw[i].access_token) }));
+      }
       await ctx.emit({
         profile: resolved.profileName,
         base_url: resolved.baseUrl.value,

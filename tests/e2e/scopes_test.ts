@@ -76,6 +76,19 @@ Deno.test("scope matrix: without the scope -> catalog message naming it and exit
     );
     assert.ok(report.used.find((u) => u.scope === "bucket:create")!.uses >= 2);
     assert.ok(report.unused_granted.includes("code:all"));
+    const st = json<{ scope: string; in_profile: boolean; in_valid_token: boolean }[]>(
+      await diazo(["auth", "status", "--scopes", "-o", "json"], { env }),
+    );
+    assert.deepEqual(st.find((x) => x.scope === "bucket:delete"), {
+      scope: "bucket:delete",
+      in_profile: true,
+      in_valid_token: true,
+      purpose: "Delete buckets",
+    });
+    const verbose = json<{ tokens: { claims: { client_id: string } }[] }>(
+      await diazo(["auth", "status", "--verbose", "-o", "json"], { env }),
+    );
+    assert.ok(verbose.tokens.every((t) => t.claims.client_id === "diazo-sandbox"));
     const badPeriod = await diazo(["auth", "scope-report", "--period", "soon"], { env });
     assert.equal(badPeriod.code, 2);
   } finally {
