@@ -1,5 +1,5 @@
 /** The platform's OAuth v2 token endpoint (authentication.yaml). */
-import type { Http } from "./http.ts";
+import type { Http, RequestSpec } from "./http.ts";
 
 /** The token endpoint's answer. */
 export interface TokenResponse {
@@ -37,6 +37,23 @@ function clientAuth(c: ClientAuth, form: Record<string, string>) {
   return { auth: "none" as const, form: { ...form, client_id: c.clientId } };
 }
 
+/** POSTs a grant to the token endpoint; `retry` says whether the grant may be sent twice. */
+async function postToken(
+  http: Http,
+  body: { auth: RequestSpec["auth"]; form: Record<string, string> },
+  retry: "never" | "always",
+): Promise<TokenResponse> {
+  const res = await http.request<TokenResponse>({
+    method: "POST",
+    path: "/authentication/v2/token",
+    auth: body.auth,
+    form: body.form,
+    retry,
+    resource: "token",
+  });
+  return res.data;
+}
+
 /** Exchanges an authorization code (with its PKCE verifier) for a 3-legged token. */
 export async function authorizationCodeToken(
   http: Http,
@@ -49,15 +66,7 @@ export async function authorizationCodeToken(
     code_verifier: input.codeVerifier,
   });
   // A code is single-use: never retried.
-  const res = await http.request<TokenResponse>({
-    method: "POST",
-    path: "/authentication/v2/token",
-    auth,
-    form,
-    retry: "never",
-    resource: "token",
-  });
-  return res.data;
+  return await postToken(http, { auth, form }, "never");
 }
 
 /** Uses a refresh token (which the platform rotates) for a new access token. */
@@ -71,15 +80,7 @@ export async function refreshToken(
     ...(input.scopes ? { scope: input.scopes.join(" ") } : {}),
   });
   // Rotation makes a refresh single-use: a blind retry could burn the new token.
-  const res = await http.request<TokenResponse>({
-    method: "POST",
-    path: "/authentication/v2/token",
-    auth,
-    form,
-    retry: "never",
-    resource: "token",
-  });
-  return res.data;
+  return await postToken(http, { auth, form }, "never");
 }
 
 /** JWT-bearer grant (service accounts): a signed assertion for a 3-legged token. */
@@ -92,15 +93,7 @@ export async function jwtBearerToken(
     assertion: input.assertion,
     scope: input.scopes.join(" "),
   });
-  const res = await http.request<TokenResponse>({
-    method: "POST",
-    path: "/authentication/v2/token",
-    auth,
-    form,
-    retry: "always",
-    resource: "token",
-  });
-  return res.data;
+  return await postToken(http, { auth, form }, "always");
 }
 
 /** Revokes an access or refresh token at the platform. */
