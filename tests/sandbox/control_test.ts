@@ -1,18 +1,8 @@
 import assert from "node:assert/strict";
-import { createRequestLog } from "../../src/sandbox/request_log.ts";
+import { createRequestLog, type RequestLogEntry } from "../../src/sandbox/request_log.ts";
 import { addApp, api, APP, basic, call, control, token, tokenRequest, withSandbox } from "./helpers.ts";
 
-interface Entry {
-  seq: number;
-  time: string;
-  method: string;
-  path: string;
-  query: Record<string, string>;
-  status: number;
-  duration_ms: number;
-  client_id?: string;
-  fault_id?: string;
-}
+type Entry = RequestLogEntry;
 
 Deno.test("request log: records API calls in order, without control calls or secrets", async () => {
   await withSandbox(async (sb) => {

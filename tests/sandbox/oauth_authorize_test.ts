@@ -6,6 +6,7 @@ import {
   CALLBACK,
   exchangeCode,
   pkcePair,
+  publicLogin,
   SANDBOX_USERID,
 } from "./oauth_helpers.ts";
 
@@ -239,14 +240,7 @@ Deno.test("oauth: consent switched to deny redirects with access_denied", async 
 
 Deno.test("oauth: a public client exchanges with client_id and verifier, no secret", async () => {
   await withSandbox(async (sb) => {
-    const { code, verifier } = await authorizationCode(sb, "data:read");
-    const t = await tokenRequest(sb, {
-      grant_type: "authorization_code",
-      client_id: APP.id,
-      code,
-      redirect_uri: CALLBACK,
-      code_verifier: verifier,
-    });
+    const t = await publicLogin(sb, "data:read");
     assert.equal(t.status, 200, JSON.stringify(t.json));
     assert.equal(decodeJwt(t.json.access_token).payload.userid, SANDBOX_USERID);
 

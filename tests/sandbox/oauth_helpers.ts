@@ -113,3 +113,15 @@ export function tokenManagement(
     body: new URLSearchParams(form),
   });
 }
+
+/** A public client (no secret) logs in with PKCE: authorize, then exchange with client_id and verifier. */
+export async function publicLogin(sb: Sandbox, scope: string): Promise<Answer> {
+  const { code, verifier } = await authorizationCode(sb, scope);
+  return await tokenRequest(sb, {
+    grant_type: "authorization_code",
+    client_id: APP.id,
+    code,
+    redirect_uri: CALLBACK,
+    code_verifier: verifier,
+  });
+}

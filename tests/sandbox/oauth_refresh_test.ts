@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { api, APP, basic, control, decodeJwt, tokenRequest, withSandbox } from "./helpers.ts";
-import { authorizationCode, CALLBACK, login, refresh, SANDBOX_USERID } from "./oauth_helpers.ts";
+import { login, publicLogin, refresh, SANDBOX_USERID } from "./oauth_helpers.ts";
 
 Deno.test("refresh: rotation — the new refresh token works, the spent one is invalid_grant", async () => {
   await withSandbox(async (sb) => {
@@ -120,14 +120,7 @@ Deno.test("refresh: bound to its client; a confidential grant needs the secret",
 
 Deno.test("refresh: a public client refreshes with its client id alone", async () => {
   await withSandbox(async (sb) => {
-    const { code, verifier } = await authorizationCode(sb, "data:read");
-    const t = await tokenRequest(sb, {
-      grant_type: "authorization_code",
-      client_id: APP.id,
-      code,
-      redirect_uri: CALLBACK,
-      code_verifier: verifier,
-    });
+    const t = await publicLogin(sb, "data:read");
     assert.equal(t.status, 200);
     const r = await tokenRequest(sb, {
       grant_type: "refresh_token",
