@@ -21,6 +21,26 @@ export const FAMILIES: readonly Family[] = [
     summary: "create, list, inspect and delete storage buckets",
     load: () => import("./bucket.ts"),
   },
+  {
+    name: "object",
+    summary: "upload, download, list and share objects in buckets",
+    load: () => import("./object.ts"),
+  },
+  {
+    name: "translate",
+    summary: "translate models and inspect manifests, metadata and properties",
+    load: () => import("./translate.ts"),
+  },
+  {
+    name: "view",
+    summary: "open a translated model in the platform's viewer",
+    load: () => import("./view.ts"),
+  },
+  {
+    name: "generate",
+    summary: "write synthetic engineering files (obj, stl, dxf, ifc) for demos and tests",
+    load: () => import("./generate.ts"),
+  },
   { name: "config", summary: "profiles and settings", load: () => import("./config.ts") },
   { name: "logs", summary: "local logs (scope usage)", load: () => import("./auth_report.ts") },
   { name: "sandbox", summary: "run the offline platform emulator", load: () => import("./sandbox.ts") },

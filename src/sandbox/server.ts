@@ -9,7 +9,10 @@ import { generateSigningKey } from "./jwt.ts";
 import { createPipeline } from "./pipeline.ts";
 import { createRequestLog } from "./request_log.ts";
 import { authRoutes } from "./routes/auth.ts";
+import { derivativeRoutes } from "./routes/derivative.ts";
 import { ossRoutes } from "./routes/oss.ts";
+import { ossObjectRoutes } from "./routes/oss_objects.ts";
+import { storageRoutes } from "./routes/storage.ts";
 import { createState } from "./state.ts";
 
 /** How to start a sandbox. */
@@ -39,7 +42,7 @@ export interface Sandbox {
 export const DEFAULT_SANDBOX_PORT = 8787;
 
 /** Route tables of the emulated services, in matching order. */
-export const SERVICE_ROUTES = [authRoutes, ossRoutes];
+export const SERVICE_ROUTES = [authRoutes, ossRoutes, ossObjectRoutes, storageRoutes, derivativeRoutes];
 
 function urlHost(hostname: string): string {
   if (hostname === "0.0.0.0") return "127.0.0.1";
