@@ -9,7 +9,11 @@ import {
   parseRegion,
   POLICIES,
   REGIONS,
+  validateBucketKey,
 } from "../services/oss.ts";
+import { DiazoError } from "../core/errors.ts";
+import type { Http } from "../services/http.ts";
+import { listObjects } from "../services/oss_objects.ts";
 import { type AnyCommand, type ContextFactory, examples, positiveNumber } from "./command.ts";
 
 /** Adds computed helpers beside the platform's fields. */
@@ -24,11 +28,9 @@ function withHelpers<T extends { createdDate?: number }>(
   };
 }
 
-/** Registers the bucket family. */
-export function register(program: AnyCommand, makeCtx: ContextFactory): void {
-  const bucket = program.command("bucket").description("create, list, inspect and delete storage buckets");
-
-  const list = bucket.command("list").alias("ls")
+/** Adds `list` (every region or one, every page) under `parent`: `bucket list` and its alias `oss list`. */
+export function addListCommand(parent: AnyCommand, makeCtx: ContextFactory): void {
+  const list = parent.command("list").alias("ls")
     .description("list the app's buckets in every region (or one), following every page")
     .option("--region <region>", `only this region (${REGIONS.join(", ")})`)
     .option("--limit <n>", "stop after n buckets", positiveNumber("--limit", true))
@@ -50,7 +52,31 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
         columns: ["bucketKey", "policyKey", "region", "createdAt"],
       });
     });
-  examples(list, ["diazo bucket list", "diazo bucket list --region EMEA -o json --query '[].bucketKey'"]);
+  examples(list, [
+    `diazo ${parent.name()} list`,
+    `diazo ${parent.name()} list --region EMEA -o json --query '[].bucketKey'`,
+  ]);
+}
+
+/** How many objects a bucket holds (counting stops at 1,000), or undefined when it cannot be listed. */
+async function countObjects(http: Http, key: string): Promise<{ count: number; more: boolean } | undefined> {
+  const CAP = 1000;
+  let count = 0;
+  try {
+    for await (const _ of listObjects(http, key, { limit: CAP + 1 })) count++;
+  } catch (e) {
+    // A token without data:read cannot count; the delete itself may still be allowed.
+    if (e instanceof DiazoError && e.exitCode === 3) return undefined;
+    throw e;
+  }
+  return { count: Math.min(count, CAP), more: count > CAP };
+}
+
+/** Registers the bucket family. */
+export function register(program: AnyCommand, makeCtx: ContextFactory): void {
+  const bucket = program.command("bucket").description("create, list, inspect and delete storage buckets");
+
+  addListCommand(bucket, makeCtx);
 
   const create = bucket.command("create")
     .description("create a bucket (keys are unique across the whole platform)")
@@ -85,14 +111,28 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
     .action(async (key, opts, cmd) => {
       const ctx = makeCtx(cmd);
       const http = await ctx.http();
-      if (!opts.confirm && !(await ctx.confirm(`Delete bucket ${key} and all its objects?`, "--yes"))) {
+      validateBucketKey(key);
+      const objects = await countObjects(http, key);
+      const what = objects === undefined
+        ? "and all its objects"
+        : objects.count === 0
+        ? "(it is empty)"
+        : `and the ${objects.count}${objects.more ? "+" : ""} object(s) in it`;
+      if (objects?.count) {
+        ctx.warn(`bucket ${key} is not empty: ${objects.count}${objects.more ? "+" : ""} object(s)`);
+      }
+      if (!opts.confirm && !(await ctx.confirm(`Delete bucket ${key} ${what}?`, "--yes"))) {
         ctx.info("Cancelled; nothing was deleted.");
         ctx.setExitCode(1);
         return;
       }
       await deleteBucket(http, key);
-      ctx.info(`Deleted bucket ${key}`);
-      await ctx.emit({ bucketKey: key, deleted: true });
+      ctx.info(`Deleted bucket ${key} ${what.replace(/^\(it is empty\)$/, "(empty)")}`);
+      await ctx.emit({
+        bucketKey: key,
+        deleted: true,
+        ...(objects ? { objectsDeleted: objects.more ? `${objects.count}+` : objects.count } : {}),
+      });
     });
   examples(del, ["diazo bucket delete myco-scratch --yes"]);
 }

@@ -22,6 +22,11 @@ export const FAMILIES: readonly Family[] = [
     load: () => import("./bucket.ts"),
   },
   {
+    name: "oss",
+    summary: "object storage: `oss list` is an alias of `bucket list`",
+    load: () => import("./oss.ts"),
+  },
+  {
     name: "object",
     summary: "upload, download, list and share objects in buckets",
     load: () => import("./object.ts"),

@@ -32,6 +32,22 @@ export function commandWord(args: readonly string[]): string | undefined {
   return undefined;
 }
 
+/** Commands whose `-o` names a path (as users of other download tools expect); `--output` still sets the format. */
+const PATH_O_COMMANDS: readonly (readonly string[])[] = [["object", "download"], ["translate", "download"], [
+  "generate",
+]];
+
+/** Rewrites `-o` to `--out` after the command words of a command in PATH_O_COMMANDS. */
+export function pathOutputArgs(args: readonly string[]): string[] {
+  const first = commandWord(args);
+  if (first === undefined) return [...args];
+  const at = args.indexOf(first);
+  const match = PATH_O_COMMANDS.find((words) => words.every((w, i) => args[at + i] === w));
+  if (!match) return [...args];
+  const end = args.indexOf("--");
+  return args.map((a, i) => (i >= at + match.length && (end < 0 || i < end) && a === "-o" ? "--out" : a));
+}
+
 function globalFlags(cmd: AnyCommand): GlobalFlags {
   const o = cmd.optsWithGlobals() as Record<string, unknown>;
   return {
@@ -165,12 +181,13 @@ async function recordUsage(state: RunState, exit: number): Promise<void> {
 
 /** Runs diazo with the given arguments and returns the exit code. */
 export async function runCli(
-  args: readonly string[],
+  argv: readonly string[],
   io: Io = processIo(),
   env: Record<string, string | undefined> = Deno.env.toObject(),
   cwd: string = Deno.cwd(),
 ): Promise<number> {
   const program = buildProgram(io);
+  const args = pathOutputArgs(argv);
   let json = args.includes("json") && (args.includes("-o") || args.includes("--output")) ||
     args.includes("--output=json") || env.DIAZO_OUTPUT === "json";
   const debug = args.includes("--debug") ||

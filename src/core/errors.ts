@@ -222,7 +222,17 @@ export const CATALOG = {
     hint: "Run the command again to continue.",
     exit: ExitCode.interrupted,
   },
+  integrity_mismatch: {
+    message: "Integrity check failed for {key}: local SHA-1 {local}, platform SHA-1 {remote}",
+    hint: "The bytes differ from the platform's copy: transfer the file again (without --resume).",
+    exit: ExitCode.failure,
+  },
   failure: { message: "{detail}", hint: "{hint}", exit: ExitCode.failure },
+  unknown_preset: {
+    message: "Unknown preset '{name}'",
+    hint: "Available presets: {available}. Create one with `diazo translate preset create <name> --format ...`.",
+    exit: ExitCode.usage,
+  },
 } as const satisfies Record<string, CatalogEntry>;
 
 /** A key of the message catalog. */

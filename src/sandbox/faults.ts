@@ -125,15 +125,15 @@ export function createFaultStore(random: () => number = Math.random): FaultStore
       faults = [];
     },
     take(method, path) {
-      const hit = faults.find(({ fault, matches }) =>
-        fault.remaining !== 0 && (!fault.method || fault.method === method) && matches(path)
-      );
-      if (!hit) return undefined;
-      const { fault } = hit;
-      if (fault.rate !== undefined && random() >= fault.rate) return undefined;
-      if (fault.remaining !== null) fault.remaining--;
-      fault.fired++;
-      return { ...fault };
+      // Rules are tried in order and each rolls its own rate: the first that fires wins.
+      for (const { fault, matches } of faults) {
+        if (fault.remaining === 0 || (fault.method && fault.method !== method) || !matches(path)) continue;
+        if (fault.rate !== undefined && random() >= fault.rate) continue;
+        if (fault.remaining !== null) fault.remaining--;
+        fault.fired++;
+        return { ...fault };
+      }
+      return undefined;
     },
     dropArmed: () => faults.some(({ fault }) => fault.drop === true && fault.remaining !== 0),
   };

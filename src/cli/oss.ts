@@ -1,0 +1,11 @@
+/** `diazo oss ...`: the platform's own name for storage; `oss list` is `bucket list`. */
+import { addListCommand } from "./bucket.ts";
+import type { AnyCommand, ContextFactory } from "./command.ts";
+
+/** Registers the oss family. */
+export function register(program: AnyCommand, makeCtx: ContextFactory): void {
+  const oss = program.command("oss").description(
+    "object storage (OSS): `oss list` is an alias of `bucket list`",
+  );
+  addListCommand(oss, makeCtx);
+}

@@ -1,0 +1,159 @@
+/**
+ * Streams a remote file to disk: into a temp file beside the target, hashed on the way, checked
+ * against the expected size and SHA-1, then renamed into place — never a half-written target.
+ */
+import path from "node:path";
+import { createHash } from "node:crypto";
+import { DiazoError, usageError } from "../core/errors.ts";
+import type { Http } from "./http.ts";
+import { safeJoin } from "../core/paths.ts";
+import { getDownloadUrl } from "./oss_objects.ts";
+
+/** How often a download that broke off mid-stream is started again. */
+const STREAM_ROUNDS = 3;
+
+/** A finished download. */
+export interface Downloaded {
+  file: string;
+  size: number;
+  sha1: string;
+}
+
+/** What to fetch and what the bytes must match. */
+export interface FetchToFileOptions {
+  /** Absolute URL (signed: no bearer is sent) or ranges of one file in order. */
+  urls: string[];
+  target: string;
+  expectedSize?: number;
+  expectedSha1?: string;
+  /** Extra request headers (e.g. signed cookies). */
+  headers?: Record<string, string>;
+  /** Name used in messages. */
+  label: string;
+  overwrite?: boolean;
+  onProgress?: (done: number, total: number | undefined) => void;
+  signal?: AbortSignal;
+  debug?: (line: string) => void;
+}
+
+/** Downloads `urls` (concatenated) into `target` atomically, checking size and SHA-1. */
+export async function fetchToFile(http: Http, o: FetchToFileOptions): Promise<Downloaded> {
+  if (!o.overwrite) {
+    const exists = await Deno.lstat(o.target).then(() => true, () => false);
+    if (exists) {
+      throw usageError(`${o.target} already exists`, "Pass --force to overwrite it, or choose another -o.");
+    }
+  }
+  const dir = path.dirname(o.target);
+  await Deno.mkdir(dir, { recursive: true });
+  for (let round = 1;; round++) {
+    const tmp = path.join(dir, `.${path.basename(o.target)}.${crypto.randomUUID().slice(0, 8)}.part`);
+    try {
+      const got = await streamOnce(http, o, tmp);
+      if (o.expectedSize !== undefined && got.size !== o.expectedSize) {
+        throw new DiazoError("integrity_mismatch", {
+          params: {
+            key: o.label,
+            local: `${got.sha1} (${got.size} bytes)`,
+            remote: `? (${o.expectedSize} bytes)`,
+          },
+        });
+      }
+      if (o.expectedSha1 && o.expectedSha1.toLowerCase() !== got.sha1) {
+        throw new DiazoError("integrity_mismatch", {
+          params: { key: o.label, local: got.sha1, remote: o.expectedSha1 },
+        });
+      }
+      await Deno.rename(tmp, o.target);
+      return { file: o.target, size: got.size, sha1: got.sha1 };
+    } catch (e) {
+      await Deno.remove(tmp).catch(() => {});
+      const brokenOff = e instanceof BrokenStream;
+      if (!brokenOff || round >= STREAM_ROUNDS) throw brokenOff ? e.cause : e;
+      o.debug?.(`download of ${o.label} broke off (${(e.cause as Error)?.message}); starting again`);
+    }
+  }
+}
+
+/** A stream that failed after its headers arrived: worth one more try from the start. */
+class BrokenStream extends Error {}
+
+async function streamOnce(
+  http: Http,
+  o: FetchToFileOptions,
+  tmp: string,
+): Promise<{ size: number; sha1: string }> {
+  const hash = createHash("sha1");
+  let size = 0;
+  const file = await Deno.open(tmp, { write: true, createNew: true });
+  try {
+    for (const url of o.urls) {
+      const res = await http.request<ReadableStream<Uint8Array>>({
+        path: url,
+        auth: "none",
+        headers: o.headers,
+        responseType: "stream",
+        signal: o.signal,
+      });
+      try {
+        for await (const chunk of res.data) {
+          hash.update(chunk);
+          let off = 0;
+          while (off < chunk.length) off += await file.write(chunk.subarray(off));
+          size += chunk.length;
+          o.onProgress?.(size, o.expectedSize);
+        }
+      } catch (e) {
+        if (o.signal?.aborted) throw new DiazoError("interrupted", { cause: e });
+        throw new BrokenStream("stream broke off", { cause: e });
+      }
+    }
+  } finally {
+    file.close();
+  }
+  return { size, sha1: hash.digest("hex") };
+}
+
+/** Downloads an object through its signed S3 URL(s) into `target`, checking size and SHA-1. */
+export async function downloadObject(
+  http: Http,
+  o: Omit<FetchToFileOptions, "urls" | "label" | "expectedSize" | "expectedSha1"> & {
+    bucketKey: string;
+    objectKey: string;
+  },
+): Promise<Downloaded> {
+  const signed = await getDownloadUrl(http, o.bucketKey, o.objectKey, { signal: o.signal });
+  const urls = signed.url ? [signed.url] : orderedRanges(signed.urls ?? {});
+  if (urls.length === 0) {
+    throw usageError(
+      `the platform gave no download URL for ${o.objectKey}`,
+      "Retry; `--debug` shows its answer.",
+    );
+  }
+  return await fetchToFile(http, {
+    ...o,
+    urls,
+    label: `${o.bucketKey}/${o.objectKey}`,
+    expectedSize: signed.size,
+    expectedSha1: signed.sha1,
+  });
+}
+
+/** The URLs of a `chunked` answer (keyed "start-end") in byte order. */
+export function orderedRanges(urls: Record<string, string>): string[] {
+  return Object.entries(urls)
+    .map(([range, url]) => ({ start: Number(range.split("-")[0]), url }))
+    .sort((a, b) => a.start - b.start)
+    .map((r) => r.url);
+}
+
+/**
+ * Where `object download` writes `objectKey`: `out` itself when it names a file, else under `out`
+ * (an existing directory or a path ending in a separator) or the working directory — never outside.
+ */
+export async function downloadTarget(cwd: string, objectKey: string, out?: string): Promise<string> {
+  if (out === undefined) return safeJoin(cwd, objectKey);
+  const abs = path.resolve(cwd, out);
+  const isDir = /[\\/]$/.test(out) || (await Deno.stat(abs).then((i) => i.isDirectory, () => false));
+  return isDir ? safeJoin(abs, objectKey) : abs;
+}

@@ -1,0 +1,192 @@
+/** Object storage (OSS v2): objects, signed S3 transfers and signed URLs (oss.yaml). */
+import { usageError } from "../core/errors.ts";
+import type { Http } from "./http.ts";
+import { validateBucketKey } from "./oss.ts";
+import { paginate } from "./pagination.ts";
+
+/** An object as listed and as returned on completion (`objectDetails`). */
+export interface ObjectDetails {
+  bucketKey: string;
+  objectKey: string;
+  objectId: string;
+  sha1?: string;
+  size: number;
+  contentType?: string;
+  location?: string;
+  createdDate?: number;
+  lastModifiedDate?: number;
+  lastAccessedDate?: number;
+}
+
+/** Signed S3 upload URLs for a range of parts (`signeds3upload_response`). */
+export interface UploadUrls {
+  uploadKey: string;
+  urls: string[];
+  uploadExpiration?: string;
+  urlExpiration?: string;
+}
+
+/** Where to download an object from (`signeds3download_response`). */
+export interface DownloadUrl {
+  status: "complete" | "chunked" | "fallback";
+  url?: string;
+  urls?: Record<string, string>;
+  size: number;
+  sha1?: string;
+  params?: Record<string, string>;
+}
+
+/** A shareable signed URL. */
+export interface SignedUrl {
+  signedUrl: string;
+  expiration: number;
+  singleUse?: boolean;
+}
+
+/** Most URLs the platform hands out per signeds3upload call. */
+export const MAX_URLS_PER_REQUEST = 25;
+
+function objectPath(bucketKey: string, objectKey: string, tail = ""): string {
+  if (objectKey === "") throw usageError("the object key is empty", "Pass the object's key, e.g. model.obj.");
+  return `/oss/v2/buckets/${encodeURIComponent(bucketKey)}/objects/${encodeURIComponent(objectKey)}${tail}`;
+}
+
+/** Every object of a bucket (optionally under a prefix), following every page. */
+export function listObjects(
+  http: Http,
+  bucketKey: string,
+  opts: { prefix?: string; limit?: number } = {},
+): AsyncGenerator<ObjectDetails> {
+  validateBucketKey(bucketKey);
+  return paginate<ObjectDetails>(
+    http,
+    {
+      path: `/oss/v2/buckets/${encodeURIComponent(bucketKey)}/objects`,
+      query: { limit: 100, beginsWith: opts.prefix || undefined },
+      resource: "bucket",
+      key: bucketKey,
+      scope: "data:read",
+    },
+    "oss",
+    { limit: opts.limit },
+  );
+}
+
+/** An object's details, with its dates. */
+export async function getObject(http: Http, bucketKey: string, objectKey: string): Promise<ObjectDetails> {
+  validateBucketKey(bucketKey);
+  const res = await http.request<ObjectDetails>({
+    path: objectPath(bucketKey, objectKey, "/details"),
+    query: { with: "createdDate,lastAccessedDate,lastModifiedDate" },
+    resource: "object",
+    key: objectKey,
+    scope: "data:read",
+  });
+  return res.data;
+}
+
+/** Deletes an object. */
+export async function deleteObject(http: Http, bucketKey: string, objectKey: string): Promise<void> {
+  validateBucketKey(bucketKey);
+  await http.request({
+    method: "DELETE",
+    path: objectPath(bucketKey, objectKey),
+    resource: "object",
+    key: objectKey,
+    scope: "data:write",
+    responseType: "none",
+  });
+}
+
+/** Signed URLs for `parts` parts starting at `firstPart` (1-based), continuing `uploadKey` when given. */
+export async function getUploadUrls(
+  http: Http,
+  bucketKey: string,
+  objectKey: string,
+  opts: { parts: number; firstPart: number; uploadKey?: string; minutes?: number; signal?: AbortSignal },
+): Promise<UploadUrls> {
+  const res = await http.request<UploadUrls>({
+    path: objectPath(bucketKey, objectKey, "/signeds3upload"),
+    query: {
+      parts: opts.parts,
+      firstPart: opts.firstPart,
+      uploadKey: opts.uploadKey,
+      minutesExpiration: opts.minutes ?? 60,
+    },
+    resource: "bucket",
+    key: bucketKey,
+    scope: "data:create",
+    signal: opts.signal,
+  });
+  if (!res.data || !Array.isArray(res.data.urls) || res.data.urls.length < opts.parts) {
+    throw usageError(
+      `the platform returned ${res.data?.urls?.length ?? 0} upload URLs for ${opts.parts} parts`,
+      "Retry the upload; `--debug` shows the platform's answer.",
+    );
+  }
+  return res.data;
+}
+
+/** Completes a signed S3 upload; the platform checks `size` and the parts' eTags. */
+export async function completeUpload(
+  http: Http,
+  bucketKey: string,
+  objectKey: string,
+  body: { uploadKey: string; size: number; eTags: string[] },
+  signal?: AbortSignal,
+): Promise<ObjectDetails> {
+  const res = await http.request<ObjectDetails>({
+    method: "POST",
+    path: objectPath(bucketKey, objectKey, "/signeds3upload"),
+    json: body,
+    resource: "bucket",
+    key: bucketKey,
+    scope: "data:create",
+    // Completing the same upload twice is harmless: the second answer is an error we report.
+    retry: "always",
+    signal,
+  });
+  return res.data;
+}
+
+/** A signed S3 URL to download an object from. */
+export async function getDownloadUrl(
+  http: Http,
+  bucketKey: string,
+  objectKey: string,
+  opts: { minutes?: number; signal?: AbortSignal } = {},
+): Promise<DownloadUrl> {
+  validateBucketKey(bucketKey);
+  const res = await http.request<DownloadUrl>({
+    path: objectPath(bucketKey, objectKey, "/signeds3download"),
+    query: { minutesExpiration: opts.minutes ?? 60 },
+    resource: "object",
+    key: objectKey,
+    scope: "data:read",
+    signal: opts.signal,
+  });
+  return res.data;
+}
+
+/** Access a shareable signed URL grants. */
+export const SIGNED_ACCESS = ["read", "write", "readwrite"] as const;
+
+/** Creates a shareable signed URL for an object. */
+export async function createSignedUrl(
+  http: Http,
+  bucketKey: string,
+  objectKey: string,
+  opts: { minutes: number; access: (typeof SIGNED_ACCESS)[number]; singleUse?: boolean },
+): Promise<SignedUrl> {
+  validateBucketKey(bucketKey);
+  const res = await http.request<SignedUrl>({
+    method: "POST",
+    path: objectPath(bucketKey, objectKey, "/signed"),
+    query: { access: opts.access },
+    json: { minutesExpiration: opts.minutes, singleUse: opts.singleUse ?? false },
+    resource: "object",
+    key: objectKey,
+    scope: "data:write",
+  });
+  return res.data;
+}
