@@ -2,13 +2,14 @@
  * What every command receives: global flags, streams, lazily loaded configuration, an HTTP client
  * with authentication, and the one place where results are written (DESIGN.md §4).
  */
+import { DiazoError } from "../core/errors.ts";
 import { type ConfigFile, resolve, type Resolved } from "../core/config.ts";
 import { loadConfig, loadDotenv, saveConfig } from "../core/config_store.ts";
 import { usageError } from "../core/errors.ts";
 import { applyQuery, chooseFormat, type OutputFormat, render } from "../core/output.ts";
 import { knownSecrets, redact } from "../core/redact.ts";
 import { configDir, stateDir } from "../platform/dirs.ts";
-import { createHttp, type Http } from "../services/http.ts";
+import { createHttp, type Http, type RequestSpec } from "../services/http.ts";
 import {
   type OpenedTokenStore,
   openTokenStore,
@@ -183,11 +184,22 @@ export function createContext(
       usage.mode = mode;
       return {
         baseUrl: http.baseUrl,
-        request: (spec) => {
+        request: <T>(spec: RequestSpec) => {
           if (spec.scope && spec.auth !== "none") {
             for (const sc of spec.scope.split(" ")) usage.scopes.add(sc);
           }
-          return http.request(spec);
+          if (mode === "2-legged") return http.request<T>(spec);
+          // A user's token gains a scope only by logging in again with it, not by extend-scopes.
+          return http.request<T>(spec).catch((e) => {
+            if (e instanceof DiazoError && e.code === "insufficient_scope") {
+              throw new DiazoError("insufficient_scope_user", {
+                params: e.params,
+                status: e.status,
+                body: e.body,
+              });
+            }
+            throw e;
+          });
         },
       };
     },

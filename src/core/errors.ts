@@ -58,6 +58,12 @@ export const CATALOG = {
       "The token lacks the scope {scope}: add it with `diazo auth extend-scopes --add {scope}` and retry.",
     exit: ExitCode.auth,
   },
+  insufficient_scope_user: {
+    message: "Insufficient privileges to access this resource",
+    hint:
+      "Your login lacks the scope {scope}: log in again with it, e.g. `diazo auth login --scopes <current scopes>,{scope}`.",
+    exit: ExitCode.auth,
+  },
   three_legged_required: {
     message: "Authentication required (3-legged OAuth)",
     hint: "This command acts as a user: run `diazo auth login` first, then check `diazo auth status`.",
@@ -230,7 +236,8 @@ export const CATALOG = {
   failure: { message: "{detail}", hint: "{hint}", exit: ExitCode.failure },
   unknown_preset: {
     message: "Unknown preset '{name}'",
-    hint: "Available presets: {available}. Create one with `diazo translate preset create <name> --format ...`.",
+    hint:
+      "Available presets: {available}. Create one with `diazo translate preset create <name> --format ...`.",
     exit: ExitCode.usage,
   },
 } as const satisfies Record<string, CatalogEntry>;

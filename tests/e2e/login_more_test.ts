@@ -120,3 +120,43 @@ Deno.test("migrate-from-forge moves FORGE_* credentials into the profile and ver
     await sb.close();
   }
 });
+
+Deno.test("a user token without a scope: the hint says to log in again with it, not extend-scopes", async () => {
+  const sb = await startSandbox({ port: 0 });
+  const home = await makeHome();
+  try {
+    const sa = await fetch(`${sb.url}/_sandbox/service-accounts`, {
+      method: "POST",
+      body: JSON.stringify({ name: "narrow" }),
+    }).then((r) => r.json());
+    const keyFile = path.join(home.dir, "sa.pem");
+    await Deno.writeTextFile(keyFile, sa.privateKey);
+    const env = sandboxEnv(home, sb.url);
+    const login = await diazo(
+      [
+        "auth",
+        "login",
+        "--service-account",
+        sa.serviceAccountId,
+        "--key-file",
+        keyFile,
+        "--key-id",
+        sa.keyId,
+        "--scopes",
+        "data:read",
+      ],
+      { env },
+    );
+    assert.equal(login.code, 0, login.stderr);
+    const who = await diazo(["auth", "whoami"], { env });
+    assert.equal(who.code, 3);
+    assert.match(
+      who.stderr,
+      /^error: Insufficient privileges to access this resource\nhint: Your login lacks the scope user-profile:read: log in again/,
+    );
+    assert.doesNotMatch(who.stderr, /extend-scopes/);
+  } finally {
+    await home.cleanup();
+    await sb.close();
+  }
+});

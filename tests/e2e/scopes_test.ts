@@ -6,6 +6,8 @@ import { diazo, json, makeHome, SANDBOX_SECRET, sandboxEnv } from "./harness.ts"
 /** Commands that need exactly one scope, with what makes them run. */
 const MATRIX: {
   scope: string;
+  /** Scopes removed first, when the operation accepts more than one (default: `scope`). */
+  remove?: string;
   args: (i: number) => string[];
   setup?: (env: Record<string, string>, i: number) => Promise<void>;
 }[] = [
@@ -19,31 +21,62 @@ const MATRIX: {
       assert.equal(r.code, 0, r.stderr);
     },
   },
+  {
+    scope: "data:read",
+    args: (i) => ["object", "list", `matrix-data-${i}`],
+    setup: (env, i) => dataBucket(env, i),
+  },
+  {
+    scope: "data:write",
+    args: (i) => ["object", "delete", `matrix-data-${i}`, "payload.txt", "--yes"],
+    setup: (env, i) => dataBucket(env, i, true),
+  },
+  {
+    // Uploads accept data:write or data:create: without both they fail, data:create alone suffices.
+    scope: "data:create",
+    remove: "data:write,data:create",
+    args: (i) => ["object", "upload", `matrix-data-${i}`, "payload.txt"],
+    setup: (env, i) => dataBucket(env, i),
+  },
 ];
+
+/** A bucket for the data scopes, optionally holding payload.txt. */
+async function dataBucket(env: Record<string, string>, i: number, withObject = false): Promise<void> {
+  const r = await diazo(["bucket", "create", "--key", `matrix-data-${i}`], { env });
+  assert.equal(r.code, 0, r.stderr);
+  if (withObject) {
+    const up = await diazo(["object", "upload", `matrix-data-${i}`, "payload.txt"], {
+      env,
+      cwd: env.MATRIX_CWD,
+    });
+    assert.equal(up.code, 0, up.stderr);
+  }
+}
 
 Deno.test("scope matrix: without the scope -> catalog message naming it and exit 3; with it -> success", async () => {
   const sb = await startSandbox({ port: 0 });
   const home = await makeHome();
   try {
-    const env = sandboxEnv(home, sb.url);
+    const env = sandboxEnv(home, sb.url, { MATRIX_CWD: home.cwd });
+    await Deno.writeTextFile(`${home.cwd}/payload.txt`, "payload");
     let i = 0;
     for (const m of MATRIX) {
       i++;
       await m.setup?.(env, i);
-      const reduce = await diazo(["auth", "reduce-scopes", "--remove", m.scope], { env });
+      const reduce = await diazo(["auth", "reduce-scopes", "--remove", m.remove ?? m.scope], { env });
       assert.equal(reduce.code, 0, reduce.stderr);
-      const denied = await diazo(m.args(i), { env });
+      const denied = await diazo(m.args(i), { env, cwd: home.cwd });
       assert.equal(denied.code, 3, `${m.scope}: ${denied.stderr}`);
       assert.equal(denied.stdout, "");
       assert.match(denied.stderr, /^error: Insufficient privileges to access this resource\nhint: .*/);
       assert.ok(denied.stderr.includes(`--add ${m.scope}`), `the hint names ${m.scope}: ${denied.stderr}`);
       const extend = await diazo(["auth", "extend-scopes", "--add", m.scope], { env });
       assert.equal(extend.code, 0, extend.stderr);
-      const ok = await diazo(m.args(i), { env });
+      const ok = await diazo(m.args(i), { env, cwd: home.cwd });
       assert.equal(ok.code, 0, `${m.scope}: ${ok.stderr}`);
     }
     // Scopes without a command yet are checked at the token endpoint, per mode.
-    for (const s of ["data:read", "data:write", "data:create", "viewables:read", "code:all"]) {
+    for (const s of ["viewables:read", "code:all"]) {
       const r = await diazo(["auth", "test-scope", s, "-o", "json"], { env });
       assert.equal(r.code, 0, r.stderr);
       assert.equal(json<{ granted: boolean }>(r).granted, true);
