@@ -6,6 +6,8 @@
 
 import type { RequestContext, SandboxContext } from "./context.ts";
 import { parseFaultSpec } from "./faults.ts";
+import { derivativesDir } from "./derivative/translate.ts";
+import { clearObjectData } from "./objects.ts";
 import { empty, json, readJson } from "./respond.ts";
 import type { Route } from "./router.ts";
 import { createServiceAccount, SERVICE_ACCOUNT_NAME } from "./service_accounts.ts";
@@ -41,6 +43,25 @@ function config(sb: SandboxContext) {
     refresh_token_ttl_seconds: c.refreshTokenTtlSeconds,
     consent: c.consent,
     refresh_reuse_revokes_family: c.refreshReuseRevokesFamily,
+    job_seconds: c.jobSeconds,
+  };
+}
+
+function objectCounts(sb: SandboxContext) {
+  const byBucket: Record<string, number> = {};
+  let count = 0, bytes = 0;
+  for (const [bucketKey, objects] of [...sb.state.objects].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    byBucket[bucketKey] = objects.byKey.size;
+    count += objects.byKey.size;
+    for (const o of objects.byKey.values()) bytes += o.size;
+  }
+  const openUploads = [...sb.state.uploads.values()].filter((u) => u.state === "open").length;
+  return {
+    count,
+    bytes,
+    by_bucket: byBucket,
+    open_uploads: openUploads,
+    signed_resources: sb.state.signedResources.size,
   };
 }
 
@@ -61,16 +82,20 @@ function stateDump(_req: Request, { sandbox: sb }: RequestContext): Response {
         keys: a.keys.map((k) => k.kid),
       })),
     buckets: [...sb.state.buckets.values()].sort(byKey((b) => b.bucketKey)),
+    objects: objectCounts(sb),
+    derivative_manifests: sb.state.derivatives.manifests.size,
     faults: sb.faults.list(),
     clock: clock(sb),
     config: config(sb),
   });
 }
 
-function reset(_req: Request, { sandbox: sb }: RequestContext): Response {
+async function reset(_req: Request, { sandbox: sb }: RequestContext): Promise<Response> {
   resetState(sb.state);
   sb.faults.clear();
   sb.requests.clear();
+  await clearObjectData(sb);
+  await Deno.remove(derivativesDir(sb), { recursive: true }).catch(() => {});
   return json(200, { reset: true });
 }
 
@@ -140,6 +165,13 @@ function configPatch(b: Record<string, unknown>): Partial<SandboxConfig> | strin
   if (reuse !== undefined) {
     if (typeof reuse !== "boolean") return "'refresh_reuse_revokes_family' must be a boolean";
     patch.refreshReuseRevokesFamily = reuse;
+  }
+  const jobSeconds = b.job_seconds;
+  if (jobSeconds !== undefined) {
+    if (typeof jobSeconds !== "number" || !Number.isFinite(jobSeconds) || jobSeconds < 0) {
+      return "'job_seconds' must be a number >= 0";
+    }
+    patch.jobSeconds = jobSeconds;
   }
   return patch;
 }

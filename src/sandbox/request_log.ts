@@ -44,6 +44,7 @@ const SECRET_PARAMS = new Set([
   "assertion",
   "id_token",
   "password",
+  "x-amz-signature",
 ]);
 
 /** The query of `url` as a record, with credential values replaced by `[redacted]`. */

@@ -3,6 +3,11 @@
  * tokens, service accounts, buckets, the clock and settings.
  */
 
+import { createDerivativeStore, type DerivativeStore } from "./derivative/store.ts";
+import type { BucketObjects } from "./objects.ts";
+import type { SignedResource } from "./signing.ts";
+import type { UploadSession } from "./uploads.ts";
+
 /** A registered application (client). */
 export interface App {
   clientId: string;
@@ -96,6 +101,8 @@ export interface SandboxConfig {
   consent: "approve" | "deny";
   /** Spending an already-used refresh token also revokes the rest of its family. */
   refreshReuseRevokesFamily: boolean;
+  /** How long a translation job takes on the sandbox clock; 0: done as soon as its input is read. */
+  jobSeconds: number;
 }
 
 /** Everything the sandbox knows. */
@@ -109,9 +116,19 @@ export interface SandboxState {
   /** By service account id. */
   serviceAccounts: Map<string, ServiceAccount>;
   buckets: Map<string, Bucket>;
+  /** OSS objects by bucket key (their data is on disk under the data dir). */
+  objects: Map<string, BucketObjects>;
+  /** Direct-to-S3 upload sessions by upload key. */
+  uploads: Map<string, UploadSession>;
+  /** OSS signed resources by id. */
+  signedResources: Map<string, SignedResource>;
+  /** Signs the emulated storage URLs; a reset makes a new one, voiding every URL handed out. */
+  storageUrlSecret: Uint8Array;
   /** Added to the wall clock: how far the sandbox clock was advanced. */
   clockOffsetMs: number;
   config: SandboxConfig;
+  /** Model Derivative manifests, jobs and output files. */
+  derivatives: DerivativeStore;
 }
 
 /** The app every sandbox knows. */
@@ -128,6 +145,9 @@ export const DEFAULT_TOKEN_TTL_SECONDS = 3599;
 /** Lifetime of a refresh token: 15 days. */
 export const DEFAULT_REFRESH_TOKEN_TTL_SECONDS = 15 * 24 * 3600;
 
+/** Duration of a translation job on the sandbox clock. */
+export const DEFAULT_JOB_SECONDS = 4;
+
 /** Settings as they are after start or reset. */
 export function defaultConfig(): SandboxConfig {
   return {
@@ -135,6 +155,7 @@ export function defaultConfig(): SandboxConfig {
     refreshTokenTtlSeconds: DEFAULT_REFRESH_TOKEN_TTL_SECONDS,
     consent: "approve",
     refreshReuseRevokesFamily: false,
+    jobSeconds: DEFAULT_JOB_SECONDS,
   };
 }
 
@@ -147,8 +168,13 @@ export function createState(): SandboxState {
     refreshTokens: new Map(),
     serviceAccounts: new Map(),
     buckets: new Map(),
+    objects: new Map(),
+    uploads: new Map(),
+    signedResources: new Map(),
+    storageUrlSecret: crypto.getRandomValues(new Uint8Array(32)),
     clockOffsetMs: 0,
     config: defaultConfig(),
+    derivatives: createDerivativeStore(),
   };
 }
 
@@ -161,8 +187,13 @@ export function resetState(state: SandboxState): void {
   state.refreshTokens = fresh.refreshTokens;
   state.serviceAccounts = fresh.serviceAccounts;
   state.buckets = fresh.buckets;
+  state.objects = fresh.objects;
+  state.uploads = fresh.uploads;
+  state.signedResources = fresh.signedResources;
+  state.storageUrlSecret = fresh.storageUrlSecret;
   state.clockOffsetMs = fresh.clockOffsetMs;
   state.config = fresh.config;
+  state.derivatives = fresh.derivatives;
 }
 
 /** The sandbox clock in milliseconds since the epoch. */

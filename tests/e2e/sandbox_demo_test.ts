@@ -55,26 +55,32 @@ Deno.test("diazo sandbox on a port in use: clear error, exit 2", async () => {
   }
 });
 
-Deno.test("diazo demo with no credentials runs the flow on an in-process sandbox", async () => {
+Deno.test("diazo demo with no credentials runs the whole flow on an in-process sandbox", async () => {
   const home = await makeHome();
   try {
     const r = await diazo(["demo", "-o", "json"], { env: cliEnv(home), cwd: home.cwd });
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stderr, /No credentials configured: running against an in-process sandbox/);
-    const out = json<
-      {
-        sandbox: boolean;
-        steps: { ok: boolean; step: string }[];
-        buckets: { bucketKey: string }[];
-        bucket: string;
-      }
-    >(r);
+    assert.match(r.stderr, /inprogress \d+% complete/, "translation progress is shown");
+    const out = json<{
+      sandbox: boolean;
+      steps: { ok: boolean; step: string }[];
+      object: { parts: number; size: number; sha1: string };
+      manifest: { status: string; derivatives: string[] };
+      properties: { name: string }[];
+      derivative?: { size: number };
+      kept: boolean;
+    }>(r);
     assert.equal(out.sandbox, true);
-    assert.deepEqual(out.steps.map((s) => s.ok), [true, true, true, true]);
-    assert.ok(
-      out.buckets.some((b) => b.bucketKey === out.bucket),
-      "the listing shows the bucket the demo created",
-    );
+    assert.equal(out.steps.length, 8);
+    assert.ok(out.steps.every((s) => s.ok));
+    assert.ok(out.object.parts >= 2, "the model goes up in several parts");
+    assert.equal(out.manifest.status, "success");
+    assert.deepEqual([...out.manifest.derivatives].sort(), ["obj", "svf2"]);
+    assert.ok(out.properties.length > 0 && out.properties.every((p) => p.name.length > 0));
+    assert.ok((out.derivative?.size ?? 0) > 0, "an OBJ derivative was downloaded");
+    assert.equal(out.kept, false);
+    assert.deepEqual([...Deno.readDirSync(home.cwd)], [], "nothing is left in the working directory");
   } finally {
     await home.cleanup();
   }

@@ -195,6 +195,7 @@ Deno.test("token: the configured TTL sets expires_in and exp", async () => {
       refresh_token_ttl_seconds: 1_296_000,
       consent: "approve",
       refresh_reuse_revokes_family: false,
+      job_seconds: 4,
     });
     const a = await tokenRequest(sb, { ...CC, scope: "data:read" }, {
       authorization: basic(APP.id, APP.secret),

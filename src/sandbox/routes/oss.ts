@@ -4,9 +4,12 @@
  */
 
 import type { RequestContext } from "../context.ts";
+import { deleteBucketObjects } from "../objects.ts";
 import { empty, json, readJson, reason } from "../respond.ts";
 import type { Route } from "../router.ts";
+import { revokeSignedResources } from "../signing.ts";
 import { type Bucket, type BucketPermission, nowMs } from "../state.ts";
+import { abortBucketUploads } from "../uploads.ts";
 
 /** Storage regions of OSS; the first is the default. */
 export const OSS_REGIONS = ["US", "EMEA", "AUS", "APAC", "CAN", "DEU", "IND", "JPN", "GBR"] as const;
@@ -108,7 +111,7 @@ async function createBucket(req: Request, ctx: RequestContext): Promise<Response
 }
 
 /** The caller's own bucket named in the path, or the error answer. */
-function ownBucket(ctx: RequestContext): Bucket | Response {
+export function ownBucket(ctx: RequestContext): Bucket | Response {
   const key = ctx.params.bucketKey;
   if (!BUCKET_KEY.test(key)) return reason(400, BAD_BUCKET_KEY);
   const bucket = ctx.sandbox.state.buckets.get(key);
@@ -124,10 +127,15 @@ function bucketDetails(_req: Request, ctx: RequestContext): Response {
   return bucket instanceof Response ? bucket : json(200, bucketBody(bucket));
 }
 
-function deleteBucket(_req: Request, ctx: RequestContext): Response {
+async function deleteBucket(_req: Request, ctx: RequestContext): Promise<Response> {
   const bucket = ownBucket(ctx);
   if (bucket instanceof Response) return bucket;
   ctx.sandbox.state.buckets.delete(bucket.bucketKey);
+  revokeSignedResources(ctx.sandbox, bucket.bucketKey);
+  await Promise.all([
+    deleteBucketObjects(ctx.sandbox, bucket.bucketKey),
+    abortBucketUploads(ctx.sandbox, bucket.bucketKey),
+  ]);
   return empty(200);
 }
 
