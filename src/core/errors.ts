@@ -363,7 +363,9 @@ export function errorFromResponse(
   }
   if (status === 403) {
     if (code && SCOPE_CODES.has(code)) {
-      return new DiazoError("insufficient_scope", { ...base, params: { scope: context.scope ?? "<scope>" } });
+      // An operation needing several scopes names them as `--add` takes them: comma-separated.
+      const scope = context.scope?.trim().split(/\s+/).join(",") || "<scope>";
+      return new DiazoError("insufficient_scope", { ...base, params: { scope } });
     }
     return new DiazoError("permission_denied", base);
   }

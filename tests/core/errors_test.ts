@@ -63,6 +63,8 @@ Deno.test("the scope is named in the hint, the message stays the catalog's", () 
   });
   assert.equal(e.message, "Insufficient privileges to access this resource");
   assert.match(e.hint, /data:write/);
+  const two = errorFromResponse(403, { errorCode: "AUTH-012" }, { scope: "data:read data:write" });
+  assert.match(two.hint, /--add data:read,data:write`/, "several scopes are named as --add takes them");
 });
 
 Deno.test("placeholders are filled", () => {

@@ -1,0 +1,91 @@
+/** `diazo translate preset ...`: named output specs, built in or kept in presets.json. */
+import {
+  addPreset,
+  findPreset,
+  formatsFromFlags,
+  listPresets,
+  loadUserPresets,
+  OUTPUT_TYPES,
+  type Preset,
+  presetsPath,
+  removePreset,
+  saveUserPresets,
+} from "../core/presets.ts";
+import { type AnyCommand, type ContextFactory, examples } from "./command.ts";
+
+/** "svf2(2d,3d) + thumbnail" for a table. */
+function summary(p: Preset): string {
+  return p.formats.map((f) => `${f.type}${f.views ? `(${f.views.join(",")})` : ""}`).join(" + ");
+}
+
+function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, ...value.split(",").map((v) => v.trim()).filter(Boolean)];
+}
+
+/** Registers `translate preset list|show|create|delete` under `translate`. */
+export function registerPresets(translate: AnyCommand, makeCtx: ContextFactory): void {
+  const preset = translate.command("preset").alias("presets")
+    .description("named output specs for `translate start --preset` (built in, or yours in presets.json)");
+
+  const list = preset.command("list").alias("ls")
+    .description("list the built-in presets and yours")
+    .action(async (_opts, cmd) => {
+      const ctx = makeCtx(cmd);
+      const presets = listPresets(await loadUserPresets(ctx.configDir));
+      await ctx.emit(presets.map((p) => ({ ...p, summary: summary(p) })), {
+        columns: ["name", "builtin", "summary", "description"],
+      });
+    });
+  examples(list, [
+    "diazo translate preset list",
+    "diazo translate preset list -o json --query '[?!builtin].name'",
+  ]);
+
+  const show = preset.command("show")
+    .description("show one preset's output formats")
+    .argument("<name>", "the preset")
+    .action(async (name, _opts, cmd) => {
+      const ctx = makeCtx(cmd);
+      await ctx.emit(findPreset(name, await loadUserPresets(ctx.configDir)));
+    });
+  examples(show, ["diazo translate preset show svf2"]);
+
+  const create = preset.command("create")
+    .description("create (or with --force replace) a preset of your own")
+    .argument("<name>", "1-64 characters of [a-z0-9._-]")
+    .requiredOption(
+      "-f, --format <type>",
+      `output type, repeatable or comma-separated (${OUTPUT_TYPES.join(", ")})`,
+      collect,
+    )
+    .option("--views <list>", "views of svf/svf2 output: 2d, 3d or 2d,3d (default)")
+    .option("--description <text>", "what it is for")
+    .option("--force", "replace a preset of yours with that name")
+    .action(async (name, opts, cmd) => {
+      const ctx = makeCtx(cmd);
+      const formats = formatsFromFlags(opts.format, opts.views?.split(","));
+      const user = addPreset(await loadUserPresets(ctx.configDir), name, {
+        ...(opts.description ? { description: opts.description } : {}),
+        formats,
+      }, { replace: opts.force });
+      await saveUserPresets(ctx.configDir, user);
+      ctx.info(`Saved preset ${name} in ${presetsPath(ctx.configDir)}`);
+      await ctx.emit(findPreset(name, user));
+    });
+  examples(create, [
+    "diazo translate preset create shop-floor --format svf2,obj --views 3d --description 'viewer + OBJ'",
+    "diazo translate start <urn> --preset shop-floor --wait",
+  ]);
+
+  const del = preset.command("delete").alias("rm")
+    .description("delete a preset of yours (built-ins cannot be deleted)")
+    .argument("<name>", "the preset")
+    .action(async (name, _opts, cmd) => {
+      const ctx = makeCtx(cmd);
+      const user = removePreset(await loadUserPresets(ctx.configDir), name);
+      await saveUserPresets(ctx.configDir, user);
+      ctx.info(`Deleted preset ${name}`);
+      await ctx.emit({ name, deleted: true });
+    });
+  examples(del, ["diazo translate preset delete shop-floor"]);
+}

@@ -1,0 +1,123 @@
+/** Waiting for a translation in the CLI: poll settings, a progress display on stderr, Ctrl-C, status output. */
+import { DiazoError } from "../core/errors.ts";
+import {
+  DEFAULT_POLL_MAX_MS,
+  DEFAULT_STALL_AFTER_MS,
+  type Manifest,
+  manifestMessages,
+  type PollOptions,
+  progressPercent,
+  waitForJob,
+} from "../services/derivative.ts";
+import type { Http } from "../services/http.ts";
+import type { Ctx } from "./context.ts";
+
+function envNumber(ctx: Ctx, name: string): number | undefined {
+  const raw = ctx.env[name];
+  if (raw === undefined || raw === "") return undefined;
+  const n = Number(raw);
+  return Number.isFinite(n) && n >= 0 ? n : undefined;
+}
+
+/**
+ * Poll delays: `DIAZO_POLL_BASE_MS` (as `DIAZO_RETRY_BASE_MS` for retries) sets the first delay,
+ * so that tests run fast; the longest delay is ten times it, at most 10 s.
+ */
+export function pollOptions(ctx: Ctx): PollOptions {
+  const base = envNumber(ctx, "DIAZO_POLL_BASE_MS");
+  if (base === undefined) return {};
+  return { pollBaseMs: base, pollMaxMs: Math.max(base, Math.min(DEFAULT_POLL_MAX_MS, base * 10)) };
+}
+
+/** A manifest with computed helpers beside the platform's fields. */
+export function statusView(manifest: Manifest, objectId: string): Record<string, unknown> {
+  return {
+    ...manifest,
+    objectId,
+    percent: progressPercent(manifest),
+    outputs: (manifest.derivatives ?? []).map((d) => ({
+      outputType: d.outputType,
+      status: d.status,
+      progress: d.progress,
+      percent: progressPercent(d),
+    })),
+    problems: manifestMessages(manifest),
+  };
+}
+
+/** Shows progress: a spinner when stderr is a terminal, else a line each time the status changes. */
+interface ProgressDisplay {
+  update(manifest: Manifest): void;
+  stop(): void;
+}
+
+async function progressDisplay(ctx: Ctx): Promise<ProgressDisplay> {
+  const text = (m: Manifest) => `Translation ${m.status} (${m.progress ?? `${progressPercent(m)}%`})`;
+  if (ctx.flags.quiet) return { update() {}, stop() {} };
+  if (!ctx.io.stderr.isTerminal || ctx.env.TERM === "dumb") {
+    let last = "";
+    return {
+      update(m) {
+        const line = text(m);
+        if (line !== last) ctx.info(line);
+        last = line;
+      },
+      stop() {},
+    };
+  }
+  const { default: yoctoSpinner } = await import("yocto-spinner");
+  const spinner = yoctoSpinner({
+    text: "Waiting for the translation",
+    stream: (await import("node:process")).stderr,
+  })
+    .start();
+  return {
+    update: (m) => void (spinner.text = text(m)),
+    stop: () => void spinner.stop(),
+  };
+}
+
+/**
+ * Waits for a job with a progress display. `--timeout` limits the wait, `DIAZO_STALL_MINUTES`
+ * overrides the 30 minutes after which a pending job counts as stalled, Ctrl-C stops waiting (the
+ * job goes on). A failed job prints the platform's messages on stderr before the error.
+ */
+export async function waitWithProgress(
+  ctx: Ctx,
+  http: Http,
+  urn: string,
+  opts: { region?: string; startedAt?: number },
+): Promise<Manifest> {
+  const controller = new AbortController();
+  ctx.onInterrupt(() => controller.abort(new DOMException("interrupted", "AbortError")));
+  const stallMinutes = envNumber(ctx, "DIAZO_STALL_MINUTES");
+  const display = await progressDisplay(ctx);
+  try {
+    return await waitForJob(http, urn, {
+      ...pollOptions(ctx),
+      region: opts.region,
+      startedAt: opts.startedAt,
+      timeoutMs: ctx.flags.timeout !== undefined ? ctx.flags.timeout * 1000 : undefined,
+      stallAfterMs: stallMinutes !== undefined ? stallMinutes * 60_000 : DEFAULT_STALL_AFTER_MS,
+      signal: controller.signal,
+      onProgress: (m) => display.update(m),
+    });
+  } catch (e) {
+    display.stop();
+    if (e instanceof DiazoError && e.code === "translation_failed") {
+      const manifest = e.body as Manifest | undefined;
+      const problems = manifest ? manifestMessages(manifest).filter((m) => m.type !== "warning") : [];
+      for (const p of problems) ctx.io.stderr.write(`platform: ${p.code ? `${p.code}: ` : ""}${p.message}\n`);
+      if (problems.length === 0) {
+        ctx.io.stderr.write(`platform: the manifest's status is ${manifest?.status}\n`);
+      }
+    } else if (e instanceof DiazoError && e.code === "interrupted") {
+      ctx.io.stderr.write(
+        `\nStopped waiting; the job goes on. Check it with: diazo translate status ${urn}\n`,
+      );
+    }
+    throw e;
+  } finally {
+    display.stop();
+  }
+}
