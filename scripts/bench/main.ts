@@ -1,4 +1,7 @@
-/** `deno task bench`: every benchmark, printed (never asserted). */
+/** `deno task bench`: every benchmark, printed (never asserted). BENCH_ONLY=startup|transfer picks one. */
 import { benchStartup } from "./startup.ts";
+import { benchTransfer } from "./transfer.ts";
 
-await benchStartup();
+const only = Deno.env.get("BENCH_ONLY");
+if (!only || only === "startup") await benchStartup();
+if (!only || only === "transfer") await benchTransfer();

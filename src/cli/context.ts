@@ -10,6 +10,7 @@ import { applyQuery, chooseFormat, type OutputFormat, render } from "../core/out
 import { knownSecrets, redact } from "../core/redact.ts";
 import { configDir, stateDir } from "../platform/dirs.ts";
 import { createHttp, type Http, type RequestSpec } from "../services/http.ts";
+import { proxyConfigured, rawFetch } from "../services/raw_transport.ts";
 import {
   type OpenedTokenStore,
   openTokenStore,
@@ -148,6 +149,7 @@ export function createContext(
         retryBaseMs: resolved.retryBaseMs,
         userAgent: `diazo/${VERSION} deno/${Deno.version.deno} (${Deno.build.target})`,
         debug: flags.debug ? (line: string) => ctx.debug(line) : undefined,
+        rawFetch: proxyConfigured(env) ? undefined : rawFetch,
       };
       if (opts.auth === "none") return createHttp(base);
       const authHttp = createHttp(base);

@@ -9,6 +9,8 @@ import type { Http } from "./http.ts";
 import { safeJoin } from "../core/paths.ts";
 import { getDownloadUrl } from "./oss_objects.ts";
 
+/** Bytes gathered before one write to disk. */
+const WRITE_BATCH = 1024 * 1024;
 /** How often a download that broke off mid-stream is started again. */
 const STREAM_ROUNDS = 3;
 
@@ -95,14 +97,29 @@ async function streamOnce(
         responseType: "stream",
         signal: o.signal,
       });
+      // Network chunks are small: gather them so that each write and hash call handles ~1 MiB.
+      const batch = new Uint8Array(WRITE_BATCH);
+      let filled = 0;
+      const flush = async () => {
+        const bytes = batch.subarray(0, filled);
+        hash.update(bytes);
+        let off = 0;
+        while (off < bytes.length) off += await file.write(bytes.subarray(off));
+        size += bytes.length;
+        filled = 0;
+        o.onProgress?.(size, o.expectedSize);
+      };
       try {
         for await (const chunk of res.data) {
-          hash.update(chunk);
-          let off = 0;
-          while (off < chunk.length) off += await file.write(chunk.subarray(off));
-          size += chunk.length;
-          o.onProgress?.(size, o.expectedSize);
+          for (let off = 0; off < chunk.length;) {
+            const n = Math.min(chunk.length - off, WRITE_BATCH - filled);
+            batch.set(chunk.subarray(off, off + n), filled);
+            filled += n;
+            off += n;
+            if (filled === WRITE_BATCH) await flush();
+          }
         }
+        await flush();
       } catch (e) {
         if (o.signal?.aborted) throw new DiazoError("interrupted", { cause: e });
         throw new BrokenStream("stream broke off", { cause: e });

@@ -38,6 +38,8 @@ export interface HttpConfig {
   debug?: (line: string) => void;
   userAgent?: string;
   fetch?: typeof fetch;
+  /** Used for requests with `transport: "raw"` (large byte bodies); fetch when absent. */
+  rawFetch?: typeof fetch;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   random?: () => number;
   now?: () => number;
@@ -54,6 +56,8 @@ export interface RequestSpec {
   json?: unknown;
   form?: Record<string, string>;
   body?: Uint8Array | string;
+  /** "raw": send a byte body straight from its buffer (see raw_transport.ts), when the client has one. */
+  transport?: "fetch" | "raw";
   /** A factory so that a retry can re-create the stream. */
   bodyStream?: () => ReadableStream<Uint8Array>;
   /**
@@ -238,7 +242,8 @@ async function attemptOnce(
   const type = spec.responseType ?? "json";
   let res: Response | undefined;
   try {
-    res = await c.fetch(url, { method, headers, body, signal });
+    const send = spec.transport === "raw" && c.config.rawFetch ? c.config.rawFetch : c.fetch;
+    res = await send(url, { method, headers, body, signal });
     if (res.ok && type === "stream") {
       log?.(`< ${statusLine(res)} (${took()})`);
       return { kind: "ok", res, data: res.body };

@@ -337,6 +337,7 @@ async function sendPart(
         path: url,
         body: bytes,
         auth: "none",
+        transport: "raw",
         responseType: "none",
         signal,
       });
