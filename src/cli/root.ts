@@ -33,9 +33,12 @@ export function commandWord(args: readonly string[]): string | undefined {
 }
 
 /** Commands whose `-o` names a path (as users of other download tools expect); `--output` still sets the format. */
-const PATH_O_COMMANDS: readonly (readonly string[])[] = [["object", "download"], ["translate", "download"], [
-  "generate",
-]];
+const PATH_O_COMMANDS: readonly (readonly string[])[] = [
+  ["object", "download"],
+  ["translate", "download"],
+  ["translate", "thumbnail"],
+  ["generate"],
+];
 
 /** Rewrites `-o` to `--out` after the command words of a command in PATH_O_COMMANDS. */
 export function pathOutputArgs(args: readonly string[]): string[] {

@@ -248,7 +248,7 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
   const thumbnail = translate.command("thumbnail")
     .description("save the design's thumbnail as a PNG file")
     .argument("<urn>", "base64 or raw URN")
-    .option("--out <file>", "the PNG file to write", "thumbnail.png")
+    .option("-o, --out <file>", "the PNG file to write", "thumbnail.png")
     .addOption(new Option("--size <px>", "width and height").choices(["100", "200", "400"]).default("200"))
     .addOption(regionOption())
     .action(async (urnArg, opts, cmd) => {

@@ -113,6 +113,11 @@ export function createPipeline(sandbox: SandboxContext, opts: PipelineOptions): 
     });
     const note = (fault ? ` fault=${fault.id}` : "") + (error ? ` error: ${error}` : "");
     accessLog(req, url.pathname, res ? status : "dropped", started, note);
+    // The Date header follows the sandbox clock, so that clients measuring time by the server see
+    // an advanced clock too.
+    if (res && sandbox.state.clockOffsetMs !== 0) {
+      res.headers.set("date", new Date(nowMs(sandbox.state)).toUTCString());
+    }
     // After a drop the connection is gone and this answer goes nowhere (unless the client had
     // already left, in which case nobody reads it either).
     return res ? closingWhileDropArmed(res) : empty(500);

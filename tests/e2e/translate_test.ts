@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import path from "node:path";
 import { encodeUrn } from "../../src/core/urn.ts";
-import { diazo, json, requestLog } from "./harness.ts";
+import { cliCommand, diazo, json, requestLog } from "./harness.ts";
 import { CUBE_OBJ, mdFixture } from "./md_helpers.ts";
 
 type Status = {
@@ -204,6 +204,38 @@ Deno.test("a job pending longer than the threshold is translation_stalled (exit 
     const t = await diazo(["translate", "status", urn, "--wait", "--timeout", "1"], { env: fx.env });
     assert.equal(t.code, 5, t.stderr);
     assert.match(t.stderr, /timed out/);
+  } finally {
+    await fx.close();
+  }
+});
+
+Deno.test("a job pending for 30 minutes of sandbox time is reported as probably failed (exit 5)", async () => {
+  const fx = await mdFixture({ jobSeconds: 100_000 });
+  try {
+    const { urn } = await fx.upload("cube.obj", CUBE_OBJ);
+    assert.equal((await diazo(["translate", "start", urn, "--format", "obj"], { env: fx.env })).code, 0);
+    const child = new Deno.Command(Deno.execPath(), {
+      args: cliCommand(["translate", "status", urn, "--wait", "--timeout", "120"]),
+      env: { ...fx.env, DIAZO_POLL_BASE_MS: "100" },
+      clearEnv: true,
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    const manifestReads = async () =>
+      (await requestLog(fx.sb.url, "/modelderivative/v2/designdata/")).filter((e) =>
+        e.path.endsWith("/manifest")
+      )
+        .length;
+    const before = await manifestReads();
+    while ((await manifestReads()) < before + 2) await new Promise((r) => setTimeout(r, 25));
+    await fetch(`${fx.sb.url}/_sandbox/clock`, {
+      method: "POST",
+      body: JSON.stringify({ advance_seconds: 31 * 60 }),
+    }).then((r) => r.body?.cancel());
+    const out = await child.output();
+    const stderr = new TextDecoder().decode(out.stderr);
+    assert.equal(out.code, 5, stderr);
+    assert.match(stderr, /^error: Translation still pending after 3\d minutes$/m);
   } finally {
     await fx.close();
   }
