@@ -101,6 +101,11 @@ export const CATALOG = {
     hint: "It has probably failed: check `diazo translate manifest <urn>` and start it again with --force.",
     exit: ExitCode.transient,
   },
+  not_translated: {
+    message: "Not found: manifest of {urn} (the model has not been translated)",
+    hint: "Translate it first: `diazo translate start {urn} --wait`.",
+    exit: ExitCode.notFound,
+  },
   translation_failed: {
     message: "Translation failed",
     hint:

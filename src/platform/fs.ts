@@ -29,3 +29,66 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array, m
     throw e;
   }
 }
+
+/**
+ * Streams chunks into a file atomically: a temp file in the same directory, renamed over `file`
+ * when every chunk is written, removed on any failure or abort. Unless `overwrite`, an existing
+ * `file` is refused with Deno.errors.AlreadyExists before anything is written. Returns the bytes written.
+ */
+export async function writeChunksAtomic(
+  file: string,
+  chunks: Iterable<Uint8Array> | AsyncIterable<Uint8Array>,
+  opts: { overwrite?: boolean; mode?: number; signal?: AbortSignal } = {},
+): Promise<number> {
+  const refuseExisting = async () => {
+    if (opts.overwrite) return;
+    const there = await Deno.lstat(file).then(() => true, (e) => {
+      if (e instanceof Deno.errors.NotFound) return false;
+      throw e;
+    });
+    if (there) throw new Deno.errors.AlreadyExists(`${file} already exists`);
+  };
+  await refuseExisting();
+  const dir = path.dirname(file);
+  await Deno.mkdir(dir, { recursive: true });
+  const tmp = path.join(dir, `.${path.basename(file)}.${crypto.randomUUID()}.tmp`);
+  const mode = opts.mode ?? 0o644;
+  const handle = await Deno.open(tmp, { write: true, createNew: true, mode });
+  let written = 0;
+  let closed = false;
+  try {
+    for await (const chunk of chunks) {
+      opts.signal?.throwIfAborted();
+      written += await writeAll(handle, chunk);
+    }
+    opts.signal?.throwIfAborted();
+    handle.close();
+    closed = true;
+    await refuseExisting();
+    await Deno.rename(tmp, file);
+    return written;
+  } catch (e) {
+    if (!closed) handle.close();
+    await Deno.remove(tmp).catch(() => {});
+    throw e;
+  }
+}
+
+/** Writes chunks to standard output, in order; returns the bytes written. */
+export async function writeChunksToStdout(
+  chunks: Iterable<Uint8Array> | AsyncIterable<Uint8Array>,
+  opts: { signal?: AbortSignal } = {},
+): Promise<number> {
+  let written = 0;
+  for await (const chunk of chunks) {
+    opts.signal?.throwIfAborted();
+    written += await writeAll(Deno.stdout, chunk);
+  }
+  return written;
+}
+
+async function writeAll(w: { write(p: Uint8Array): Promise<number> }, bytes: Uint8Array): Promise<number> {
+  let off = 0;
+  while (off < bytes.length) off += await w.write(bytes.subarray(off));
+  return bytes.length;
+}
