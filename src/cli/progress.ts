@@ -25,7 +25,7 @@ export async function byteProgress(ctx: Ctx, label: string, total: number): Prom
   bar.start(Math.max(total, 1), 0, { done: "0.0", all: mib(total), speed: "0.0" });
   return {
     update(done, t) {
-      if (t !== undefined && t !== all) bar.setTotal(Math.max((all = t), 1));
+      if (t !== undefined && t !== all) bar.setTotal(Math.max(all = t, 1));
       const seconds = (performance.now() - started) / 1000;
       bar.update(done, { done: mib(done), all: mib(all), speed: seconds > 0 ? mib(done / seconds) : "0.0" });
     },

@@ -82,7 +82,10 @@ Deno.test("batch keys use / whatever the OS, under the prefix; directories are w
     await Deno.writeTextFile(path.join(dir, "top.obj"), "x");
     await Deno.writeTextFile(path.join(dir, "sub", "deeper", "d.stl"), "yy");
     const { entries, missing } = await expandInputs([dir, path.join(dir, "nope.obj")], "m/");
-    assert.deepEqual(entries.map((e) => [e.objectKey, e.size]), [["m/sub/deeper/d.stl", 2], ["m/top.obj", 1]]);
+    assert.deepEqual(entries.map((e) => [e.objectKey, e.size]), [["m/sub/deeper/d.stl", 2], [
+      "m/top.obj",
+      1,
+    ]]);
     assert.deepEqual(missing, [path.join(dir, "nope.obj")]);
   } finally {
     await Deno.remove(dir, { recursive: true });
@@ -102,10 +105,16 @@ Deno.test("resume records: keyed by platform, bucket, key, size and mtime; store
       updatedAt: "",
     });
     assert.equal((await readRecord(stateDir, id))?.uploadKey, "U");
-    assert.equal(await readRecord(stateDir, { ...id, mtimeMs: 6 }), undefined, "a modified file is a new upload");
+    assert.equal(
+      await readRecord(stateDir, { ...id, mtimeMs: 6 }),
+      undefined,
+      "a modified file is a new upload",
+    );
     assert.equal(await readRecord(stateDir, { ...id, size: 11 }), undefined);
     assert.notEqual(recordPath(stateDir, id), recordPath(stateDir, { ...id, objectKey: "k2" }));
-    if (Deno.build.os !== "windows") assert.equal((await Deno.stat(recordPath(stateDir, id))).mode! & 0o777, 0o600);
+    if (Deno.build.os !== "windows") {
+      assert.equal((await Deno.stat(recordPath(stateDir, id))).mode! & 0o777, 0o600);
+    }
     await Deno.writeTextFile(recordPath(stateDir, id), "{not json");
     assert.equal(await readRecord(stateDir, id), undefined, "a damaged record is ignored");
     await deleteRecord(stateDir, id);
