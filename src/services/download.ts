@@ -9,8 +9,8 @@ import type { Http } from "./http.ts";
 import { safeJoin } from "../core/paths.ts";
 import { getDownloadUrl } from "./oss_objects.ts";
 
-/** Bytes gathered before one write to disk. */
-const WRITE_BATCH = 1024 * 1024;
+/** Bytes read per call when hashing a downloaded file. */
+const HASH_BLOCK = 4 * 1024 * 1024;
 /** How often a download that broke off mid-stream is started again. */
 const STREAM_ROUNDS = 3;
 
@@ -85,11 +85,15 @@ async function streamOnce(
   o: FetchToFileOptions,
   tmp: string,
 ): Promise<{ size: number; sha1: string }> {
-  const hash = createHash("sha1");
-  let size = 0;
   const file = await Deno.open(tmp, { write: true, createNew: true });
+  let closed = false;
+  // Progress comes from the file's size: the bytes then flow from socket to file without
+  // passing through JavaScript, which is about twice as fast as reading them chunk by chunk.
+  const progress = o.onProgress ? setInterval(() => {
+    Deno.stat(tmp).then((i) => o.onProgress?.(i.size, o.expectedSize), () => {});
+  }, 200) : undefined;
   try {
-    for (const url of o.urls) {
+    for (const [i, url] of o.urls.entries()) {
       const res = await http.request<ReadableStream<Uint8Array>>({
         path: url,
         auth: "none",
@@ -97,36 +101,37 @@ async function streamOnce(
         responseType: "stream",
         signal: o.signal,
       });
-      // Network chunks are small: gather them so that each write and hash call handles ~1 MiB.
-      const batch = new Uint8Array(WRITE_BATCH);
-      let filled = 0;
-      const flush = async () => {
-        const bytes = batch.subarray(0, filled);
-        hash.update(bytes);
-        let off = 0;
-        while (off < bytes.length) off += await file.write(bytes.subarray(off));
-        size += bytes.length;
-        filled = 0;
-        o.onProgress?.(size, o.expectedSize);
-      };
+      const last = i === o.urls.length - 1;
       try {
-        for await (const chunk of res.data) {
-          for (let off = 0; off < chunk.length;) {
-            const n = Math.min(chunk.length - off, WRITE_BATCH - filled);
-            batch.set(chunk.subarray(off, off + n), filled);
-            filled += n;
-            off += n;
-            if (filled === WRITE_BATCH) await flush();
-          }
-        }
-        await flush();
+        await res.data.pipeTo(file.writable, { preventClose: !last, signal: o.signal });
+        if (last) closed = true;
       } catch (e) {
         if (o.signal?.aborted) throw new DiazoError("interrupted", { cause: e });
         throw new BrokenStream("stream broke off", { cause: e });
       }
     }
   } finally {
-    file.close();
+    clearInterval(progress);
+    if (!closed) {
+      try {
+        file.close();
+      } catch { /* closed by a failed pipe */ }
+    }
+  }
+  const digest = await sha1File(tmp);
+  o.onProgress?.(digest.size, o.expectedSize);
+  return digest;
+}
+
+/** SHA-1 and size of a file, read in large blocks. */
+async function sha1File(file: string): Promise<{ size: number; sha1: string }> {
+  const hash = createHash("sha1");
+  const buf = new Uint8Array(HASH_BLOCK);
+  let size = 0;
+  using f = await Deno.open(file, { read: true });
+  for (let n = await f.read(buf); n !== null; n = await f.read(buf)) {
+    hash.update(buf.subarray(0, n));
+    size += n;
   }
   return { size, sha1: hash.digest("hex") };
 }
