@@ -89,9 +89,11 @@ async function streamOnce(
   let closed = false;
   // Progress comes from the file's size: the bytes then flow from socket to file without
   // passing through JavaScript, which is about twice as fast as reading them chunk by chunk.
-  const progress = o.onProgress ? setInterval(() => {
-    Deno.stat(tmp).then((i) => o.onProgress?.(i.size, o.expectedSize), () => {});
-  }, 200) : undefined;
+  const progress = o.onProgress
+    ? setInterval(() => {
+      Deno.stat(tmp).then((i) => o.onProgress?.(i.size, o.expectedSize), () => {});
+    }, 200)
+    : undefined;
   try {
     for (const [i, url] of o.urls.entries()) {
       const res = await http.request<ReadableStream<Uint8Array>>({
