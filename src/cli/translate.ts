@@ -186,47 +186,44 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
     "diazo translate metadata <urn> -o json --query '[].guid'",
   ]);
 
-  const tree = translate.command("tree")
-    .description("show the object tree of a model view (waits while it is extracted)")
-    .argument("<urn>", "base64 or raw URN")
-    .option("--guid <guid>", "the model view (default: the master 3D view)")
-    .option(
-      "--object-id <n>",
-      "only this object and its children (objectid)",
-      positiveNumber("--object-id", true),
-    )
-    .option("--force-get", "allow answers over 20 MB (forceget)")
-    .addOption(regionOption())
-    .action(async (urnArg, opts, cmd) => {
-      const ctx = makeCtx(cmd);
-      const { urn } = parseUrn(urnArg);
-      const http = await ctx.http();
-      const guid = opts.guid ?? await defaultGuid(ctx, http, urn, opts.region);
-      await ctx.emit(
-        await getObjectTree(http, urn, guid, { ...extractOptions(ctx, opts), objectId: opts.objectId }),
-      );
-    });
+  const extract = (
+    name: string,
+    description: string,
+    objectHelp: string,
+    fetch: typeof getObjectTree,
+  ) =>
+    translate.command(name)
+      .description(description)
+      .argument("<urn>", "base64 or raw URN")
+      .option("--guid <guid>", "the model view (default: the master 3D view)")
+      .option("--object-id <n>", objectHelp, positiveNumber("--object-id", true))
+      .option("--force-get", "allow answers over 20 MB (forceget)")
+      .addOption(regionOption())
+      .action(async (urnArg, opts, cmd) => {
+        const ctx = makeCtx(cmd);
+        const { urn } = parseUrn(urnArg);
+        const http = await ctx.http();
+        const guid = opts.guid ?? await defaultGuid(ctx, http, urn, opts.region);
+        await ctx.emit(
+          await fetch(http, urn, guid, { ...extractOptions(ctx, opts), objectId: opts.objectId }),
+        );
+      });
+  const tree = extract(
+    "tree",
+    "show the object tree of a model view (waits while it is extracted)",
+    "only this object and its children (objectid)",
+    getObjectTree,
+  );
   examples(tree, [
     "diazo translate tree <urn>",
     "diazo translate tree <urn> --guid 6bfb4886-... --object-id 1",
   ]);
-
-  const props = translate.command("properties").alias("props")
-    .description("show the properties of a model view's objects (waits while they are extracted)")
-    .argument("<urn>", "base64 or raw URN")
-    .option("--guid <guid>", "the model view (default: the master 3D view)")
-    .option("--object-id <n>", "only this object (objectid)", positiveNumber("--object-id", true))
-    .option("--force-get", "allow answers over 20 MB (forceget)")
-    .addOption(regionOption())
-    .action(async (urnArg, opts, cmd) => {
-      const ctx = makeCtx(cmd);
-      const { urn } = parseUrn(urnArg);
-      const http = await ctx.http();
-      const guid = opts.guid ?? await defaultGuid(ctx, http, urn, opts.region);
-      await ctx.emit(
-        await getProperties(http, urn, guid, { ...extractOptions(ctx, opts), objectId: opts.objectId }),
-      );
-    });
+  const props = extract(
+    "properties",
+    "show the properties of a model view's objects (waits while they are extracted)",
+    "only this object (objectid)",
+    getProperties,
+  ).alias("props");
   examples(props, [
     "diazo translate properties <urn> --object-id 2",
     "diazo translate properties <urn> -o json --query 'data.collection[].name'",

@@ -3,22 +3,9 @@
  * translations (`GET /modelderivative/v2/designdata/formats`), with the sandbox's additions.
  */
 
-/** Output types a job may request. */
-export const OUTPUT_TYPES = [
-  "svf",
-  "svf2",
-  "thumbnail",
-  "stl",
-  "step",
-  "iges",
-  "obj",
-  "ifc",
-  "dwg",
-  "fbx",
-] as const;
-
-/** One output type. */
-export type OutputType = typeof OUTPUT_TYPES[number];
+/** Output types a job may request: the platform's, as the client knows them. */
+export { OUTPUT_TYPES, type OutputType } from "../../core/presets.ts";
+import { OUTPUT_TYPES, type OutputType } from "../../core/presets.ts";
 
 /** True when `value` names an output type. */
 export function isOutputType(value: unknown): value is OutputType {
