@@ -176,6 +176,23 @@ function extractQuery(opts: ExtractOptions): Record<string, string | number | un
   return { objectid: opts.objectId, forceget: opts.forceGet ? "true" : undefined };
 }
 
+/** A metadata request of one view (`tail` after its guid), asked again while the platform answers 202. */
+function extract(
+  http: Http,
+  urn: string,
+  guid: string,
+  tail: string,
+  opts: ExtractOptions,
+): Promise<unknown> {
+  return pollWhileAccepted(http, {
+    path: urnPath(urn, `/metadata/${encodeURIComponent(guid)}${tail}`),
+    query: extractQuery(opts),
+    headers: regionHeaders(opts.region),
+    key: `view ${guid} of ${urn}`,
+    scope: "data:read",
+  }, opts);
+}
+
 /** The object tree of a view, asking again while the platform answers 202 (still extracting). */
 export function getObjectTree(
   http: Http,
@@ -183,13 +200,7 @@ export function getObjectTree(
   guid: string,
   opts: ExtractOptions = {},
 ): Promise<unknown> {
-  return pollWhileAccepted(http, {
-    path: urnPath(urn, `/metadata/${encodeURIComponent(guid)}`),
-    query: extractQuery(opts),
-    headers: regionHeaders(opts.region),
-    key: `view ${guid} of ${urn}`,
-    scope: "data:read",
-  }, opts);
+  return extract(http, urn, guid, "", opts);
 }
 
 /** The properties of a view's objects, asking again while the platform answers 202. */
@@ -199,13 +210,7 @@ export function getProperties(
   guid: string,
   opts: ExtractOptions = {},
 ): Promise<unknown> {
-  return pollWhileAccepted(http, {
-    path: urnPath(urn, `/metadata/${encodeURIComponent(guid)}/properties`),
-    query: extractQuery(opts),
-    headers: regionHeaders(opts.region),
-    key: `view ${guid} of ${urn}`,
-    scope: "data:read",
-  }, opts);
+  return extract(http, urn, guid, "/properties", opts);
 }
 
 /** Source formats per output type (`{"formats": {"svf2": ["dwg", ...], ...}}`). */

@@ -70,15 +70,24 @@ export async function fetchToFile(http: Http, o: FetchToFileOptions): Promise<Do
       return { file: o.target, size: got.size, sha1: got.sha1 };
     } catch (e) {
       await Deno.remove(tmp).catch(() => {});
-      const brokenOff = e instanceof BrokenStream;
-      if (!brokenOff || round >= STREAM_ROUNDS) throw brokenOff ? e.cause : e;
-      o.debug?.(`download of ${o.label} broke off (${(e.cause as Error)?.message}); starting again`);
+      if (!isBrokenStream(e)) throw e;
+      const why = e.brokenStream instanceof Error ? e.brokenStream.message : String(e.brokenStream);
+      if (round >= STREAM_ROUNDS) {
+        throw new DiazoError("network", { params: { host: new URL(o.urls[0]).host }, cause: e.brokenStream });
+      }
+      o.debug?.(`download of ${o.label} broke off (${why}); starting again`);
     }
   }
 }
 
 /** A stream that failed after its headers arrived: worth one more try from the start. */
-class BrokenStream extends Error {}
+interface BrokenStream {
+  brokenStream: unknown;
+}
+
+function isBrokenStream(e: unknown): e is BrokenStream {
+  return typeof e === "object" && e !== null && "brokenStream" in e;
+}
 
 async function streamOnce(
   http: Http,
@@ -109,7 +118,7 @@ async function streamOnce(
         if (last) closed = true;
       } catch (e) {
         if (o.signal?.aborted) throw new DiazoError("interrupted", { cause: e });
-        throw new BrokenStream("stream broke off", { cause: e });
+        throw { brokenStream: e } satisfies BrokenStream;
       }
     }
   } finally {

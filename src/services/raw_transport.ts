@@ -6,6 +6,8 @@
  * It has the shape of `fetch` so that the Http client's retries, timeouts and logging apply.
  */
 
+import { concatBytes } from "../core/bytes.ts";
+
 const CRLF = "\r\n";
 const MAX_HEADER_BYTES = 64 * 1024;
 const IDLE_PER_ORIGIN = 16;
@@ -59,13 +61,6 @@ async function readSome(c: Connection, into: Uint8Array): Promise<Uint8Array | n
   return n === null ? null : into.slice(0, n);
 }
 
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a);
-  out.set(b, a.length);
-  return out;
-}
-
 function headerEnd(buf: Uint8Array): number {
   for (let i = 3; i < buf.length; i++) {
     if (buf[i] === 10 && buf[i - 1] === 13 && buf[i - 2] === 10 && buf[i - 3] === 13) return i + 1;
@@ -104,7 +99,7 @@ async function readAnswer(
   while (end < 0) {
     const chunk = await readSome(c, scratch);
     if (chunk === null) throw new TypeError("connection closed before the answer's headers");
-    buf = concat(buf, chunk);
+    buf = concatBytes([buf, chunk]);
     if (buf.length > MAX_HEADER_BYTES) throw new TypeError("answer headers too large");
     end = headerEnd(buf);
   }
@@ -123,13 +118,13 @@ async function readAnswer(
     while (rest.length < n) {
       const chunk = await readSome(c, scratch);
       if (chunk === null) throw new TypeError("connection closed in the middle of the answer");
-      rest = concat(rest, chunk);
+      rest = concatBytes([rest, chunk]);
     }
     body = rest.subarray(0, n);
     rest = rest.subarray(n);
   } else {
     for (let chunk = await readSome(c, scratch); chunk !== null; chunk = await readSome(c, scratch)) {
-      rest = concat(rest, chunk);
+      rest = concatBytes([rest, chunk]);
     }
     body = rest;
     rest = new Uint8Array(0);
@@ -149,7 +144,7 @@ async function readChunked(
   const more = async () => {
     const chunk = await readSome(c, scratch);
     if (chunk === null) throw new TypeError("connection closed in a chunked answer");
-    buf = concat(buf, chunk);
+    buf = concatBytes([buf, chunk]);
   };
   for (;;) {
     let lineEnd = buf.indexOf(10);
@@ -172,11 +167,7 @@ async function readChunked(
         buf = buf.subarray(e + 1);
         if (line.length <= 1) break;
       }
-      const total = parts.reduce((s, p) => s + p.length, 0);
-      const body = new Uint8Array(total);
-      let off = 0;
-      for (const p of parts) (body.set(p, off), off += p.length);
-      return { body, rest: buf };
+      return { body: concatBytes(parts), rest: buf };
     }
     while (buf.length < size + 2) await more();
     parts.push(buf.slice(0, size));

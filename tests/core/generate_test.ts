@@ -1,4 +1,5 @@
 /** Synthetic files: valid in each format, exactly the size asked for, deterministic by seed. */
+import { concatBytes } from "../../src/core/bytes.ts";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import path from "node:path";
@@ -21,14 +22,7 @@ function bytesOf(
   size: number,
   extra: { seed?: number; objects?: number } = {},
 ): Uint8Array {
-  const chunks = [...generateModel({ format, size, ...extra }).chunks()];
-  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
-  }
-  return out;
+  return concatBytes([...generateModel({ format, size, ...extra }).chunks()]);
 }
 
 function textOf(format: ModelFormat, size: number, extra: { seed?: number; objects?: number } = {}): string {

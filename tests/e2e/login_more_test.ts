@@ -4,16 +4,22 @@ import path from "node:path";
 import { startSandbox } from "../../src/sandbox/server.ts";
 import { diazo, json, makeHome, sandboxEnv } from "./harness.ts";
 
+/** A service account registered at the sandbox, with its private key written to a file. */
+async function serviceAccount(url: string, dir: string, name: string) {
+  const sa = await fetch(`${url}/_sandbox/service-accounts`, {
+    method: "POST",
+    body: JSON.stringify({ name }),
+  }).then((r) => r.json());
+  const keyFile = path.join(dir, "sa.pem");
+  await Deno.writeTextFile(keyFile, sa.privateKey);
+  return { sa, keyFile };
+}
+
 Deno.test("service account: JWT-bearer login gives a 3-legged token usable for user commands", async () => {
   const sb = await startSandbox({ port: 0 });
   const home = await makeHome();
   try {
-    const sa = await fetch(`${sb.url}/_sandbox/service-accounts`, {
-      method: "POST",
-      body: JSON.stringify({ name: "robot" }),
-    }).then((r) => r.json());
-    const keyFile = path.join(home.dir, "sa.pem");
-    await Deno.writeTextFile(keyFile, sa.privateKey);
+    const { sa, keyFile } = await serviceAccount(sb.url, home.dir, "robot");
     const env = sandboxEnv(home, sb.url);
     const r = await diazo(
       [
@@ -125,12 +131,7 @@ Deno.test("a user token without a scope: the hint says to log in again with it, 
   const sb = await startSandbox({ port: 0 });
   const home = await makeHome();
   try {
-    const sa = await fetch(`${sb.url}/_sandbox/service-accounts`, {
-      method: "POST",
-      body: JSON.stringify({ name: "narrow" }),
-    }).then((r) => r.json());
-    const keyFile = path.join(home.dir, "sa.pem");
-    await Deno.writeTextFile(keyFile, sa.privateKey);
+    const { sa, keyFile } = await serviceAccount(sb.url, home.dir, "narrow");
     const env = sandboxEnv(home, sb.url);
     const login = await diazo(
       [

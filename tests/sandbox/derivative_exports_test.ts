@@ -8,31 +8,10 @@ import {
   exportStep,
   exportStl,
 } from "../../src/sandbox/derivative/exporters.ts";
-import { readDesign as read } from "./derivative_helpers.ts";
-
-const CUBE_OBJ = `# two boxes
-mtllib boxes.mtl
-o Box
-v 0 0 0
-v 2 0 0
-v 2 3 0
-v 0 3 0
-usemtl red
-f 1 2 3 4
-g lid
-v 0 0 5
-v 2 0 5
-usemtl blue
-f 5 6 -3
-f 5/1/1 6/2/2 3//1
-g base
-v -1 -1 -1
-usemtl red
-l 1 7
-`;
+import { BOXES_OBJ, readDesign as read } from "./derivative_helpers.ts";
 
 Deno.test("exports are valid for their format: the readers take back OBJ, STL, IFC and DXF exports", async () => {
-  const source = await read("boxes.obj", CUBE_OBJ);
+  const source = await read("boxes.obj", BOXES_OBJ);
   const names = source.objects.map((o) => o.name);
   const obj = await read("x.obj", exportObj(source));
   assert.deepEqual(obj.objects.map((o) => o.name), names);

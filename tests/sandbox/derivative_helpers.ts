@@ -132,3 +132,25 @@ export function readDesign(
   const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
   return readModel(fileName, bytes.length, () => streamOf(bytes, chunk));
 }
+
+/** An OBJ with an object, two groups, materials, relative and slashed face references and a line. */
+export const BOXES_OBJ = `# two boxes
+mtllib boxes.mtl
+o Box
+v 0 0 0
+v 2 0 0
+v 2 3 0
+v 0 3 0
+usemtl red
+f 1 2 3 4
+g lid
+v 0 0 5
+v 2 0 5
+usemtl blue
+f 5 6 -3
+f 5/1/1 6/2/2 3//1
+g base
+v -1 -1 -1
+usemtl red
+l 1 7
+`;

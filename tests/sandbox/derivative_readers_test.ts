@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { exportStl } from "../../src/sandbox/derivative/exporters.ts";
 import { CorruptModelError, MAX_OBJECTS, type ParsedModel } from "../../src/sandbox/derivative/model.ts";
 import { readModel } from "../../src/sandbox/derivative/model_reader.ts";
-import { readDesign as read, streamOf } from "./derivative_helpers.ts";
+import { BOXES_OBJ, readDesign as read, streamOf } from "./derivative_helpers.ts";
 
 const enc = new TextEncoder();
 
@@ -14,29 +14,8 @@ async function corrupt(fileName: string, data: Uint8Array | string, pattern: Reg
   });
 }
 
-const CUBE_OBJ = `# two boxes
-mtllib boxes.mtl
-o Box
-v 0 0 0
-v 2 0 0
-v 2 3 0
-v 0 3 0
-usemtl red
-f 1 2 3 4
-g lid
-v 0 0 5
-v 2 0 5
-usemtl blue
-f 5 6 -3
-f 5/1/1 6/2/2 3//1
-g base
-v -1 -1 -1
-usemtl red
-l 1 7
-`;
-
 Deno.test("obj reader: objects, groups, counts, materials and boxes", async () => {
-  const m = await read("boxes.obj", CUBE_OBJ);
+  const m = await read("boxes.obj", BOXES_OBJ);
   assert.equal(m.format, "obj");
   assert.deepEqual(m.objects.map((o) => [o.name, o.kind, o.parent]), [
     ["Box", "Object", undefined],
@@ -59,7 +38,7 @@ Deno.test("obj reader: objects, groups, counts, materials and boxes", async () =
   assert.equal(new Set(m.objects.map((o) => o.externalId)).size, 3);
   // The same file read again gives the same external ids (they identify objects across reads).
   assert.deepEqual(
-    (await read("boxes.obj", CUBE_OBJ, 3)).objects.map((o) => o.externalId),
+    (await read("boxes.obj", BOXES_OBJ, 3)).objects.map((o) => o.externalId),
     m.objects.map((o) => o.externalId),
   );
 });

@@ -1,6 +1,7 @@
 /**
  * Small binary containers the derivatives need: CRC-32, PNG images (RGB) and stored ZIP archives.
  */
+import { concatBytes } from "../../core/bytes.ts";
 
 import { deflateSync } from "node:zlib";
 
@@ -19,16 +20,6 @@ export function crc32(data: Uint8Array, crc = 0): number {
   let c = ~crc >>> 0;
   for (let i = 0; i < data.length; i++) c = CRC_TABLE[(c ^ data[i]) & 0xff] ^ (c >>> 8);
   return ~c >>> 0;
-}
-
-function concat(parts: Uint8Array[]): Uint8Array<ArrayBuffer> {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
 }
 
 function pngChunk(type: string, data: Uint8Array): Uint8Array {
@@ -57,7 +48,7 @@ export function encodePng(
   hv.setUint32(0, width);
   hv.setUint32(4, height);
   header.set([8, 2, 0, 0, 0], 8); // 8-bit depth, truecolour, deflate, no filter method, no interlace
-  return concat([
+  return concatBytes([
     new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
     pngChunk("IHDR", header),
     pngChunk("IDAT", new Uint8Array(deflateSync(raw))),
@@ -101,7 +92,7 @@ export function storedZip(entries: readonly { name: string; data: Uint8Array }[]
     centrals.push(central);
     offset += local.length + e.data.length;
   }
-  const directory = concat(centrals);
+  const directory = concatBytes(centrals);
   const end = new Uint8Array(22);
   const ev = new DataView(end.buffer);
   ev.setUint32(0, 0x06054b50, true);
@@ -109,5 +100,5 @@ export function storedZip(entries: readonly { name: string; data: Uint8Array }[]
   ev.setUint16(10, entries.length, true);
   ev.setUint32(12, directory.length, true);
   ev.setUint32(16, offset, true);
-  return concat([...locals, directory, end]);
+  return concatBytes([...locals, directory, end]);
 }

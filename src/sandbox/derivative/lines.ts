@@ -2,6 +2,7 @@
  * Streaming text helpers for the model readers: lines of a byte stream with bounded memory, and a
  * stream that puts already-read bytes back in front of the rest.
  */
+import { concatBytes } from "../../core/bytes.ts";
 
 import { CorruptModelError } from "./model.ts";
 
@@ -106,16 +107,4 @@ export async function peekBytes(
     cancel: (why) => reader.cancel(why),
   });
   return { head, stream: rebuilt };
-}
-
-/** The bytes of `parts` in one array. */
-export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
-  if (parts.length === 1) return parts[0];
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
 }
