@@ -86,6 +86,8 @@ export interface RunState {
   interruptHandler?: () => void;
   /** The command being run, e.g. "bucket list". */
   command?: string;
+  /** The last result the command emitted (before --query), for hooks and pipeline steps. */
+  result?: unknown;
   /** Scopes the command's requests needed, for the scope-usage log. */
   usage?: { profile: string; mode: "2-legged" | "3-legged"; scopes: Set<string> };
 }
@@ -213,6 +215,7 @@ export function createContext(
         io.stdout.isTerminal,
       ),
     async emit(value, opts = {}) {
+      state.result = value;
       const format = await ctx.format();
       const shown = flags.query ? await applyQuery(value, flags.query) : value;
       io.stdout.write(

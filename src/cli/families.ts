@@ -46,6 +46,42 @@ export const FAMILIES: readonly Family[] = [
     summary: "write synthetic engineering files (obj, stl, dxf, ifc) for demos and tests",
     load: () => import("./generate.ts"),
   },
+  {
+    name: "hub",
+    summary: "list the hubs (accounts) your login can see",
+    load: () => import("./dm.ts").then((m) => ({ register: m.registerHub })),
+  },
+  {
+    name: "project",
+    summary: "list and inspect projects of a hub",
+    load: () => import("./dm.ts").then((m) => ({ register: m.registerProject })),
+  },
+  {
+    name: "folder",
+    summary: "list folders and their contents",
+    load: () => import("./dm.ts").then((m) => ({ register: m.registerFolder })),
+  },
+  {
+    name: "item",
+    summary: "inspect items (files) and their versions",
+    load: () => import("./dm.ts").then((m) => ({ register: m.registerItem })),
+  },
+  {
+    name: "pipeline",
+    summary: "run and validate pipeline files of diazo steps",
+    load: () => import("./pipeline.ts"),
+  },
+  {
+    name: "plugin",
+    summary: "list, enable, disable and create plugins; manage aliases",
+    load: () => import("./plugin.ts"),
+  },
+  { name: "alias", summary: "list command aliases", load: () => import("./alias.ts") },
+  {
+    name: "serve",
+    summary: "serve diazo's tools to AI assistants (Model Context Protocol)",
+    load: () => import("./serve.ts"),
+  },
   { name: "config", summary: "profiles and settings", load: () => import("./config.ts") },
   { name: "logs", summary: "local logs (scope usage)", load: () => import("./auth_report.ts") },
   { name: "sandbox", summary: "run the offline platform emulator", load: () => import("./sandbox.ts") },
@@ -53,5 +89,15 @@ export const FAMILIES: readonly Family[] = [
     name: "demo",
     summary: "run the main flow against the sandbox (no account needed)",
     load: () => import("./demo.ts"),
+  },
+  {
+    name: "completions",
+    summary: "print a shell completion script (bash, zsh, fish, powershell)",
+    load: () => import("./completions.ts"),
+  },
+  {
+    name: "version",
+    summary: "print version details (--json for bug reports)",
+    load: () => import("./version.ts"),
   },
 ];

@@ -182,12 +182,29 @@ async function recordUsage(state: RunState, exit: number): Promise<void> {
   } catch { /* best effort */ }
 }
 
+/** The whole command tree with every family loaded, for validation and completion; its actions must not run. */
+export async function buildFullProgram(io: Io): Promise<AnyCommand> {
+  const program = buildProgram(io);
+  const notRunnable: ContextFactory = () => {
+    throw new Error("buildFullProgram's command tree is for inspection only");
+  };
+  for (const family of FAMILIES) (await family.load()).register(program, notRunnable);
+  return program;
+}
+
+/** Options of one in-process run. */
+export interface RunOptions {
+  /** Receives the run's state (exit code, emitted result), e.g. for pipeline steps. */
+  state?: RunState;
+}
+
 /** Runs diazo with the given arguments and returns the exit code. */
 export async function runCli(
   argv: readonly string[],
   io: Io = processIo(),
   env: Record<string, string | undefined> = Deno.env.toObject(),
   cwd: string = Deno.cwd(),
+  options: RunOptions = {},
 ): Promise<number> {
   const program = buildProgram(io);
   const args = pathOutputArgs(argv);
@@ -195,7 +212,7 @@ export async function runCli(
     args.includes("--output=json") || env.DIAZO_OUTPUT === "json";
   const debug = args.includes("--debug") ||
     (env.DIAZO_DEBUG !== undefined && env.DIAZO_DEBUG !== "" && env.DIAZO_DEBUG !== "0");
-  const state: RunState = { exitCode: 0 };
+  const state: RunState = options.state ?? { exitCode: 0 };
   const makeCtx: ContextFactory = (cmd) => {
     state.command ??= commandPath(cmd);
     const flags = globalFlags(cmd);
