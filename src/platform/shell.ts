@@ -1,0 +1,81 @@
+/** Running a command string through the OS shell (hooks, pipeline shell steps), with a timeout that kills everything it started. */
+
+/** How `command` is handed to the shell of `os`: `sh -c` on POSIX, `cmd.exe /d /s /c` on Windows. */
+export function shellInvocation(
+  os: string,
+  command: string,
+): { program: string; args: string[]; windowsRawArguments: boolean } {
+  if (os === "windows") {
+    return { program: "cmd.exe", args: ["/d", "/s", "/c", `"${command}"`], windowsRawArguments: true };
+  }
+  return { program: "/bin/sh", args: ["-c", command], windowsRawArguments: false };
+}
+
+/** What a shell run ended with. */
+export interface ShellResult {
+  /** The exit code, or null when it was killed by the timeout. */
+  code: number | null;
+  timedOut: boolean;
+  elapsedMs: number;
+}
+
+/** Options of one shell run. */
+export interface ShellOptions {
+  /** Extra environment on top of the inherited one. */
+  env?: Record<string, string>;
+  cwd?: string;
+  /** Kill the shell and every process it started after this long. */
+  timeoutMs: number;
+  /** Receives the shell's stdout and stderr (both), chunk by chunk. */
+  onOutput: (chunk: Uint8Array) => void;
+}
+
+/** Runs `command` with no arguments in its own process group; on timeout the whole group is killed. */
+export async function runShell(command: string, opts: ShellOptions): Promise<ShellResult> {
+  const started = performance.now();
+  const inv = shellInvocation(Deno.build.os, command);
+  const child = new Deno.Command(inv.program, {
+    args: inv.args,
+    windowsRawArguments: inv.windowsRawArguments,
+    env: opts.env,
+    cwd: opts.cwd,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+    detached: Deno.build.os !== "windows",
+  }).spawn();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    killTree(child.pid);
+  }, opts.timeoutMs);
+  const pump = async (stream: ReadableStream<Uint8Array>) => {
+    for await (const chunk of stream) opts.onOutput(chunk);
+  };
+  try {
+    const [status] = await Promise.all([child.status, pump(child.stdout), pump(child.stderr)]);
+    return {
+      code: timedOut ? null : status.code,
+      timedOut,
+      elapsedMs: Math.round(performance.now() - started),
+    };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Kills a process and everything in its group (POSIX) or tree (Windows). */
+function killTree(pid: number): void {
+  try {
+    if (Deno.build.os === "windows") {
+      new Deno.Command("taskkill", {
+        args: ["/T", "/F", "/PID", String(pid)],
+        stdout: "null",
+        stderr: "null",
+      })
+        .spawn();
+    } else {
+      Deno.kill(-pid, "SIGKILL");
+    }
+  } catch { /* already gone */ }
+}
