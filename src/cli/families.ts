@@ -67,6 +67,16 @@ export const FAMILIES: readonly Family[] = [
     load: () => import("./dm.ts").then((m) => ({ register: m.registerItem })),
   },
   {
+    name: "da",
+    summary: "Design Automation: engines, app bundles, activities, work items",
+    load: () => import("./da.ts"),
+  },
+  {
+    name: "admin",
+    summary: "account administration: projects and users of an account",
+    load: () => import("./admin.ts"),
+  },
+  {
     name: "pipeline",
     summary: "run and validate pipeline files of diazo steps",
     load: () => import("./pipeline.ts"),
