@@ -82,11 +82,21 @@ export async function completeLogin(
     redirectUri: p.redirectUri,
     codeVerifier: p.verifier,
   });
+  return await saveUserLogin(deps, res, p.scopes);
+}
+
+/** Stores a token answer as the profile's 3-legged login (any user grant: code, device code). */
+export async function saveUserLogin(
+  deps: { resolved: Resolved; store: TokenStore; now?: () => number },
+  res: TokenResponse,
+  scopes: readonly string[],
+): Promise<StoredToken> {
+  const clientId = deps.resolved.clientId.value!;
   const token = storedFromResponse(res, {
     profile: deps.resolved.profileName,
     clientId,
     baseUrl: deps.resolved.baseUrl.value,
-    scopes: p.scopes,
+    scopes,
   }, (deps.now ?? Date.now)());
   await deps.store.put(
     threeLeggedKey(deps.resolved.profileName, clientId, deps.resolved.baseUrl.value),

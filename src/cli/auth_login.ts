@@ -3,6 +3,7 @@ import {
   authorizeUrl,
   completeLogin,
   DEFAULT_3L_SCOPES,
+  saveUserLogin,
   storedFromResponse,
   threeLeggedKey,
 } from "../auth/three_legged.ts";
@@ -13,7 +14,15 @@ import { twoLeggedToken } from "../auth/two_legged.ts";
 import { DiazoError, usageError } from "../core/errors.ts";
 import { parseScopeList, scopeInfo, unknownScopes } from "../core/scopes.ts";
 import { openBrowser } from "../platform/browser.ts";
-import { authorizePreflight, discovery, jwtBearerToken } from "../services/authentication.ts";
+import {
+  authorizePreflight,
+  deviceAuthorization,
+  deviceCodeToken,
+  discovery,
+  jwtBearerToken,
+} from "../services/authentication.ts";
+import { pollDeviceToken } from "../auth/device.ts";
+import { registerSecret } from "../core/redact.ts";
 import type { Ctx } from "./context.ts";
 import type { StoredToken } from "../auth/token_store.ts";
 
@@ -190,6 +199,41 @@ async function loginThreeLegged(ctx: Ctx, opts: LoginOptions) {
   return loginSummary(token, resolved.profileName, { client_id: clientId });
 }
 
+/** RFC 8628: where the discovery document advertises device authorization, sign in on another device. */
+async function loginDevice(ctx: Ctx, opts: LoginOptions) {
+  const authHttp = await ctx.http({ auth: "none" });
+  const doc = await discovery(authHttp);
+  if (!doc.device_authorization_endpoint) {
+    throw usageError(
+      "the platform offers no device authorization (its discovery document has no device_authorization_endpoint)",
+      "On a machine without a browser use `diazo auth login --no-browser` and paste the redirect URL, or a service account.",
+    );
+  }
+  const resolved = await ctx.settings();
+  const clientId = resolved.clientId.value;
+  if (!clientId) throw new DiazoError("missing_credentials");
+  const client = { clientId, clientSecret: resolved.clientSecret.value };
+  const scopes = opts.scopes ? checkedScopes(opts.scopes, "3-legged") : DEFAULT_3L_SCOPES;
+  const grant = await deviceAuthorization(authHttp, doc.device_authorization_endpoint, { ...client, scopes });
+  registerSecret(grant.device_code);
+  ctx.io.stderr.write(
+    `To sign in, open ${grant.verification_uri} and enter the code ${grant.user_code}` +
+      (grant.verification_uri_complete ? `\n(or open ${grant.verification_uri_complete})` : "") +
+      `\nWaiting for approval (the code expires in ${grant.expires_in} s)...\n`,
+  );
+  if (opts.browser !== false && !ctx.env.DIAZO_NO_BROWSER) {
+    await openBrowser(grant.verification_uri_complete ?? grant.verification_uri).catch(() => false);
+  }
+  const res = await pollDeviceToken({
+    poll: () => deviceCodeToken(authHttp, { ...client, deviceCode: grant.device_code }),
+    now: Date.now,
+    sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
+  }, grant);
+  const token = await saveUserLogin({ resolved, store: await ctx.tokenStore() }, res, scopes);
+  ctx.info(`Logged in (3-legged, device authorization) to profile ${resolved.profileName}`);
+  return loginSummary(token, resolved.profileName, { client_id: clientId });
+}
+
 /** Runs `auth login` with its options and returns the result to print. */
 export async function runLogin(ctx: Ctx, opts: LoginOptions): Promise<Record<string, unknown>> {
   const modes =
@@ -200,19 +244,7 @@ export async function runLogin(ctx: Ctx, opts: LoginOptions): Promise<Record<str
       "Example: diazo auth login --3legged --scopes data:read",
     );
   }
-  if (opts.device) {
-    const doc = await discovery(await ctx.http({ auth: "none" }));
-    if (!doc.device_authorization_endpoint) {
-      throw usageError(
-        "the platform offers no device authorization (its discovery document has no device_authorization_endpoint)",
-        "On a machine without a browser use `diazo auth login --no-browser` and paste the redirect URL, or a service account.",
-      );
-    }
-    throw usageError(
-      "device authorization is advertised but not supported by this diazo version",
-      "Use `diazo auth login --no-browser`.",
-    );
-  }
+  if (opts.device) return await loginDevice(ctx, opts);
   if (opts.twoLegged) return await loginTwoLegged(ctx, opts);
   if (opts.serviceAccount !== undefined) return await loginServiceAccount(ctx, opts);
   return await loginThreeLegged(ctx, opts);

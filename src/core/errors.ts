@@ -217,6 +217,11 @@ export const CATALOG = {
       "Approve the request in the browser sooner, or use `diazo auth login --no-browser` and paste the redirect URL.",
     exit: ExitCode.transient,
   },
+  device_code_expired: {
+    message: "The device code expired before the sign-in was approved ({seconds} s)",
+    hint: "Run `diazo auth login --device` again and enter the code sooner.",
+    exit: ExitCode.auth,
+  },
   port_in_use: { message: "Port {port} is already in use", hint: "{hint}", exit: ExitCode.usage },
   invalid_token: {
     message: "Not a valid JWT: {detail}",

@@ -44,6 +44,8 @@ function config(sb: SandboxContext) {
     consent: c.consent,
     refresh_reuse_revokes_family: c.refreshReuseRevokesFamily,
     job_seconds: c.jobSeconds,
+    device_flow: c.deviceFlow,
+    device_interval_seconds: c.deviceIntervalSeconds,
   };
 }
 
@@ -172,6 +174,14 @@ function configPatch(b: Record<string, unknown>): Partial<SandboxConfig> | strin
       return "'job_seconds' must be a number >= 0";
     }
     patch.jobSeconds = jobSeconds;
+  }
+  if (b.device_flow !== undefined) {
+    if (typeof b.device_flow !== "boolean") return "'device_flow' must be a boolean";
+    patch.deviceFlow = b.device_flow;
+  }
+  if (b.device_interval_seconds !== undefined) {
+    if (!isTtl(b.device_interval_seconds)) return "'device_interval_seconds' must be a positive integer";
+    patch.deviceIntervalSeconds = b.device_interval_seconds;
   }
   return patch;
 }

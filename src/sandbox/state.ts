@@ -42,6 +42,21 @@ export interface AuthCode {
   expMs: number;
 }
 
+/** A pending device authorization (RFC 8628), by device code. */
+export interface DeviceGrant {
+  clientId: string;
+  userCode: string;
+  scopes: string[];
+  /** Expiry, milliseconds since the epoch on the sandbox clock. */
+  expMs: number;
+  /** The polling interval the client must keep, in seconds (raised by slow_down). */
+  intervalSeconds: number;
+  /** When the client last polled (sandbox clock), to answer slow_down. */
+  lastPollMs?: number;
+  status: "pending" | "approved" | "denied";
+  userid?: string;
+}
+
 /** A refresh token the sandbox issued; each is spent by one refresh (rotation). */
 export interface RefreshGrant {
   clientId: string;
@@ -103,6 +118,10 @@ export interface SandboxConfig {
   refreshReuseRevokesFamily: boolean;
   /** How long a translation job takes on the sandbox clock; 0: done as soon as its input is read. */
   jobSeconds: number;
+  /** Whether device authorization (RFC 8628) is offered; the platform itself has none. */
+  deviceFlow: boolean;
+  /** The polling interval a device authorization asks for, in seconds. */
+  deviceIntervalSeconds: number;
 }
 
 /** Everything the sandbox knows. */
@@ -111,6 +130,8 @@ export interface SandboxState {
   tokens: Map<string, IssuedToken>;
   /** By code. */
   codes: Map<string, AuthCode>;
+  /** Device authorizations by device code. */
+  deviceGrants: Map<string, DeviceGrant>;
   /** By refresh token. */
   refreshTokens: Map<string, RefreshGrant>;
   /** By service account id. */
@@ -156,6 +177,8 @@ export function defaultConfig(): SandboxConfig {
     consent: "approve",
     refreshReuseRevokesFamily: false,
     jobSeconds: DEFAULT_JOB_SECONDS,
+    deviceFlow: false,
+    deviceIntervalSeconds: 5,
   };
 }
 
@@ -165,6 +188,7 @@ export function createState(): SandboxState {
     apps: new Map([[WELL_KNOWN_APP.clientId, { ...WELL_KNOWN_APP }]]),
     tokens: new Map(),
     codes: new Map(),
+    deviceGrants: new Map(),
     refreshTokens: new Map(),
     serviceAccounts: new Map(),
     buckets: new Map(),
@@ -184,6 +208,7 @@ export function resetState(state: SandboxState): void {
   state.apps = fresh.apps;
   state.tokens = fresh.tokens;
   state.codes = fresh.codes;
+  state.deviceGrants = fresh.deviceGrants;
   state.refreshTokens = fresh.refreshTokens;
   state.serviceAccounts = fresh.serviceAccounts;
   state.buckets = fresh.buckets;

@@ -1,5 +1,6 @@
 /** The platform's OAuth v2 token endpoint (authentication.yaml). */
 import type { Http, RequestSpec } from "./http.ts";
+import { DEVICE_CODE_GRANT, JWT_BEARER_GRANT } from "../core/grant_types.ts";
 
 /** The token endpoint's answer. */
 export interface TokenResponse {
@@ -89,11 +90,48 @@ export async function jwtBearerToken(
   input: ClientAuth & { assertion: string; scopes: readonly string[] },
 ): Promise<TokenResponse> {
   const { auth, form } = clientAuth(input, {
-    grant_type: "urn:ietf:params:oauth:grant-type:jwt-bearer",
+    grant_type: JWT_BEARER_GRANT,
     assertion: input.assertion,
     scope: input.scopes.join(" "),
   });
   return await postToken(http, { auth, form }, "always");
+}
+
+/** The device authorization endpoint's answer (RFC 8628 §3.2). */
+export interface DeviceAuthorization {
+  device_code: string;
+  user_code: string;
+  verification_uri: string;
+  verification_uri_complete?: string;
+  expires_in: number;
+  interval?: number;
+}
+
+/** Starts a device authorization (RFC 8628 §3.1) at the endpoint the discovery document names. */
+export async function deviceAuthorization(
+  http: Http,
+  endpoint: string,
+  input: ClientAuth & { scopes: readonly string[] },
+): Promise<DeviceAuthorization> {
+  const { auth, form } = clientAuth(input, { scope: input.scopes.join(" ") });
+  const res = await http.request<DeviceAuthorization>({
+    method: "POST",
+    path: endpoint,
+    auth,
+    form: { ...form, client_id: input.clientId },
+    retry: "always",
+    resource: "token",
+  });
+  return res.data;
+}
+
+/** One poll of the token endpoint with a device code (RFC 8628 §3.4); pending answers are errors. */
+export async function deviceCodeToken(
+  http: Http,
+  input: ClientAuth & { deviceCode: string },
+): Promise<TokenResponse> {
+  const { auth, form } = clientAuth(input, { grant_type: DEVICE_CODE_GRANT, device_code: input.deviceCode });
+  return await postToken(http, { auth, form }, "never");
 }
 
 /** Revokes an access or refresh token at the platform. */

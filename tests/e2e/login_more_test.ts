@@ -1,8 +1,9 @@
-/** e2e: service-account login, --device without a device endpoint, migrate-from-forge, status. */
+/** e2e: service-account login, --device with and without a device endpoint, migrate-from-forge, status. */
 import assert from "node:assert/strict";
 import path from "node:path";
 import { startSandbox } from "../../src/sandbox/server.ts";
-import { diazo, json, makeHome, sandboxEnv } from "./harness.ts";
+import { diazo, json, makeHome, requestLog, sandboxEnv } from "./harness.ts";
+import { finish, startLogin } from "./login_helpers.ts";
 
 /** A service account registered at the sandbox, with its private key written to a file. */
 async function serviceAccount(url: string, dir: string, name: string) {
@@ -82,6 +83,53 @@ Deno.test("--device explains that the platform has no device authorization and p
     const r = await diazo(["auth", "login", "--device"], { env: sandboxEnv(home, sb.url) });
     assert.equal(r.code, 2);
     assert.match(r.stderr, /^error: the platform offers no device authorization.*\nhint: .*--no-browser/);
+  } finally {
+    await home.cleanup();
+    await sb.close();
+  }
+});
+
+Deno.test("--device where the platform offers it: code on stderr, approval elsewhere, polling, stored login", async () => {
+  const sb = await startSandbox({ port: 0 });
+  const home = await makeHome();
+  try {
+    const cfg = await fetch(`${sb.url}/_sandbox/config`, {
+      method: "POST",
+      body: JSON.stringify({ device_flow: true, device_interval_seconds: 1 }),
+    });
+    assert.equal(cfg.status, 200, await cfg.text());
+    const env = sandboxEnv(home, sb.url, { DIAZO_NO_BROWSER: "1" });
+    const login = await startLogin(
+      ["--device", "--scopes", "data:read,account:read", "-o", "json"],
+      env,
+      "null",
+      /or open (http:\/\/\S+user_code=[A-Z]{4}-[A-Z]{4})/,
+    );
+    // The CLI polls (pending) until the user approves; its next poll then completes the login.
+    while ((await requestLog(sb.url, "/authentication/v2/token")).length === 0) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const approved = await fetch(login.authorize);
+    assert.equal(approved.status, 200);
+    await approved.body?.cancel();
+    const done = await finish(login.child, login.stderr);
+    assert.equal(done.code, 0, done.stderr);
+    assert.match(done.stderr, /enter the code [A-Z]{4}-[A-Z]{4}/);
+    const summary = JSON.parse(done.stdout);
+    assert.equal(summary.mode, "3-legged");
+    assert.deepEqual(summary.scopes, ["account:read", "data:read"]);
+    const polls = (await requestLog(sb.url, "/authentication/v2/token")).length;
+    assert.ok(polls >= 2, `polled until approved (${polls} token requests)`);
+    const status = json<{ mode: string }[]>(await diazo(["auth", "status", "-o", "json"], { env }));
+    assert.ok(JSON.stringify(status).includes("3-legged"));
+    // A user who refuses ends the login with exit 3 and the catalog's message.
+    await fetch(`${sb.url}/_sandbox/config`, { method: "POST", body: JSON.stringify({ consent: "deny" }) })
+      .then((r) => r.body?.cancel());
+    const refused = await startLogin(["--device"], env, "null", /or open (http:\/\/\S+user_code=\S+)/);
+    await fetch(refused.authorize).then((r) => r.body?.cancel());
+    const end = await finish(refused.child, refused.stderr);
+    assert.equal(end.code, 3);
+    assert.match(end.stderr, /error: Authorization was refused \(access_denied\)\nhint: /);
   } finally {
     await home.cleanup();
     await sb.close();

@@ -1,7 +1,8 @@
 /** e2e: 3-legged login against the sandbox, silent refresh, one refresh for ten parallel processes. */
 import assert from "node:assert/strict";
 import { startSandbox } from "../../src/sandbox/server.ts";
-import { cliCommand, diazo, json, makeHome, requestLog, sandboxEnv, type TestHome } from "./harness.ts";
+import { diazo, json, makeHome, requestLog, sandboxEnv, type TestHome } from "./harness.ts";
+import { finish, startLogin } from "./login_helpers.ts";
 
 /** A free loopback port (closed again before use). */
 function freePort(): number {
@@ -26,40 +27,6 @@ async function appEnv(url: string, home: TestHome, name: string): Promise<Record
     SVC_CALLBACK_URL: callback,
     DIAZO_NO_BROWSER: "1",
   });
-}
-
-/** Starts `diazo auth login ...`, waits for the authorize URL on stderr, returns it and the child. */
-async function startLogin(args: string[], env: Record<string, string>, stdin: "piped" | "null" = "null") {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: cliCommand(["auth", "login", ...args]),
-    env,
-    clearEnv: true,
-    stdin,
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
-  let err = "";
-  let authorize: string | undefined;
-  while (!authorize) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`login ended before printing the URL:\n${err}`);
-    err += value;
-    authorize = /(http:\/\/\S+\/authentication\/v2\/authorize\?\S+)/.exec(err)?.[1];
-  }
-  const rest = (async () => {
-    while (true) {
-      const { value, done } = await reader.read();
-      if (done) return err;
-      err += value;
-    }
-  })();
-  return { child, authorize, stderr: rest };
-}
-
-async function finish(child: Deno.ChildProcess, stderr: Promise<string>) {
-  const [status, out, err] = await Promise.all([child.status, new Response(child.stdout).text(), stderr]);
-  return { code: status.code, stdout: out, stderr: err };
 }
 
 /** Follows the authorize redirect by hand (no browser) and delivers it to the CLI's callback server. */

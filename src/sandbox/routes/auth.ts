@@ -19,6 +19,8 @@ import {
 } from "./oauth_client.ts";
 import { authorizationCodeGrant, refreshTokenGrant } from "./oauth_grants.ts";
 import { JWT_BEARER_GRANT, jwtBearerGrant } from "./oauth_jwt_bearer.ts";
+import { DEVICE_AUTHORIZATION_PATH, deviceCodeGrant, deviceRoutes } from "./oauth_device.ts";
+import { DEVICE_CODE_GRANT } from "../../core/grant_types.ts";
 import { tokenManagementRoutes } from "./oauth_tokens.ts";
 import { userInfoRoutes } from "./userinfo.ts";
 
@@ -48,6 +50,7 @@ export const GRANTS: Record<string, GrantHandler> = {
   authorization_code: authorizationCodeGrant,
   refresh_token: refreshTokenGrant,
   [JWT_BEARER_GRANT]: jwtBearerGrant,
+  [DEVICE_CODE_GRANT]: deviceCodeGrant,
 };
 
 async function token(req: Request, ctx: RequestContext): Promise<Response> {
@@ -67,6 +70,7 @@ async function token(req: Request, ctx: RequestContext): Promise<Response> {
 
 function openidConfiguration(_req: Request, ctx: RequestContext): Response {
   const base = ctx.baseUrl;
+  const device = ctx.sandbox.state.config.deviceFlow;
   return json(200, {
     issuer: TOKEN_ISSUER,
     authorization_endpoint: `${base}/authentication/v2/authorize`,
@@ -75,10 +79,16 @@ function openidConfiguration(_req: Request, ctx: RequestContext): Response {
     jwks_uri: `${base}/authentication/v2/keys`,
     revocation_endpoint: `${base}/authentication/v2/revoke`,
     introspection_endpoint: `${base}/authentication/v2/introspect`,
+    ...(device ? { device_authorization_endpoint: `${base}${DEVICE_AUTHORIZATION_PATH}` } : {}),
     scopes_supported: [...SCOPE_NAMES],
     response_types_supported: ["code", "code id_token", "id_token"],
     response_modes_supported: ["fragment", "form_post", "query"],
-    grant_types_supported: ["authorization_code", "client_credentials", "refresh_token"],
+    grant_types_supported: [
+      "authorization_code",
+      "client_credentials",
+      "refresh_token",
+      ...(device ? [DEVICE_CODE_GRANT] : []),
+    ],
     subject_types_supported: ["public"],
     id_token_signing_alg_values_supported: ["RS256"],
   });
@@ -95,6 +105,7 @@ export const authRoutes: readonly Route[] = [
   },
   { method: "GET", pattern: "/.well-known/openid-configuration", scopes: [], handler: openidConfiguration },
   ...authorizeRoutes,
+  ...deviceRoutes,
   ...tokenManagementRoutes,
   ...userInfoRoutes,
 ];

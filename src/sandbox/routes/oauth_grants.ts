@@ -32,7 +32,7 @@ function missing(name: string): Response {
 }
 
 /** What a user token answer is issued for. */
-interface UserGrant {
+export interface UserGrant {
   clientId: string;
   userid: string;
   /** Scopes of the authorization (kept by the refresh token). */
@@ -45,7 +45,7 @@ interface UserGrant {
 }
 
 /** Issues the 3-legged answer: access token, rotated refresh token and, with `openid`, an ID token. */
-async function userTokens(ctx: RequestContext, g: UserGrant): Promise<Response> {
+export async function userTokens(ctx: RequestContext, g: UserGrant): Promise<Response> {
   const sb = ctx.sandbox;
   const issued = await issueAccessToken(sb, g.clientId, g.scopes, { userid: g.userid });
   const refresh = issueRefreshToken(sb.state, {

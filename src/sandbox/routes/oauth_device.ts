@@ -1,0 +1,151 @@
+/**
+ * Device authorization (RFC 8628), offered only when the control API turns it on (`device_flow`):
+ * the platform advertises no device endpoint, and the sandbox stays faithful to that by default.
+ */
+
+import { DEVICE_CODE_GRANT } from "../../core/grant_types.ts";
+import type { RequestContext } from "../context.ts";
+import { json, oauthError } from "../respond.ts";
+import type { Route } from "../router.ts";
+import { nowMs } from "../state.ts";
+import { randomToken } from "../tokens.ts";
+import { SANDBOX_USER } from "../users.ts";
+import {
+  grantableScopes,
+  identifyClient,
+  type PresentedCredentials,
+  presentedCredentials,
+} from "./oauth_client.ts";
+import { userTokens } from "./oauth_grants.ts";
+
+/** How long a device code lives: 10 minutes. */
+export const DEVICE_CODE_TTL_SECONDS = 600;
+
+/** Where the user enters the code. */
+export const DEVICE_VERIFICATION_PATH = "/authentication/v2/device";
+
+/** Where a client starts a device authorization. */
+export const DEVICE_AUTHORIZATION_PATH = "/authentication/v2/device_authorization";
+
+const USER_CODE_LETTERS = "BCDFGHJKLMNPQRSTVWXZ";
+
+function userCode(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(8));
+  const letters = [...bytes].map((b) => USER_CODE_LETTERS[b % USER_CODE_LETTERS.length]).join("");
+  return `${letters.slice(0, 4)}-${letters.slice(4)}`;
+}
+
+function disabled(): Response {
+  return json(404, { error: "not_found", error_description: "Device authorization is not offered" });
+}
+
+async function startDeviceAuthorization(req: Request, ctx: RequestContext): Promise<Response> {
+  const state = ctx.sandbox.state;
+  if (!state.config.deviceFlow) return disabled();
+  const form = new URLSearchParams(await req.text());
+  const client = identifyClient(presentedCredentials(req, form), ctx, { allowPublic: true });
+  if (client instanceof Response) return client;
+  const scopes = grantableScopes(form.get("scope") ?? "", "3-legged");
+  if ("error" in scopes) return oauthError(400, "invalid_scope", scopes.error);
+  const now = nowMs(state);
+  for (const [k, g] of state.deviceGrants) if (g.expMs <= now) state.deviceGrants.delete(k);
+  const deviceCode = randomToken(32);
+  const code = userCode();
+  const interval = state.config.deviceIntervalSeconds;
+  state.deviceGrants.set(deviceCode, {
+    clientId: client.app.clientId,
+    userCode: code,
+    scopes: scopes.scopes,
+    expMs: now + DEVICE_CODE_TTL_SECONDS * 1000,
+    intervalSeconds: interval,
+    status: "pending",
+  });
+  const verification = `${ctx.baseUrl}${DEVICE_VERIFICATION_PATH}`;
+  return json(200, {
+    device_code: deviceCode,
+    user_code: code,
+    verification_uri: verification,
+    verification_uri_complete: `${verification}?user_code=${code}`,
+    expires_in: DEVICE_CODE_TTL_SECONDS,
+    interval,
+  }, { "cache-control": "no-store" });
+}
+
+function page(status: number, text: string): Response {
+  return new Response(`<!doctype html><html><body><p>${text}</p></body></html>`, {
+    status,
+    headers: { "content-type": "text/html; charset=utf-8" },
+  });
+}
+
+/** The user's side: entering the code approves it at once (or denies, when the control API says so). */
+function verifyUserCode(_req: Request, ctx: RequestContext): Response {
+  const state = ctx.sandbox.state;
+  if (!state.config.deviceFlow) return disabled();
+  const entered = (ctx.url.searchParams.get("user_code") ?? "").toUpperCase().replace(/[^A-Z]/g, "");
+  if (!entered) return page(400, "Enter the code shown on your device: ?user_code=XXXX-XXXX");
+  const now = nowMs(state);
+  const grant = [...state.deviceGrants.values()].find((g) =>
+    g.userCode.replace("-", "") === entered && g.status === "pending" && g.expMs > now
+  );
+  if (!grant) return page(404, "That code is unknown or has expired.");
+  if (state.config.consent === "deny") {
+    grant.status = "denied";
+    return page(200, "Access denied. You can close this window.");
+  }
+  grant.status = "approved";
+  grant.userid = SANDBOX_USER.userid;
+  return page(200, "Device approved. You can return to your terminal.");
+}
+
+/** `grant_type=urn:ietf:params:oauth:grant-type:device_code`. */
+export async function deviceCodeGrant(
+  form: URLSearchParams,
+  credentials: PresentedCredentials,
+  ctx: RequestContext,
+): Promise<Response> {
+  const state = ctx.sandbox.state;
+  if (!state.config.deviceFlow) {
+    return oauthError(400, "unsupported_grant_type", `The grant type ${DEVICE_CODE_GRANT} is not supported`);
+  }
+  const client = identifyClient(credentials, ctx, { allowPublic: true });
+  if (client instanceof Response) return client;
+  const value = form.get("device_code");
+  if (!value) return oauthError(400, "invalid_request", "The 'device_code' parameter is required");
+  const grant = state.deviceGrants.get(value);
+  if (!grant || grant.clientId !== client.app.clientId) {
+    return oauthError(400, "invalid_grant", "The device code is invalid or has already been used");
+  }
+  const now = nowMs(state);
+  if (now >= grant.expMs) {
+    state.deviceGrants.delete(value);
+    return oauthError(400, "expired_token", "The device code has expired");
+  }
+  if (grant.status === "denied") {
+    state.deviceGrants.delete(value);
+    return oauthError(400, "access_denied", "The user denied the request");
+  }
+  if (grant.status === "pending") {
+    const tooSoon = grant.lastPollMs !== undefined && now - grant.lastPollMs < grant.intervalSeconds * 1000;
+    grant.lastPollMs = now;
+    if (tooSoon) {
+      grant.intervalSeconds += 5;
+      return oauthError(400, "slow_down", "Polling too fast: wait the interval between requests");
+    }
+    return oauthError(400, "authorization_pending", "The user has not yet approved the request");
+  }
+  state.deviceGrants.delete(value);
+  return await userTokens(ctx, {
+    clientId: grant.clientId,
+    userid: grant.userid!,
+    grantScopes: grant.scopes,
+    scopes: grant.scopes,
+    confidential: client.confidential,
+  });
+}
+
+/** Routes of device authorization. */
+export const deviceRoutes: readonly Route[] = [
+  { method: "POST", pattern: DEVICE_AUTHORIZATION_PATH, scopes: [], handler: startDeviceAuthorization },
+  { method: "GET", pattern: DEVICE_VERIFICATION_PATH, scopes: [], handler: verifyUserCode },
+];
