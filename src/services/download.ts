@@ -3,14 +3,12 @@
  * against the expected size and SHA-1, then renamed into place — never a half-written target.
  */
 import path from "node:path";
-import { createHash } from "node:crypto";
 import { DiazoError, usageError } from "../core/errors.ts";
 import type { Http } from "./http.ts";
 import { safeJoin } from "../core/paths.ts";
 import { getDownloadUrl } from "./oss_objects.ts";
+import { startTailHash } from "./tail_hash.ts";
 
-/** Bytes read per call when hashing a downloaded file. */
-const HASH_BLOCK = 4 * 1024 * 1024;
 /** How often a download that broke off mid-stream is started again. */
 const STREAM_ROUNDS = 3;
 
@@ -96,6 +94,8 @@ async function streamOnce(
 ): Promise<{ size: number; sha1: string }> {
   const file = await Deno.open(tmp, { write: true, createNew: true });
   let closed = false;
+  // The file is hashed as it grows, behind the writer, so that hashing overlaps the transfer.
+  const tail = startTailHash(tmp);
   // Progress comes from the file's size: the bytes then flow from socket to file without
   // passing through JavaScript, which is about twice as fast as reading them chunk by chunk.
   const progress = o.onProgress
@@ -121,6 +121,9 @@ async function streamOnce(
         throw { brokenStream: e } satisfies BrokenStream;
       }
     }
+  } catch (e) {
+    tail.abandon();
+    throw e;
   } finally {
     clearInterval(progress);
     if (!closed) {
@@ -129,22 +132,9 @@ async function streamOnce(
       } catch { /* closed by a failed pipe */ }
     }
   }
-  const digest = await sha1File(tmp);
+  const digest = await tail.finish();
   o.onProgress?.(digest.size, o.expectedSize);
   return digest;
-}
-
-/** SHA-1 and size of a file, read in large blocks. */
-async function sha1File(file: string): Promise<{ size: number; sha1: string }> {
-  const hash = createHash("sha1");
-  const buf = new Uint8Array(HASH_BLOCK);
-  let size = 0;
-  using f = await Deno.open(file, { read: true });
-  for (let n = await f.read(buf); n !== null; n = await f.read(buf)) {
-    hash.update(buf.subarray(0, n));
-    size += n;
-  }
-  return { size, sha1: hash.digest("hex") };
 }
 
 /** Downloads an object through its signed S3 URL(s) into `target`, checking size and SHA-1. */
