@@ -1,7 +1,119 @@
-/** The `da` family (placeholder until it is built). */
-import type { AnyCommand, ContextFactory } from "./command.ts";
+/** `diazo da ...`: Design Automation — the app's nickname, engines, app bundles and activities. */
+import {
+  checkDaName,
+  checkEngineId,
+  createAppBundle,
+  describeId,
+  getEngine,
+  getNickname,
+  listActivities,
+  listAppBundles,
+  listEngines,
+  setNickname,
+} from "../services/da.ts";
+import { type AnyCommand, type ContextFactory, examples, positiveNumber } from "./command.ts";
+
+const ID_COLUMNS = ["id", "owner", "name", "alias"] as const;
+
+/** Adds a `list` command under `parent` that shows every id of `list` (every page unless --limit). */
+function addIdList(
+  parent: AnyCommand,
+  makeCtx: ContextFactory,
+  what: string,
+  list: typeof listEngines,
+  lines: string[],
+): void {
+  const cmd = parent.command("list").alias("ls")
+    .description(`list ${what}, following every page`)
+    .option("--limit <n>", "stop after n ids", positiveNumber("--limit", true))
+    .action(async (opts, c) => {
+      const ctx = makeCtx(c);
+      const http = await ctx.http();
+      const out = [];
+      for await (const id of list(http, { limit: opts.limit })) out.push(describeId(id));
+      await ctx.emit(out, { columns: ID_COLUMNS });
+    });
+  examples(cmd, lines);
+}
 
 /** Registers the family's commands. */
-export function register(program: AnyCommand, _makeCtx: ContextFactory): void {
-  program.command("da").description("(not built yet)");
+export function register(program: AnyCommand, makeCtx: ContextFactory): void {
+  const da = program.command("da")
+    .description(
+      "Design Automation: the app's nickname, engines, app bundles and activities (scope code:all)",
+    );
+  examples(da, ["diazo da engine list", "diazo da nickname", "diazo da appbundle list -o json"]);
+
+  const nickname = da.command("nickname")
+    .description("show the app's nickname (the owner part of its ids), or set it")
+    .argument("[name]", "new nickname: letters, digits and underscores")
+    .action(async (name, _opts, cmd) => {
+      const ctx = makeCtx(cmd);
+      if (name !== undefined) checkDaName("nickname", name);
+      const http = await ctx.http();
+      if (name !== undefined) {
+        await setNickname(http, name);
+        ctx.info(`Nickname set to ${name}`);
+      }
+      await ctx.emit({ nickname: await getNickname(http) });
+    });
+  examples(nickname, ["diazo da nickname", "diazo da nickname MyCompany"]);
+
+  const engine = da.command("engine").description(
+    "list and inspect engines (AutoCAD, Revit, Inventor, 3ds Max)",
+  );
+  examples(engine, ["diazo da engine list", "diazo da engine get Autodesk.Revit+2024"]);
+  addIdList(engine, makeCtx, "the engines", listEngines, [
+    "diazo da engine list",
+    "diazo da engine list -o json --query \"[?name=='Revit'].id\"",
+  ]);
+  const engineGet = engine.command("get").alias("info")
+    .description("show an engine's details")
+    .argument("<id>", "qualified engine id, e.g. Autodesk.AutoCAD+24")
+    .action(async (id, _opts, cmd) => {
+      const ctx = makeCtx(cmd);
+      checkEngineId(id);
+      await ctx.emit(await getEngine(await ctx.http(), id));
+    });
+  examples(engineGet, ["diazo da engine get Autodesk.AutoCAD+24"]);
+
+  const bundle = da.command("appbundle").description(
+    "list and create app bundles (the code an activity runs)",
+  );
+  examples(bundle, [
+    "diazo da appbundle list",
+    "diazo da appbundle create --id MyApp --engine Autodesk.AutoCAD+24",
+  ]);
+  addIdList(bundle, makeCtx, "the app's app bundles (one id per alias)", listAppBundles, [
+    "diazo da appbundle list",
+  ]);
+  const create = bundle.command("create")
+    .description("create an app bundle (version 1) and print where to upload its package")
+    .requiredOption("--id <name>", "unqualified name: letters, digits and underscores")
+    .requiredOption("--engine <id>", "engine it runs on, e.g. Autodesk.AutoCAD+24")
+    .option("--description <text>", "what it does")
+    .action(async (opts, cmd) => {
+      const ctx = makeCtx(cmd);
+      checkDaName("app bundle name", opts.id);
+      checkEngineId(opts.engine);
+      const created = await createAppBundle(await ctx.http(), {
+        id: opts.id,
+        engine: opts.engine,
+        description: opts.description,
+      });
+      ctx.info(
+        `Created app bundle ${created.id} version ${created.version}; upload its package (a zip) as a form to ${created.uploadParameters?.endpointURL}`,
+      );
+      await ctx.emit(created);
+    });
+  examples(create, [
+    "diazo da appbundle create --id ExtractBlocks --engine Autodesk.AutoCAD+24 --description 'lists block names'",
+  ]);
+
+  const activity = da.command("activity").description("list activities (your own and shared ones)");
+  examples(activity, ["diazo da activity list"]);
+  addIdList(activity, makeCtx, "the activities the app can use", listActivities, [
+    "diazo da activity list",
+    "diazo da activity list -o json --limit 5",
+  ]);
 }

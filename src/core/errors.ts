@@ -131,7 +131,7 @@ export const CATALOG = {
   },
   engine_not_found: {
     message: "Engine not found",
-    hint: "List the engines with `diazo da engines` and use the full id, e.g. Autodesk.AutoCAD+24.",
+    hint: "List the engines with `diazo da engine list` and use the full id, e.g. Autodesk.AutoCAD+24.",
     exit: ExitCode.notFound,
   },
   webhook_unreachable: {
@@ -164,6 +164,11 @@ export const CATALOG = {
   object_not_found: {
     message: "Object not found: {key}",
     hint: "List the bucket's objects with `diazo object list <bucket>`.",
+    exit: ExitCode.notFound,
+  },
+  dm_not_found: {
+    message: "Not found: {what}",
+    hint: "{hint}",
     exit: ExitCode.notFound,
   },
   conflict: {
@@ -248,6 +253,32 @@ export const CATALOG = {
     message: "Unknown preset '{name}'",
     hint:
       "Available presets: {available}. Create one with `diazo translate preset create <name> --format ...`.",
+    exit: ExitCode.usage,
+  },
+  invalid_pipeline: {
+    message: "{file} is not a valid pipeline: {count}",
+    hint: "Fix the lines shown above; check again with `diazo pipeline validate {file}`.",
+    exit: ExitCode.usage,
+  },
+  invalid_plugins_file: {
+    message: "Invalid plugins file {file}{at}: {detail}",
+    hint:
+      "Fix it by hand (a JSON object with optional plugins, hooks and aliases) or move it away; other commands still run, without hooks.",
+    exit: ExitCode.usage,
+  },
+  alias_loop: {
+    message: "Alias loop: {chain}",
+    hint: "Change one of these aliases (`diazo alias list` shows them) so that the chain ends at a command.",
+    exit: ExitCode.usage,
+  },
+  plugin_disabled: {
+    message: "unknown command '{command}'",
+    hint: "The plugin '{command}' ({path}) is disabled: enable it with `diazo plugin enable {command}`.",
+    exit: ExitCode.usage,
+  },
+  plugin_path_missing: {
+    message: "Plugin '{name}': configured path not found: {path}",
+    hint: "Fix plugins.{name}.path in {file}, or remove the path to look the plugin up on PATH.",
     exit: ExitCode.usage,
   },
 } as const satisfies Record<string, CatalogEntry>;

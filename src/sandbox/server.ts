@@ -8,8 +8,11 @@ import { type Front, startFront } from "./front.ts";
 import { generateSigningKey } from "./jwt.ts";
 import { createPipeline } from "./pipeline.ts";
 import { createRequestLog } from "./request_log.ts";
+import { adminRoutes } from "./routes/admin.ts";
 import { authRoutes } from "./routes/auth.ts";
+import { daRoutes } from "./routes/da.ts";
 import { derivativeRoutes } from "./routes/derivative.ts";
+import { dmRoutes } from "./routes/dm.ts";
 import { ossRoutes } from "./routes/oss.ts";
 import { ossObjectRoutes } from "./routes/oss_objects.ts";
 import { storageRoutes } from "./routes/storage.ts";
@@ -42,7 +45,16 @@ export interface Sandbox {
 export const DEFAULT_SANDBOX_PORT = 8787;
 
 /** Route tables of the emulated services, in matching order. */
-export const SERVICE_ROUTES = [authRoutes, ossRoutes, ossObjectRoutes, storageRoutes, derivativeRoutes];
+export const SERVICE_ROUTES = [
+  authRoutes,
+  ossRoutes,
+  ossObjectRoutes,
+  storageRoutes,
+  derivativeRoutes,
+  dmRoutes,
+  daRoutes,
+  adminRoutes,
+];
 
 function urlHost(hostname: string): string {
   if (hostname === "0.0.0.0") return "127.0.0.1";

@@ -132,6 +132,8 @@ export interface SandboxState {
   codes: Map<string, AuthCode>;
   /** Device authorizations by device code. */
   deviceGrants: Map<string, DeviceGrant>;
+  /** State of services kept in their own modules (see service_state.ts), by service key. */
+  services: Map<symbol, unknown>;
   /** By refresh token. */
   refreshTokens: Map<string, RefreshGrant>;
   /** By service account id. */
@@ -189,6 +191,7 @@ export function createState(): SandboxState {
     tokens: new Map(),
     codes: new Map(),
     deviceGrants: new Map(),
+    services: new Map(),
     refreshTokens: new Map(),
     serviceAccounts: new Map(),
     buckets: new Map(),
@@ -209,6 +212,7 @@ export function resetState(state: SandboxState): void {
   state.tokens = fresh.tokens;
   state.codes = fresh.codes;
   state.deviceGrants = fresh.deviceGrants;
+  state.services = fresh.services;
   state.refreshTokens = fresh.refreshTokens;
   state.serviceAccounts = fresh.serviceAccounts;
   state.buckets = fresh.buckets;

@@ -26,6 +26,7 @@ const MATRIX: {
     args: (i) => ["object", "list", `matrix-data-${i}`],
     setup: (env, i) => dataBucket(env, i),
   },
+  { scope: "data:read", args: () => ["hub", "list"] },
   {
     scope: "data:write",
     args: (i) => ["object", "delete", `matrix-data-${i}`, "payload.txt", "--yes"],
@@ -38,6 +39,7 @@ const MATRIX: {
     args: (i) => ["object", "upload", `matrix-data-${i}`, "payload.txt"],
     setup: (env, i) => dataBucket(env, i),
   },
+  { scope: "code:all", args: () => ["da", "engine", "list"] },
 ];
 
 /** A bucket for the data scopes, optionally holding payload.txt. */
@@ -75,7 +77,7 @@ Deno.test("scope matrix: without the scope -> catalog message naming it and exit
       const ok = await diazo(m.args(i), { env, cwd: home.cwd });
       assert.equal(ok.code, 0, `${m.scope}: ${ok.stderr}`);
     }
-    // Scopes without a command yet are checked at the token endpoint, per mode.
+    // Scopes are also checked at the token endpoint, per mode.
     for (const s of ["viewables:read", "code:all"]) {
       const r = await diazo(["auth", "test-scope", s, "-o", "json"], { env });
       assert.equal(r.code, 0, r.stderr);
@@ -108,7 +110,8 @@ Deno.test("scope matrix: without the scope -> catalog message naming it and exit
       await diazo(["auth", "scope-report", "--period", "1d", "-o", "json"], { env }),
     );
     assert.ok(report.used.find((u) => u.scope === "bucket:create")!.uses >= 2);
-    assert.ok(report.unused_granted.includes("code:all"));
+    assert.ok(report.unused_granted.includes("viewables:read"));
+    assert.ok(report.used.some((u) => u.scope === "code:all"), "da engine list used code:all");
     const st = json<{ scope: string; in_profile: boolean; in_valid_token: boolean }[]>(
       await diazo(["auth", "status", "--scopes", "-o", "json"], { env }),
     );

@@ -1,0 +1,253 @@
+/**
+ * What the account administration emulator knows (aps-api.md §9): accounts with their projects,
+ * member directory (users, companies, roles) and project memberships.
+ *
+ * Seed, the same in every sandbox: one account whose id is the GUID of the data management
+ * sandbox's ACC hub (`b.<guid>` there), holding that hub's two projects plus a template and an
+ * archived project, 12 users in 3 companies (the sandbox user is the account admin) and project
+ * members. Projects created through the API live until the sandbox is reset.
+ */
+
+import { createHash } from "node:crypto";
+import { dmWorld } from "../dm/world.ts";
+import { serviceState } from "../service_state.ts";
+import type { SandboxState } from "../state.ts";
+import { SANDBOX_USER } from "../users.ts";
+
+/** A project of an account, as the sandbox keeps it. */
+export interface AdminProject {
+  id: string;
+  accountId: string;
+  name: string;
+  type: string;
+  classification: string;
+  platform: "acc" | "bim360";
+  /** The stored status; a pending project reads as active once `activeAtMs` has passed. */
+  status: "active" | "pending" | "archived" | "suspended";
+  /** Sandbox clock, ms: when a pending project has been provisioned. */
+  activeAtMs?: number;
+  jobNumber: string | null;
+  city: string | null;
+  country: string | null;
+  timezone: string | null;
+  startDate: string | null;
+  endDate: string | null;
+  productKeys: string[];
+  templateId: string | null;
+  createdMs: number;
+  updatedMs: number;
+}
+
+/** A user of an account's member directory (HQ). */
+export interface AdminUser {
+  id: string;
+  /** The Autodesk id (`uid`, `autodeskId`). */
+  uid: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  role: "account_admin" | "account_user";
+  status: "active" | "pending";
+  companyId: string;
+  jobTitle: string;
+  createdMs: number;
+}
+
+/** A company of an account. */
+export interface AdminCompany {
+  id: string;
+  name: string;
+}
+
+/** A role users can hold in projects. */
+export interface AdminRole {
+  id: string;
+  name: string;
+}
+
+/** A user's membership of a project. */
+export interface AdminMember {
+  userId: string;
+  projectAdmin: boolean;
+  roleIds: string[];
+  addedMs: number;
+}
+
+/** An account (the hub of data management without `b.`). */
+export interface AdminAccount {
+  id: string;
+  name: string;
+  /** In creation order. */
+  projects: Map<string, AdminProject>;
+  users: AdminUser[];
+  companies: AdminCompany[];
+  roles: AdminRole[];
+  /** Members by project id. */
+  members: Map<string, AdminMember[]>;
+}
+
+/** Every account of a sandbox, by id. */
+export interface AdminStore {
+  accounts: Map<string, AdminAccount>;
+}
+
+/** How long a created project stays `pending` on the sandbox clock. */
+export const PROJECT_PROVISION_MS = 3_000;
+
+/** A GUID derived from `label`, so that seeded ids are the same in every sandbox. */
+export function seedGuid(label: string): string {
+  const h = createHash("sha1").update(`admin/${label}`).digest("hex");
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+/** The account id of the data management sandbox's ACC hub (its `b.` id without the prefix). */
+export function seededAccountId(): string {
+  const hub = [...dmWorld().hubs.values()].find((h) => !h.personal && h.id.startsWith("b."));
+  if (!hub) throw new Error("the data management seed has no ACC hub");
+  return hub.id.slice(2);
+}
+
+const SEED_MS = Date.UTC(2024, 0, 15, 9, 0, 0);
+const DAY = 86_400_000;
+
+const COMPANIES = ["Diazo Construction", "Steelworks Ltd", "Harbor Engineering"];
+const ROLES = ["Project Manager", "Architect", "Structural Engineer", "Superintendent"];
+/** First name, last name, company index, job title (after the sandbox user). */
+const PEOPLE: readonly [string, string, number, string][] = [
+  ["Ada", "Moreno", 0, "Project Manager"],
+  ["Bruno", "Keller", 0, "Architect"],
+  ["Chiara", "Rossi", 0, "Architect"],
+  ["Dmitri", "Ivanov", 1, "Structural Engineer"],
+  ["Elena", "Novak", 1, "Structural Engineer"],
+  ["Farid", "Haddad", 1, "Fabrication Lead"],
+  ["Grace", "Okafor", 2, "Superintendent"],
+  ["Hiro", "Tanaka", 2, "Civil Engineer"],
+  ["Ines", "Duarte", 2, "Surveyor"],
+  ["Jonas", "Berg", 0, "BIM Coordinator"],
+  ["Kara", "Lindqvist", 1, "Estimator"],
+];
+
+function project(accountId: string, i: number, fields: Partial<AdminProject> & { id: string; name: string }) {
+  const created = SEED_MS + i * 7 * DAY;
+  const p: AdminProject = {
+    accountId,
+    type: "Office",
+    classification: "production",
+    platform: "acc",
+    status: "active",
+    jobNumber: `JOB-${1001 + i}`,
+    city: "Portland",
+    country: "US",
+    timezone: "America/Los_Angeles",
+    startDate: new Date(created).toISOString().slice(0, 10),
+    endDate: null,
+    productKeys: ["docs", "build", "modelCoordination"],
+    templateId: null,
+    createdMs: created,
+    updatedMs: created + DAY,
+    ...fields,
+  };
+  return p;
+}
+
+/** Builds the seeded account. */
+export function seedAccount(): AdminAccount {
+  const world = dmWorld();
+  const id = seededAccountId();
+  const hub = world.hubs.get(`b.${id}`)!;
+  const companies = COMPANIES.map((name) => ({ id: seedGuid(`company/${name}`), name }));
+  const roles = ROLES.map((name) => ({ id: seedGuid(`role/${name}`), name }));
+  const users: AdminUser[] = [
+    {
+      id: seedGuid("user/sandbox"),
+      uid: SANDBOX_USER.userid,
+      email: SANDBOX_USER.email,
+      firstName: SANDBOX_USER.firstName,
+      lastName: SANDBOX_USER.lastName,
+      role: "account_admin",
+      status: "active",
+      companyId: companies[0].id,
+      jobTitle: "Account Administrator",
+      createdMs: SEED_MS,
+    },
+    ...PEOPLE.map(([first, last, company, jobTitle], i): AdminUser => ({
+      id: seedGuid(`user/${first}`),
+      uid: `SANDBOX${first.toUpperCase()}${last.toUpperCase()}`,
+      email: `${first}.${last}@diazo.invalid`.toLowerCase(),
+      firstName: first,
+      lastName: last,
+      role: "account_user",
+      status: i === PEOPLE.length - 1 ? "pending" : "active",
+      companyId: companies[company].id,
+      jobTitle,
+      createdMs: SEED_MS + (i + 1) * DAY,
+    })),
+  ];
+  const projects = hub.projectIds.map((pid, i) => {
+    const dm = world.projects.get(pid)!;
+    return project(id, i, {
+      id: pid.slice(2),
+      name: dm.name,
+      platform: dm.projectType === "BIM360" ? "bim360" : "acc",
+      type: dm.name.includes("Bridge") ? "Bridge" : "Office",
+    });
+  });
+  const n = projects.length;
+  projects.push(
+    project(id, n, {
+      id: seedGuid("project/template"),
+      name: "Standard Project Template",
+      classification: "template",
+      type: "Office",
+      jobNumber: null,
+    }),
+    project(id, n + 1, {
+      id: seedGuid("project/warehouse"),
+      name: "Warehouse Retrofit",
+      type: "Warehouse (non-manufacturing)",
+      status: "archived",
+      endDate: new Date(SEED_MS + 60 * DAY).toISOString().slice(0, 10),
+    }),
+  );
+  const member = (u: number, projectAdmin: boolean, role: number, added: number): AdminMember => ({
+    userId: users[u].id,
+    projectAdmin,
+    roleIds: [roles[role].id],
+    addedMs: SEED_MS + added * DAY,
+  });
+  const members = new Map<string, AdminMember[]>([
+    [projects[0].id, [0, 1, 2, 3, 4, 7, 10].map((u, i) => member(u, u <= 1, i % ROLES.length, 2 + i))],
+    [projects[1].id, [0, 4, 5, 8].map((u, i) => member(u, u === 0, (i + 2) % ROLES.length, 9 + i))],
+    [projects[2].id, [member(0, true, 0, 16)]],
+    [projects[3].id, [0, 6, 9].map((u, i) => member(u, u === 0, (i + 1) % ROLES.length, 23 + i))],
+  ]);
+  return {
+    id,
+    name: hub.name,
+    projects: new Map(projects.map((p) => [p.id, p])),
+    users,
+    companies,
+    roles,
+    members,
+  };
+}
+
+/** The account administration data of a sandbox: the seed until a request changes it. */
+export const adminStore: (state: SandboxState) => AdminStore = serviceState(() => {
+  const account = seedAccount();
+  return { accounts: new Map([[account.id, account]]) };
+});
+
+/** A project's status as of `nowMs` on the sandbox clock. */
+export function projectStatus(p: AdminProject, nowMs: number): AdminProject["status"] {
+  return p.status === "pending" && p.activeAtMs !== undefined && nowMs >= p.activeAtMs ? "active" : p.status;
+}
+
+/** The project with this id in any account. */
+export function findProject(store: AdminStore, projectId: string): AdminProject | undefined {
+  for (const account of store.accounts.values()) {
+    const p = account.projects.get(projectId);
+    if (p) return p;
+  }
+  return undefined;
+}

@@ -1,0 +1,19 @@
+/** A 3-legged login of the sandbox user through the real CLI, the browser step done by hand. */
+import assert from "node:assert/strict";
+import type { RunResult } from "./harness.ts";
+import { finish, startLogin } from "./login_helpers.ts";
+
+/**
+ * Runs `diazo auth login --no-browser --scopes <scopes>`: reads the authorize URL from its stderr,
+ * follows it (the sandbox approves at once) and pastes the redirect URL on its stdin.
+ */
+export async function loginUser(env: Record<string, string>, scopes: string): Promise<RunResult> {
+  const login = await startLogin(["--no-browser", "--scopes", scopes, "-o", "json"], env, "piped");
+  const res = await fetch(login.authorize, { redirect: "manual" });
+  await res.body?.cancel();
+  assert.equal(res.status, 302, "the sandbox approves the request");
+  const writer = login.child.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(res.headers.get("location") + "\n"));
+  await writer.close();
+  return await finish(login.child, login.stderr);
+}
