@@ -1,0 +1,138 @@
+/**
+ * What `pipeline run` needs from the CLI layer: a plain description of the command tree for the
+ * validator, and the step runners (diazo commands in-process through `runCli`, shell steps via the OS shell).
+ */
+import type { Argument, Option } from "@commander-js/extra-typings";
+import type { CommandSpec, OptionSpec, PipelineStep, StepRun, StepRunners } from "../core/pipeline.ts";
+import { ExitCode } from "../core/errors.ts";
+import { runShell } from "../platform/shell.ts";
+import type { AnyCommand } from "./command.ts";
+import type { Ctx, RunState } from "./context.ts";
+import type { Io } from "./io.ts";
+
+/** The parts of a commander command the description reads (some are not in its public types). */
+interface CommanderInternals {
+  options: readonly Option[];
+  registeredArguments: readonly Argument[];
+  commands: readonly AnyCommand[];
+  _allowUnknownOption?: boolean;
+  _allowExcessArguments?: boolean;
+}
+
+const HELP: OptionSpec = { long: "--help", short: "-h", takesValue: false };
+
+/** Describes a commander command and its subcommands as plain data for the pipeline validator. */
+export function describeCommand(cmd: AnyCommand): CommandSpec {
+  const c = cmd as unknown as CommanderInternals;
+  const options: OptionSpec[] = c.options.map((o) => ({
+    long: o.long,
+    short: o.short,
+    takesValue: o.required || o.optional,
+    optionalValue: o.optional,
+    mandatory: o.mandatory && o.defaultValue === undefined,
+  }));
+  return {
+    name: cmd.name(),
+    aliases: cmd.aliases(),
+    options: [...options, HELP],
+    arguments: c.registeredArguments.map((a) => ({
+      name: a.name(),
+      required: a.required,
+      variadic: a.variadic,
+    })),
+    subcommands: c.commands.map(describeCommand),
+    allowUnknownOptions: c._allowUnknownOption === true,
+    allowExcessArguments: c._allowExcessArguments === true,
+  };
+}
+
+/** The whole diazo command tree as the validator sees it. */
+export async function commandTree(io: Io): Promise<CommandSpec> {
+  const { buildFullProgram } = await import("./root.ts");
+  return describeCommand(await buildFullProgram(io));
+}
+
+/** Global flags of the pipeline run that every step inherits (a step's own flags come later and win). */
+export function inheritedFlags(ctx: Ctx, output?: string): string[] {
+  const f = ctx.flags;
+  const args: string[] = output === undefined ? [] : ["--output", output];
+  if (f.profile !== undefined) args.push("--profile", f.profile);
+  if (f.timeout !== undefined) args.push("--timeout", String(f.timeout));
+  if (f.concurrency !== undefined) args.push("--concurrency", String(f.concurrency));
+  for (
+    const [on, flag] of [
+      [f.debug, "--debug"],
+      [f.quiet, "--quiet"],
+      [f.nonInteractive, "--non-interactive"],
+      [f.yes, "--yes"],
+      [f.wait, "--wait"],
+      [!f.color, "--no-color"],
+    ] as const
+  ) {
+    if (on) args.push(flag);
+  }
+  return args;
+}
+
+/** The last `error: ...` line a step wrote on stderr. */
+function lastError(stderr: string): string | undefined {
+  const all = [...stderr.matchAll(/^error: (.*)$/gm)];
+  return all.length ? all[all.length - 1][1] : undefined;
+}
+
+/** Default limit of a shell step when --timeout is not given. */
+const SHELL_TIMEOUT_S = 600;
+
+/**
+ * Step runners for `ctx`: commands run in this process with a capturing Io (their data goes to our
+ * stdout unless `quietData`, e.g. when the report is the data); shell output goes to stderr.
+ */
+export function stepRunners(
+  ctx: Ctx,
+  opts: { quietData: boolean; onStart?: StepRunners["onStart"]; onEnd?: StepRunners["onEnd"] },
+): StepRunners {
+  // A format asked for explicitly applies to the steps' data too, unless the report is the data.
+  const inherited = inheritedFlags(ctx, opts.quietData ? undefined : ctx.flags.output);
+  return {
+    async command(argv: string[]): Promise<StepRun> {
+      const { runCli } = await import("./root.ts");
+      const state: RunState = { exitCode: 0 };
+      let tail = "";
+      const io: Io = {
+        stdout: {
+          write: (t) => opts.quietData || ctx.io.stdout.write(t),
+          isTerminal: ctx.io.stdout.isTerminal,
+        },
+        stderr: {
+          write: (t) => {
+            ctx.io.stderr.write(t);
+            tail = (tail + t).slice(-8192);
+          },
+          isTerminal: ctx.io.stderr.isTerminal,
+        },
+        stdin: ctx.io.stdin,
+      };
+      const exitCode = await runCli([...inherited, ...argv], io, ctx.env, ctx.cwd, { state });
+      return { exitCode, result: state.result ?? null, error: lastError(tail) };
+    },
+    async shell(text: string, env: Record<string, string>, _step: PipelineStep): Promise<StepRun> {
+      const seconds = ctx.flags.timeout ?? SHELL_TIMEOUT_S;
+      const decoder = new TextDecoder();
+      const r = await runShell(text, {
+        env,
+        cwd: ctx.cwd,
+        timeoutMs: seconds * 1000,
+        onOutput: (chunk) => ctx.io.stderr.write(decoder.decode(chunk, { stream: true })),
+      });
+      if (r.timedOut) {
+        return { exitCode: ExitCode.transient, error: `the shell step timed out after ${seconds} s` };
+      }
+      return {
+        exitCode: r.code ?? 1,
+        error: r.code === 0 ? undefined : `the shell step exited with ${r.code}`,
+      };
+    },
+    onStart: opts.onStart,
+    onEnd: opts.onEnd,
+  };
+}
