@@ -9,23 +9,14 @@ import {
   deleteObject,
   getObject,
   listObjects,
-  type ObjectDetails,
   SIGNED_ACCESS,
+  withObjectHelpers,
 } from "../services/oss_objects.ts";
 import { partSizeBytes, statFile, uploadFile } from "../services/upload.ts";
 import { type BatchOutcome, expandInputs, missingOutcome, uploadBatch } from "../services/upload_batch.ts";
 import { type AnyCommand, type ContextFactory, examples, positiveNumber } from "./command.ts";
 import type { Ctx } from "./context.ts";
 import { byteProgress } from "./progress.ts";
-
-/** Adds the base64 URN and readable dates beside the platform's fields. */
-function withHelpers<T extends Partial<ObjectDetails>>(o: T): T & { urn?: string } {
-  const dates: Record<string, string> = {};
-  for (const k of ["createdDate", "lastModifiedDate", "lastAccessedDate"] as const) {
-    if (typeof o[k] === "number") dates[k.replace("Date", "At")] = new Date(o[k] as number).toISOString();
-  }
-  return { ...o, ...(o.objectId ? { urn: encodeUrn(o.objectId) } : {}), ...dates };
-}
 
 const UPLOAD_COLUMNS = ["objectKey", "size", "sha1", "urn"];
 
@@ -71,7 +62,7 @@ async function runUpload(
           result.partsSkipped ? `, ${result.partsSkipped} resumed` : ""
         }, ${(result.size / 1048576 / Math.max(secs, 0.001)).toFixed(1)} MiB/s)`,
       );
-      await ctx.emit(withHelpers(result), { columns: UPLOAD_COLUMNS });
+      await ctx.emit(withObjectHelpers(result), { columns: UPLOAD_COLUMNS });
     } finally {
       bar.stop();
     }
@@ -108,7 +99,7 @@ async function runUpload(
   );
   for (const f of failed) if (f.status === "failed") ctx.setExitCode(f.exitCode);
   await ctx.emit(
-    outcomes.map((o) => o.status === "ok" ? withHelpers(o) : o),
+    outcomes.map((o) => o.status === "ok" ? withObjectHelpers(o) : o),
     { columns: ["status", "file", "objectKey", "size", "sha1", "error"] },
   );
 }
@@ -151,7 +142,7 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
       const ctx = makeCtx(cmd);
       const http = await ctx.http();
       const items = [];
-      for await (const o of listObjects(http, bucketKey, opts)) items.push(withHelpers(o));
+      for await (const o of listObjects(http, bucketKey, opts)) items.push(withObjectHelpers(o));
       await ctx.emit(items, { columns: ["objectKey", "size", "sha1"] });
     });
   examples(list, ["diazo object list myco-models", "diazo object list myco-models --prefix 2026/ -o json"]);
@@ -198,7 +189,7 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
     .argument("<objectKey>", "the object key")
     .action(async (bucketKey, objectKey, _opts, cmd) => {
       const ctx = makeCtx(cmd);
-      await ctx.emit(withHelpers(await getObject(await ctx.http(), bucketKey, objectKey)));
+      await ctx.emit(withObjectHelpers(await getObject(await ctx.http(), bucketKey, objectKey)));
     });
   examples(info, ["diazo object info myco-models house.rvt"]);
 

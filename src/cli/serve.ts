@@ -1,7 +1,168 @@
-/** The `serve` family (placeholder until it is built). */
-import type { AnyCommand, ContextFactory } from "./command.ts";
+/** `diazo serve`: diazo's tools for AI assistants over the Model Context Protocol (stdio or HTTP). */
+import { Option } from "@commander-js/extra-typings";
+import { usageError } from "../core/errors.ts";
+import type { ServeDeps } from "../mcp/tool.ts";
+import { type AnyCommand, type ContextFactory, examples } from "./command.ts";
+import type { Ctx } from "./context.ts";
+import { pollOptions } from "./translate_wait.ts";
 
-/** Registers the family's commands. */
-export function register(program: AnyCommand, _makeCtx: ContextFactory): void {
-  program.command("serve").description("(not built yet)");
+/** Assistants `--print-config` writes a snippet for. */
+export const CONFIG_CLIENTS = ["claude", "cursor", "vscode"] as const;
+
+/** Default port of `serve --http`. */
+export const DEFAULT_SERVE_PORT = 8765;
+
+function names(value: string, previous: string[] = []): string[] {
+  return [...previous, ...value.split(",").map((v) => v.trim()).filter(Boolean)];
+}
+
+function port(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) {
+    throw usageError(`--port must be 0-65535, got '${value}'`, "Use --port 0 for any free port.");
+  }
+  return n;
+}
+
+interface ServeOptions {
+  http?: boolean;
+  port: number;
+  httpSecretEnv?: string;
+  readOnly?: boolean;
+  tools?: string[];
+  excludeTools?: string[];
+  printConfig?: (typeof CONFIG_CLIENTS)[number];
+}
+
+/** The command line that starts this diazo: the binary itself when compiled, else `deno run ... main.ts`. */
+export function selfCommand(): { command: string; args: string[] } {
+  if (Deno.build.standalone) return { command: Deno.execPath(), args: [] };
+  const main = new URL(Deno.mainModule);
+  const mainPath = main.protocol === "file:"
+    ? decodeURIComponent(main.pathname).replace(/^\/([A-Za-z]:)/, "$1")
+    : main.href;
+  const perms = ["--allow-net", "--allow-read", "--allow-write", "--allow-env", "--allow-run", "--allow-sys"];
+  if (Deno.build.os === "windows") perms.push("--allow-ffi");
+  const config = /[\\/]src[\\/]main\.ts$/.test(mainPath)
+    ? ["--config", mainPath.replace(/src[\\/]main\.ts$/, "deno.json")]
+    : [];
+  return { command: Deno.execPath(), args: ["run", ...perms, ...config, mainPath] };
+}
+
+/** The configuration snippet of an assistant that starts `diazo serve` with the given options. */
+export function configSnippet(
+  client: (typeof CONFIG_CLIENTS)[number],
+  opts: ServeOptions & { profile?: string },
+): Record<string, unknown> {
+  const self = selfCommand();
+  const args = [...self.args, "serve"];
+  if (opts.profile) args.push("--profile", opts.profile);
+  if (opts.readOnly) args.push("--read-only");
+  if (opts.tools?.length) args.push("--tools", opts.tools.join(","));
+  if (opts.excludeTools?.length) args.push("--exclude-tools", opts.excludeTools.join(","));
+  const server = { command: self.command, args };
+  // VS Code's .vscode/mcp.json names them "servers" and wants the transport type.
+  if (client === "vscode") return { servers: { diazo: { type: "stdio", ...server } } };
+  return { mcpServers: { diazo: server } };
+}
+
+function serveDeps(ctx: Ctx): ServeDeps {
+  return {
+    http: (o) => ctx.http(o),
+    settings: () => ctx.settings(),
+    tokenStore: () => ctx.tokenStore(),
+    tokenStoreStatus: () => ctx.tokenStoreStatus(),
+    cwd: ctx.cwd,
+    stateDir: ctx.stateDir,
+    poll: pollOptions(ctx),
+    log: (line) => ctx.io.stderr.write(line + "\n"),
+    debug: (line) => ctx.debug(line),
+    debugEnabled: ctx.flags.debug,
+  };
+}
+
+async function runServe(ctx: Ctx, opts: ServeOptions): Promise<void> {
+  if (opts.printConfig) {
+    const snippet = configSnippet(opts.printConfig, { ...opts, profile: ctx.flags.profile });
+    ctx.io.stdout.write(JSON.stringify(snippet, null, 2) + "\n");
+    return;
+  }
+  let secret: string | undefined;
+  if (opts.httpSecretEnv !== undefined) {
+    if (!opts.http) throw usageError("--http-secret-env applies to --http only", "Add --http, or drop it.");
+    secret = ctx.env[opts.httpSecretEnv];
+    if (!secret) {
+      throw usageError(
+        `the environment variable ${opts.httpSecretEnv} is not set`,
+        `Set it to a long random value, e.g. ${opts.httpSecretEnv}=$(openssl rand -hex 32); clients send it as a bearer token.`,
+      );
+    }
+  }
+  const [{ ALL_TOOLS, selectTools }, server] = await Promise.all([
+    import("../mcp/tools/index.ts"),
+    import("../mcp/server.ts"),
+  ]);
+  const tools = selectTools(ALL_TOOLS, {
+    readOnly: opts.readOnly,
+    include: opts.tools,
+    exclude: opts.excludeTools,
+  });
+  const deps = serveDeps(ctx);
+  const profile = (await ctx.settings()).profileName;
+  const stopped = new Promise<void>((resolve) => {
+    ctx.onInterrupt(() => resolve());
+    if (Deno.build.os !== "windows") Deno.addSignalListener("SIGTERM", () => resolve());
+  });
+  if (opts.http) {
+    let running;
+    try {
+      running = await server.serveHttp(tools, deps, { port: opts.port, secret });
+    } catch (e) {
+      if (e instanceof Deno.errors.AddrInUse) {
+        throw usageError(`port ${opts.port} is already in use`, "Pick another with --port, or --port 0.");
+      }
+      throw e;
+    }
+    ctx.io.stdout.write(running.url + "\n");
+    ctx.info(
+      `diazo serve: ${tools.length} tools on ${running.url} (profile ${profile}${
+        secret ? ", bearer secret required" : ""
+      }); Ctrl-C stops`,
+    );
+    await stopped;
+    await running.close();
+    return;
+  }
+  const running = await server.serveStdio(tools, deps);
+  ctx.info(`diazo serve: ${tools.length} tools over stdio (profile ${profile})`);
+  await Promise.race([running.done, stopped]);
+  await running.stop();
+}
+
+/** Registers the serve command. */
+export function register(program: AnyCommand, makeCtx: ContextFactory): void {
+  const cmd = program.command("serve")
+    .description(
+      "serve diazo's tools to AI assistants (Model Context Protocol) over stdio, or Streamable HTTP on 127.0.0.1",
+    )
+    .option("--http", "serve Streamable HTTP on 127.0.0.1 instead of stdio (prints the URL first)")
+    .option("--port <n>", `port of --http (0 picks a free one)`, port, DEFAULT_SERVE_PORT)
+    .option(
+      "--http-secret-env <NAME>",
+      "require `Authorization: Bearer <value of $NAME>` on every HTTP request (the secret never goes in argv)",
+    )
+    .option("--read-only", "offer only tools that change nothing (the others are not even listed)")
+    .option("--tools <names>", "offer only these tools, comma-separated", names)
+    .option("--exclude-tools <names>", "never offer these tools (wins over --tools)", names)
+    .addOption(
+      new Option("--print-config <client>", "print the server entry for an assistant's config file and exit")
+        .choices(CONFIG_CLIENTS),
+    )
+    .action(async (opts, command) => await runServe(makeCtx(command), opts));
+  examples(cmd, [
+    "diazo serve --print-config claude",
+    "diazo serve --read-only --profile work",
+    "diazo serve --tools bucket_list,object_list,translate_status",
+    "MCP_SECRET=$(openssl rand -hex 32) diazo serve --http --port 8765 --http-secret-env MCP_SECRET",
+  ]);
 }

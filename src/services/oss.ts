@@ -1,6 +1,6 @@
 /** Object storage (OSS v2): buckets. Plain functions over an injected Http (oss.yaml). */
 import { usageError } from "../core/errors.ts";
-import type { Http } from "./http.ts";
+import type { Http, RequestSpec } from "./http.ts";
 import { paginate } from "./pagination.ts";
 
 /** Storage regions of the platform. */
@@ -44,14 +44,14 @@ export function parseRegion(region: string): (typeof REGIONS)[number] {
   throw usageError(`unknown region '${region}'`, `Use one of: ${REGIONS.join(", ")}.`);
 }
 
+/** The first page request of the bucket list of one region (pagination scheme "oss"). */
+export function bucketsRequest(region: string): RequestSpec {
+  return { path: "/oss/v2/buckets", query: { region, limit: 100 }, scope: "bucket:read" };
+}
+
 /** Every bucket of the app in one region, following every page. */
 export function listBuckets(http: Http, opts: { region: string; limit?: number }): AsyncGenerator<Bucket> {
-  return paginate<Bucket>(
-    http,
-    { path: "/oss/v2/buckets", query: { region: opts.region, limit: 100 }, scope: "bucket:read" },
-    "oss",
-    { limit: opts.limit },
-  );
+  return paginate<Bucket>(http, bucketsRequest(opts.region), "oss", { limit: opts.limit });
 }
 
 /** Creates a bucket; 409 becomes "Bucket already exists". */

@@ -1,6 +1,7 @@
 /** Object storage (OSS v2): objects, signed S3 transfers and signed URLs (oss.yaml). */
 import { usageError } from "../core/errors.ts";
-import type { Http } from "./http.ts";
+import { encodeUrn } from "../core/urn.ts";
+import type { Http, RequestSpec } from "./http.ts";
 import { validateBucketKey } from "./oss.ts";
 import { paginate } from "./pagination.ts";
 
@@ -57,19 +58,19 @@ export function listObjects(
   bucketKey: string,
   opts: { prefix?: string; limit?: number } = {},
 ): AsyncGenerator<ObjectDetails> {
+  return paginate<ObjectDetails>(http, objectsRequest(bucketKey, opts.prefix), "oss", { limit: opts.limit });
+}
+
+/** The first page request of a bucket's object list (pagination scheme "oss"); checks the bucket key. */
+export function objectsRequest(bucketKey: string, prefix?: string): RequestSpec {
   validateBucketKey(bucketKey);
-  return paginate<ObjectDetails>(
-    http,
-    {
-      path: `/oss/v2/buckets/${encodeURIComponent(bucketKey)}/objects`,
-      query: { limit: 100, beginsWith: opts.prefix || undefined },
-      resource: "bucket",
-      key: bucketKey,
-      scope: "data:read",
-    },
-    "oss",
-    { limit: opts.limit },
-  );
+  return {
+    path: `/oss/v2/buckets/${encodeURIComponent(bucketKey)}/objects`,
+    query: { limit: 100, beginsWith: prefix || undefined },
+    resource: "bucket",
+    key: bucketKey,
+    scope: "data:read",
+  };
 }
 
 /** An object's details, with its dates. */
@@ -189,4 +190,13 @@ export async function createSignedUrl(
     scope: "data:write",
   });
   return res.data;
+}
+
+/** Adds the base64 URN and readable dates beside the platform's fields. */
+export function withObjectHelpers<T extends Partial<ObjectDetails>>(o: T): T & { urn?: string } {
+  const dates: Record<string, string> = {};
+  for (const k of ["createdDate", "lastModifiedDate", "lastAccessedDate"] as const) {
+    if (typeof o[k] === "number") dates[k.replace("Date", "At")] = new Date(o[k] as number).toISOString();
+  }
+  return { ...o, ...(o.objectId ? { urn: encodeUrn(o.objectId) } : {}), ...dates };
 }

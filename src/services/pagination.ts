@@ -3,6 +3,7 @@
  * commands follow every page unless `--limit` stops them.
  */
 
+import { usageError } from "../core/errors.ts";
 import { buildUrl, type Http, type RequestSpec } from "./http.ts";
 
 /**
@@ -14,12 +15,15 @@ export type PageScheme = "oss" | "dm" | "acc" | "da" | "webhooks";
 
 type Page = Record<string, unknown>;
 
-/** Yields the items of every page in order; `limit` stops after that many without another fetch. */
+/**
+ * Yields the items of every page in order; `limit` stops after that many without another fetch.
+ * `onPage` sees each page's whole body before its items (e.g. a JSON:API page's `included`).
+ */
 export async function* paginate<T>(
   http: Http,
   spec: RequestSpec,
   scheme: PageScheme,
-  opts: { limit?: number } = {},
+  opts: { limit?: number; onPage?: (page: Record<string, unknown>) => void } = {},
 ): AsyncGenerator<T> {
   const limit = opts.limit;
   if (limit !== undefined && limit <= 0) return;
@@ -30,6 +34,7 @@ export async function* paginate<T>(
     seen.add(requestKey(http, current));
     const res = await http.request<unknown>(current);
     const page: Page = isObject(res.data) ? res.data : {};
+    opts.onPage?.(page);
     const items = itemsOf(page, scheme);
     for (const item of items) {
       yield item as T;
@@ -41,6 +46,102 @@ export async function* paginate<T>(
     const next = nextRequest(page, scheme, spec, current);
     current = next && !seen.has(requestKey(http, next)) ? next : undefined;
   }
+}
+
+/** One page of a list for a caller that pages itself (a tool server): items and opaque cursors. */
+export interface PageResult<T> {
+  items: T[];
+  /** Resumes after the last item returned; undefined when the list has ended. */
+  nextCursor?: string;
+  /** A cursor that resumes after the first `n` items returned, for a caller that keeps fewer. */
+  cursorAfter(n: number): string | undefined;
+}
+
+/**
+ * Up to `limit` items from where `cursor` points (the start of the list when absent), following
+ * next links as needed. A cursor is opaque to callers and only valid for the same endpoint as `spec`.
+ */
+export async function fetchPage<T>(
+  http: Http,
+  spec: RequestSpec,
+  scheme: PageScheme,
+  opts: { cursor?: string; limit: number },
+): Promise<PageResult<T>> {
+  const start = opts.cursor ? decodeCursor(http, spec, opts.cursor) : { request: spec, skip: 0 };
+  const items: T[] = [];
+  const origins: { request: RequestSpec; index: number }[] = [];
+  const seen = new Set<string>();
+  let current: RequestSpec | undefined = { ...start.request, responseType: "json" };
+  let skip = start.skip;
+  let nextCursor: string | undefined;
+  while (current && items.length < opts.limit) {
+    seen.add(requestKey(http, current));
+    const res = await http.request<unknown>(current);
+    const page: Page = isObject(res.data) ? res.data : {};
+    const pageItems = itemsOf(page, scheme);
+    const next: RequestSpec | undefined = pageItems.length === 0
+      ? undefined
+      : nextRequest(page, scheme, spec, current);
+    for (let i = skip; i < pageItems.length && items.length < opts.limit; i++) {
+      items.push(pageItems[i] as T);
+      origins.push({ request: current, index: i });
+    }
+    const last = origins.at(-1);
+    if (items.length >= opts.limit && last && last.request === current && last.index + 1 < pageItems.length) {
+      nextCursor = encodeCursor(current, last.index + 1);
+      break;
+    }
+    current = next && !seen.has(requestKey(http, next)) ? next : undefined;
+    skip = 0;
+    if (items.length >= opts.limit && current) nextCursor = encodeCursor(current, 0);
+  }
+  return {
+    items,
+    nextCursor,
+    cursorAfter: (n) => n >= items.length ? nextCursor : encodeCursor(origins[n].request, origins[n].index),
+  };
+}
+
+function encodeCursor(request: RequestSpec, skip: number): string {
+  const query: Record<string, string> = {};
+  for (const [k, v] of Object.entries(request.query ?? {})) if (v !== undefined) query[k] = String(v);
+  const bytes = new TextEncoder().encode(JSON.stringify({ p: request.path, q: query, s: skip }));
+  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+/** The request and skip count a cursor names; only a page of the same endpoint on the same host is accepted. */
+function decodeCursor(http: Http, spec: RequestSpec, cursor: string): { request: RequestSpec; skip: number } {
+  const invalid = () =>
+    usageError(
+      "invalid cursor",
+      "Pass the next_cursor of the previous answer of the same list unchanged, or omit it to start over.",
+    );
+  let parsed: { p?: unknown; q?: unknown; s?: unknown };
+  try {
+    const binary = atob(cursor.replace(/-/g, "+").replace(/_/g, "/"));
+    parsed = JSON.parse(new TextDecoder().decode(Uint8Array.from(binary, (c) => c.charCodeAt(0))));
+  } catch {
+    throw invalid();
+  }
+  const { p, q, s } = parsed ?? {};
+  if (typeof p !== "string" || !isObject(q) || typeof s !== "number" || !Number.isInteger(s) || s < 0) {
+    throw invalid();
+  }
+  const query: Record<string, string> = {};
+  for (const [k, v] of Object.entries(q)) {
+    if (typeof v !== "string") throw invalid();
+    query[k] = v;
+  }
+  let target: URL;
+  let expected: URL;
+  try {
+    target = new URL(buildUrl(http.baseUrl, p));
+    expected = new URL(buildUrl(http.baseUrl, spec.path));
+  } catch {
+    throw invalid();
+  }
+  if (target.origin !== expected.origin || target.pathname !== expected.pathname) throw invalid();
+  return { request: { ...spec, path: p, query }, skip: s };
 }
 
 function itemsOf(page: Page, scheme: PageScheme): unknown[] {

@@ -1,0 +1,120 @@
+/**
+ * What a tool of the tool server is (name, texts, zod schemas, annotations, what it needs) and what
+ * it is given to run: the command layer's services behind a small dependency object.
+ */
+import { z } from "zod";
+import type { Resolved } from "../core/config.ts";
+import type { TokenStore, TokenStoreStatus } from "../auth/token_store.ts";
+import type { Http } from "../services/http.ts";
+import type { PollOptions } from "../services/derivative.ts";
+
+/** What `serve` hands the tool server: built from the command's context, so that mcp never imports cli. */
+export interface ServeDeps {
+  /** An HTTP client for the platform (as the commands get it): `auth: "none"` for the token endpoint. */
+  http(opts?: { auth?: "bearer" | "none"; mode?: "2-legged" | "3-legged" }): Promise<Http>;
+  /** The resolved settings of the profile. */
+  settings(): Promise<Resolved>;
+  tokenStore(): Promise<TokenStore>;
+  tokenStoreStatus(): Promise<TokenStoreStatus>;
+  /** Relative file paths of tool arguments are resolved from here. */
+  cwd: string;
+  /** Upload resume records live here. */
+  stateDir: string;
+  /** Poll delays of translation waits (shorter in tests). */
+  poll: PollOptions;
+  /** A line on stderr. */
+  log(line: string): void;
+  /** A line on stderr with --debug only (redacted). */
+  debug(line: string): void;
+  /** True with --debug. */
+  debugEnabled: boolean;
+}
+
+/** Which login a tool needs: none (local), the app's (2-legged), or either the app's or the user's. */
+export type LoginNeed = "none" | "app" | "either";
+
+/** The MCP annotations every tool declares. */
+export interface ToolAnnotations {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+/** What a running tool is given: the deps and the tools this server offers (for auth_status). */
+export interface ToolContext extends ServeDeps {
+  tools: readonly AnyTool[];
+}
+
+/** A tool, typed by its input and output shapes. */
+export interface ToolDef<I extends z.ZodRawShape, O extends z.ZodRawShape> {
+  /** snake_case, e.g. bucket_list. */
+  name: string;
+  title: string;
+  /** Written for a model: what it does, what ids look like, what it needs. */
+  description: string;
+  input: I;
+  output: O;
+  annotations: ToolAnnotations;
+  /** Scopes a call needs (for auth_status). */
+  scopes: readonly string[];
+  login: LoginNeed;
+  run(args: z.output<z.ZodObject<I>>, ctx: ToolContext): Promise<z.input<z.ZodObject<O>>>;
+}
+
+/** A tool of any shape, as the registry holds it. */
+export interface AnyTool {
+  name: string;
+  title: string;
+  description: string;
+  input: z.ZodObject<z.ZodRawShape>;
+  output: z.ZodObject<z.ZodRawShape>;
+  annotations: ToolAnnotations;
+  scopes: readonly string[];
+  login: LoginNeed;
+  run(args: unknown, ctx: ToolContext): Promise<Record<string, unknown>>;
+}
+
+/** Declares a tool; the types of `run` follow from its schemas. */
+export function defineTool<I extends z.ZodRawShape, O extends z.ZodRawShape>(def: ToolDef<I, O>): AnyTool {
+  return {
+    ...def,
+    input: z.strictObject(def.input) as unknown as z.ZodObject<z.ZodRawShape>,
+    output: z.object(def.output) as unknown as z.ZodObject<z.ZodRawShape>,
+    run: (args, ctx) => def.run(args as z.output<z.ZodObject<I>>, ctx) as Promise<Record<string, unknown>>,
+  };
+}
+
+/** Annotations of a tool that only reads from the platform. */
+export const READ: ToolAnnotations = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: true,
+};
+
+/** Default and largest `limit` of list tools. */
+export const LIST_LIMIT = { default: 50, max: 200 } as const;
+
+/** The `limit` argument of a list tool. */
+export function limitInput(what: string): z.ZodDefault<z.ZodNumber> {
+  return z.number().int().min(1).max(LIST_LIMIT.max).default(LIST_LIMIT.default)
+    .describe(`How many ${what} to return at most (1-${LIST_LIMIT.max}).`);
+}
+
+/** The `cursor` argument of a list tool. */
+export const cursorInput: z.ZodOptional<z.ZodString> = z.string().optional()
+  .describe("The next_cursor of the previous answer, to continue the same list; omit it to start.");
+
+/** The fields every list answer has beside its items. */
+export function listOutput<T extends z.ZodType>(item: T) {
+  return {
+    items: z.array(item),
+    count: z.number().describe("How many items this answer holds."),
+    has_more: z.boolean().describe("True when more items exist: call again with next_cursor."),
+    next_cursor: z.string().optional().describe("Pass as `cursor` to get the next items."),
+    truncated: z.boolean().optional().describe(
+      "True when fewer than `limit` items were returned to keep the answer small.",
+    ),
+  };
+}

@@ -1,0 +1,149 @@
+/** Tools `auth_test` and `auth_status`: do the credentials work, and which tools can be used with them. */
+import { z } from "zod";
+import { profileScopes, requireCredentials, twoLeggedToken } from "../../auth/two_legged.ts";
+import { decodeJwt } from "../../core/jwt.ts";
+import { USER_LOGIN_HOW, userLogin } from "../login.ts";
+import { type AnyTool, defineTool, type ToolContext } from "../tool.ts";
+
+const NO_CREDENTIALS_HOW =
+  "Set SVC_CLIENT_ID and SVC_CLIENT_SECRET (or APS_*) in the server's environment (the `env` of the assistant's " +
+  "server config), or create a profile with `diazo config profile create <name>` and start the server with --profile <name>.";
+
+const authTest = defineTool({
+  name: "auth_test",
+  title: "Test the app credentials",
+  description:
+    "Requests a fresh 2-legged (app) token from the platform to prove that the configured client id and secret work. " +
+    "Returns the profile, client id, platform address, granted scopes and expiry. Call it first when other tools fail " +
+    "with authentication errors.",
+  input: {},
+  output: {
+    ok: z.boolean(),
+    mode: z.string(),
+    profile: z.string(),
+    client_id: z.string(),
+    base_url: z.string(),
+    scopes: z.array(z.string()),
+    expires_at: z.string().describe("ISO 8601 time the token expires."),
+  },
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  scopes: [],
+  login: "app",
+  async run(_args, ctx) {
+    const resolved = await ctx.settings();
+    const { clientId } = requireCredentials(resolved);
+    const { token } = await twoLeggedToken(
+      { resolved, store: await ctx.tokenStore(), authHttp: await ctx.http({ auth: "none" }) },
+      { force: true },
+    );
+    return {
+      ok: true,
+      mode: token.mode,
+      profile: resolved.profileName,
+      client_id: clientId,
+      base_url: resolved.baseUrl.value,
+      scopes: token.scopes,
+      expires_at: new Date(token.expires_at).toISOString(),
+    };
+  },
+});
+
+const toolUse = z.object({
+  name: z.string(),
+  usable: z.boolean(),
+  login: z.enum(["none", "app", "either"]),
+  scopes: z.array(z.string()),
+  reason: z.string().optional().describe("Why it cannot be used now, and what to do."),
+});
+
+const authStatus = defineTool({
+  name: "auth_status",
+  title: "Show the login and which tools work",
+  description:
+    "Shows the profile in use, whether app credentials (client id and secret) are configured and with which scopes, " +
+    "whether a user (3-legged) login exists, and for every tool of this server whether it can be used now and, if not, " +
+    "why and how to log in. Makes no request to the platform.",
+  input: {},
+  output: {
+    profile: z.string(),
+    base_url: z.string(),
+    client_id: z.string().nullable(),
+    app_credentials: z.boolean().describe("True when a client id and secret are configured."),
+    app_scopes: z.array(z.string()).describe("Scopes the app's 2-legged tokens are requested with."),
+    user_login: z.object({
+      logged_in: z.boolean(),
+      user: z.string().nullable(),
+      scopes: z.array(z.string()),
+      expires_at: z.string().nullable(),
+    }),
+    token_store: z.object({ kind: z.string(), location: z.string(), reason: z.string() }),
+    tools: z.array(toolUse),
+    how_to_log_in: z.array(z.string()),
+  },
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  scopes: [],
+  login: "none",
+  async run(_args, ctx) {
+    const resolved = await ctx.settings();
+    const appCredentials = Boolean(resolved.clientId.value && resolved.clientSecret.value);
+    const appScopes = profileScopes(resolved);
+    const user = await userLogin(ctx);
+    const userScopes = user?.scopes ?? [];
+    const how: string[] = [];
+    if (!appCredentials) how.push(NO_CREDENTIALS_HOW);
+    if (!user) how.push(`For tools that act as you (auth: "user", e.g. personal hubs): ${USER_LOGIN_HOW}`);
+    return {
+      profile: resolved.profileName,
+      base_url: resolved.baseUrl.value,
+      client_id: resolved.clientId.value ?? null,
+      app_credentials: appCredentials,
+      app_scopes: appScopes,
+      user_login: {
+        logged_in: user !== undefined,
+        user: user ? userOf(user.access_token) : null,
+        scopes: userScopes,
+        expires_at: user ? new Date(user.expires_at).toISOString() : null,
+      },
+      token_store: await ctx.tokenStoreStatus(),
+      tools: toolUses(ctx, { appCredentials, appScopes, userScopes: user ? userScopes : undefined }),
+      how_to_log_in: how,
+    };
+  },
+});
+
+/** Whether each tool can be used with the logins at hand. */
+function toolUses(
+  ctx: ToolContext,
+  have: { appCredentials: boolean; appScopes: string[]; userScopes?: string[] },
+): z.input<typeof toolUse>[] {
+  return ctx.tools.map((t) => {
+    const base = { name: t.name, login: t.login, scopes: [...t.scopes] };
+    if (t.login === "none") return { ...base, usable: true };
+    const missing = (held: readonly string[]) => t.scopes.filter((s) => !held.includes(s));
+    const appMissing = missing(have.appScopes);
+    const appOk = have.appCredentials && appMissing.length === 0;
+    const userOk = t.login === "either" && have.userScopes !== undefined &&
+      missing(have.userScopes).length === 0;
+    if (appOk || userOk) return { ...base, usable: true };
+    const reason = !have.appCredentials
+      ? `no app credentials: ${NO_CREDENTIALS_HOW}${
+        t.login === "either" ? ` Or log in as a user: ${USER_LOGIN_HOW}` : ""
+      }`
+      : `the app's scopes lack ${appMissing.join(", ")}: run \`diazo auth extend-scopes --add ${
+        appMissing.join(",")
+      }\``;
+    return { ...base, usable: false, reason };
+  });
+}
+
+function userOf(token: string): string | null {
+  try {
+    const id = decodeJwt(token).payload.userid;
+    return typeof id === "string" ? id : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The auth area's tools. */
+export const AUTH_TOOLS: readonly AnyTool[] = [authTest, authStatus];

@@ -1,0 +1,125 @@
+/** Tools over storage buckets: list, create, get, delete (services/oss.ts, as `diazo bucket ...`). */
+import { z } from "zod";
+import {
+  type Bucket,
+  bucketsRequest,
+  createBucket,
+  deleteBucket,
+  getBucket,
+  parseRegion,
+  POLICIES,
+  REGIONS,
+} from "../../services/oss.ts";
+import { fetchPage } from "../../services/pagination.ts";
+import { listAnswer } from "../result.ts";
+import { type AnyTool, cursorInput, defineTool, limitInput, listOutput, READ } from "../tool.ts";
+
+/** The `bucket_key` argument. */
+export const bucketKeyInput = z.string().describe(
+  "Bucket key: 3-128 characters of lower-case letters, digits, '-', '_' and '.', e.g. myco-models.",
+);
+
+const regionInput = z.enum(REGIONS).describe(`Storage region: ${REGIONS.join(", ")}.`);
+
+const bucketItem = z.looseObject({
+  bucketKey: z.string(),
+  policyKey: z.string(),
+  createdDate: z.number().describe("Epoch milliseconds."),
+  createdAt: z.string().optional().describe("createdDate as ISO 8601."),
+  region: z.string().optional(),
+});
+
+const bucketDetails = {
+  bucketKey: z.string(),
+  bucketOwner: z.string().optional(),
+  createdDate: z.number().optional(),
+  createdAt: z.string().optional(),
+  policyKey: z.string(),
+  permissions: z.array(z.looseObject({ authId: z.string(), access: z.string() })).optional(),
+  region: z.string().optional(),
+};
+
+function withDate<T extends { createdDate?: number }>(b: T): T & { createdAt?: string } {
+  return typeof b.createdDate === "number" ? { ...b, createdAt: new Date(b.createdDate).toISOString() } : b;
+}
+
+const bucketList = defineTool({
+  name: "bucket_list",
+  title: "List buckets",
+  description:
+    "Lists the storage buckets of the app (client id) in one region (default US). Buckets belong to the app that " +
+    "created them. Answers `limit` buckets at most; when has_more is true, call again with cursor = next_cursor.",
+  input: {
+    region: regionInput.default("US"),
+    limit: limitInput("buckets"),
+    cursor: cursorInput,
+  },
+  output: listOutput(bucketItem),
+  annotations: READ,
+  scopes: ["bucket:read"],
+  login: "app",
+  async run(args, ctx) {
+    const region = parseRegion(args.region);
+    const page = await fetchPage<Bucket>(await ctx.http(), bucketsRequest(region), "oss", args);
+    return listAnswer(page, page.items.map((b) => ({ ...withDate(b), region })));
+  },
+});
+
+const bucketCreate = defineTool({
+  name: "bucket_create",
+  title: "Create a bucket",
+  description:
+    "Creates a storage bucket. Keys are unique across the whole platform (all apps), so a taken key answers " +
+    "'Bucket already exists': pick another, e.g. with a prefix of your own. Policy: transient (objects kept 24 h), " +
+    "temporary (30 days) or persistent.",
+  input: {
+    bucket_key: bucketKeyInput,
+    policy: z.enum(POLICIES).default("transient").describe("Retention policy."),
+    region: regionInput.default("US"),
+  },
+  output: bucketDetails,
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  scopes: ["bucket:create"],
+  login: "app",
+  async run(args, ctx) {
+    const region = parseRegion(args.region);
+    const created = await createBucket(await ctx.http(), {
+      bucketKey: args.bucket_key,
+      policyKey: args.policy,
+      region,
+    });
+    return { ...withDate(created), region };
+  },
+});
+
+const bucketGet = defineTool({
+  name: "bucket_get",
+  title: "Get a bucket's details",
+  description: "Shows a bucket's details: owner (app id), creation date, retention policy and permissions.",
+  input: { bucket_key: bucketKeyInput },
+  output: bucketDetails,
+  annotations: READ,
+  scopes: ["bucket:read"],
+  login: "app",
+  async run(args, ctx) {
+    return withDate(await getBucket(await ctx.http(), args.bucket_key));
+  },
+});
+
+const bucketDelete = defineTool({
+  name: "bucket_delete",
+  title: "Delete a bucket",
+  description: "Deletes a bucket AND EVERY OBJECT IN IT, irreversibly. Confirm with the user before calling.",
+  input: { bucket_key: bucketKeyInput },
+  output: { bucketKey: z.string(), deleted: z.boolean() },
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
+  scopes: ["bucket:delete"],
+  login: "app",
+  async run(args, ctx) {
+    await deleteBucket(await ctx.http(), args.bucket_key);
+    return { bucketKey: args.bucket_key, deleted: true };
+  },
+});
+
+/** The bucket area's tools. */
+export const BUCKET_TOOLS: readonly AnyTool[] = [bucketList, bucketCreate, bucketGet, bucketDelete];

@@ -1,0 +1,194 @@
+/** Tools over data management: hubs, projects, folders and item versions (services/dm.ts, as `diazo hub ...`). */
+import { z } from "zod";
+import { DiazoError, isDiazoError, platformErrorCode } from "../../core/errors.ts";
+import {
+  type DmResource,
+  folderContentsRequest,
+  hubsRequest,
+  itemVersionsRequest,
+  projectsRequest,
+  topFoldersRequest,
+} from "../../services/dm.ts";
+import type { RequestSpec } from "../../services/http.ts";
+import { fetchPage } from "../../services/pagination.ts";
+import { authInput, httpAs, USER_LOGIN_HOW } from "../login.ts";
+import { listAnswer } from "../result.ts";
+import {
+  type AnyTool,
+  cursorInput,
+  defineTool,
+  limitInput,
+  listOutput,
+  READ,
+  type ToolContext,
+} from "../tool.ts";
+
+const IDS =
+  "Hub ids look like b.<guid> (ACC/BIM 360 account) or a.<id> (personal hub). Data management project ids carry " +
+  "the b. prefix (b.<guid>), while construction-cloud (ACC admin, issues) APIs use the bare GUID; a bare GUID is " +
+  "accepted here and gets the b. prefix.";
+const LOGIN =
+  'Needs data:read. Personal (a.) hubs and their contents need your user login (auth "user" or "auto" after ' +
+  "`diazo auth login`); the app's own login sees only hubs it is provisioned for.";
+
+const hubIdInput = z.string().min(1).describe(
+  "Hub id, e.g. b.c8b0c73d-3ae9-4a3c-9b5e-1f2d3c4b5a69 (from hub_list).",
+);
+const projectIdInput = z.string().min(1).describe(
+  "Project id, e.g. b.1c7d2a10-8f3e-4c55-a1b2-3c4d5e6f7081 (from project_list; a bare GUID gets the b. prefix).",
+);
+
+const resource = z.object({
+  type: z.string().describe("hubs, projects, folders, items or versions."),
+  id: z.string(),
+  name: z.string().optional().describe("attributes.displayName or attributes.name."),
+  attributes: z.record(z.string(), z.unknown()),
+  related: z.record(z.string(), z.string()).optional().describe(
+    "Ids of related resources, e.g. parent, tip, rootFolder, storage (the version's objectId), derivatives (its URN).",
+  ),
+});
+
+/** A resource for a model: the platform's attributes, its name, and the ids it points to. */
+function compact(r: DmResource): z.input<typeof resource> {
+  const related: Record<string, string> = {};
+  for (const [k, v] of Object.entries(r.relationships ?? {})) {
+    const data = (v as { data?: { id?: unknown } } | undefined)?.data;
+    if (data && typeof data.id === "string") related[k] = data.id;
+  }
+  const name = r.attributes.displayName ?? r.attributes.name;
+  return {
+    type: r.type,
+    id: r.id,
+    ...(typeof name === "string" ? { name } : {}),
+    attributes: r.attributes,
+    ...(Object.keys(related).length ? { related } : {}),
+  };
+}
+
+/** One page of a data management list, with 404s and personal-hub refusals told in the tools' terms. */
+async function dmPage(
+  ctx: ToolContext,
+  args: { auth: "auto" | "app" | "user"; limit: number; cursor?: string },
+  spec: RequestSpec,
+  hint: string,
+) {
+  const http = await httpAs(ctx, args.auth);
+  try {
+    const page = await fetchPage<DmResource>(http, spec, "dm", args);
+    return listAnswer(page, page.items.map(compact));
+  } catch (e) {
+    if (!isDiazoError(e)) throw e;
+    const base = { status: e.status, body: e.body, cause: e };
+    if (e.status === 404) {
+      throw new DiazoError("dm_not_found", { ...base, params: { what: spec.key ?? "resource", hint } });
+    }
+    if (e.status === 403 && platformErrorCode(e.body) === "USER_NOT_AUTHENTICATED") {
+      throw new DiazoError("failure", {
+        ...base,
+        params: {
+          detail: "This hub is reachable only with a user's login",
+          hint: `Call with auth "user". ${USER_LOGIN_HOW}`,
+        },
+      });
+    }
+    throw e;
+  }
+}
+
+const common = { auth: authInput, limit: limitInput("entries"), cursor: cursorInput };
+const output = listOutput(resource);
+
+const hubList = defineTool({
+  name: "hub_list",
+  title: "List hubs",
+  description: `Lists the hubs (ACC/BIM 360 accounts, personal hubs) the login can see. ${IDS} ${LOGIN}`,
+  input: common,
+  output,
+  annotations: READ,
+  scopes: ["data:read"],
+  login: "either",
+  run: (args, ctx) =>
+    dmPage(ctx, args, hubsRequest(), "Check the login: auth_status tells which login is used."),
+});
+
+const projectList = defineTool({
+  name: "project_list",
+  title: "List projects of a hub",
+  description: `Lists the projects of a hub. ${IDS} ${LOGIN}`,
+  input: { hub_id: hubIdInput, ...common },
+  output,
+  annotations: READ,
+  scopes: ["data:read"],
+  login: "either",
+  run: (args, ctx) =>
+    dmPage(
+      ctx,
+      args,
+      projectsRequest(args.hub_id),
+      'Check the hub id with hub_list; personal (a.) hubs need auth "user".',
+    ),
+});
+
+const folderList = defineTool({
+  name: "folder_list",
+  title: "List folders and files",
+  description:
+    "Lists a project's top folders (give hub_id and no folder_id), or the contents of one folder (give folder_id): " +
+    "sub-folders and items (files, with their tip version in related.tip). Folder ids look like " +
+    `urn:adsk.wipprod:fs.folder:co.<id>, item ids like urn:adsk.wipprod:dm.lineage:<id>. ${IDS} ${LOGIN}`,
+  input: {
+    project_id: projectIdInput,
+    hub_id: hubIdInput.optional().describe("Hub id; needed for the top folders (without folder_id)."),
+    folder_id: z.string().min(1).optional().describe("Folder id; omit it for the project's top folders."),
+    type: z.enum(["folders", "items"]).optional().describe("Only folders or only items (with folder_id)."),
+    ...common,
+  },
+  output,
+  annotations: READ,
+  scopes: ["data:read"],
+  login: "either",
+  run(args, ctx) {
+    if (args.folder_id === undefined) {
+      if (args.hub_id === undefined) {
+        throw new DiazoError("usage", {
+          params: {
+            detail: "hub_id is needed to list a project's top folders",
+            hint: "Pass hub_id (from hub_list), or folder_id to list one folder's contents.",
+          },
+        });
+      }
+      const spec = topFoldersRequest(args.hub_id, args.project_id);
+      return dmPage(ctx, args, spec, "Check both ids with hub_list and project_list (project ids carry b.).");
+    }
+    const spec = folderContentsRequest(args.project_id, args.folder_id, { type: args.type });
+    return dmPage(ctx, args, spec, "Check both ids: folder_list without folder_id lists the top folders.");
+  },
+});
+
+const itemVersions = defineTool({
+  name: "item_versions",
+  title: "List an item's versions",
+  description:
+    "Lists the versions of an item (a file), newest first, with version number, size, dates, and in related: " +
+    "storage (the objectId of the version's bytes) and derivatives (the URN for translate_status, translate_manifest " +
+    `and translate_properties). Item ids look like urn:adsk.wipprod:dm.lineage:<id> (from folder_list). ${IDS} ${LOGIN}`,
+  input: {
+    project_id: projectIdInput,
+    item_id: z.string().min(1).describe("Item id, e.g. urn:adsk.wipprod:dm.lineage:AeYgDtcTSuqYoyMweWFhhQ."),
+    ...common,
+  },
+  output,
+  annotations: READ,
+  scopes: ["data:read"],
+  login: "either",
+  run: (args, ctx) =>
+    dmPage(
+      ctx,
+      args,
+      itemVersionsRequest(args.project_id, args.item_id),
+      "Check both ids with folder_list and project_list.",
+    ),
+});
+
+/** The data management area's tools. */
+export const DM_TOOLS: readonly AnyTool[] = [hubList, projectList, folderList, itemVersions];

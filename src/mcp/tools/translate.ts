@@ -1,0 +1,292 @@
+/** Tools over translation (Model Derivative): start, status, manifest, properties (as `diazo translate ...`). */
+import { z } from "zod";
+import { DiazoError, usageError } from "../../core/errors.ts";
+import { formatsFromFlags, OUTPUT_TYPES, VIEWS } from "../../core/presets.ts";
+import { parseUrn } from "../../core/urn.ts";
+import {
+  defaultView,
+  getManifest,
+  getProperties,
+  jobPayload,
+  listViews,
+  type Manifest,
+  manifestMessages,
+  MD_REGIONS,
+  parseMdRegion,
+  progressPercent,
+  startJob,
+  waitForJob,
+} from "../../services/derivative.ts";
+import { listAnswer, MAX_RESULT_CHARS } from "../result.ts";
+import { type AnyTool, cursorInput, defineTool, limitInput, listOutput, READ } from "../tool.ts";
+
+const urnInput = z.string().min(1).describe(
+  "The design's URN: the base64 `urn` from object_list, object_upload or object_urn (e.g. dXJuOmFkc2sub2JqZWN0czpvcy5vYmplY3Q6...), " +
+    "or a raw urn:adsk.objects:os.object:<bucket>/<key>.",
+);
+const regionInput = z.enum(MD_REGIONS).optional().describe(
+  "Model Derivative region where the derivatives live (default US).",
+);
+const region = (r?: string) => (r === undefined ? undefined : parseMdRegion(r));
+
+const problem = z.object({ type: z.string(), code: z.string().optional(), message: z.string() });
+
+const statusOutput = {
+  urn: z.string(),
+  objectId: z.string(),
+  status: z.string().describe("pending, inprogress, success, failed or timeout."),
+  progress: z.string(),
+  percent: z.number(),
+  done: z.boolean().describe("True once the job has ended (success, failed or timeout)."),
+  outputs: z.array(z.object({
+    outputType: z.string().optional(),
+    status: z.string().optional(),
+    progress: z.string().optional(),
+    percent: z.number(),
+  })),
+  problems: z.array(problem).describe("Errors and warnings the platform reported."),
+};
+
+function statusOf(manifest: Manifest, objectId: string): z.input<z.ZodObject<typeof statusOutput>> {
+  return {
+    urn: manifest.urn,
+    objectId,
+    status: manifest.status,
+    progress: manifest.progress ?? "",
+    percent: progressPercent(manifest),
+    done: ["success", "failed", "timeout"].includes(manifest.status),
+    outputs: (manifest.derivatives ?? []).map((d) => ({
+      outputType: d.outputType,
+      status: d.status,
+      progress: d.progress,
+      percent: progressPercent(d),
+    })),
+    problems: manifestMessages(manifest),
+  };
+}
+
+const translateStart = defineTool({
+  name: "translate_start",
+  title: "Start a translation",
+  description:
+    "Starts translating an uploaded design into viewable (svf2, default) or other formats (obj, stl, step, iges, ifc, " +
+    "dwg, fbx, thumbnail). Returns at once; follow the job with translate_status. When the derivatives exist " +
+    "already, alreadyTranslated is true and nothing is rebuilt unless force is true.",
+  input: {
+    urn: urnInput,
+    formats: z.array(z.enum(OUTPUT_TYPES)).min(1).optional().describe('Output types; default ["svf2"].'),
+    views: z.array(z.enum(VIEWS)).min(1).optional().describe(
+      "Views of svf/svf2 output; default both 2d and 3d.",
+    ),
+    force: z.boolean().default(false).describe("Rebuild derivatives that exist already."),
+    region: regionInput,
+    root_filename: z.string().optional().describe("The top file when the source object is a zip."),
+  },
+  output: {
+    result: z.string(),
+    urn: z.string(),
+    objectId: z.string(),
+    alreadyTranslated: z.boolean(),
+    formats: z.array(z.string()),
+  },
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  scopes: ["data:read", "data:write"],
+  login: "app",
+  async run(args, ctx) {
+    const { urn, objectId } = parseUrn(args.urn);
+    const formats = formatsFromFlags(args.formats ?? ["svf2"], args.views);
+    const job = await startJob(
+      await ctx.http(),
+      jobPayload(urn, formats, { rootFilename: args.root_filename }),
+      {
+        force: args.force,
+        region: region(args.region),
+      },
+    );
+    return {
+      result: String(job.data.result ?? ""),
+      urn: job.data.urn ?? urn,
+      objectId,
+      alreadyTranslated: job.status === 201,
+      formats: formats.map((f) => f.type),
+    };
+  },
+});
+
+const translateStatus = defineTool({
+  name: "translate_status",
+  title: "Show a translation's status",
+  description:
+    "Shows a translation job's status and progress per output, and any errors the platform reported. With " +
+    "wait_seconds, waits up to that long for the job to end before answering (poll again if done is false). " +
+    "A design never translated answers 'Not found'.",
+  input: {
+    urn: urnInput,
+    region: regionInput,
+    wait_seconds: z.number().int().min(0).max(120).default(0).describe(
+      "Wait up to this long for the job to end.",
+    ),
+  },
+  output: statusOutput,
+  annotations: READ,
+  scopes: ["data:read"],
+  login: "app",
+  async run(args, ctx) {
+    const { urn, objectId } = parseUrn(args.urn);
+    const http = await ctx.http();
+    const opts = { region: region(args.region) };
+    if (args.wait_seconds === 0) return statusOf(await getManifest(http, urn, opts), objectId);
+    let last: Manifest | undefined;
+    try {
+      last = await waitForJob(http, urn, {
+        ...ctx.poll,
+        ...opts,
+        timeoutMs: args.wait_seconds * 1000,
+        onProgress: (m) => (last = m),
+      });
+    } catch (e) {
+      // A failed job is an answer here, and so is one still running when the wait ends.
+      const ended = e instanceof DiazoError && (e.code === "translation_failed" || e.code === "timeout");
+      if (!ended || !last) throw e;
+    }
+    return statusOf(last, objectId);
+  },
+});
+
+const translateManifest = defineTool({
+  name: "translate_manifest",
+  title: "Show a translation's manifest",
+  description:
+    "Shows the whole manifest of a translated design: every derivative with its output type, status, messages and " +
+    "child nodes (views, geometry, resources with their URNs). A very large manifest comes back with each " +
+    "derivative's children replaced by childCount (truncated: true).",
+  input: { urn: urnInput, region: regionInput },
+  output: {
+    urn: z.string(),
+    objectId: z.string(),
+    type: z.string().optional(),
+    status: z.string(),
+    progress: z.string().optional(),
+    region: z.string().optional(),
+    hasThumbnail: z.string().optional(),
+    version: z.string().optional(),
+    derivatives: z.array(z.looseObject({})),
+    messages: z.array(z.looseObject({})).optional(),
+    truncated: z.boolean().optional(),
+  },
+  annotations: READ,
+  scopes: ["data:read"],
+  login: "app",
+  async run(args, ctx) {
+    const { urn, objectId } = parseUrn(args.urn);
+    const m = await getManifest(await ctx.http(), urn, { region: region(args.region) });
+    const answer = {
+      urn: m.urn,
+      objectId,
+      type: m.type,
+      status: m.status,
+      progress: m.progress,
+      region: m.region,
+      hasThumbnail: m.hasThumbnail,
+      version: m.version,
+      derivatives: m.derivatives ?? [],
+      messages: m.messages as Record<string, unknown>[] | undefined,
+    };
+    if (JSON.stringify(answer).length <= MAX_RESULT_CHARS - 1_000) return answer;
+    return {
+      ...answer,
+      derivatives: answer.derivatives.map(({ children, ...d }) => ({
+        ...d,
+        childCount: children?.length ?? 0,
+      })),
+      truncated: true,
+    };
+  },
+});
+
+const propertyItem = z.looseObject({
+  objectid: z.number(),
+  name: z.string().optional(),
+  externalId: z.string().optional(),
+  properties: z.record(z.string(), z.unknown()).optional(),
+});
+
+const translateProperties = defineTool({
+  name: "translate_properties",
+  title: "Show a model's object properties",
+  description:
+    "Shows the properties (category, dimensions, materials, ...) of the objects of a translated design's model view. " +
+    "guid picks the view (default: the master 3D view); object_id (a number from the object tree) picks one object. " +
+    "The first call may wait while the platform extracts the properties. When has_more is true, call again with " +
+    "cursor = next_cursor.",
+  input: {
+    urn: urnInput,
+    guid: z.string().optional().describe("Model view guid; default the master 3D view."),
+    object_id: z.number().int().min(1).optional().describe("Only this object (objectid)."),
+    region: regionInput,
+    limit: limitInput("objects"),
+    cursor: cursorInput,
+  },
+  output: {
+    guid: z.string(),
+    total: z.number().describe("Objects in the view (or 1 with object_id)."),
+    ...listOutput(propertyItem),
+  },
+  annotations: READ,
+  scopes: ["data:read"],
+  login: "app",
+  async run(args, ctx) {
+    const { urn } = parseUrn(args.urn);
+    const http = await ctx.http();
+    const opts = { region: region(args.region) };
+    let guid = args.guid;
+    if (!guid) {
+      const view = defaultView(await listViews(http, urn, opts));
+      if (!view) {
+        throw new DiazoError("not_found", {
+          params: { what: "a model view: the design has no viewable (svf/svf2) derivative" },
+        });
+      }
+      guid = view.guid;
+    }
+    const answer = await getProperties(http, urn, guid, {
+      ...ctx.poll,
+      ...opts,
+      objectId: args.object_id,
+      timeoutMs: 60_000,
+    }) as { data?: { collection?: z.input<typeof propertyItem>[] } };
+    const all = answer?.data?.collection ?? [];
+    const offset = args.cursor === undefined ? 0 : offsetOf(args.cursor);
+    const items = all.slice(offset, offset + args.limit);
+    const cursorAfter = (n: number) => (offset + n < all.length ? offsetCursor(offset + n) : undefined);
+    const list = listAnswer({ nextCursor: cursorAfter(items.length), cursorAfter }, items);
+    return { guid, total: all.length, ...list };
+  },
+});
+
+function offsetCursor(offset: number): string {
+  return btoa(`offset:${offset}`).replace(/=+$/, "");
+}
+
+function offsetOf(cursor: string): number {
+  let text = "";
+  try {
+    text = atob(cursor);
+  } catch { /* reported below */ }
+  const m = /^offset:(\d+)$/.exec(text);
+  if (!m) {
+    throw usageError(
+      "invalid cursor",
+      "Pass the next_cursor of the previous answer of the same list unchanged, or omit it to start over.",
+    );
+  }
+  return Number(m[1]);
+}
+
+/** The translate area's tools. */
+export const TRANSLATE_TOOLS: readonly AnyTool[] = [
+  translateStart,
+  translateStatus,
+  translateManifest,
+  translateProperties,
+];

@@ -1,0 +1,132 @@
+/** Helpers of the tool-server tests: `diazo serve` as a child process driven by the SDK's Client. */
+import assert from "node:assert/strict";
+import path from "node:path";
+import { startSandbox } from "../../src/sandbox/server.ts";
+import { type CallToolResult, Client, StdioClientTransport } from "../../src/mcp/sdk.ts";
+import { cliCommand, makeHome, sandboxEnv, type TestHome } from "../e2e/harness.ts";
+import { finish, startLogin } from "../e2e/login_helpers.ts";
+
+/** A connected client of a `diazo serve` child, and its stderr so far. */
+export interface ServeSession {
+  client: Client;
+  stderr(): string;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts `diazo serve <args>` with `env` and connects an MCP client to it over stdio. The server runs
+ * in the test home's working directory (beside its config dir) unless `cwd` says otherwise, so that
+ * no `.env` of the repository is read.
+ */
+export async function startServe(
+  env: Record<string, string>,
+  args: string[] = [],
+  cwd: string = path.join(path.dirname(env.DIAZO_CONFIG_DIR), "work"),
+): Promise<ServeSession> {
+  const [command, ...rest] = [Deno.execPath(), ...cliCommand(["serve", ...args])];
+  const transport = new StdioClientTransport({ command, args: rest, env, cwd, stderr: "pipe" });
+  let err = "";
+  transport.stderr?.on("data", (chunk: Uint8Array) => (err += new TextDecoder().decode(chunk)));
+  const client = new Client({ name: "diazo-tests", version: "1.0.0" });
+  try {
+    await client.connect(transport);
+  } catch (e) {
+    throw new Error(`serve did not start: ${(e as Error).message}\n${err}`);
+  }
+  return { client, stderr: () => err, close: () => client.close() };
+}
+
+/** A sandbox, a private home and the environment of a CLI pointed at both. */
+export interface Fixture {
+  url: string;
+  home: TestHome;
+  env: Record<string, string>;
+  close(): Promise<void>;
+}
+
+/** Starts a sandbox with instant translation jobs and makes a home for one test. */
+export async function fixture(extra: Record<string, string> = {}): Promise<Fixture> {
+  const sb = await startSandbox({ port: 0 });
+  const home = await makeHome();
+  const res = await fetch(`${sb.url}/_sandbox/config`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ job_seconds: 0 }),
+  });
+  assert.ok(res.ok, await res.text());
+  return {
+    url: sb.url,
+    home,
+    env: sandboxEnv(home, sb.url, { DIAZO_POLL_BASE_MS: "20", ...extra }),
+    async close() {
+      await home.cleanup();
+      await sb.close();
+    },
+  };
+}
+
+/** The result's text blocks joined. */
+export function textOf(result: CallToolResult): string {
+  return result.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
+}
+
+/** Calls a tool that must succeed; returns its structured content after checking it equals the text JSON. */
+// deno-lint-ignore no-explicit-any
+export async function ok(client: Client, name: string, args: Record<string, unknown> = {}): Promise<any> {
+  const result = await client.callTool({ name, arguments: args }) as CallToolResult;
+  assert.ok(!result.isError, `${name} failed: ${textOf(result)}`);
+  assert.ok(result.structuredContent, `${name}: no structured content`);
+  assert.equal(result.content.length, 1);
+  assert.deepEqual(
+    JSON.parse(textOf(result)),
+    result.structuredContent,
+    `${name}: text and structure differ`,
+  );
+  return result.structuredContent;
+}
+
+/** Calls a tool that must fail; returns its error as the JSON block carries it. */
+export async function fails(
+  client: Client,
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<{ code: string; message: string; hint: string; status: number | null; text: string }> {
+  const result = await client.callTool({ name, arguments: args }) as CallToolResult;
+  assert.equal(result.isError, true, `${name} should fail: ${textOf(result)}`);
+  assert.equal(result.structuredContent, undefined, "an error result carries no structured content");
+  const [text, json] = result.content.map((c) => (c.type === "text" ? c.text : ""));
+  const { error } = JSON.parse(json);
+  assert.equal(text, `error: ${error.message}\nhint: ${error.hint}`);
+  return { ...error, text };
+}
+
+/** Logs in as the sandbox's user through `diazo auth login` (approving the consent by hand). */
+export async function loginAsUser(url: string, env: Record<string, string>): Promise<Record<string, string>> {
+  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const callback = `http://127.0.0.1:${(l.addr as Deno.NetAddr).port}/callback`;
+  l.close();
+  const app = await fetch(`${url}/_sandbox/apps`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({
+      client_id: "mcp-user-app",
+      client_secret: "mcp-user-secret",
+      callback_url: callback,
+    }),
+  });
+  assert.ok(app.ok, await app.text());
+  const userEnv = {
+    ...env,
+    SVC_CLIENT_ID: "mcp-user-app",
+    SVC_CLIENT_SECRET: "mcp-user-secret",
+    SVC_CALLBACK_URL: callback,
+    DIAZO_NO_BROWSER: "1",
+  };
+  const login = await startLogin(["--scopes", "data:read"], userEnv);
+  const consent = await fetch(login.authorize, { redirect: "manual" });
+  await consent.body?.cancel();
+  await (await fetch(consent.headers.get("location")!)).body?.cancel();
+  const done = await finish(login.child, login.stderr);
+  assert.equal(done.code, 0, done.stderr);
+  return userEnv;
+}
