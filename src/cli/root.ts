@@ -12,24 +12,31 @@ import { stateDir } from "../platform/dirs.ts";
 import { type AnyCommand, type ContextFactory, examples, positiveNumber } from "./command.ts";
 import { createContext, type GlobalFlags, type RunState } from "./context.ts";
 import { FAMILIES, type Family } from "./families.ts";
+import { createExtensions } from "./extend.ts";
 import { type Io, processIo } from "./io.ts";
 
 /** Options that take a value, so that the command word can be found before parsing. */
 const VALUE_OPTIONS = new Set(["-o", "--output", "--query", "--profile", "--timeout", "--concurrency"]);
 
-/** The first word of argv that is not a global option or its value. */
-export function commandWord(args: readonly string[]): string | undefined {
+/** The index of the first word of argv that is not a global option or its value; -1 if none. */
+export function commandWordIndex(args: readonly string[]): number {
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
-    if (a === "--") return args[i + 1];
+    if (a === "--") return i + 1 < args.length ? i + 1 : -1;
     if (VALUE_OPTIONS.has(a)) {
       i++;
       continue;
     }
     if (a.startsWith("-")) continue;
-    return a;
+    return i;
   }
-  return undefined;
+  return -1;
+}
+
+/** The first word of argv that is not a global option or its value. */
+export function commandWord(args: readonly string[]): string | undefined {
+  const i = commandWordIndex(args);
+  return i < 0 ? undefined : args[i];
 }
 
 /** Commands whose `-o` names a path (as users of other download tools expect); `--output` still sets the format. */
@@ -87,6 +94,7 @@ export function buildProgram(io: Io): AnyCommand {
     )
     .option("--concurrency <n>", "parallel transfers", positiveNumber("--concurrency", true))
     .option("--no-color", "disable colours")
+    .option("--no-hooks", "do not run the pre_/post_ hooks of plugins.json (also DIAZO_NO_HOOKS=1)")
     .version(versionText().trimEnd(), "-V, --version", "print version, Deno version and target")
     .helpOption("-h, --help", "show help")
     .showSuggestionAfterError(true)
@@ -207,12 +215,13 @@ export async function runCli(
   options: RunOptions = {},
 ): Promise<number> {
   const program = buildProgram(io);
-  const args = pathOutputArgs(argv);
+  let args = pathOutputArgs(argv);
   let json = args.includes("json") && (args.includes("-o") || args.includes("--output")) ||
     args.includes("--output=json") || env.DIAZO_OUTPUT === "json";
   const debug = args.includes("--debug") ||
     (env.DIAZO_DEBUG !== undefined && env.DIAZO_DEBUG !== "" && env.DIAZO_DEBUG !== "0");
   const state: RunState = options.state ?? { exitCode: 0 };
+  const ext = createExtensions({ io, env, cwd, debug, wordIndex: commandWordIndex, state });
   const makeCtx: ContextFactory = (cmd) => {
     state.command ??= commandPath(cmd);
     const flags = globalFlags(cmd);
@@ -224,6 +233,7 @@ export async function runCli(
   program.hook("preAction", async (_this, actionCommand) => {
     const q = (actionCommand.optsWithGlobals() as { query?: string }).query;
     if (q !== undefined) await compileQuery(q);
+    await ext.beforeAction(actionCommand);
   });
   const onSigint = () => {
     if (state.interruptHandler) return state.interruptHandler();
@@ -234,6 +244,9 @@ export async function runCli(
     Deno.addSignalListener("SIGINT", onSigint);
   } catch { /* not supported here (e.g. some Windows consoles) */ }
   try {
+    const routed = await ext.route(argv);
+    if ("exitCode" in routed) return routed.exitCode;
+    args = pathOutputArgs(routed.args);
     if (args.length === 0) {
       await attachFamilies(program, undefined, makeCtx);
       io.stdout.write(program.helpInformation());
@@ -241,10 +254,12 @@ export async function runCli(
     }
     await attachFamilies(program, commandWord(args), makeCtx);
     await program.parseAsync([...args], { from: "user" });
+    await ext.afterAction(state.exitCode, state.result);
     await recordUsage(state, state.exitCode);
     return state.exitCode;
   } catch (e) {
     const code = reportError(e, io, { json, debug });
+    await ext.afterAction(code, state.result);
     await recordUsage(state, code);
     return code;
   } finally {

@@ -1,0 +1,155 @@
+/**
+ * Running a command's pre_/post_ hooks from plugins.json: in order, through the OS shell, output to
+ * stderr, each bounded by DIAZO_HOOK_TIMEOUT; a failing or hanging hook is a warning, never an error.
+ */
+import {
+  DEFAULT_HOOK_TIMEOUT_S,
+  type HookContext,
+  hookEnv,
+  hookNames,
+  type HookPhase,
+  hookTimeoutMs,
+  postHooksRun,
+} from "../core/hooks.ts";
+import type { LoadedPlugins } from "../core/plugins_config.ts";
+import { runShell } from "../platform/shell.ts";
+import type { AnyCommand } from "./command.ts";
+import type { Io } from "./io.ts";
+
+/** Families that read plugins.json themselves and report it broken as their error. */
+const OWN_CONFIG_FAMILIES = new Set(["plugin", "alias"]);
+
+/** What the hook runner needs from the run. */
+export interface HookRunnerInput {
+  io: Io;
+  env: Record<string, string | undefined>;
+  cwd: string;
+  os: string;
+  debug(line: string): void;
+  warn(line: string): void;
+  /** plugins.json of the run (loaded once). */
+  load(): Promise<{ ok?: LoadedPlugins; error?: unknown }>;
+}
+
+/** The command's path below the program, e.g. ["object", "upload"]. */
+export function commandPathOf(cmd: AnyCommand): string[] {
+  const names: string[] = [];
+  for (let c: AnyCommand | null = cmd; c && c.parent; c = c.parent as AnyCommand | null) {
+    names.unshift(c.name());
+  }
+  return names;
+}
+
+/** The command's arguments by their declared names. */
+function namedArgs(cmd: AnyCommand): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  cmd.registeredArguments.forEach((a, i) => {
+    out[a.name()] = cmd.processedArgs[i];
+  });
+  return out;
+}
+
+function truthy(v: string | undefined): boolean {
+  return v !== undefined && v !== "" && v !== "0" && v.toLowerCase() !== "false";
+}
+
+/** How a hook command is shown in debug lines. */
+function shown(os: string, command: string): string {
+  return os === "windows" ? `cmd /d /s /c "${command}"` : `sh -c '${command}'`;
+}
+
+/** Creates the hook runner of one run: `before` on the first action, `after` once the run has ended. */
+export function createHookRunner(input: HookRunnerInput): {
+  before(cmd: AnyCommand): Promise<void>;
+  after(exitCode: number, result: unknown): Promise<void>;
+} {
+  const { io, env, os } = input;
+  let started = false;
+  let subject: Omit<HookContext, "hookName"> | undefined;
+  let hooks: Record<string, string[]> = {};
+
+  const timeoutMs = () => {
+    const ms = hookTimeoutMs(env.DIAZO_HOOK_TIMEOUT);
+    if (ms === undefined && env.DIAZO_HOOK_TIMEOUT) {
+      input.warn(
+        `DIAZO_HOOK_TIMEOUT=${env.DIAZO_HOOK_TIMEOUT} is not a positive number of seconds; using ${DEFAULT_HOOK_TIMEOUT_S}`,
+      );
+    }
+    return ms ?? DEFAULT_HOOK_TIMEOUT_S * 1000;
+  };
+
+  async function run(phase: HookPhase, extra: Partial<HookContext>): Promise<void> {
+    if (!subject) return;
+    const names = hookNames(subject.commandPath, phase).filter((n) => (hooks[n] ?? []).length > 0);
+    if (names.length === 0) return;
+    const limit = timeoutMs();
+    for (const hookName of names) {
+      for (const command of hooks[hookName]) {
+        const decoder = new TextDecoder();
+        const ctx = { ...subject, ...extra, hookName };
+        try {
+          const r = await runShell(command, {
+            env: hookEnv(ctx),
+            cwd: input.cwd,
+            timeoutMs: limit,
+            onOutput: (chunk) => io.stderr.write(decoder.decode(chunk, { stream: true })),
+          });
+          const tail = decoder.decode();
+          if (tail) io.stderr.write(tail);
+          input.debug(
+            `hook ${hookName}: ${shown(os, command)} → ${
+              r.timedOut ? "timed out" : `exit ${r.code}`
+            } in ${r.elapsedMs} ms`,
+          );
+          if (r.timedOut) {
+            input.warn(`hook ${hookName}: \`${command}\` timed out after ${limit / 1000} s and was stopped`);
+          } else if (r.code !== 0) {
+            input.warn(`hook ${hookName}: \`${command}\` exited with ${r.code}`);
+          }
+        } catch (e) {
+          input.warn(`hook ${hookName}: \`${command}\` could not be run: ${(e as Error).message}`);
+        }
+      }
+    }
+  }
+
+  return {
+    async before(cmd) {
+      // `translate <urn>` acts again through `translate start`: the first action is the command.
+      if (started) return;
+      started = true;
+      if ((cmd.optsWithGlobals() as { hooks?: boolean }).hooks === false || truthy(env.DIAZO_NO_HOOKS)) {
+        return;
+      }
+      const commandPath = commandPathOf(cmd);
+      const { ok, error } = await input.load();
+      if (!ok) {
+        if (!OWN_CONFIG_FAMILIES.has(commandPath[0])) {
+          input.warn(`hooks skipped: ${(error as Error)?.message ?? String(error)}`);
+        }
+        return;
+      }
+      hooks = ok.config.hooks;
+      subject = { commandPath, args: namedArgs(cmd), options: cmd.opts() as Record<string, unknown> };
+      await run("pre", {});
+    },
+    async after(exitCode, result) {
+      if (!subject || !postHooksRun(subject.commandPath, exitCode)) return;
+      const names = hookNames(subject.commandPath, "post").filter((n) => (hooks[n] ?? []).length > 0);
+      if (names.length === 0) return;
+      let resultFile: string | undefined;
+      try {
+        if (result !== undefined) {
+          resultFile = await Deno.makeTempFile({ prefix: "diazo-result-", suffix: ".json" });
+          if (os !== "windows") await Deno.chmod(resultFile, 0o600);
+          await Deno.writeTextFile(resultFile, JSON.stringify(result, null, 2) + "\n");
+        }
+        await run("post", { exitCode, result, resultFile });
+      } catch (e) {
+        input.warn(`post hooks not run: ${(e as Error).message}`);
+      } finally {
+        if (resultFile) await Deno.remove(resultFile).catch(() => {});
+      }
+    },
+  };
+}

@@ -1,0 +1,118 @@
+/**
+ * Hook rules (DESIGN.md §6): which `pre_`/`post_` hook names a command has, when its post hooks run,
+ * and the `DIAZO_*` environment that tells a hook what happened. Running them is the caller's job.
+ */
+
+/** Before or after the command. */
+export type HookPhase = "pre" | "post";
+
+/** Short names some commands are known by, besides `<family>_<sub>`. */
+const SHORT_NAMES: Readonly<Record<string, string>> = {
+  "object upload": "upload",
+  "translate": "translate",
+  "translate start": "translate",
+  "auth login": "login",
+};
+
+/** Commands whose post hooks run when they end either way, not only after success. */
+const POST_EITHER_WAY = new Set(["translate", "translate start"]);
+
+/**
+ * The hook names of a command path, in the order they run: the short name where there is one
+ * (`object upload` → `pre_upload`), then the full one (`pre_object_upload`). Dashes become `_`.
+ */
+export function hookNames(commandPath: readonly string[], phase: HookPhase): string[] {
+  const key = commandPath.join(" ");
+  const full = commandPath.map((w) => w.replace(/-/g, "_")).join("_");
+  const names = [SHORT_NAMES[key], full].filter((n): n is string => Boolean(n));
+  return [...new Set(names)].map((n) => `${phase}_${n}`);
+}
+
+/** Whether post hooks run after a command that ended with `exitCode`. */
+export function postHooksRun(commandPath: readonly string[], exitCode: number): boolean {
+  return exitCode === 0 || POST_EITHER_WAY.has(commandPath.join(" "));
+}
+
+/** What a hook is told about the command. */
+export interface HookContext {
+  hookName: string;
+  commandPath: readonly string[];
+  /** The command's arguments by their declared names (e.g. bucketKey, objectKey, urn, files). */
+  args: Readonly<Record<string, unknown>>;
+  /** The command's own options. */
+  options: Readonly<Record<string, unknown>>;
+  /** Post hooks: the exit code. */
+  exitCode?: number;
+  /** Post hooks: the result the command emitted. */
+  result?: unknown;
+  /** Post hooks: the file holding the result as JSON. */
+  resultFile?: string;
+}
+
+function text(v: unknown): string | undefined {
+  if (typeof v === "string" && v !== "") return v;
+  if (typeof v === "number") return String(v);
+  if (Array.isArray(v)) return text(v[0]);
+  return undefined;
+}
+
+/** The result's fields when it is one record (or a list of exactly one). */
+function resultRecord(result: unknown): Record<string, unknown> {
+  const one = Array.isArray(result) && result.length === 1 ? result[0] : result;
+  return typeof one === "object" && one !== null && !Array.isArray(one) ? one as Record<string, unknown> : {};
+}
+
+/**
+ * The subject of a command: bucket, object key, URN and file, from its result (post hooks) and
+ * else from its arguments and options.
+ */
+export function subjectEnv(ctx: Pick<HookContext, "commandPath" | "args" | "options" | "result">): Record<
+  string,
+  string
+> {
+  const r = resultRecord(ctx.result);
+  const a = ctx.args;
+  const bucketOption = ctx.commandPath[0] === "bucket" ? ctx.options.key : ctx.options.bucket;
+  const pick: Record<string, unknown[]> = {
+    DIAZO_BUCKET: [r.bucketKey, a.bucketKey, a.bucket, bucketOption],
+    DIAZO_OBJECT_KEY: [r.objectKey, a.objectKey],
+    DIAZO_URN: [r.urn, a.urn],
+    DIAZO_FILE: [r.file, a.files, a.file],
+  };
+  const out: Record<string, string> = {};
+  for (const [name, candidates] of Object.entries(pick)) {
+    for (const c of candidates) {
+      const v = text(c);
+      if (v !== undefined) {
+        out[name] = v;
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+/** The environment added for one hook run (on top of the inherited one). */
+export function hookEnv(ctx: HookContext): Record<string, string> {
+  const env: Record<string, string> = {
+    DIAZO_HOOK_NAME: ctx.hookName,
+    DIAZO_HOOK_COMMAND: ctx.commandPath.join(" "),
+    ...subjectEnv(ctx),
+  };
+  if (ctx.exitCode !== undefined) {
+    env.DIAZO_HOOK_STATUS = ctx.exitCode === 0 ? "success" : "failure";
+    env.DIAZO_EXIT_CODE = String(ctx.exitCode);
+  }
+  if (ctx.resultFile !== undefined) env.DIAZO_RESULT_JSON = ctx.resultFile;
+  return env;
+}
+
+/** A hook timeout in ms from DIAZO_HOOK_TIMEOUT (seconds); undefined when unset or not a positive number. */
+export function hookTimeoutMs(value: string | undefined): number | undefined {
+  if (value === undefined || value.trim() === "") return undefined;
+  const s = Number(value);
+  return Number.isFinite(s) && s > 0 ? Math.round(s * 1000) : undefined;
+}
+
+/** The default hook timeout, seconds. */
+export const DEFAULT_HOOK_TIMEOUT_S = 60;
