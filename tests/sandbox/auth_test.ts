@@ -196,6 +196,8 @@ Deno.test("token: the configured TTL sets expires_in and exp", async () => {
       consent: "approve",
       refresh_reuse_revokes_family: false,
       job_seconds: 4,
+      device_flow: false,
+      device_interval_seconds: 5,
     });
     const a = await tokenRequest(sb, { ...CC, scope: "data:read" }, {
       authorization: basic(APP.id, APP.secret),
