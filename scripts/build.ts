@@ -1,71 +1,265 @@
 /**
- * `deno task compile`: one executable per target with `deno compile`. Prints one line and exits 1
- * when the Deno runtime for a target cannot be obtained (it is downloaded from the Deno project
- * unless DENORT_BIN or a pre-seeded $DENO_DIR/dl cache provides it).
+ * `deno task compile`: one executable per target with `deno compile`, then `SHA256SUMS` and a
+ * CycloneDX SBOM beside them in dist/. Every failure is one `error:` line and exit 1, never a stack
+ * trace — in particular when the Deno runtime for a target (denort, downloaded from dl.deno.land)
+ * cannot be obtained; DENORT_BIN or a pre-seeded `$DENO_DIR/dl` cache provides it offline.
+ *
+ *   deno task compile                              all targets
+ *   deno task compile --target aarch64-apple-darwin [--target ...] [--out-dir DIR] [--no-check]
+ *   deno task compile --release-files [--out-dir DIR]   only (re)write SHA256SUMS and the SBOM
  */
+import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { VERSION } from "../src/core/version.ts";
+import { cycloneDxSbom, type DenoLock, formatSha256Sums, sha256Hex } from "./release_files.ts";
 
-/** Targets `deno compile` supports. */
+/** Targets `deno compile --target` accepts (Deno 2.9), aarch64 Windows included. */
 export const TARGETS = [
   "x86_64-unknown-linux-gnu",
   "aarch64-unknown-linux-gnu",
   "x86_64-apple-darwin",
   "aarch64-apple-darwin",
   "x86_64-pc-windows-msvc",
+  "aarch64-pc-windows-msvc",
 ] as const;
 
-/** The permissions every command needs, and nothing broader. */
-export const COMPILE_PERMISSIONS = [
+/** One compile target. */
+export type Target = (typeof TARGETS)[number];
+
+// Unscoped where a command needs any value: files anywhere (uploads, downloads), any platform
+// address, the user's whole environment (credentials, plugins' context), any plugin or hook program.
+const BASE_PERMISSIONS = [
   "--allow-net",
   "--allow-read",
   "--allow-write",
   "--allow-env",
   "--allow-run",
   "--allow-sys",
-  // The Windows Credential Manager is reached through FFI (advapi32).
-  "--allow-ffi",
 ];
+
+/** The permissions a binary for `target` gets: FFI only on Windows, for the Credential Manager (advapi32). */
+export function compilePermissions(target: string): string[] {
+  return target.includes("windows") ? [...BASE_PERMISSIONS, "--allow-ffi"] : [...BASE_PERMISSIONS];
+}
+
+/** The permissions of the binary for this machine; tests and benchmarks run the CLI with exactly these. */
+export const COMPILE_PERMISSIONS: string[] = compilePermissions(Deno.build.target);
+
+/** `diazo-<version>-<target>[.exe]`. */
+export function binaryName(version: string, target: string): string {
+  return `diazo-${version}-${target}${target.includes("windows") ? ".exe" : ""}`;
+}
+
+/** `diazo-<version>.cdx.json`. */
+export function sbomName(version: string): string {
+  return `diazo-${version}.cdx.json`;
+}
+
+/** version.ts with its BUILD_DATE set; an error when the declaration is not where it is expected. */
+export function withBuildDate(versionSource: string, date: string): string {
+  const re = /^export const BUILD_DATE = "[^"]*";$/m;
+  if (!re.test(versionSource)) {
+    throw new Error('src/core/version.ts has no `export const BUILD_DATE = "...";` line');
+  }
+  return versionSource.replace(re, `export const BUILD_DATE = ${JSON.stringify(date)};`);
+}
+
+/**
+ * deno.json for the compile. Without the `lazy-dynamic-imports` unstable flag `deno compile` embeds
+ * every module reached through `import("...")` (the families, the sandbox, yaml, the MCP SDK); with
+ * it, it embeds only the static graph of main.ts and the binary fails on the first lazy import.
+ */
+export function compileConfig(denoJson: Record<string, unknown>): Record<string, unknown> {
+  const unstable = Array.isArray(denoJson.unstable)
+    ? (denoJson.unstable as string[]).filter((f) => f !== "lazy-dynamic-imports")
+    : undefined;
+  const { unstable: _drop, ...rest } = denoJson;
+  return unstable && unstable.length ? { ...rest, unstable } : rest;
+}
+
+/** The build date: SOURCE_DATE_EPOCH (reproducible builds) or today, as YYYY-MM-DD in UTC. */
+export function buildDate(sourceDateEpoch: string | undefined, now: Date): string {
+  const d = sourceDateEpoch && /^\d+$/.test(sourceDateEpoch) ? new Date(Number(sourceDateEpoch) * 1000) : now;
+  return d.toISOString().slice(0, 10);
+}
+
+/** An error whose message is the whole one-line explanation. */
+class BuildError extends Error {}
+
+/** The one line to print for a failed `deno compile`, from its stderr. */
+export function explainCompileFailure(
+  stderr: string,
+  target: string,
+  where: { denoDir: string; denoVersion: string; denortBin?: string },
+): string {
+  // deno-lint-ignore no-control-regex
+  const text = stderr.replace(/\x1b\[[0-9;]*m/g, "");
+  if (where.denortBin && /could not find denort/i.test(text)) {
+    return `DENORT_BIN points at '${where.denortBin}', which does not exist; unset it or point it at a denort binary for ${target}`;
+  }
+  if (/Setting up base binary|dl\.deno\.land|denort-/i.test(text)) {
+    const zip = path.join(where.denoDir, "dl", "release", `v${where.denoVersion}`, `denort-${target}.zip`);
+    return `cannot build ${target}: deno compile needs the Deno runtime (denort) from dl.deno.land, which cannot be reached from here; set DENORT_BIN to a denort binary for ${target}, pre-seed ${zip}, or build on a machine that reaches dl.deno.land (the release workflow does)`;
+  }
+  if (/Type checking failed/i.test(text)) {
+    return `deno compile failed for ${target}: type checking failed; see \`deno check src/main.ts\`, or pass --no-check`;
+  }
+  const first = text.split("\n").map((l) => l.trim()).find((l) => /^error:/i.test(l));
+  return `deno compile failed for ${target}: ${
+    (first ?? text.trim().split("\n")[0] ?? "no output").replace(/^error:\s*/i, "")
+  }`;
+}
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
-async function compile(target: string): Promise<string> {
-  const out = path.join(
-    ROOT,
-    "dist",
-    `diazo-${VERSION}-${target}${target.includes("windows") ? ".exe" : ""}`,
-  );
+async function denoDir(): Promise<string> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json"],
+    stdout: "piped",
+    stderr: "null",
+  })
+    .output();
+  try {
+    return JSON.parse(new TextDecoder().decode(out.stdout)).denoDir ?? "$DENO_DIR";
+  } catch {
+    return "$DENO_DIR";
+  }
+}
+
+/** Copies what the compile reads into a temp dir: src/ with BUILD_DATE set, deno.json, deno.lock. */
+function stage(dir: string, date: string): void {
+  cpSync(path.join(ROOT, "src"), path.join(dir, "src"), { recursive: true });
+  const versionFile = path.join(dir, "src/core/version.ts");
+  writeFileSync(versionFile, withBuildDate(readFileSync(versionFile, "utf8"), date));
+  const config = JSON.parse(readFileSync(path.join(ROOT, "deno.json"), "utf8"));
+  writeFileSync(path.join(dir, "deno.json"), JSON.stringify(compileConfig(config), null, 2));
+  cpSync(path.join(ROOT, "deno.lock"), path.join(dir, "deno.lock"));
+}
+
+async function compile(stageDir: string, target: string, outDir: string, check: boolean): Promise<string> {
+  const out = path.join(outDir, binaryName(VERSION, target));
   const res = await new Deno.Command(Deno.execPath(), {
     args: [
       "compile",
+      "--config",
+      path.join(stageDir, "deno.json"),
+      "--frozen",
       "--exclude-unused-npm",
-      ...COMPILE_PERMISSIONS,
+      ...(check ? [] : ["--no-check"]),
+      ...compilePermissions(target),
       "--target",
       target,
       "-o",
       out,
-      path.join(ROOT, "src/main.ts"),
+      path.join(stageDir, "src/main.ts"),
     ],
+    cwd: stageDir,
     stdout: "piped",
     stderr: "piped",
   }).output();
-  const err = new TextDecoder().decode(res.stderr);
+  const dec = new TextDecoder();
   if (res.code !== 0) {
-    if (/dl\.deno\.land|dns error|denort|error sending request/i.test(err)) {
-      console.error(
-        `error: deno compile could not obtain the Deno runtime for ${target} (it is downloaded from the Deno project, unreachable here); set DENORT_BIN or pre-seed $DENO_DIR/dl, or build in CI`,
-      );
-    } else {
-      console.error(`error: deno compile failed for ${target}: ${err.trim().split("\n").at(-1)}`);
-    }
-    Deno.exit(1);
+    throw new BuildError(explainCompileFailure(dec.decode(res.stderr), target, {
+      denoDir: await denoDir(),
+      denoVersion: Deno.version.deno,
+      denortBin: Deno.env.get("DENORT_BIN"),
+    }));
   }
+  // The "Embedded Files" report: what the binary holds.
+  await Deno.stderr.write(res.stdout);
+  await Deno.stderr.write(res.stderr);
   return out;
 }
 
+/** Writes the SBOM and SHA256SUMS for the binaries of this version found in `outDir`. */
+export function writeReleaseFiles(outDir: string, now: Date): string[] {
+  const lock = JSON.parse(readFileSync(path.join(ROOT, "deno.lock"), "utf8")) as DenoLock;
+  const sbom = cycloneDxSbom(lock, {
+    name: "diazo",
+    version: VERSION,
+    timestamp: now.toISOString(),
+    serial: crypto.randomUUID(),
+  });
+  writeFileSync(path.join(outDir, sbomName(VERSION)), JSON.stringify(sbom, null, 2) + "\n");
+  const names = readdirSync(outDir).filter((n) =>
+    n === sbomName(VERSION) || TARGETS.some((t) => n === binaryName(VERSION, t))
+  );
+  if (!names.some((n) => n !== sbomName(VERSION))) {
+    throw new BuildError(`no diazo-${VERSION}-<target> binary in ${outDir} to checksum`);
+  }
+  const sums = formatSha256Sums(names.map((name) => ({
+    name,
+    sha256: sha256Hex(readFileSync(path.join(outDir, name))),
+  })));
+  writeFileSync(path.join(outDir, "SHA256SUMS"), sums);
+  return [...names.map((n) => path.join(outDir, n)), path.join(outDir, "SHA256SUMS")];
+}
+
+/** Parsed command line of the build. */
+export interface BuildArgs {
+  targets: string[];
+  outDir: string;
+  check: boolean;
+  releaseFilesOnly: boolean;
+}
+
+/** Parses the build's arguments; unknown ones are an error. */
+export function parseBuildArgs(args: readonly string[], root = ROOT): BuildArgs {
+  const parsed: BuildArgs = {
+    targets: [],
+    outDir: path.join(root, "dist"),
+    check: true,
+    releaseFilesOnly: false,
+  };
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === "--target" || a === "--out-dir") {
+      const v = args[++i];
+      if (v === undefined) throw new BuildError(`${a} needs a value`);
+      if (a === "--out-dir") parsed.outDir = path.resolve(v);
+      else if ((TARGETS as readonly string[]).includes(v)) parsed.targets.push(v);
+      else throw new BuildError(`unknown target '${v}'; one of: ${TARGETS.join(", ")}`);
+    } else if (a === "--all") parsed.targets.push(...TARGETS);
+    else if (a === "--no-check") parsed.check = false;
+    else if (a === "--release-files") parsed.releaseFilesOnly = true;
+    else {throw new BuildError(
+        `unknown argument '${a}' (use --target T, --all, --out-dir DIR, --no-check, --release-files)`,
+      );}
+  }
+  if (parsed.targets.length === 0) parsed.targets = [...TARGETS];
+  parsed.targets = [...new Set(parsed.targets)];
+  return parsed;
+}
+
+async function main(args: readonly string[]): Promise<void> {
+  const opts = parseBuildArgs(args);
+  Deno.mkdirSync(opts.outDir, { recursive: true });
+  if (!opts.releaseFilesOnly) {
+    const denort = Deno.env.get("DENORT_BIN");
+    if (denort && opts.targets.length > 1) {
+      throw new BuildError("DENORT_BIN is the runtime of one target: pass the one --target it is built for");
+    }
+    if (denort && !existsSync(denort)) {
+      throw new BuildError(`DENORT_BIN points at '${denort}', which does not exist`);
+    }
+    const stageDir = await Deno.makeTempDir({ prefix: "diazo-build-" });
+    try {
+      stage(stageDir, buildDate(Deno.env.get("SOURCE_DATE_EPOCH"), new Date()));
+      for (const t of opts.targets) console.log(await compile(stageDir, t, opts.outDir, opts.check));
+    } finally {
+      await Deno.remove(stageDir, { recursive: true }).catch(() => {});
+    }
+  }
+  for (const f of writeReleaseFiles(opts.outDir, new Date())) console.log(f);
+}
+
 if (import.meta.main) {
-  const all = Deno.args.includes("--all");
-  const targets = all ? [...TARGETS] : [Deno.build.target];
-  for (const t of targets) console.log(await compile(t));
+  try {
+    await main(Deno.args);
+  } catch (e) {
+    const msg = e instanceof BuildError ? e.message : `build failed: ${(e as Error)?.message ?? String(e)}`;
+    console.error(`error: ${msg.split("\n")[0]}`);
+    Deno.exit(1);
+  }
 }

@@ -1,7 +1,7 @@
 /** `diazo auth ...`: credentials and tokens (2-legged part). */
 import { mask } from "../core/config.ts";
 import { fileTokenStore } from "../auth/token_store.ts";
-import { decodeJwt } from "../core/jwt.ts";
+import { decodeJwt, jwtUserId } from "../core/jwt.ts";
 import { scopeInfo } from "../core/scopes.ts";
 import { profileScopes, requireCredentials, twoLeggedToken } from "../auth/two_legged.ts";
 import { type AnyCommand, type ContextFactory, examples } from "./command.ts";
@@ -9,15 +9,6 @@ import { runLogin } from "./auth_login.ts";
 import { revokeToken, userInfo, USERINFO_URL } from "../services/authentication.ts";
 import { registerScopeCommands } from "./auth_scopes.ts";
 import { registerReportCommands } from "./auth_report.ts";
-
-function userOf(token: string): string | null {
-  try {
-    const id = decodeJwt(token).payload.userid;
-    return typeof id === "string" ? id : null;
-  } catch {
-    return null;
-  }
-}
 
 function safeClaims(token: string): Record<string, unknown> | null {
   try {
@@ -100,7 +91,7 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
       const storeStatus = await ctx.tokenStoreStatus();
       const tokens = Object.values(await store.list(resolved.profileName)).map((t) => ({
         mode: t.mode,
-        user: t.mode === "3-legged" ? userOf(t.access_token) : null,
+        user: t.mode === "3-legged" ? jwtUserId(t.access_token) : null,
         client_id: t.client_id,
         base_url: t.base_url,
         token: mask(t.access_token),

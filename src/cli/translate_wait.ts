@@ -5,6 +5,7 @@ import {
   DEFAULT_STALL_AFTER_MS,
   type Manifest,
   manifestMessages,
+  manifestProgress,
   type PollOptions,
   progressPercent,
   waitForJob,
@@ -34,14 +35,7 @@ export function statusView(manifest: Manifest, objectId: string): Record<string,
   return {
     ...manifest,
     objectId,
-    percent: progressPercent(manifest),
-    outputs: (manifest.derivatives ?? []).map((d) => ({
-      outputType: d.outputType,
-      status: d.status,
-      progress: d.progress,
-      percent: progressPercent(d),
-    })),
-    problems: manifestMessages(manifest),
+    ...manifestProgress(manifest),
   };
 }
 

@@ -1,7 +1,63 @@
-/** The `version` family (placeholder until it is built). */
-import type { AnyCommand, ContextFactory } from "./command.ts";
+/** `diazo version`: version, build and runtime facts; `--json` (or `-o json`) for bug reports. */
+import { applyQuery, chooseFormat, render } from "../core/output.ts";
+import { versionInfo, versionText } from "../core/version.ts";
+import { type AnyCommand, type ContextFactory, examples } from "./command.ts";
 
-/** Registers the family's commands. */
-export function register(program: AnyCommand, _makeCtx: ContextFactory): void {
-  program.command("version").description("(not built yet)");
+/** What `version --json` reports. */
+export interface VersionReport {
+  version: string;
+  build_date: string;
+  deno: string;
+  v8: string;
+  typescript: string;
+  target: string;
+  os: string;
+  arch: string;
+  /** True for a `deno compile` binary, false when run from source. */
+  compiled: boolean;
+  executable: string;
+  config_dir: string;
+  state_dir: string;
+}
+
+/** The facts of this build and runtime, with the directories in use. */
+export function versionReport(dirs: { configDir: string; stateDir: string }): VersionReport {
+  return {
+    ...versionInfo(),
+    v8: Deno.version.v8,
+    typescript: Deno.version.typescript,
+    os: Deno.build.os,
+    arch: Deno.build.arch,
+    compiled: Deno.build.standalone === true,
+    executable: Deno.execPath(),
+    config_dir: dirs.configDir,
+    state_dir: dirs.stateDir,
+  };
+}
+
+/** Registers `version`. */
+export function register(program: AnyCommand, makeCtx: ContextFactory): void {
+  const cmd = program.command("version")
+    .description("print version, build date, Deno version, target and directories (--json for bug reports)")
+    .option("--json", "print JSON (the same as -o json)")
+    .action(async (opts, command) => {
+      const ctx = makeCtx(command as AnyCommand);
+      const report = versionReport(ctx);
+      // Human text unless a format is asked for (--json, -o, DIAZO_OUTPUT), whatever the terminal.
+      const flag = opts.json ? "json" : ctx.flags.output;
+      const fromEnv = ctx.env.DIAZO_OUTPUT || undefined;
+      if (!flag && !fromEnv) {
+        ctx.io.stdout.write(
+          versionText() +
+            `runtime ${report.os} ${report.arch}, ${report.compiled ? "compiled binary" : "from source"}\n` +
+            `config ${report.config_dir}\nstate ${report.state_dir}\n`,
+        );
+        return;
+      }
+      const shown = ctx.flags.query ? await applyQuery(report, ctx.flags.query) : report;
+      ctx.io.stdout.write(
+        await render(shown, { format: chooseFormat(flag, fromEnv, undefined, false), color: ctx.color }),
+      );
+    });
+  examples(cmd, ["diazo version", "diazo version --json", "diazo --version"]);
 }

@@ -39,3 +39,13 @@ export function jwtScopes(payload: Record<string, unknown>): string[] {
   if (typeof s === "string") return s.split(/\s+/).filter(Boolean);
   return [];
 }
+
+/** The user id a 3-legged token carries, or null (2-legged token, or not a JWT). */
+export function jwtUserId(token: string): string | null {
+  try {
+    const id = decodeJwt(token).payload.userid;
+    return typeof id === "string" ? id : null;
+  } catch {
+    return null;
+  }
+}

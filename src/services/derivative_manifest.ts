@@ -152,3 +152,21 @@ function uniquePath(path: string, used: Set<string>): string {
   used.add(candidate.toLowerCase());
   return candidate;
 }
+
+/** How far a translation is, overall and per output, with every message: the shared part of status views. */
+export function manifestProgress(manifest: Manifest): {
+  percent: number;
+  outputs: { outputType?: string; status?: string; progress?: string; percent: number }[];
+  problems: FlatMessage[];
+} {
+  return {
+    percent: progressPercent(manifest),
+    outputs: (manifest.derivatives ?? []).map((d) => ({
+      outputType: d.outputType,
+      status: d.status,
+      progress: d.progress,
+      percent: progressPercent(d),
+    })),
+    problems: manifestMessages(manifest),
+  };
+}

@@ -1,18 +1,7 @@
 /** e2e: bad input gets one clear error line, a hint, exit 2, and never a stack trace. */
 import assert from "node:assert/strict";
 import path from "node:path";
-import { cliEnv, diazo, makeHome, type RunResult } from "./harness.ts";
-
-function assertUsageError(r: RunResult, message: RegExp): void {
-  assert.equal(r.code, 2, `exit code (stderr: ${r.stderr})`);
-  assert.equal(r.stdout, "");
-  const lines = r.stderr.trimEnd().split("\n");
-  assert.equal(lines.length, 2, `exactly an error and a hint line, got:\n${r.stderr}`);
-  assert.match(lines[0], /^error: /);
-  assert.match(lines[0], message);
-  assert.match(lines[1], /^hint: \S/);
-  assert.doesNotMatch(r.stderr, /\.ts:\d+:\d+/, "no stack trace");
-}
+import { assertUsageError, cliEnv, diazo, makeHome } from "./harness.ts";
 
 Deno.test("bad input: unknown command, unknown flag, bad --output, bad --query, bad numbers", async () => {
   const home = await makeHome();

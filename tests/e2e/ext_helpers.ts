@@ -1,8 +1,8 @@
 /** Set-up shared by the plugin, alias and hook e2e tests: a home with bin dirs on PATH and plugins.json. */
-import assert from "node:assert/strict";
 import path from "node:path";
 import { startSandbox } from "../../src/sandbox/server.ts";
-import { cliEnv, makeHome, type RunResult, SANDBOX_ID, SANDBOX_SECRET, type TestHome } from "./harness.ts";
+import { cliEnv, makeHome, SANDBOX_ID, SANDBOX_SECRET, type TestHome } from "./harness.ts";
+export { assertOneError } from "./harness.ts";
 
 /** A test home whose PATH starts with its own `bin` and `bin2` directories. */
 export interface ExtHome {
@@ -74,18 +74,6 @@ export async function readEnvDump(file: string): Promise<Record<string, string>>
     if (eq > 0) out[line.slice(0, eq)] = line.slice(eq + 1);
   }
   return out;
-}
-
-/** Asserts a run failed with exactly one `error:` line matching `message`, one `hint:` line, and `code`. */
-export function assertOneError(r: RunResult, code: number, message: RegExp, hint?: RegExp): void {
-  assert.equal(r.code, code, `exit code (stderr: ${r.stderr})`);
-  assert.equal(r.stdout, "");
-  const lines = r.stderr.trimEnd().split("\n");
-  assert.equal(lines.length, 2, `exactly an error and a hint line, got:\n${r.stderr}`);
-  assert.match(lines[0], /^error: /);
-  assert.match(lines[0], message);
-  assert.match(lines[1], /^hint: \S/);
-  if (hint) assert.match(lines[1], hint);
 }
 
 /** A sandbox and a config.json profile holding its credentials (no credentials in the environment). */

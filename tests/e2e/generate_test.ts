@@ -2,18 +2,7 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import path from "node:path";
-import { cliEnv, diazo, json, makeHome, type RunResult } from "./harness.ts";
-
-function assertUsageError(r: RunResult, message: RegExp): void {
-  assert.equal(r.code, 2, `exit code (stderr: ${r.stderr})`);
-  assert.equal(r.stdout, "");
-  const lines = r.stderr.trimEnd().split("\n");
-  assert.equal(lines.length, 2, `exactly an error and a hint line, got:\n${r.stderr}`);
-  assert.match(lines[0], /^error: /);
-  assert.match(lines[0], message);
-  assert.match(lines[1], /^hint: \S/);
-  assert.doesNotMatch(r.stderr, /\.ts:\d+:\d+/, "no stack trace");
-}
+import { assertUsageError, cliEnv, diazo, json, makeHome } from "./harness.ts";
 
 Deno.test("generate writes a 3 MiB file whose size and SHA-1 match the JSON summary", async () => {
   const home = await makeHome();

@@ -1,4 +1,5 @@
 /** Spawns the real CLI against a real sandbox on port 0. */
+import assert from "node:assert/strict";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { COMPILE_PERMISSIONS } from "../../scripts/build.ts";
@@ -159,4 +160,22 @@ export function assertNoSecrets(r: RunResult, env: Record<string, string>): void
     if (v && v.length >= 4 && text.includes(v)) throw new Error(`--debug output shows ${name}`);
   }
   if (/eyJ[\w-]{8,}\.eyJ[\w-]{8,}\.[\w-]{8,}/.test(text)) throw new Error("--debug output shows a token");
+}
+
+/** Asserts a run failed with exactly one `error:` line matching `message`, one `hint:` line, and `code`. */
+export function assertOneError(r: RunResult, code: number, message: RegExp, hint?: RegExp): void {
+  assert.equal(r.code, code, `exit code (stderr: ${r.stderr})`);
+  assert.equal(r.stdout, "");
+  const lines = r.stderr.trimEnd().split("\n");
+  assert.equal(lines.length, 2, `exactly an error and a hint line, got:\n${r.stderr}`);
+  assert.match(lines[0], /^error: /);
+  assert.match(lines[0], message);
+  assert.match(lines[1], /^hint: \S/);
+  if (hint) assert.match(lines[1], hint);
+  assert.doesNotMatch(r.stderr, /\.ts:\d+:\d+/, "no stack trace");
+}
+
+/** Asserts a usage error: exit 2, one `error:` line matching `message`, one `hint:` line. */
+export function assertUsageError(r: RunResult, message: RegExp): void {
+  assertOneError(r, 2, message);
 }

@@ -1,7 +1,7 @@
 /** Tools `auth_test` and `auth_status`: do the credentials work, and which tools can be used with them. */
 import { z } from "zod";
 import { profileScopes, requireCredentials, twoLeggedToken } from "../../auth/two_legged.ts";
-import { decodeJwt } from "../../core/jwt.ts";
+import { jwtUserId } from "../../core/jwt.ts";
 import { USER_LOGIN_HOW, userLogin } from "../login.ts";
 import { type AnyTool, defineTool, type ToolContext } from "../tool.ts";
 
@@ -100,7 +100,7 @@ const authStatus = defineTool({
       app_scopes: appScopes,
       user_login: {
         logged_in: user !== undefined,
-        user: user ? userOf(user.access_token) : null,
+        user: user ? jwtUserId(user.access_token) : null,
         scopes: userScopes,
         expires_at: user ? new Date(user.expires_at).toISOString() : null,
       },
@@ -134,15 +134,6 @@ function toolUses(
       }\``;
     return { ...base, usable: false, reason };
   });
-}
-
-function userOf(token: string): string | null {
-  try {
-    const id = decodeJwt(token).payload.userid;
-    return typeof id === "string" ? id : null;
-  } catch {
-    return null;
-  }
 }
 
 /** The auth area's tools. */

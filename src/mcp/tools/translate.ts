@@ -10,10 +10,9 @@ import {
   jobPayload,
   listViews,
   type Manifest,
-  manifestMessages,
+  manifestProgress,
   MD_REGIONS,
   parseMdRegion,
-  progressPercent,
   startJob,
   waitForJob,
 } from "../../services/derivative.ts";
@@ -53,15 +52,8 @@ function statusOf(manifest: Manifest, objectId: string): z.input<z.ZodObject<typ
     objectId,
     status: manifest.status,
     progress: manifest.progress ?? "",
-    percent: progressPercent(manifest),
     done: ["success", "failed", "timeout"].includes(manifest.status),
-    outputs: (manifest.derivatives ?? []).map((d) => ({
-      outputType: d.outputType,
-      status: d.status,
-      progress: d.progress,
-      percent: progressPercent(d),
-    })),
-    problems: manifestMessages(manifest),
+    ...manifestProgress(manifest),
   };
 }
 

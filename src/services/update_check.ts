@@ -1,0 +1,107 @@
+/**
+ * The update check in the background of a command: reads the newest release (GitHub's "latest
+ * release" JSON at DIAZO_UPDATE_URL) with a short timeout and keeps the answer in the state dir.
+ * It never delays or fails a command: `finish()` gives a notice only when the work is already done.
+ */
+import path from "node:path";
+import {
+  afterFetch,
+  DEFAULT_UPDATE_URL,
+  noticeText,
+  parseLatestRelease,
+  parseUpdateState,
+  planUpdateCheck,
+  type Release,
+  updateCheckDisabled,
+  type UpdateEnvironment,
+  type UpdateState,
+} from "../core/update_notice.ts";
+import { readTextIfExists, writeFileAtomic } from "../platform/fs.ts";
+
+/** A check running beside a command. */
+export interface UpdateCheck {
+  /** The notice to print now, if the check has finished and found one (marks it shown). */
+  finish(): string | undefined;
+  /** Settles when the background work is over (for tests; commands never wait for it). */
+  readonly settled: Promise<void>;
+}
+
+/** Everything the check needs from its caller. */
+export interface UpdateCheckOptions extends UpdateEnvironment {
+  stateDir: string;
+  version: string;
+  now?: () => Date;
+  timeoutMs?: number;
+  fetch?: typeof fetch;
+}
+
+/** The state file in the state dir. */
+export function updateStatePath(stateDir: string): string {
+  return path.join(stateDir, "update-check.json");
+}
+
+async function fetchLatest(
+  url: string,
+  version: string,
+  timeoutMs: number,
+  f: typeof fetch,
+): Promise<Release | undefined> {
+  try {
+    const res = await f(url, {
+      headers: { accept: "application/vnd.github+json", "user-agent": `diazo/${version}` },
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    if (!res.ok) {
+      await res.body?.cancel();
+      return undefined;
+    }
+    return parseLatestRelease(await res.json());
+  } catch {
+    return undefined;
+  }
+}
+
+/** Starts the check, or returns undefined when this run has none (CI, no terminal, turned off). */
+export function startUpdateCheck(opts: UpdateCheckOptions): UpdateCheck | undefined {
+  if (updateCheckDisabled(opts)) return undefined;
+  const now = opts.now ?? (() => new Date());
+  const file = updateStatePath(opts.stateDir);
+  let notifiedAt: string | undefined;
+  const withNotice = (s: UpdateState): UpdateState => (notifiedAt ? { ...s, notified_at: notifiedAt } : s);
+  const save = (s: UpdateState) =>
+    writeFileAtomic(file, JSON.stringify(withNotice(s), null, 2) + "\n").catch(() => {});
+  let state: UpdateState = {};
+  // A notice due from an earlier run is ready as soon as the state is read; a new one when the fetch ends.
+  let ready: Release | undefined;
+  const settled = (async () => {
+    try {
+      state = parseUpdateState(await readTextIfExists(file));
+      const plan = planUpdateCheck(state, now(), opts.version);
+      ready = plan.notice;
+      if (plan.fetch) {
+        // The attempt is recorded first: at most one request a day, even from commands that end first.
+        state = { ...state, checked_at: now().toISOString() };
+        await save(state);
+        const url = opts.env.DIAZO_UPDATE_URL || DEFAULT_UPDATE_URL;
+        const latest = await fetchLatest(url, opts.version, opts.timeoutMs ?? 2000, opts.fetch ?? fetch);
+        const after = afterFetch(withNotice(state), latest, now(), opts.version);
+        state = after.state;
+        if (!notifiedAt) ready = after.notice;
+        await save(state);
+      }
+    } catch { /* never a failure of the command */ }
+  })();
+  return {
+    settled,
+    finish() {
+      if (!ready || notifiedAt) return undefined;
+      const text = noticeText(opts.version, ready);
+      notifiedAt = now().toISOString();
+      try {
+        Deno.mkdirSync(opts.stateDir, { recursive: true });
+        Deno.writeTextFileSync(file, JSON.stringify(withNotice(state), null, 2) + "\n");
+      } catch { /* the notice may then come again tomorrow */ }
+      return text;
+    },
+  };
+}
