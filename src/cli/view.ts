@@ -1,5 +1,5 @@
 /** `diazo view <urn>`: a translated model in the platform's viewer, from a page served on loopback. */
-import { twoLeggedToken } from "../auth/two_legged.ts";
+import { profileScopes, twoLeggedToken } from "../auth/two_legged.ts";
 import { DiazoError, usageError } from "../core/errors.ts";
 import { parseUrn } from "../core/urn.ts";
 import { openBrowser } from "../platform/browser.ts";
@@ -71,6 +71,10 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
       const ctx = makeCtx(command);
       const { urn, objectKey } = parseUrn(input);
       const resolved = await ctx.settings();
+      // The page's token is the app's: it may carry only what the profile grants the app.
+      if (!profileScopes(resolved).includes("viewables:read")) {
+        throw new DiazoError("insufficient_scope", { params: { scope: "viewables:read" } });
+      }
       const store = await ctx.tokenStore();
       const authHttp = await ctx.http({ auth: "none" });
       const viewerToken = async (): Promise<ViewerToken> => {
