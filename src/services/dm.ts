@@ -24,7 +24,8 @@ export const DM_PAGE_LIMIT = 200;
 export const DM_READ_SCOPE = "data:read";
 
 /** What a failing request was about: the "Not found: ..." text and its remedy. */
-interface Target {
+/** What a request was about, for the "Not found" message and its remedy. */
+export interface DmTarget {
   what: string;
   hint: string;
 }
@@ -96,7 +97,7 @@ export function itemVersionsRequest(projectId: string, itemId: string): RequestS
  * The catalog error for a data management failure: 404 names what was asked for with a remedy,
  * and a personal hub's 403 for an app token asks for a 3-legged login. Others pass unchanged.
  */
-function dmFailure(e: unknown, target: Target): unknown {
+export function dmFailure(e: unknown, target: DmTarget): unknown {
   if (!isDiazoError(e)) return e;
   const base = { status: e.status, body: e.body, cause: e };
   if (e.status === 404) return new DiazoError("dm_not_found", { ...base, params: { ...target } });
@@ -106,7 +107,7 @@ function dmFailure(e: unknown, target: Target): unknown {
   return e;
 }
 
-async function* mapped<T>(items: AsyncGenerator<T>, target: Target): AsyncGenerator<T> {
+async function* mapped<T>(items: AsyncGenerator<T>, target: DmTarget): AsyncGenerator<T> {
   try {
     yield* items;
   } catch (e) {
@@ -117,7 +118,7 @@ async function* mapped<T>(items: AsyncGenerator<T>, target: Target): AsyncGenera
 function list(
   http: Http,
   request: RequestSpec,
-  target: Target,
+  target: DmTarget,
   opts: { limit?: number; onPage?: (page: Record<string, unknown>) => void },
 ): AsyncGenerator<DmResource> {
   return mapped(paginate<DmResource>(http, request, "dm", opts), target);
@@ -129,7 +130,7 @@ interface DmDocument {
   included?: DmResource[];
 }
 
-async function getDocument(http: Http, path: string, target: Target): Promise<DmDocument> {
+async function getDocument(http: Http, path: string, target: DmTarget): Promise<DmDocument> {
   try {
     const res = await http.request<DmDocument>({
       path,
@@ -143,7 +144,7 @@ async function getDocument(http: Http, path: string, target: Target): Promise<Dm
   }
 }
 
-function projectTarget(hub: string, project: string): Target {
+function projectTarget(hub: string, project: string): DmTarget {
   return {
     what: `project ${project} in hub ${hub}`,
     hint:
@@ -151,7 +152,7 @@ function projectTarget(hub: string, project: string): Target {
   };
 }
 
-function folderTarget(project: string, folder: string): Target {
+function folderTarget(project: string, folder: string): DmTarget {
   return {
     what: `folder ${folder} in project ${project}`,
     hint:
@@ -159,7 +160,7 @@ function folderTarget(project: string, folder: string): Target {
   };
 }
 
-function itemTarget(project: string, item: string): Target {
+function itemTarget(project: string, item: string): DmTarget {
   return {
     what: `item ${item} in project ${project}`,
     hint:

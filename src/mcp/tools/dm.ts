@@ -1,7 +1,8 @@
 /** Tools over data management: hubs, projects, folders and item versions (services/dm.ts, as `diazo hub ...`). */
 import { z } from "zod";
-import { DiazoError, isDiazoError, platformErrorCode } from "../../core/errors.ts";
+import { DiazoError, isDiazoError } from "../../core/errors.ts";
 import {
+  dmFailure,
   type DmResource,
   folderContentsRequest,
   hubsRequest,
@@ -77,36 +78,39 @@ async function dmPage(
     const page = await fetchPage<DmResource>(http, spec, "dm", args);
     return listAnswer(page, page.items.map(compact));
   } catch (e) {
-    if (!isDiazoError(e)) throw e;
-    const base = { status: e.status, body: e.body, cause: e };
-    if (e.status === 404) {
-      throw new DiazoError("dm_not_found", { ...base, params: { what: spec.key ?? "resource", hint } });
-    }
-    if (e.status === 403 && platformErrorCode(e.body) === "USER_NOT_AUTHENTICATED") {
+    const failure = dmFailure(e, { what: spec.key ?? "resource", hint });
+    if (failure !== e && isDiazoError(failure) && failure.code === "three_legged_required") {
+      // A personal hub refused the app: the service's remedy is a command, a tool's caller needs the
+      // argument that picks the login.
       throw new DiazoError("failure", {
-        ...base,
+        status: failure.status,
+        body: failure.body,
+        cause: e,
         params: {
           detail: "This hub is reachable only with a user's login",
           hint: `Call with auth "user". ${USER_LOGIN_HOW}`,
         },
       });
     }
-    throw e;
+    throw failure;
   }
 }
 
 const common = { auth: authInput, limit: limitInput("entries"), cursor: cursorInput };
-const output = listOutput(resource);
+/** What every data management tool shares: a list of resources, read-only, data:read, either login. */
+const DM_LIST = {
+  output: listOutput(resource),
+  annotations: READ,
+  scopes: ["data:read"],
+  login: "either",
+} as const;
 
 const hubList = defineTool({
   name: "hub_list",
   title: "List hubs",
   description: `Lists the hubs (ACC/BIM 360 accounts, personal hubs) the login can see. ${IDS} ${LOGIN}`,
   input: common,
-  output,
-  annotations: READ,
-  scopes: ["data:read"],
-  login: "either",
+  ...DM_LIST,
   run: (args, ctx) =>
     dmPage(ctx, args, hubsRequest(), "Check the login: auth_status tells which login is used."),
 });
@@ -116,10 +120,7 @@ const projectList = defineTool({
   title: "List projects of a hub",
   description: `Lists the projects of a hub. ${IDS} ${LOGIN}`,
   input: { hub_id: hubIdInput, ...common },
-  output,
-  annotations: READ,
-  scopes: ["data:read"],
-  login: "either",
+  ...DM_LIST,
   run: (args, ctx) =>
     dmPage(
       ctx,
@@ -143,10 +144,7 @@ const folderList = defineTool({
     type: z.enum(["folders", "items"]).optional().describe("Only folders or only items (with folder_id)."),
     ...common,
   },
-  output,
-  annotations: READ,
-  scopes: ["data:read"],
-  login: "either",
+  ...DM_LIST,
   run(args, ctx) {
     if (args.folder_id === undefined) {
       if (args.hub_id === undefined) {
@@ -177,10 +175,7 @@ const itemVersions = defineTool({
     item_id: z.string().min(1).describe("Item id, e.g. urn:adsk.wipprod:dm.lineage:AeYgDtcTSuqYoyMweWFhhQ."),
     ...common,
   },
-  output,
-  annotations: READ,
-  scopes: ["data:read"],
-  login: "either",
+  ...DM_LIST,
   run: (args, ctx) =>
     dmPage(
       ctx,
