@@ -28,6 +28,36 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array, m
     await Deno.remove(tmp).catch(() => {});
     throw e;
   }
+  // A writer killed between its write and its rename leaves a temp file; one a minute old is dead.
+  await removeAtomicLeftovers(file, { olderThanMs: 60_000 });
+}
+
+/**
+ * Removes the temp files that atomic saves of `file` left behind when killed mid-save; with
+ * `olderThanMs`, only those not modified for that long (a live save takes milliseconds).
+ * Returns how many were removed; never throws.
+ */
+export async function removeAtomicLeftovers(
+  file: string,
+  opts: { olderThanMs?: number } = {},
+): Promise<number> {
+  const dir = path.dirname(file);
+  const prefix = `.${path.basename(file)}.`;
+  let removed = 0;
+  try {
+    for await (const entry of Deno.readDir(dir)) {
+      if (!entry.isFile || !entry.name.startsWith(prefix) || !entry.name.endsWith(".tmp")) continue;
+      const leftover = path.join(dir, entry.name);
+      if (opts.olderThanMs !== undefined) {
+        const mtime = (await Deno.stat(leftover).catch(() => undefined))?.mtime?.getTime();
+        if (mtime === undefined || Date.now() - mtime < opts.olderThanMs) continue;
+      }
+      removed += await Deno.remove(leftover).then(() => 1, () => 0);
+    }
+  } catch {
+    // an unreadable directory has nothing we may tidy
+  }
+  return removed;
 }
 
 /**

@@ -4,7 +4,7 @@
  */
 import path from "node:path";
 import { createHash } from "node:crypto";
-import { readTextIfExists, writeFileAtomic } from "../platform/fs.ts";
+import { readTextIfExists, removeAtomicLeftovers, writeFileAtomic } from "../platform/fs.ts";
 
 /** What identifies one upload: the same file (size, mtime) to the same object on the same platform. */
 export interface UploadIdentity {
@@ -53,7 +53,9 @@ export async function writeRecord(stateDir: string, record: UploadRecord): Promi
   await writeFileAtomic(recordPath(stateDir, record), JSON.stringify(record), 0o600);
 }
 
-/** Forgets a record. */
+/** Forgets a record, with any temp file a killed save of it left behind. */
 export async function deleteRecord(stateDir: string, id: UploadIdentity): Promise<void> {
-  await Deno.remove(recordPath(stateDir, id)).catch(() => {});
+  const file = recordPath(stateDir, id);
+  await Deno.remove(file).catch(() => {});
+  await removeAtomicLeftovers(file);
 }

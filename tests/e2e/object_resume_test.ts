@@ -61,6 +61,8 @@ Deno.test("resume: SIGKILL part-way, then --resume sends only the missing parts 
     const record = JSON.parse(
       await Deno.readTextFile(path.join(fx.home.stateDir, "uploads", records[0].name)),
     ) as { parts: Record<string, string>; uploadKey: string };
+    // Whether or not the kill struck mid-save, a leftover temp file of the record must not outlive the upload.
+    await Deno.writeTextFile(path.join(fx.home.stateDir, "uploads", `.${records[0].name}.killed.tmp`), "{");
     const stored = Object.keys(record.parts).map(Number);
     // The record may lag the storage log by the parts in flight at the kill.
     assert.ok(stored.length >= 1 && stored.length < 13, `stored parts: ${stored}`);
@@ -86,7 +88,11 @@ Deno.test("resume: SIGKILL part-way, then --resume sends only the missing parts 
       (await requestLog(fx.sb.url, `/oss/v2/buckets/${fx.bucket}/objects/big.bin/signeds3upload`))
         .filter((e) => e.method === "GET");
     assert.ok(uploads.length >= 2);
-    assert.deepEqual([...Deno.readDirSync(path.join(fx.home.stateDir, "uploads"))], [], "the record is gone");
+    assert.deepEqual(
+      [...Deno.readDirSync(path.join(fx.home.stateDir, "uploads"))],
+      [],
+      "the record and any temp file of it are gone",
+    );
 
     const info = json<{ sha1: string }>(
       await diazo(["object", "info", fx.bucket, "big.bin", "--output", "json"], { env: fx.env }),
