@@ -86,7 +86,7 @@ Deno.test("a slow endpoint never delays the command: no notice yet, and the fetc
       })!;
       const t0 = performance.now();
       assert.equal(check.finish(), undefined);
-      assert.ok(performance.now() - t0 < 50);
+      assert.ok(performance.now() - t0 < 200, "finish() does not wait for the fetch");
       await check.settled;
       assert.ok(performance.now() - t0 < 3000, "the timeout ends the fetch");
       assert.equal(check.finish(), undefined);
