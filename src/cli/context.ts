@@ -17,7 +17,8 @@ import {
   type TokenStore,
   type TokenStoreStatus,
 } from "../auth/token_store.ts";
-import { requireCredentials, twoLeggedToken } from "../auth/two_legged.ts";
+import { profileScopes, requireCredentials, twoLeggedToken } from "../auth/two_legged.ts";
+import { type TokenMemo, tokenMemo, type TokenMemoSource } from "../auth/token_memo.ts";
 import { threeLeggedToken } from "../auth/three_legged.ts";
 import { VERSION } from "../core/version.ts";
 import type { Io } from "./io.ts";
@@ -106,6 +107,17 @@ export function createContext(
   let configP: Promise<ConfigFile> | undefined;
   let settingsP: Promise<Resolved> | undefined;
   let opened: Promise<OpenedTokenStore> | undefined = tokenStore;
+  // One token per login for the whole process (serve keeps its context), whatever the number of clients.
+  const memos = new Map<string, TokenMemo>();
+  const tokenMemoFor = (mode: string, resolved: Resolved, source: TokenMemoSource): TokenMemo => {
+    const scopes = mode === "2-legged" ? profileScopes(resolved).join(" ") : "";
+    const key = [mode, resolved.profileName, resolved.clientId.value, resolved.baseUrl.value, scopes].join(
+      "\n",
+    );
+    let memo = memos.get(key);
+    if (!memo) memos.set(key, memo = tokenMemo(source));
+    return memo;
+  };
   const cfgDir = configDir();
   const open = () =>
     opened ??= openTokenStore({
@@ -163,27 +175,22 @@ export function createContext(
         stateDir: ctx.stateDir,
         debug: (l: string) => ctx.debug(l),
       });
-      const http = createHttp({
-        ...base,
-        onUnauthorized: async (rejected) => {
-          if (mode === "3-legged") {
-            const t = await threeLeggedToken(await threeLeggedDeps(), { rejected });
-            return t.access_token !== rejected;
-          }
-          const { token } = await twoLeggedToken({ resolved, store: await ctx.tokenStore(), authHttp }, {
-            force: true,
-          });
-          return token.access_token !== rejected;
-        },
-        token: async () => {
-          if (mode === "3-legged") return (await threeLeggedToken(await threeLeggedDeps())).access_token;
+      const memo = tokenMemoFor(mode, resolved, {
+        fetch: async () => {
+          if (mode === "3-legged") return await threeLeggedToken(await threeLeggedDeps());
           requireCredentials(resolved); // "Missing credentials" comes before any token-store notice
           const store = await ctx.tokenStore();
           const { token, cached } = await twoLeggedToken({ resolved, store, authHttp });
           if (flags.debug) ctx.debug(cached ? "token: cached 2-legged token" : "token: new 2-legged token");
-          return token.access_token;
+          return token;
+        },
+        renew: async (rejected) => {
+          if (mode === "3-legged") return await threeLeggedToken(await threeLeggedDeps(), { rejected });
+          const store = await ctx.tokenStore();
+          return (await twoLeggedToken({ resolved, store, authHttp }, { force: true })).token;
         },
       });
+      const http = createHttp({ ...base, onUnauthorized: memo.renew, token: memo.get });
       const usage = state.usage ??= { profile: resolved.profileName, mode, scopes: new Set() };
       usage.mode = mode;
       return {

@@ -76,3 +76,43 @@ Deno.test({
     }
   },
 });
+
+Deno.test("parallel requests of one command share one token: cold start, then every request refused at once", async () => {
+  const sb = await startSandbox({ port: 0 });
+  const home = await makeHome();
+  try {
+    const env = sandboxEnv(home, sb.url);
+    const dir = path.join(home.cwd, "many");
+    await Deno.mkdir(dir);
+    for (let i = 0; i < 24; i++) await Deno.writeTextFile(path.join(dir, `f${i}.txt`), `file ${i}`);
+    const other = await makeHome(); // creates the bucket without warming this home's token cache
+    const made = await diazo(["bucket", "create", "--key", "e2e-one-token"], {
+      env: sandboxEnv(other, sb.url),
+    });
+    await other.cleanup();
+    assert.equal(made.code, 0, made.stderr);
+    const tokenRequests = async () => (await requestLog(sb.url, "/authentication/v2/token")).length;
+    const upload = async (prefix: string) => {
+      const before = await tokenRequests();
+      const r = await diazo(
+        ["object", "upload", "e2e-one-token", "many", "--batch", "--prefix", prefix, "--concurrency", "8"],
+        { env, cwd: home.cwd },
+      );
+      assert.equal(r.code, 0, r.stderr);
+      return (await tokenRequests()) - before;
+    };
+    assert.equal(await upload("cold/"), 1, "no cached token: one token request for eight parallel uploads");
+    // Two hours on the platform's clock: the cached token is refused by every request in flight.
+    await fetch(`${sb.url}/_sandbox/clock`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ advance_seconds: 7200 }),
+    }).then((r) => r.body?.cancel());
+    assert.equal(await upload("later/"), 1, "eight refusals of one token: one renewal");
+    const objects = await diazo(["object", "list", "e2e-one-token", "-o", "json"], { env });
+    assert.equal(json<unknown[]>(objects).length, 48, objects.stderr);
+  } finally {
+    await home.cleanup();
+    await sb.close();
+  }
+});
