@@ -30,6 +30,7 @@ export function describeCommand(cmd: AnyCommand): CommandSpec {
     takesValue: o.required || o.optional,
     optionalValue: o.optional,
     mandatory: o.mandatory && o.defaultValue === undefined,
+    ...(o.argChoices ? { choices: o.argChoices } : {}),
   }));
   return {
     name: cmd.name(),

@@ -17,6 +17,8 @@ export interface OptionSpec {
   optionalValue?: boolean;
   /** True when the option must be given (commander's requiredOption). */
   mandatory?: boolean;
+  /** The values the option accepts, when it accepts only some. */
+  choices?: readonly string[];
 }
 
 /** One positional argument of a command. */
@@ -183,6 +185,17 @@ function checkOption(
     );
     at(w, `unknown option '${flag}'${guess ? ` (did you mean '${guess}'?)` : ""}`);
   };
+  // A value written literally must be one of the option's choices; an expression is checked when it runs.
+  const checkChoice = (o: OptionSpec, flag: string, value: string | undefined, word: TemplateWord) => {
+    if (!o.choices || value === undefined || o.choices.includes(value)) return;
+    const guess = suggest(value, [...o.choices]);
+    at(
+      word,
+      `'${value}' is not a value of ${flag}: ${o.choices.join(", ")}${
+        guess ? ` (did you mean '${guess}'?)` : ""
+      }`,
+    );
+  };
   if (lit.startsWith("--")) {
     const eq = lit.indexOf("=");
     const flag = eq < 0 ? lit : lit.slice(0, eq);
@@ -191,13 +204,16 @@ function checkOption(
     seen.add(o);
     if (eq >= 0) {
       if (!o.takesValue) at(w, `option '${flag}' takes no value`);
+      else checkChoice(o, flag, lit.slice(eq + 1), w);
       return 0;
     }
     if (o.takesValue && !o.optionalValue && next === undefined) {
       at(w, `option '${flag}' needs a value`);
       return 0;
     }
-    return takesNext(o) ? 1 : 0;
+    if (!takesNext(o)) return 0;
+    checkChoice(o, flag, next.literal, next);
+    return 1;
   }
   // Short options, possibly combined (-abc) or with the value attached (-ojson).
   for (let c = 1; c < lit.length; c++) {
@@ -206,12 +222,14 @@ function checkOption(
     if (!o) return (unknown(flag), 0);
     seen.add(o);
     if (o.takesValue) {
-      if (c + 1 < lit.length) return 0;
+      if (c + 1 < lit.length) return (checkChoice(o, flag, lit.slice(c + 1), w), 0);
       if (!o.optionalValue && next === undefined) {
         at(w, `option '${flag}' needs a value`);
         return 0;
       }
-      return takesNext(o) ? 1 : 0;
+      if (!takesNext(o)) return 0;
+      checkChoice(o, flag, next.literal, next);
+      return 1;
     }
   }
   return 0;

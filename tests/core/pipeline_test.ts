@@ -78,6 +78,39 @@ const TREE = cmd("diazo", {
   ],
 });
 
+Deno.test("validation: a literal value outside an option's choices is a problem; an expression is left to run time", async () => {
+  const tree = cmd("diazo", {
+    options: [{ long: "--output", short: "-o", takesValue: true, choices: ["json", "yaml", "table"] }],
+    subcommands: [cmd("bucket", { subcommands: [cmd("list")] })],
+  });
+  const text = [
+    /* 1 */ "variables: { fmt: json }",
+    /* 2 */ "steps:",
+    /* 3 */ "  - command: bucket list -o jsn",
+    /* 4 */ "  - command: bucket list --output=yml",
+    /* 5 */ "  - command: bucket list -otabel",
+    /* 6 */ "  - command: bucket list --output ${{ vars.fmt }}",
+    /* 7 */ "  - command: bucket list -o yaml --output=json",
+    "",
+  ].join("\n");
+  const { problems } = await validatePipelineText(text, { tree, allowShell: false });
+  const src = text.split("\n");
+  expectProblem(
+    problems,
+    3,
+    29,
+    /^'jsn' is not a value of -o: json, yaml, table \(did you mean 'json'\?\)$/,
+    src[2],
+  );
+  expectProblem(problems, 4, 26, /^'yml' is not a value of --output: json, yaml, table/, src[3]);
+  expectProblem(problems, 5, 26, /^'tabel' is not a value of -o: .* \(did you mean 'table'\?\)$/, src[4]);
+  assert.equal(
+    problems.filter((p) => / is not a value of /.test(p.message)).length,
+    3,
+    JSON.stringify(problems),
+  );
+});
+
 async function check(text: string, opts: { allowShell?: boolean; extra?: string[] } = {}) {
   return await validatePipelineText(text, {
     tree: TREE,

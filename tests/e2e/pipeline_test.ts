@@ -199,6 +199,8 @@ Deno.test("pipeline validate: every mistake at once with file:line:col against t
       /* 11 */ "    id: st",
       /* 12 */ "    command: buckt list ${{ steps.nope.result.urn }}",
       /* 13 */ "  - name: Nothing",
+      /* 14 */ "  - name: Format",
+      /* 15 */ "    command: bucket list -o jsn",
     ];
     await Deno.writeTextFile(file, lines.join("\n") + "\n");
     const r = await diazo(["pipeline", "validate", "bad.yaml", "-o", "json"], {
@@ -215,13 +217,14 @@ Deno.test("pipeline validate: every mistake at once with file:line:col against t
       [12, 14, /unknown command 'buckt' \(did you mean 'bucket'\?\)/],
       [12, 25, /no step has id 'nope'/],
       [13, 5, /step 4 has no `command`/],
+      [15, 29, /'jsn' is not a value of -o: json, yaml, table, csv \(did you mean 'json'\?\)/],
     ];
     for (const [line, col, message] of expected) {
       const head = new RegExp(`^bad\\.yaml:${line}:${col}: ${message.source}$`, "m");
       assert.match(r.stderr, head);
       assert.ok(r.stderr.includes(` ${line} | ${lines[line - 1]}\n`), `the offending line ${line} is shown`);
     }
-    assert.match(r.stderr, /error: bad\.yaml is not a valid pipeline: 8 problems/);
+    assert.match(r.stderr, /error: bad\.yaml is not a valid pipeline: 9 problems/);
     const out = json<{ valid: boolean; problems: { line: number; column: number }[] }>(r);
     assert.equal(out.valid, false);
     assert.deepEqual(out.problems.map((p) => [p.line, p.column]), expected.map(([l, c]) => [l, c]));
