@@ -1,5 +1,6 @@
 /** Running a plugin executable with the terminal handed over to it, and the `DIAZO_BIN` shim of `deno run`. */
 import path from "node:path";
+import { writeFileAtomic } from "./fs.ts";
 
 /** How a plugin file is started on `os`: directly, or `.cmd`/`.bat` through `cmd.exe /d /s /c`. */
 export function pluginInvocation(
@@ -82,12 +83,6 @@ export async function ensureShim(
   const file = path.join(dir, os === "windows" ? "diazo.cmd" : "diazo");
   const text = shimScript(os, deno, runArgs);
   const current = await Deno.readTextFile(file).catch(() => undefined);
-  if (current !== text) {
-    await Deno.mkdir(dir, { recursive: true });
-    const tmp = `${file}.${crypto.randomUUID()}.tmp`;
-    await Deno.writeTextFile(tmp, text, { mode: 0o755 });
-    if (os !== "windows") await Deno.chmod(tmp, 0o755);
-    await Deno.rename(tmp, file);
-  }
+  if (current !== text) await writeFileAtomic(file, text, 0o755);
   return file;
 }
