@@ -15,7 +15,7 @@ import { schemaText } from "../core/pipeline_schema.ts";
 import { knownSecrets, redact } from "../core/redact.ts";
 import { type AnyCommand, type ContextFactory, examples } from "./command.ts";
 import type { Ctx } from "./context.ts";
-import { commandTree, stepRunners } from "./pipeline_steps.ts";
+import { commandTree, stepExtensions, stepRunners } from "./pipeline_steps.ts";
 
 function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
@@ -60,9 +60,10 @@ async function load(
   opts: LoadOptions,
 ): Promise<{ pipeline?: Pipeline; problems: Problem[]; overrides: Record<string, string> }> {
   const overrides = parseVarFlags(opts.var ?? []);
-  const tree = await commandTree(ctx.io);
+  const [tree, extensions] = await Promise.all([commandTree(ctx.io), stepExtensions(ctx)]);
   const { pipeline, problems } = await loadPipeline(file, ctx.cwd, {
     tree,
+    extensions,
     allowShell: opts.allowShell === true,
     extraVariables: Object.keys(overrides),
   });

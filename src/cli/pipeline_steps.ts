@@ -3,8 +3,18 @@
  * validator, and the step runners (diazo commands in-process through `runCli`, shell steps via the OS shell).
  */
 import type { Argument, Option } from "@commander-js/extra-typings";
-import type { CommandSpec, OptionSpec, PipelineStep, StepRun, StepRunners } from "../core/pipeline.ts";
+import type {
+  CommandSpec,
+  OptionSpec,
+  PipelineStep,
+  StepExtensions,
+  StepRun,
+  StepRunners,
+} from "../core/pipeline.ts";
 import { ExitCode } from "../core/errors.ts";
+import { resolvePlugin } from "../core/plugins.ts";
+import { loadPluginsFile } from "../core/plugins_config.ts";
+import { lookupOptions } from "../platform/which.ts";
 import { runShell } from "../platform/shell.ts";
 import type { AnyCommand } from "./command.ts";
 import type { Ctx, RunState } from "./context.ts";
@@ -51,6 +61,31 @@ export function describeCommand(cmd: AnyCommand): CommandSpec {
 export async function commandTree(io: Io): Promise<CommandSpec> {
   const { buildFullProgram } = await import("./root.ts");
   return describeCommand(await buildFullProgram(io));
+}
+
+/**
+ * The aliases of plugins.json and the plugins a step's command word may name. A plugins.json that
+ * cannot be read is said once on stderr; the steps are then checked against the built-ins only.
+ */
+export async function stepExtensions(ctx: Ctx): Promise<StepExtensions> {
+  try {
+    const loaded = await loadPluginsFile(ctx.configDir);
+    const lookup = lookupOptions(ctx.env, Deno.build.os);
+    return {
+      aliases: loaded.config.aliases,
+      isPlugin(name) {
+        try {
+          return resolvePlugin(name, { config: loaded.config, configFile: loaded.file, lookup }, ctx.env) !==
+            undefined;
+        } catch {
+          return true; // configured but disabled or missing: a plugin all the same
+        }
+      },
+    };
+  } catch (e) {
+    ctx.warn(`${(e as Error).message}; pipeline steps are checked without aliases and plugins`);
+    return { aliases: {}, isPlugin: () => false };
+  }
 }
 
 /** Global flags of the pipeline run that every step inherits (a step's own flags come later and win). */

@@ -23,6 +23,7 @@ import {
 
 export type { Pipeline, PipelineStep, Problem } from "./pipeline_validate.ts";
 export type { CommandSpec, OptionSpec } from "./pipeline_command.ts";
+export type { StepExtensions } from "./pipeline_alias.ts";
 
 /** Reads a pipeline file; a missing file is "File not found" (exit 2). */
 export async function readPipelineFile(file: string, cwd: string): Promise<string> {

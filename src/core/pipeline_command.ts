@@ -2,6 +2,7 @@
  * Checks a step's command line against a plain description of diazo's command tree (built by the CLI
  * layer from the real tree), so that unknown commands, flags and arguments fail before anything runs.
  */
+import { expandStepAlias, type StepExtensions } from "./pipeline_alias.ts";
 import { suggest } from "./suggest.ts";
 import type { TemplateProblem, TemplateWord } from "./pipeline_interpolate.ts";
 
@@ -72,8 +73,17 @@ function argName(a: ArgumentSpec): string {
   return a.required ? `<${a.name}${a.variadic ? "..." : ""}>` : `[${a.name}${a.variadic ? "..." : ""}]`;
 }
 
-/** Checks words (already split, expressions kept whole) as argv of diazo without the leading `diazo`. */
-export function checkCommandWords(words: readonly TemplateWord[], root: CommandSpec): CommandCheck {
+/**
+ * Checks words (already split, expressions kept whole) as argv of diazo without the leading `diazo`.
+ * With `ext`, a command word that is an alias is checked as what it expands to.
+ */
+export function checkCommandWords(
+  stepWords: readonly TemplateWord[],
+  root: CommandSpec,
+  ext?: StepExtensions,
+): CommandCheck {
+  let words = stepWords;
+  const aliasChain: string[] = [];
   const problems: TemplateProblem[] = [];
   const path: string[] = [];
   const at = (w: TemplateWord, message: string) =>
@@ -114,6 +124,30 @@ export function checkCommandWords(words: readonly TemplateWord[], root: CommandS
         chain.push(sub);
         path.push(sub.name);
         continue;
+      }
+      if (cmd === root && ext && lit !== undefined && Object.hasOwn(ext.aliases, lit)) {
+        if (aliasChain.includes(lit)) {
+          at(w, `alias loop: ${[...aliasChain, lit].join(" → ")}`);
+          return { path, problems };
+        }
+        aliasChain.push(lit);
+        const expanded = expandStepAlias(words, i, ext.aliases[lit]);
+        if ("problem" in expanded) {
+          at(w, expanded.problem);
+          return { path, problems };
+        }
+        words = expanded.words;
+        i--;
+        continue;
+      }
+      if (cmd === root && ext && lit !== undefined && ext.isPlugin(lit)) {
+        at(
+          w,
+          `'${lit}'${aliasChain.length ? ` (through alias ${aliasChain.join(" → ")})` : ""} is a plugin: ` +
+            "steps run diazo's own commands in-process; " +
+            `run it as a shell step (shell: diazo ${lit} ...) with --allow-shell`,
+        );
+        return { path, problems };
       }
       if (cmd.arguments.length === 0) {
         if (lit === undefined) {

@@ -13,6 +13,7 @@ import {
   type TemplateWord,
 } from "./pipeline_interpolate.ts";
 import { checkCommandWords, type CommandSpec } from "./pipeline_command.ts";
+import type { StepExtensions } from "./pipeline_alias.ts";
 
 /** One problem of a pipeline file. Line and column are 1-based. */
 export interface Problem {
@@ -54,6 +55,8 @@ export interface ValidateOptions {
   allowShell: boolean;
   /** Names of variables given on the command line (`--var`), defined even when the file lacks them. */
   extraVariables?: readonly string[];
+  /** The aliases and plugins a step's command word may name. */
+  extensions?: StepExtensions;
 }
 
 type Yaml = typeof import("yaml");
@@ -290,7 +293,7 @@ function checkTemplates(
     here({ offset: 0, length: text.length, message: (e as Error).message });
     return;
   }
-  const check = checkCommandWords(words, c.opts.tree);
+  const check = checkCommandWords(words, c.opts.tree, c.opts.extensions);
   check.problems.forEach(here);
   step.command = { text, words, path: check.path };
 }

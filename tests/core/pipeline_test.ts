@@ -111,6 +111,61 @@ Deno.test("validation: a literal value outside an option's choices is a problem;
   );
 });
 
+Deno.test("validation: an alias step is checked as its expansion; loops, missing arguments and plugins are problems", async () => {
+  const extensions = {
+    aliases: {
+      up: "object upload $1 --batch",
+      mk: "bucket create --key",
+      bad: "object uplod",
+      a: "b",
+      b: "a",
+      two: "object upload $1 $2",
+      plug: "hello --loud",
+      bucket: "object upload",
+    },
+    isPlugin: (name: string) => name === "hello",
+  };
+  const text = [
+    /* 1 */ "name: aliases",
+    /* 2 */ "variables: { bucket: b1 }",
+    /* 3 */ "steps:",
+    /* 4 */ "  - name: ok",
+    /* 5 */ "    command: up ${{ vars.bucket }} dir",
+    /* 6 */ "  - name: ok2",
+    /* 7 */ "    command: mk ${{ vars.bucket }}",
+    /* 8 */ "  - name: typo",
+    /* 9 */ "    command: bad b1 f",
+    /* 10 */ "  - name: loop",
+    /* 11 */ "    command: a",
+    /* 12 */ "  - name: few",
+    /* 13 */ "    command: two b1",
+    /* 14 */ "  - name: plugin",
+    /* 15 */ "    command: hello world",
+    /* 16 */ "  - name: via",
+    /* 17 */ "    command: plug",
+    /* 18 */ "  - name: builtin wins",
+    /* 19 */ "    command: bucket list",
+    /* 20 */ "  - name: flag",
+    /* 21 */ "    command: up b1 dir --prefx x",
+    "",
+  ].join("\n");
+  const { problems } = await validatePipelineText(text, { tree: TREE, allowShell: false, extensions });
+  const src = text.split("\n");
+  expectProblem(problems, 9, 14, /^unknown command 'object uplod'/, src[8]);
+  expectProblem(problems, 11, 14, /^alias loop: a → b → a$/, src[10]);
+  expectProblem(problems, 13, 14, /^alias 'two' needs 2 arguments \(\$1\.\.\$2\), got 1$/, src[12]);
+  expectProblem(problems, 15, 14, /^'hello' is a plugin: .*shell: diazo hello/, src[14]);
+  expectProblem(problems, 17, 14, /^'hello' \(through alias plug\) is a plugin: /, src[16]);
+  expectProblem(problems, 21, 24, /^unknown option '--prefx'/, src[20]);
+  assert.equal(problems.length, 6, JSON.stringify(problems, null, 2));
+
+  const none = await validatePipelineText(text, { tree: TREE, allowShell: false });
+  assert.ok(
+    none.problems.some((p) => p.line === 5 && /^unknown command 'up'/.test(p.message)),
+    "without extensions an alias is an unknown command",
+  );
+});
+
 async function check(text: string, opts: { allowShell?: boolean; extra?: string[] } = {}) {
   return await validatePipelineText(text, {
     tree: TREE,

@@ -5,6 +5,7 @@ import { encodeUrn, objectIdOf } from "../../src/core/urn.ts";
 import { startSandbox } from "../../src/sandbox/server.ts";
 import { cliEnv, diazo, json, makeHome, requestLog, ROOT, sandboxEnv } from "./harness.ts";
 import { CUBE_OBJ, mdFixture } from "./md_helpers.ts";
+import { extHome, PROBE_PLUGIN, sandboxProfile } from "./ext_helpers.ts";
 
 interface Report {
   pipeline: string;
@@ -340,5 +341,56 @@ Deno.test("pipeline schema prints the committed schema; the example pipeline val
     assert.equal(json<{ valid: boolean }>(v).valid, true);
   } finally {
     await home.cleanup();
+  }
+});
+
+Deno.test("pipeline: a step may use an alias of plugins.json (checked as its expansion); a plugin is pointed to a shell step", async () => {
+  const x = await extHome();
+  const sb = await sandboxProfile(x);
+  try {
+    await x.script("diazo-hello", PROBE_PLUGIN);
+    await x.pluginsJson({ aliases: { mkb: "bucket create --key $1", "ls-in": "object list $1 --limit 5" } });
+    await Deno.writeTextFile(
+      x.file("a.yaml"),
+      [
+        "name: with-aliases",
+        "variables: { bucket: e2e-alias-pipe }",
+        "steps:",
+        "  - name: Make",
+        "    id: mk",
+        "    command: mkb ${{ vars.bucket }} --policy transient",
+        "  - name: List",
+        "    command: ls-in ${{ steps.mk.result.bucketKey }}",
+        "",
+      ].join("\n"),
+    );
+    const r = await diazo(["pipeline", "run", "a.yaml", "-o", "json"], { env: x.env(), cwd: x.home.cwd });
+    assert.equal(r.code, 0, r.stderr);
+    const report = json<Report>(r);
+    assert.deepEqual(report.steps.map((s) => [s.name, s.status]), [["Make", "ok"], ["List", "ok"]]);
+    assert.equal(report.steps[0].result?.bucketKey, "e2e-alias-pipe");
+    assert.deepEqual(report.steps[1].result, []);
+    const created = await requestLog(sb.url, "/oss/v2/buckets");
+    assert.equal(created.filter((e) => e.method === "POST" && e.status === 200).length, 1);
+
+    await Deno.writeTextFile(
+      x.file("p.yaml"),
+      "name: plugin-step\nsteps:\n  - name: Hello\n    command: hello world\n  - name: Typo\n    command: mkb\n",
+    );
+    const v = await diazo(["pipeline", "validate", "p.yaml"], { env: x.env(), cwd: x.home.cwd });
+    assert.equal(v.code, 2, v.stderr);
+    assert.match(
+      v.stderr,
+      /^p\.yaml:4:14: 'hello' is a plugin: .*\(shell: diazo hello \.\.\.\) with --allow-shell$/m,
+    );
+    assert.match(v.stderr, /^p\.yaml:6:14: alias 'mkb' needs 1 argument \(\$1\.\.\$1\), got 0$/m);
+    assert.equal(
+      await Deno.stat(x.file("env.txt")).then(() => true, () => false),
+      false,
+      "the plugin never ran",
+    );
+  } finally {
+    await sb.close();
+    await x.close();
   }
 });
