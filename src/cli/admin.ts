@@ -1,16 +1,20 @@
 /**
  * `diazo admin ...`: account administration — projects of an account, their users, and the
  * account's member directory. Every command acts as the logged-in user (`diazo auth login`).
+ * `--region` routes a command to the data centre hosting the account (no header: the platform's US).
  */
+import { Option } from "@commander-js/extra-typings";
 import { accId } from "../core/dm_ids.ts";
 import { DiazoError, usageError } from "../core/errors.ts";
 import {
   type AccountProject,
+  ADMIN_REGIONS,
   createAccountProject,
   getProject,
   listAccountProjects,
   listAccountUsers,
   listProjectUsers,
+  parseAdminRegion,
 } from "../services/admin.ts";
 import type { Http } from "../services/http.ts";
 import { type AnyCommand, type ContextFactory, examples, positiveNumber } from "./command.ts";
@@ -20,6 +24,13 @@ const STATUSES = ["active", "pending", "archived", "suspended"];
 const CLASSIFICATIONS = ["production", "template", "component", "sample"];
 const PROJECT_COLUMNS = ["id", "name", "type", "status", "platform", "classification", "createdAt"];
 const ACCOUNT_HELP = "account id: the ACC hub id (b.<guid>, as `diazo hub list` shows it) or its bare GUID";
+
+/** The `--region` option: checked (upper-cased) before any request; absent sends no header. */
+const regionOption = () =>
+  new Option(
+    "--region <region>",
+    `data centre of the account (${ADMIN_REGIONS.join(", ")}); default: the platform's, US`,
+  ).argParser(parseAdminRegion);
 
 /** An option parser for a comma list whose values must be among `allowed`. */
 function choices(flag: string, allowed: readonly string[]): (value: string) => string[] {
@@ -47,7 +58,12 @@ function userHttp(ctx: Ctx): Promise<Http> {
 }
 
 /** Polls a created project until it is no longer pending, within the --timeout (default 120 s). */
-async function waitProvisioned(ctx: Ctx, http: Http, project: AccountProject): Promise<AccountProject> {
+async function waitProvisioned(
+  ctx: Ctx,
+  http: Http,
+  project: AccountProject,
+  region?: string,
+): Promise<AccountProject> {
   const limitMs = (ctx.flags.timeout ?? 120) * 1000;
   const start = Date.now();
   let current = project;
@@ -62,7 +78,7 @@ async function waitProvisioned(ctx: Ctx, http: Http, project: AccountProject): P
       });
     }
     await new Promise((r) => setTimeout(r, 1000));
-    current = await getProject(http, project.id);
+    current = await getProject(http, project.id, { region });
   }
   return current;
 }
@@ -85,6 +101,7 @@ function registerProjects(admin: AnyCommand, makeCtx: ContextFactory): void {
       choices("--classification", CLASSIFICATIONS),
     )
     .option("--limit <n>", "stop after n projects", positiveNumber("--limit", true))
+    .addOption(regionOption())
     .action(async (opts, cmd) => {
       const ctx = makeCtx(cmd);
       const http = await userHttp(ctx);
@@ -95,6 +112,7 @@ function registerProjects(admin: AnyCommand, makeCtx: ContextFactory): void {
   examples(list, [
     "diazo admin project list --account b.c8b0c73d-3ae9-4a3c-9b5e-1f2d3c4b5a69",
     "diazo admin project list --account c8b0c73d-3ae9-4a3c-9b5e-1f2d3c4b5a69 --status active,pending -o json",
+    "diazo admin project list --account b.c8b0c73d-3ae9-4a3c-9b5e-1f2d3c4b5a69 --region EMEA",
   ]);
 
   const create = project.command("create")
@@ -105,6 +123,7 @@ function registerProjects(admin: AnyCommand, makeCtx: ContextFactory): void {
     .option("--classification <c>", `one of ${CLASSIFICATIONS.join(", ")} (default production)`)
     .option("--job-number <text>", "your own identifier for the project")
     .option("--template <projectId>", "clone this template project")
+    .addOption(regionOption())
     .action(async (opts, cmd) => {
       const ctx = makeCtx(cmd);
       const name = opts.name.trim();
@@ -122,10 +141,10 @@ function registerProjects(admin: AnyCommand, makeCtx: ContextFactory): void {
         classification: opts.classification,
         jobNumber: opts.jobNumber,
         templateId,
-      });
+      }, { region: opts.region });
       ctx.info(`Project ${created.name} (${created.id}) accepted, status ${created.status}`);
       if (ctx.flags.wait) {
-        created = await waitProvisioned(ctx, http, created);
+        created = await waitProvisioned(ctx, http, created, opts.region);
         ctx.info(`Project ${created.id} is ${created.status}`);
       }
       await ctx.emit(created);
@@ -138,23 +157,28 @@ function registerProjects(admin: AnyCommand, makeCtx: ContextFactory): void {
   const get = project.command("get").alias("info")
     .description("show a project")
     .argument("<projectId>", "project id (a GUID; the data management b.<guid> form is accepted)")
-    .action(async (id, _opts, cmd) => {
+    .addOption(regionOption())
+    .action(async (id, opts, cmd) => {
       const ctx = makeCtx(cmd);
       const projectId = accId(id);
-      await ctx.emit(await getProject(await userHttp(ctx), projectId));
+      await ctx.emit(await getProject(await userHttp(ctx), projectId, { region: opts.region }));
     });
-  examples(get, ["diazo admin project get 1c7d2a10-8f3e-4c55-a1b2-3c4d5e6f7081"]);
+  examples(get, [
+    "diazo admin project get 1c7d2a10-8f3e-4c55-a1b2-3c4d5e6f7081",
+    "diazo admin project get 1c7d2a10-8f3e-4c55-a1b2-3c4d5e6f7081 --region emea",
+  ]);
 
   const users = project.command("users")
     .description("list the users of a project, following every page")
     .argument("<projectId>", "project id (a GUID; the data management b.<guid> form is accepted)")
     .option("--limit <n>", "stop after n users", positiveNumber("--limit", true))
+    .addOption(regionOption())
     .action(async (id, opts, cmd) => {
       const ctx = makeCtx(cmd);
       const projectId = accId(id);
       const http = await userHttp(ctx);
       const out = [];
-      for await (const u of listProjectUsers(http, projectId, { limit: opts.limit })) {
+      for await (const u of listProjectUsers(http, projectId, opts)) {
         out.push({ ...u, projectAdmin: u.accessLevels?.projectAdmin ?? false });
       }
       await ctx.emit(out, { columns: ["id", "name", "email", "companyName", "status", "projectAdmin"] });
@@ -182,15 +206,17 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
     .description("list the users of an account, following every page")
     .requiredOption("--account <id>", ACCOUNT_HELP, accountOption)
     .option("--limit <n>", "stop after n users", positiveNumber("--limit", true))
+    .addOption(regionOption())
     .action(async (opts, cmd) => {
       const ctx = makeCtx(cmd);
       const http = await userHttp(ctx);
       const out = [];
-      for await (const u of listAccountUsers(http, opts.account, { limit: opts.limit })) out.push(u);
+      for await (const u of listAccountUsers(http, opts.account, opts)) out.push(u);
       await ctx.emit(out, { columns: ["id", "name", "email", "role", "status", "company_name"] });
     });
   examples(list, [
     "diazo admin user list --account b.c8b0c73d-3ae9-4a3c-9b5e-1f2d3c4b5a69",
     "diazo admin user list --account c8b0c73d-3ae9-4a3c-9b5e-1f2d3c4b5a69 -o csv",
+    "diazo admin user list --account c8b0c73d-3ae9-4a3c-9b5e-1f2d3c4b5a69 --region EMEA",
   ]);
 }

@@ -3,8 +3,11 @@
  * v1) and the account's member directory (BIM 360 HQ v1). Plain functions over an injected Http;
  * reading needs `account:read`, creating `account:write`, both granted only to a user's login.
  * Account and project ids are the bare GUIDs; a data management `b.` id is accepted and stripped.
+ * Every request takes an optional `region`, sent as the `Region` header (absent: the platform's
+ * default, US), so that accounts hosted in another data centre can be reached.
  */
 import { accId } from "../core/dm_ids.ts";
+import { MD_REGIONS, parseMdRegion } from "./derivative.ts";
 import type { Http, RequestSpec } from "./http.ts";
 import { paginate } from "./pagination.ts";
 
@@ -19,6 +22,21 @@ const ACC_PAGE = 200;
 const HQ_PAGE = 100;
 
 const ADMIN = "/construction/admin/v1";
+
+/** Regions of ACC Account Admin (the `Region` header): the same list as Model Derivative's. */
+export const ADMIN_REGIONS = MD_REGIONS;
+
+/** Upper-cases and checks a `Region` value; a usage error listing the regions otherwise. */
+export const parseAdminRegion = parseMdRegion;
+
+/** The data centre a request is routed to; absent, the platform's default (US). */
+export interface RegionOption {
+  region?: string;
+}
+
+function regionHeaders(region?: string): Record<string, string> {
+  return region ? { Region: region } : {};
+}
 
 /** A project of an account, with the platform's field names (aps-api.md §9.1). */
 export interface AccountProject {
@@ -80,9 +98,13 @@ export interface ProjectFilters {
 }
 
 /** The first page request of an account's project list (pagination scheme "acc"). */
-export function accountProjectsRequest(accountId: string, filters: ProjectFilters = {}): RequestSpec {
+export function accountProjectsRequest(
+  accountId: string,
+  filters: ProjectFilters & RegionOption = {},
+): RequestSpec {
   return {
     path: `${ADMIN}/accounts/${encodeURIComponent(accId(accountId))}/projects`,
+    headers: regionHeaders(filters.region),
     query: {
       limit: ACC_PAGE,
       "filter[status]": filters.status?.join(","),
@@ -95,9 +117,10 @@ export function accountProjectsRequest(accountId: string, filters: ProjectFilter
 }
 
 /** The first page request of a project's user list (pagination scheme "acc"). */
-export function projectUsersRequest(projectId: string): RequestSpec {
+export function projectUsersRequest(projectId: string, opts: RegionOption = {}): RequestSpec {
   return {
     path: `${ADMIN}/projects/${encodeURIComponent(accId(projectId))}/users`,
+    headers: regionHeaders(opts.region),
     query: { limit: ACC_PAGE },
     resource: "project",
     scope: ACCOUNT_READ,
@@ -108,7 +131,7 @@ export function projectUsersRequest(projectId: string): RequestSpec {
 export function listAccountProjects(
   http: Http,
   accountId: string,
-  opts: ProjectFilters & { limit?: number } = {},
+  opts: ProjectFilters & RegionOption & { limit?: number } = {},
 ): AsyncGenerator<AccountProject> {
   return paginate<AccountProject>(http, accountProjectsRequest(accountId, opts), "acc", {
     limit: opts.limit,
@@ -120,11 +143,13 @@ export async function createAccountProject(
   http: Http,
   accountId: string,
   input: ProjectInput,
+  opts: RegionOption = {},
 ): Promise<AccountProject> {
   const { templateId, ...fields } = input;
   const res = await http.request<AccountProject>({
     method: "POST",
     path: `${ADMIN}/accounts/${encodeURIComponent(accId(accountId))}/projects`,
+    headers: regionHeaders(opts.region),
     json: { ...fields, ...(templateId ? { template: { projectId: accId(templateId) } } : {}) },
     key: `account ${accountId}`,
     scope: ACCOUNT_WRITE,
@@ -133,9 +158,14 @@ export async function createAccountProject(
 }
 
 /** A project by id; 404 becomes "Project not found". */
-export async function getProject(http: Http, projectId: string): Promise<AccountProject> {
+export async function getProject(
+  http: Http,
+  projectId: string,
+  opts: RegionOption = {},
+): Promise<AccountProject> {
   const res = await http.request<AccountProject>({
     path: `${ADMIN}/projects/${encodeURIComponent(accId(projectId))}`,
+    headers: regionHeaders(opts.region),
     resource: "project",
     scope: ACCOUNT_READ,
   });
@@ -146,9 +176,9 @@ export async function getProject(http: Http, projectId: string): Promise<Account
 export function listProjectUsers(
   http: Http,
   projectId: string,
-  opts: { limit?: number } = {},
+  opts: RegionOption & { limit?: number } = {},
 ): AsyncGenerator<ProjectUser> {
-  return paginate<ProjectUser>(http, projectUsersRequest(projectId), "acc", opts);
+  return paginate<ProjectUser>(http, projectUsersRequest(projectId, opts), "acc", { limit: opts.limit });
 }
 
 /**
@@ -158,7 +188,7 @@ export function listProjectUsers(
 export async function* listAccountUsers(
   http: Http,
   accountId: string,
-  opts: { limit?: number } = {},
+  opts: RegionOption & { limit?: number } = {},
 ): AsyncGenerator<AccountUser> {
   const path = `/hq/v1/accounts/${encodeURIComponent(accId(accountId))}/users`;
   if (opts.limit !== undefined && opts.limit <= 0) return;
@@ -167,6 +197,7 @@ export async function* listAccountUsers(
     const res = await http.request<AccountUser[]>({
       path,
       query: { limit: HQ_PAGE, offset },
+      headers: regionHeaders(opts.region),
       key: `account ${accountId}`,
       scope: ACCOUNT_READ,
     });

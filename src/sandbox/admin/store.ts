@@ -5,7 +5,8 @@
  * Seed, the same in every sandbox: one account whose id is the GUID of the data management
  * sandbox's ACC hub (`b.<guid>` there), holding that hub's two projects plus a template and an
  * archived project, 12 users in 3 companies (the sandbox user is the account admin) and project
- * members. Projects created through the API live until the sandbox is reset.
+ * members — all in the US region — plus one project hosted in EMEA, so that the `Region` header
+ * matters. Projects created through the API live until the sandbox is reset.
  */
 
 import { createHash } from "node:crypto";
@@ -14,10 +15,15 @@ import { serviceState } from "../service_state.ts";
 import type { SandboxState } from "../state.ts";
 import { SANDBOX_USER } from "../users.ts";
 
+/** The region a request without a `Region` header is routed to. */
+export const DEFAULT_ADMIN_REGION = "US";
+
 /** A project of an account, as the sandbox keeps it. */
 export interface AdminProject {
   id: string;
   accountId: string;
+  /** The data centre hosting the project (a `Region` header value). */
+  region: string;
   name: string;
   type: string;
   classification: string;
@@ -43,6 +49,8 @@ export interface AdminUser {
   id: string;
   /** The Autodesk id (`uid`, `autodeskId`). */
   uid: string;
+  /** The data centre hosting the user's directory entry (a `Region` header value). */
+  region: string;
   email: string;
   firstName: string;
   lastName: string;
@@ -131,6 +139,7 @@ function project(accountId: string, i: number, fields: Partial<AdminProject> & {
   const created = SEED_MS + i * 7 * DAY;
   const p: AdminProject = {
     accountId,
+    region: DEFAULT_ADMIN_REGION,
     type: "Office",
     classification: "production",
     platform: "acc",
@@ -161,6 +170,7 @@ export function seedAccount(): AdminAccount {
     {
       id: seedGuid("user/sandbox"),
       uid: SANDBOX_USER.userid,
+      region: DEFAULT_ADMIN_REGION,
       email: SANDBOX_USER.email,
       firstName: SANDBOX_USER.firstName,
       lastName: SANDBOX_USER.lastName,
@@ -173,6 +183,7 @@ export function seedAccount(): AdminAccount {
     ...PEOPLE.map(([first, last, company, jobTitle], i): AdminUser => ({
       id: seedGuid(`user/${first}`),
       uid: `SANDBOX${first.toUpperCase()}${last.toUpperCase()}`,
+      region: DEFAULT_ADMIN_REGION,
       email: `${first}.${last}@diazo.invalid`.toLowerCase(),
       firstName: first,
       lastName: last,
@@ -208,6 +219,14 @@ export function seedAccount(): AdminAccount {
       status: "archived",
       endDate: new Date(SEED_MS + 60 * DAY).toISOString().slice(0, 10),
     }),
+    project(id, n + 2, {
+      id: seedGuid("project/canal-quarter"),
+      region: "EMEA",
+      name: "Canal Quarter Offices",
+      city: "Amsterdam",
+      country: "NL",
+      timezone: "Europe/Amsterdam",
+    }),
   );
   const member = (u: number, projectAdmin: boolean, role: number, added: number): AdminMember => ({
     userId: users[u].id,
@@ -220,6 +239,7 @@ export function seedAccount(): AdminAccount {
     [projects[1].id, [0, 4, 5, 8].map((u, i) => member(u, u === 0, (i + 2) % ROLES.length, 9 + i))],
     [projects[2].id, [member(0, true, 0, 16)]],
     [projects[3].id, [0, 6, 9].map((u, i) => member(u, u === 0, (i + 1) % ROLES.length, 23 + i))],
+    [projects[n + 2].id, [0, 2, 5].map((u, i) => member(u, u === 0, i % ROLES.length, 30 + i))],
   ]);
   return {
     id,

@@ -9,6 +9,10 @@
  * project answers 202 with status `pending`, and reads as `active` a few seconds later on the
  * sandbox clock. The error body of these services is not documented; the sandbox answers
  * `{"code", "message"}`.
+ *
+ * Every route reads the `Region` header (absent: US; an unknown value: 400): lists show only that
+ * region's projects and users, a project hosted elsewhere is not found (404), and a created
+ * project is hosted in the request's region.
  */
 
 import type { RequestContext } from "../context.ts";
@@ -17,10 +21,12 @@ import {
   type AdminMember,
   type AdminProject,
   adminStore,
+  DEFAULT_ADMIN_REGION,
   findProject,
   PROJECT_PROVISION_MS,
   projectStatus,
 } from "../admin/store.ts";
+import { MD_REGIONS } from "../derivative/http.ts";
 import { json, readJson } from "../respond.ts";
 import type { Route } from "../router.ts";
 import { nowMs } from "../state.ts";
@@ -36,6 +42,18 @@ function adminError(status: number, code: string, message: string): Response {
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
+
+/** The regions of the `Region` header: the same list as Model Derivative's. */
+const REGIONS: readonly string[] = MD_REGIONS;
+
+/** The region a request is routed to (its `Region` header, else US), or the 400 answer. */
+function requestRegion(req: Request): string | Response {
+  const header = req.headers.get("region");
+  if (header === null) return DEFAULT_ADMIN_REGION;
+  const region = header.trim().toUpperCase();
+  if (REGIONS.includes(region)) return region;
+  return adminError(400, "ERR_BAD_INPUT", `'Region' must be one of ${REGIONS.join(", ")}, got '${header}'`);
+}
 
 function account(ctx: RequestContext): AdminAccount | Response {
   const id = ctx.params.accountId;
@@ -145,7 +163,9 @@ function textMatches(value: string, pattern: string, how: string): boolean {
   return v.includes(p);
 }
 
-function listProjects(_req: Request, ctx: RequestContext): Response {
+function listProjects(req: Request, ctx: RequestContext): Response {
+  const region = requestRegion(req);
+  if (region instanceof Response) return region;
   const acc = account(ctx);
   if (acc instanceof Response) return acc;
   const win = window(ctx, 20, 200);
@@ -163,7 +183,8 @@ function listProjects(_req: Request, ctx: RequestContext): Response {
   const has = (f: string[] | undefined | Response, v: string) => !Array.isArray(f) || f.includes(v);
   const results = [...acc.projects.values()]
     .filter((p) =>
-      has(statuses, projectStatus(p, now)) && has(classes, p.classification) && has(platforms, p.platform) &&
+      p.region === region && has(statuses, projectStatus(p, now)) && has(classes, p.classification) &&
+      has(platforms, p.platform) &&
       (name === null || textMatches(p.name, name, how))
     )
     .sort((a, b) => a.name.localeCompare(b.name))
@@ -181,6 +202,8 @@ function badText(name: string, value: unknown, max: number, required = false): s
 }
 
 async function createProject(req: Request, ctx: RequestContext): Promise<Response> {
+  const region = requestRegion(req);
+  if (region instanceof Response) return region;
   const acc = account(ctx);
   if (acc instanceof Response) return acc;
   if (!(req.headers.get("content-type") ?? "").includes("application/json")) {
@@ -199,21 +222,27 @@ async function createProject(req: Request, ctx: RequestContext): Promise<Respons
       : undefined);
   if (problem) return adminError(400, "ERR_BAD_INPUT", problem);
   const name = (b.name as string).trim();
+  const hosted = [...acc.projects.values()].filter((p) => p.region === region);
   let template: AdminProject | undefined;
   if (b.template !== undefined) {
     const tid = (b.template as { projectId?: unknown } | null)?.projectId;
-    template = typeof tid === "string" ? acc.projects.get(tid) : undefined;
+    template = typeof tid === "string" ? hosted.find((p) => p.id === tid) : undefined;
     if (!template) {
-      return adminError(400, "ERR_BAD_INPUT", "'template.projectId' must name a project of the account");
+      return adminError(
+        400,
+        "ERR_BAD_INPUT",
+        `'template.projectId' must name a project of the account in ${region}`,
+      );
     }
   }
-  if ([...acc.projects.values()].some((p) => p.name.toLowerCase() === name.toLowerCase())) {
+  if (hosted.some((p) => p.name.toLowerCase() === name.toLowerCase())) {
     return adminError(409, "ERR_CONFLICT", `A project named '${name}' already exists in the account`);
   }
   const now = nowMs(ctx.sandbox.state);
   const project: AdminProject = {
     id: crypto.randomUUID(),
     accountId: acc.id,
+    region,
     name,
     type: b.type as string,
     classification: (b.classification as string | undefined) ?? "production",
@@ -235,15 +264,23 @@ async function createProject(req: Request, ctx: RequestContext): Promise<Respons
   return json(202, projectBody(project, acc, now));
 }
 
-function projectOr404(ctx: RequestContext): { project: AdminProject; acc: AdminAccount } | Response {
+/** The path's project as hosted in the request's region; 400 for a bad region, 404 when not hosted there. */
+function projectOr404(
+  req: Request,
+  ctx: RequestContext,
+): { project: AdminProject; acc: AdminAccount } | Response {
+  const region = requestRegion(req);
+  if (region instanceof Response) return region;
   const store = adminStore(ctx.sandbox.state);
   const project = findProject(store, ctx.params.projectId);
-  if (!project) return adminError(404, "ERR_NOT_FOUND", `Project '${ctx.params.projectId}' not found`);
+  if (project?.region !== region) {
+    return adminError(404, "ERR_NOT_FOUND", `Project '${ctx.params.projectId}' not found`);
+  }
   return { project, acc: store.accounts.get(project.accountId)! };
 }
 
-function getProject(_req: Request, ctx: RequestContext): Response {
-  const found = projectOr404(ctx);
+function getProject(req: Request, ctx: RequestContext): Response {
+  const found = projectOr404(req, ctx);
   if (found instanceof Response) return found;
   return json(200, projectBody(found.project, found.acc, nowMs(ctx.sandbox.state)));
 }
@@ -278,8 +315,8 @@ function projectUserBody(m: AdminMember, project: AdminProject, acc: AdminAccoun
   };
 }
 
-function listProjectUsers(_req: Request, ctx: RequestContext): Response {
-  const found = projectOr404(ctx);
+function listProjectUsers(req: Request, ctx: RequestContext): Response {
+  const found = projectOr404(req, ctx);
   if (found instanceof Response) return found;
   const win = window(ctx, 20, 200);
   if (win instanceof Response) return win;
@@ -288,14 +325,16 @@ function listProjectUsers(_req: Request, ctx: RequestContext): Response {
   return envelope(ctx, users, win.limit, win.offset);
 }
 
-function listAccountUsers(_req: Request, ctx: RequestContext): Response {
+function listAccountUsers(req: Request, ctx: RequestContext): Response {
+  const region = requestRegion(req);
+  if (region instanceof Response) return region;
   const acc = account(ctx);
   if (acc instanceof Response) return acc;
   const win = window(ctx, 10, 100);
   if (win instanceof Response) return win;
   return json(
     200,
-    acc.users.slice(win.offset, win.offset + win.limit).map((u) => {
+    acc.users.filter((u) => u.region === region).slice(win.offset, win.offset + win.limit).map((u) => {
       const company = acc.companies.find((c) => c.id === u.companyId)?.name ?? null;
       return {
         id: u.id,
