@@ -236,7 +236,11 @@ async function createProject(req: Request, ctx: RequestContext): Promise<Respons
     }
   }
   if (hosted.some((p) => p.name.toLowerCase() === name.toLowerCase())) {
-    return adminError(409, "ERR_CONFLICT", `A project named '${name}' already exists in the account`);
+    return adminError(
+      409,
+      "ERR_CONFLICT",
+      `A project named '${name}' already exists in the account's ${region} region`,
+    );
   }
   const now = nowMs(ctx.sandbox.state);
   const project: AdminProject = {
