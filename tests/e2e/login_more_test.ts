@@ -5,7 +5,10 @@ import { startSandbox } from "../../src/sandbox/server.ts";
 import { diazo, json, makeHome, requestLog, sandboxEnv } from "./harness.ts";
 import { finish, startLogin } from "./login_helpers.ts";
 
-/** A service account registered at the sandbox, with its private key written to a file. */
+/**
+ * A service account registered at the sandbox, its private key written to a file, and the
+ * `auth login` arguments that use it with the given scopes.
+ */
 async function serviceAccount(url: string, dir: string, name: string) {
   const sa = await fetch(`${url}/_sandbox/service-accounts`, {
     method: "POST",
@@ -13,33 +16,20 @@ async function serviceAccount(url: string, dir: string, name: string) {
   }).then((r) => r.json());
   const keyFile = path.join(dir, "sa.pem");
   await Deno.writeTextFile(keyFile, sa.privateKey);
-  return { sa, keyFile };
+  const loginArgs = (scopes: string) => [
+    ...["auth", "login", "--service-account", sa.serviceAccountId, "--key-file", keyFile],
+    ...["--key-id", sa.keyId, "--scopes", scopes],
+  ];
+  return { sa, keyFile, loginArgs };
 }
 
 Deno.test("service account: JWT-bearer login gives a 3-legged token usable for user commands", async () => {
   const sb = await startSandbox({ port: 0 });
   const home = await makeHome();
   try {
-    const { sa, keyFile } = await serviceAccount(sb.url, home.dir, "robot");
+    const { sa, keyFile, loginArgs } = await serviceAccount(sb.url, home.dir, "robot");
     const env = sandboxEnv(home, sb.url);
-    const r = await diazo(
-      [
-        "auth",
-        "login",
-        "--service-account",
-        sa.serviceAccountId,
-        "--key-file",
-        keyFile,
-        "--key-id",
-        sa.keyId,
-        "--scopes",
-        "data:read,user-profile:read",
-        "-o",
-        "json",
-        "--debug",
-      ],
-      { env },
-    );
+    const r = await diazo([...loginArgs("data:read,user-profile:read"), "-o", "json", "--debug"], { env });
     assert.equal(r.code, 0, r.stderr);
     assert.equal(json<{ mode: string }>(r).mode, "3-legged");
     const status = json<{ tokens: { mode: string; user: string | null }[] }>(
@@ -179,23 +169,9 @@ Deno.test("a user token without a scope: the hint says to log in again with it, 
   const sb = await startSandbox({ port: 0 });
   const home = await makeHome();
   try {
-    const { sa, keyFile } = await serviceAccount(sb.url, home.dir, "narrow");
+    const { loginArgs } = await serviceAccount(sb.url, home.dir, "narrow");
     const env = sandboxEnv(home, sb.url);
-    const login = await diazo(
-      [
-        "auth",
-        "login",
-        "--service-account",
-        sa.serviceAccountId,
-        "--key-file",
-        keyFile,
-        "--key-id",
-        sa.keyId,
-        "--scopes",
-        "data:read",
-      ],
-      { env },
-    );
+    const login = await diazo(loginArgs("data:read"), { env });
     assert.equal(login.code, 0, login.stderr);
     const who = await diazo(["auth", "whoami"], { env });
     assert.equal(who.code, 3);
