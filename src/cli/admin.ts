@@ -6,15 +6,14 @@
 import { Option } from "@commander-js/extra-typings";
 import { accId } from "../core/dm_ids.ts";
 import { DiazoError, usageError } from "../core/errors.ts";
+import { DATA_CENTRES, parseDataCentre } from "../core/regions.ts";
 import {
   type AccountProject,
-  ADMIN_REGIONS,
   createAccountProject,
   getProject,
   listAccountProjects,
   listAccountUsers,
   listProjectUsers,
-  parseAdminRegion,
 } from "../services/admin.ts";
 import type { Http } from "../services/http.ts";
 import { type AnyCommand, type ContextFactory, examples, positiveNumber } from "./command.ts";
@@ -29,8 +28,8 @@ const ACCOUNT_HELP = "account id: the ACC hub id (b.<guid>, as `diazo hub list` 
 const regionOption = () =>
   new Option(
     "--region <region>",
-    `data centre of the account (${ADMIN_REGIONS.join(", ")}); default: the platform's, US`,
-  ).argParser(parseAdminRegion);
+    `data centre of the account (${DATA_CENTRES.join(", ")}); default: the platform's, US`,
+  ).argParser(parseDataCentre);
 
 /** An option parser for a comma list whose values must be among `allowed`. */
 function choices(flag: string, allowed: readonly string[]): (value: string) => string[] {

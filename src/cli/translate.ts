@@ -12,6 +12,7 @@ import {
   parseOutputType,
   parseViews,
 } from "../core/presets.ts";
+import { DATA_CENTRES, parseDataCentre } from "../core/regions.ts";
 import { parseUrn } from "../core/urn.ts";
 import { mapSettled } from "../services/concurrency.ts";
 import {
@@ -25,8 +26,6 @@ import {
   jobPayload,
   listFormats,
   listViews,
-  MD_REGIONS,
-  parseMdRegion,
   saveThumbnail,
   startJob,
 } from "../services/derivative.ts";
@@ -40,9 +39,10 @@ function collect(value: string, previous: string[] = []): string[] {
 }
 
 const regionOption = () =>
-  new Option("--region <region>", `Model Derivative region (${MD_REGIONS.join(", ")}); default US`).argParser(
-    parseMdRegion,
-  );
+  new Option("--region <region>", `Model Derivative region (${DATA_CENTRES.join(", ")}); default US`)
+    .argParser(
+      parseDataCentre,
+    );
 
 /** The output formats of a start command: a preset's, then --format values (which replace a preset's of the same type). */
 async function chooseFormats(

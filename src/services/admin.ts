@@ -7,7 +7,6 @@
  * default, US), so that accounts hosted in another data centre can be reached.
  */
 import { accId } from "../core/dm_ids.ts";
-import { MD_REGIONS, parseMdRegion } from "./derivative.ts";
 import type { Http, RequestSpec } from "./http.ts";
 import { paginate } from "./pagination.ts";
 
@@ -22,12 +21,6 @@ const ACC_PAGE = 200;
 const HQ_PAGE = 100;
 
 const ADMIN = "/construction/admin/v1";
-
-/** Regions of ACC Account Admin (the `Region` header): the same list as Model Derivative's. */
-export const ADMIN_REGIONS = MD_REGIONS;
-
-/** Upper-cases and checks a `Region` value; a usage error listing the regions otherwise. */
-export const parseAdminRegion = parseMdRegion;
 
 /** The data centre a request is routed to; absent, the platform's default (US). */
 export interface RegionOption {

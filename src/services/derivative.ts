@@ -3,7 +3,7 @@
  * views, object trees, properties, and waiting for a job. Plain functions over an injected Http.
  * The manifest's shapes are in derivative_manifest.ts, derivative downloads in derivative_files.ts.
  */
-import { DiazoError, usageError } from "../core/errors.ts";
+import { DiazoError } from "../core/errors.ts";
 import type { OutputFormat } from "../core/presets.ts";
 import type { Http } from "./http.ts";
 import { type Manifest, manifestMessages } from "./derivative_manifest.ts";
@@ -22,16 +22,6 @@ export {
 } from "./derivative_files.ts";
 
 const BASE = "/modelderivative/v2/designdata";
-
-/** Regions of the Model Derivative service (header `region`). */
-export const MD_REGIONS = ["US", "EMEA", "AUS", "CAN", "DEU", "IND", "JPN", "GBR"] as const;
-
-/** Normalises and checks a Model Derivative region. */
-export function parseMdRegion(region: string): (typeof MD_REGIONS)[number] {
-  const r = region.trim().toUpperCase();
-  if ((MD_REGIONS as readonly string[]).includes(r)) return r as (typeof MD_REGIONS)[number];
-  throw usageError(`unknown region '${region}'`, `Use one of: ${MD_REGIONS.join(", ")}.`);
-}
 
 /** The body of a translation job (`JobPayload`). */
 export interface JobPayload {

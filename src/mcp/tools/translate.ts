@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { DiazoError, usageError } from "../../core/errors.ts";
 import { formatsFromFlags, OUTPUT_TYPES, VIEWS } from "../../core/presets.ts";
+import { DATA_CENTRES, parseDataCentre } from "../../core/regions.ts";
 import { parseUrn } from "../../core/urn.ts";
 import {
   defaultView,
@@ -11,8 +12,6 @@ import {
   listViews,
   type Manifest,
   manifestProgress,
-  MD_REGIONS,
-  parseMdRegion,
   startJob,
   waitForJob,
 } from "../../services/derivative.ts";
@@ -23,10 +22,10 @@ const urnInput = z.string().min(1).describe(
   "The design's URN: the base64 `urn` from object_list, object_upload or object_urn (e.g. dXJuOmFkc2sub2JqZWN0czpvcy5vYmplY3Q6...), " +
     "or a raw urn:adsk.objects:os.object:<bucket>/<key>.",
 );
-const regionInput = z.enum(MD_REGIONS).optional().describe(
+const regionInput = z.enum(DATA_CENTRES).optional().describe(
   "Model Derivative region where the derivatives live (default US).",
 );
-const region = (r?: string) => (r === undefined ? undefined : parseMdRegion(r));
+const region = (r?: string) => (r === undefined ? undefined : parseDataCentre(r));
 
 const problem = z.object({ type: z.string(), code: z.string().optional(), message: z.string() });
 

@@ -7,7 +7,8 @@ import type { RequestContext } from "../context.ts";
 import { findObject } from "../objects.ts";
 import { empty, readJson } from "../respond.ts";
 import { FORMATS_LAST_MODIFIED, isOutputType, OUTPUT_TYPES, SUPPORTED_FORMATS } from "./formats.ts";
-import { diagnostic, headerFlag, MD_REGIONS, mdHeaders, mdJson, needsScope, requestRegion } from "./http.ts";
+import { DATA_CENTRES } from "../../core/regions.ts";
+import { diagnostic, headerFlag, mdHeaders, mdJson, needsScope, requestRegion } from "./http.ts";
 import { type RequestedFormat, submitJob } from "./translate.ts";
 import { decodeSourceUrn, manifestKey } from "./urn.ts";
 
@@ -73,7 +74,7 @@ export async function startJob(req: Request, ctx: RequestContext): Promise<Respo
     : undefined;
   if (region === undefined && typeof legacyRegion === "string") {
     region = legacyRegion.toUpperCase();
-    if (!(MD_REGIONS as readonly string[]).includes(region)) {
+    if (!(DATA_CENTRES as readonly string[]).includes(region)) {
       return diagnostic(400, `Invalid 'output.destination.region' '${legacyRegion}'`);
     }
   }
@@ -92,7 +93,7 @@ export async function startJob(req: Request, ctx: RequestContext): Promise<Respo
     object,
     fileName,
     compressed,
-    region: region ?? MD_REGIONS[0],
+    region: region ?? DATA_CENTRES[0],
     formats,
     force: headerFlag(req, "x-ads-force"),
     ...(typeof workflow === "string" ? { workflow } : {}),

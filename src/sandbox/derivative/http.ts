@@ -4,14 +4,12 @@
  * manifest a path names.
  */
 
+import { DATA_CENTRES } from "../../core/regions.ts";
 import { insufficientScopeResponse } from "../bearer.ts";
 import type { RequestContext } from "../context.ts";
 import { json } from "../respond.ts";
 import type { Translation } from "./store.ts";
 import { manifestKey } from "./urn.ts";
-
-/** Regions of Model Derivative (the `region` header); the first is the default. */
-export const MD_REGIONS = ["US", "EMEA", "AUS", "CAN", "DEU", "IND", "JPN", "GBR"] as const;
 
 /** Path prefix of the legacy EMEA routes. */
 export const EMEA_PREFIX = "/modelderivative/v2/regions/eu/designdata";
@@ -48,9 +46,9 @@ export function requestRegion(req: Request, ctx: RequestContext): string | undef
   const header = req.headers.get("region");
   if (header !== null) {
     const upper = header.trim().toUpperCase();
-    return (MD_REGIONS as readonly string[]).includes(upper)
+    return (DATA_CENTRES as readonly string[]).includes(upper)
       ? upper
-      : diagnostic(400, `Invalid region '${header}': must be one of ${MD_REGIONS.join(", ")}`);
+      : diagnostic(400, `Invalid region '${header}': must be one of ${DATA_CENTRES.join(", ")}`);
   }
   return ctx.url.pathname.startsWith(EMEA_PREFIX) ? "EMEA" : undefined;
 }

@@ -26,7 +26,7 @@ import {
   PROJECT_PROVISION_MS,
   projectStatus,
 } from "../admin/store.ts";
-import { MD_REGIONS } from "../derivative/http.ts";
+import { DATA_CENTRES } from "../../core/regions.ts";
 import { json, readJson } from "../respond.ts";
 import type { Route } from "../router.ts";
 import { nowMs } from "../state.ts";
@@ -43,8 +43,7 @@ function adminError(status: number, code: string, message: string): Response {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-/** The regions of the `Region` header: the same list as Model Derivative's. */
-const REGIONS: readonly string[] = MD_REGIONS;
+const REGIONS: readonly string[] = DATA_CENTRES;
 
 /** The region a request is routed to (its `Region` header, else US), or the 400 answer. */
 function requestRegion(req: Request): string | Response {
