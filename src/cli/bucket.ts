@@ -1,4 +1,5 @@
 /** `diazo bucket ...`: storage buckets. */
+import { BUCKET_REGIONS, parseBucketRegion } from "../core/regions.ts";
 import { Option } from "@commander-js/extra-typings";
 import {
   type Bucket,
@@ -6,9 +7,7 @@ import {
   deleteBucket,
   getBucket,
   listBuckets,
-  parseRegion,
   POLICIES,
-  REGIONS,
   validateBucketKey,
 } from "../services/oss.ts";
 import { DiazoError } from "../core/errors.ts";
@@ -32,12 +31,12 @@ function withHelpers<T extends { createdDate?: number }>(
 export function addListCommand(parent: AnyCommand, makeCtx: ContextFactory): void {
   const list = parent.command("list").alias("ls")
     .description("list the app's buckets in every region (or one), following every page")
-    .option("--region <region>", `only this region (${REGIONS.join(", ")})`)
+    .option("--region <region>", `only this region (${BUCKET_REGIONS.join(", ")})`)
     .option("--limit <n>", "stop after n buckets", positiveNumber("--limit", true))
     .action(async (opts, cmd) => {
       const ctx = makeCtx(cmd);
       const http = await ctx.http();
-      const regions = opts.region ? [parseRegion(opts.region)] : [...REGIONS];
+      const regions = opts.region ? [parseBucketRegion(opts.region)] : [...BUCKET_REGIONS];
       const out: (Bucket & { region?: string })[] = [];
       // Regions are independent: ask them in parallel, keep the output in region order.
       const perRegion = await Promise.all(regions.map(async (region) => {
@@ -81,13 +80,13 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
   const create = bucket.command("create")
     .description("create a bucket (keys are unique across the whole platform)")
     .requiredOption("-k, --key <bucketKey>", "bucket key: 3-128 chars of [-_.a-z0-9]")
-    .option("--region <region>", `storage region (${REGIONS.join(", ")})`, "US")
+    .option("--region <region>", `storage region (${BUCKET_REGIONS.join(", ")})`, "US")
     .addOption(
       new Option("--policy <policy>", "retention policy").choices(POLICIES).default("transient" as const),
     )
     .action(async (opts, cmd) => {
       const ctx = makeCtx(cmd);
-      const region = parseRegion(opts.region);
+      const region = parseBucketRegion(opts.region);
       const http = await ctx.http();
       const created = await createBucket(http, { bucketKey: opts.key, policyKey: opts.policy, region });
       ctx.info(`Created bucket ${created.bucketKey} (${created.policyKey}, ${region})`);

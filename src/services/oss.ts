@@ -3,8 +3,6 @@ import { usageError } from "../core/errors.ts";
 import type { Http, RequestSpec } from "./http.ts";
 import { paginate } from "./pagination.ts";
 
-/** Storage regions of the platform. */
-export const REGIONS = ["US", "EMEA", "AUS", "APAC", "CAN", "DEU", "IND", "JPN", "GBR"] as const;
 /** Retention policies of a bucket. */
 export const POLICIES = ["transient", "temporary", "persistent"] as const;
 
@@ -35,13 +33,6 @@ export function validateBucketKey(key: string): void {
       key.toLowerCase().replace(/[^-_.a-z0-9]/g, "-").padEnd(3, "-").slice(0, 128)
     }`,
   );
-}
-
-/** Normalises and checks a region name. */
-export function parseRegion(region: string): (typeof REGIONS)[number] {
-  const r = region.toUpperCase();
-  if ((REGIONS as readonly string[]).includes(r)) return r as (typeof REGIONS)[number];
-  throw usageError(`unknown region '${region}'`, `Use one of: ${REGIONS.join(", ")}.`);
 }
 
 /** The first page request of the bucket list of one region (pagination scheme "oss"). */

@@ -1,4 +1,5 @@
 /** Tools over storage buckets: list, create, get, delete (services/oss.ts, as `diazo bucket ...`). */
+import { BUCKET_REGIONS, parseBucketRegion } from "../../core/regions.ts";
 import { z } from "zod";
 import {
   type Bucket,
@@ -6,9 +7,7 @@ import {
   createBucket,
   deleteBucket,
   getBucket,
-  parseRegion,
   POLICIES,
-  REGIONS,
 } from "../../services/oss.ts";
 import { fetchPage } from "../../services/pagination.ts";
 import { listAnswer } from "../result.ts";
@@ -19,7 +18,7 @@ export const bucketKeyInput = z.string().describe(
   "Bucket key: 3-128 characters of lower-case letters, digits, '-', '_' and '.', e.g. myco-models.",
 );
 
-const regionInput = z.enum(REGIONS).describe(`Storage region: ${REGIONS.join(", ")}.`);
+const regionInput = z.enum(BUCKET_REGIONS).describe(`Storage region: ${BUCKET_REGIONS.join(", ")}.`);
 
 const bucketItem = z.looseObject({
   bucketKey: z.string(),
@@ -59,7 +58,7 @@ const bucketList = defineTool({
   scopes: ["bucket:read"],
   login: "app",
   async run(args, ctx) {
-    const region = parseRegion(args.region);
+    const region = parseBucketRegion(args.region);
     const page = await fetchPage<Bucket>(await ctx.http(), bucketsRequest(region), "oss", args);
     return listAnswer(page, page.items.map((b) => ({ ...withDate(b), region })));
   },
@@ -82,7 +81,7 @@ const bucketCreate = defineTool({
   scopes: ["bucket:create"],
   login: "app",
   async run(args, ctx) {
-    const region = parseRegion(args.region);
+    const region = parseBucketRegion(args.region);
     const created = await createBucket(await ctx.http(), {
       bucketKey: args.bucket_key,
       policyKey: args.policy,

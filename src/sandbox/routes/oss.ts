@@ -3,6 +3,7 @@
  * (client id) of the calling token.
  */
 
+import { BUCKET_REGIONS } from "../../core/regions.ts";
 import type { RequestContext } from "../context.ts";
 import { deleteBucketObjects } from "../objects.ts";
 import { empty, json, readJson, reason } from "../respond.ts";
@@ -10,9 +11,6 @@ import type { Route } from "../router.ts";
 import { revokeSignedResources } from "../signing.ts";
 import { type Bucket, type BucketPermission, nowMs } from "../state.ts";
 import { abortBucketUploads } from "../uploads.ts";
-
-/** Storage regions of OSS; the first is the default. */
-export const OSS_REGIONS = ["US", "EMEA", "AUS", "APAC", "CAN", "DEU", "IND", "JPN", "GBR"] as const;
 
 /** Retention policies of a bucket. */
 export const POLICY_KEYS = ["transient", "temporary", "persistent"] as const;
@@ -23,11 +21,11 @@ const BAD_BUCKET_KEY = "Valid field 'bucketKey' must be of the form [-_.a-z0-9]{
 /** The region named by `value` (any case), or undefined when OSS has no such region. */
 export function ossRegion(value: string): string | undefined {
   const upper = value.toUpperCase();
-  return (OSS_REGIONS as readonly string[]).includes(upper) ? upper : undefined;
+  return (BUCKET_REGIONS as readonly string[]).includes(upper) ? upper : undefined;
 }
 
 function badRegion(value: string): Response {
-  return reason(400, `Invalid region '${value}': must be one of ${OSS_REGIONS.join(", ")}`);
+  return reason(400, `Invalid region '${value}': must be one of ${BUCKET_REGIONS.join(", ")}`);
 }
 
 function bucketBody(b: Bucket) {
@@ -93,7 +91,7 @@ async function createBucket(req: Request, ctx: RequestContext): Promise<Response
   if (!allowed) return reason(400, "Valid field 'allow' must be a list of {authId, access: full|read}");
   // The current `region` header wins over the legacy `x-ads-region`.
   const regionText = req.headers.get("region") ?? req.headers.get("x-ads-region");
-  const region = regionText === null ? OSS_REGIONS[0] : ossRegion(regionText);
+  const region = regionText === null ? BUCKET_REGIONS[0] : ossRegion(regionText);
   if (!region) return badRegion(regionText ?? "");
   const buckets = ctx.sandbox.state.buckets;
   if (buckets.has(bucketKey)) return reason(409, "Bucket already exists");
