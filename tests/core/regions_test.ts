@@ -1,6 +1,6 @@
 /** Unit: region names from user input. */
 import assert from "node:assert/strict";
-import { DiazoError } from "../../src/core/errors.ts";
+import type { DiazoError } from "../../src/core/errors.ts";
 import { parseBucketRegion, parseDataCentre } from "../../src/core/regions.ts";
 
 Deno.test("regions: any case and surrounding spaces are accepted; APAC is a bucket region only", () => {
