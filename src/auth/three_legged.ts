@@ -3,9 +3,9 @@
  * under a cross-process lock so that parallel diazo processes never spend the same refresh token.
  */
 import path from "node:path";
-import type { Resolved } from "../core/config.ts";
+import type { Resolved } from "../config/config.ts";
 import { DiazoError, isDiazoError } from "../core/errors.ts";
-import { decodeJwt, jwtScopes } from "../core/jwt.ts";
+import { decodeJwt, jwtScopes } from "../aps/jwt.ts";
 import { registerSecret } from "../core/redact.ts";
 import { withFileLock } from "../platform/lock.ts";
 import type { Http } from "../services/http.ts";

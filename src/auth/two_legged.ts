@@ -1,8 +1,8 @@
 /** 2-legged tokens: requested with client credentials, cached per profile and scope set. */
-import type { Resolved } from "../core/config.ts";
+import type { Resolved } from "../config/config.ts";
 import { DiazoError } from "../core/errors.ts";
 import { registerSecret } from "../core/redact.ts";
-import { DEFAULT_2L_SCOPES } from "../core/scopes.ts";
+import { DEFAULT_2L_SCOPES } from "../aps/scopes.ts";
 import type { Http } from "../services/http.ts";
 import { clientCredentialsToken } from "../services/authentication.ts";
 import { type StoredToken, tokenKey, type TokenStore } from "./token_store.ts";

@@ -4,9 +4,9 @@
  * `--region` routes a command to the data centre hosting the account (no header: the platform's US).
  */
 import { Option } from "@commander-js/extra-typings";
-import { accId } from "../core/dm_ids.ts";
+import { accId } from "../aps/dm_ids.ts";
 import { DiazoError, usageError } from "../core/errors.ts";
-import { DATA_CENTRES, parseDataCentre } from "../core/regions.ts";
+import { DATA_CENTRES, parseDataCentre } from "../aps/regions.ts";
 import {
   type AccountProject,
   createAccountProject,

@@ -1,6 +1,6 @@
 /** The `alias` family: `alias list`, the same command as `plugin alias list`. */
-import { shadowedAliases } from "../core/aliases.ts";
-import { loadPluginsFile } from "../core/plugins_config.ts";
+import { shadowedAliases } from "../extend/aliases.ts";
+import { loadPluginsFile } from "../extend/plugins_config.ts";
 import { type AnyCommand, type ContextFactory, examples } from "./command.ts";
 import { isBuiltinWord } from "./extend.ts";
 

@@ -1,8 +1,8 @@
 /** `diazo auth ...`: credentials and tokens (2-legged part). */
-import { mask } from "../core/config.ts";
+import { mask } from "../config/config.ts";
 import { fileTokenStore } from "../auth/token_store.ts";
-import { decodeJwt, jwtUserId } from "../core/jwt.ts";
-import { scopeInfo } from "../core/scopes.ts";
+import { decodeJwt, jwtUserId } from "../aps/jwt.ts";
+import { scopeInfo } from "../aps/scopes.ts";
 import { profileScopes, requireCredentials, twoLeggedToken } from "../auth/two_legged.ts";
 import { type AnyCommand, type ContextFactory, examples } from "./command.ts";
 import { runLogin } from "./auth_login.ts";

@@ -12,7 +12,7 @@ import { codeChallenge, codeVerifier, randomState } from "../auth/pkce.ts";
 import { signAssertion } from "../auth/service_account.ts";
 import { twoLeggedToken } from "../auth/two_legged.ts";
 import { DiazoError, usageError } from "../core/errors.ts";
-import { parseScopeList, scopeInfo, unknownScopes } from "../core/scopes.ts";
+import { parseScopeList, scopeInfo, unknownScopes } from "../aps/scopes.ts";
 import { openBrowser } from "../platform/browser.ts";
 import {
   authorizePreflight,

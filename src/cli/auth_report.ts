@@ -1,10 +1,10 @@
 /** `diazo auth diagnose|support-report|migrate-from-forge|scope-report` and `diazo logs`. */
 import { profileScopes } from "../auth/two_legged.ts";
-import { mask } from "../core/config.ts";
+import { mask } from "../config/config.ts";
 import { isDiazoError } from "../core/errors.ts";
 import { redact } from "../core/redact.ts";
-import { parsePeriod, readScopeUses, summarise } from "../core/scope_usage.ts";
-import { parseScopeList, unknownScopes } from "../core/scopes.ts";
+import { parsePeriod, readScopeUses, summarise } from "../config/scope_usage.ts";
+import { parseScopeList, unknownScopes } from "../aps/scopes.ts";
 import { versionInfo } from "../core/version.ts";
 import { type AnyCommand, type ContextFactory, examples } from "./command.ts";
 import type { Ctx } from "./context.ts";

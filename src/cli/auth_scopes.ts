@@ -1,9 +1,9 @@
 /** `diazo auth scopes|inspect-token|test-scope|test-scopes|extend-scopes|reduce-scopes`. */
 import { profileScopes, requireCredentials, twoLeggedToken } from "../auth/two_legged.ts";
 import { DiazoError, isDiazoError, usageError } from "../core/errors.ts";
-import { decodeJwt, jwtScopes } from "../core/jwt.ts";
+import { decodeJwt, jwtScopes } from "../aps/jwt.ts";
 import { registerSecret } from "../core/redact.ts";
-import { SCOPES } from "../core/scopes.ts";
+import { SCOPES } from "../aps/scopes.ts";
 import { createHttp } from "../services/http.ts";
 import { checkedScopes } from "./auth_login.ts";
 import { type AnyCommand, type ContextFactory, examples } from "./command.ts";

@@ -1,5 +1,5 @@
 /** `diazo bucket ...`: storage buckets. */
-import { BUCKET_REGIONS, parseBucketRegion } from "../core/regions.ts";
+import { BUCKET_REGIONS, parseBucketRegion } from "../aps/regions.ts";
 import { Option } from "@commander-js/extra-typings";
 import {
   type Bucket,

@@ -13,9 +13,9 @@ import {
   isShell,
   parseCompleteArgs,
   SHELLS,
-} from "../core/completion.ts";
+} from "./complete_words.ts";
 import { usageError } from "../core/errors.ts";
-import { loadPluginsFile } from "../core/plugins_config.ts";
+import { loadPluginsFile } from "../extend/plugins_config.ts";
 import { configDirFor } from "../platform/dirs.ts";
 import { pluginNamesOnPath } from "../platform/which.ts";
 import { type AnyCommand, type ContextFactory, examples } from "./command.ts";

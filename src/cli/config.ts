@@ -7,10 +7,10 @@ import {
   PROFILE_KEYS,
   SETTING_KEYS,
   type Settings,
-} from "../core/config.ts";
+} from "../config/config.ts";
 import { DiazoError, usageError } from "../core/errors.ts";
 import { isOutputFormat, OUTPUT_FORMATS } from "../core/output.ts";
-import { parseScopeList, unknownScopes } from "../core/scopes.ts";
+import { parseScopeList, unknownScopes } from "../aps/scopes.ts";
 import { suggest } from "../core/suggest.ts";
 import { type AnyCommand, type ContextFactory, examples } from "./command.ts";
 import type { Ctx } from "./context.ts";

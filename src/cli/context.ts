@@ -3,8 +3,8 @@
  * with authentication, and the one place where results are written (DESIGN.md §4).
  */
 import { DiazoError } from "../core/errors.ts";
-import { type ConfigFile, resolve, type Resolved } from "../core/config.ts";
-import { loadConfig, loadDotenv, saveConfig } from "../core/config_store.ts";
+import { type ConfigFile, resolve, type Resolved } from "../config/config.ts";
+import { loadConfig, loadDotenv, saveConfig } from "../config/store.ts";
 import { usageError } from "../core/errors.ts";
 import { applyQuery, chooseFormat, type OutputFormat, render } from "../core/output.ts";
 import { knownSecrets, redact } from "../core/redact.ts";

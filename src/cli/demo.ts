@@ -6,7 +6,7 @@
 import path from "node:path";
 import { memoryTokenStore } from "../auth/token_store.ts";
 import { twoLeggedToken } from "../auth/two_legged.ts";
-import { generateModel } from "../core/generate.ts";
+import { generateModel } from "../generate/generate.ts";
 import { writeChunksAtomic } from "../platform/fs.ts";
 import {
   defaultView,

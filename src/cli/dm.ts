@@ -5,7 +5,7 @@
  */
 import { Option } from "@commander-js/extra-typings";
 import { threeLeggedKey } from "../auth/three_legged.ts";
-import { dmFolderId, dmHubId, dmItemId, dmProjectId } from "../core/dm_ids.ts";
+import { dmFolderId, dmHubId, dmItemId, dmProjectId } from "../aps/dm_ids.ts";
 import { usageError } from "../core/errors.ts";
 import {
   type DmResource,

@@ -4,13 +4,13 @@
  */
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { expandAliases } from "../core/aliases.ts";
-import { resolve } from "../core/config.ts";
-import { loadConfig, loadDotenv } from "../core/config_store.ts";
+import { expandAliases } from "../extend/aliases.ts";
+import { resolve } from "../config/config.ts";
+import { loadConfig, loadDotenv } from "../config/store.ts";
 import { DiazoError } from "../core/errors.ts";
 import { chooseFormat } from "../core/output.ts";
-import { resolvePlugin } from "../core/plugins.ts";
-import { type LoadedPlugins, loadPluginsFile } from "../core/plugins_config.ts";
+import { resolvePlugin } from "../extend/plugins.ts";
+import { type LoadedPlugins, loadPluginsFile } from "../extend/plugins_config.ts";
 import { knownSecrets, redact } from "../core/redact.ts";
 import { configDirFor, stateDirFor } from "../platform/dirs.ts";
 import { ensureShim, runPlugin } from "../platform/spawn.ts";

@@ -10,8 +10,8 @@ import {
   type HookPhase,
   hookTimeoutMs,
   postHooksRun,
-} from "../core/hooks.ts";
-import type { LoadedPlugins } from "../core/plugins_config.ts";
+} from "../extend/hooks.ts";
+import type { LoadedPlugins } from "../extend/plugins_config.ts";
 import { runShell } from "../platform/shell.ts";
 import type { AnyCommand } from "./command.ts";
 import type { Io } from "./io.ts";

@@ -11,7 +11,7 @@ import {
   parseFormat,
   parseSize,
   sha1Chunks,
-} from "../core/generate.ts";
+} from "../generate/generate.ts";
 import { writeChunksAtomic, writeChunksToStdout } from "../platform/fs.ts";
 import { type AnyCommand, type ContextFactory, examples, positiveNumber } from "./command.ts";
 

@@ -1,7 +1,7 @@
 /** `diazo object ...`: objects in buckets — uploads, downloads, listing, details, sharing. */
 import { Option } from "@commander-js/extra-typings";
 import { usageError } from "../core/errors.ts";
-import { encodeUrn, objectIdOf } from "../core/urn.ts";
+import { encodeUrn, objectIdOf } from "../aps/urn.ts";
 import { downloadObject, downloadTarget } from "../services/download.ts";
 import { validateBucketKey } from "../services/oss.ts";
 import {

@@ -10,8 +10,8 @@ import {
   type Problem,
   runPipeline,
   summaryText,
-} from "../core/pipeline.ts";
-import { schemaText } from "../core/pipeline_schema.ts";
+} from "../pipeline/pipeline.ts";
+import { schemaText } from "../pipeline/schema.ts";
 import { knownSecrets, redact } from "../core/redact.ts";
 import { type AnyCommand, type ContextFactory, examples } from "./command.ts";
 import type { Ctx } from "./context.ts";

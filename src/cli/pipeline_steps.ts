@@ -10,10 +10,10 @@ import type {
   StepExtensions,
   StepRun,
   StepRunners,
-} from "../core/pipeline.ts";
+} from "../pipeline/pipeline.ts";
 import { ExitCode } from "../core/errors.ts";
-import { resolvePlugin } from "../core/plugins.ts";
-import { loadPluginsFile } from "../core/plugins_config.ts";
+import { resolvePlugin } from "../extend/plugins.ts";
+import { loadPluginsFile } from "../extend/plugins_config.ts";
 import { lookupOptions } from "../platform/which.ts";
 import { runShell } from "../platform/shell.ts";
 import type { AnyCommand } from "./command.ts";

@@ -1,9 +1,9 @@
 /** The `plugin` family: list, enable, disable and create plugins; add, list and remove aliases. */
 import path from "node:path";
-import { aliasChain, validAliasName } from "../core/aliases.ts";
+import { aliasChain, validAliasName } from "../extend/aliases.ts";
 import { DiazoError, usageError } from "../core/errors.ts";
-import { listPlugins } from "../core/plugins.ts";
-import { scaffoldPlugin } from "../core/plugin_scaffold.ts";
+import { listPlugins } from "../extend/plugins.ts";
+import { scaffoldPlugin } from "../extend/plugin_scaffold.ts";
 import {
   editPluginsFile,
   loadPluginsFile,
@@ -11,8 +11,8 @@ import {
   removeAlias,
   setAlias,
   setPluginEnabled,
-} from "../core/plugins_config.ts";
-import { splitShellWords } from "../core/shell_words.ts";
+} from "../extend/plugins_config.ts";
+import { splitShellWords } from "../extend/shell_words.ts";
 import { lookupOptions, pathDirs, PLUGIN_PREFIX } from "../platform/which.ts";
 import { registerAliasList } from "./alias.ts";
 import { type AnyCommand, type ContextFactory, examples } from "./command.ts";

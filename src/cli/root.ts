@@ -7,7 +7,7 @@ import { DiazoError, ExitCode, isDiazoError, usageError } from "../core/errors.t
 import { compileQuery, OUTPUT_FORMATS } from "../core/output.ts";
 import { knownSecrets, redact } from "../core/redact.ts";
 import { versionText } from "../core/version.ts";
-import { appendScopeUse } from "../core/scope_usage.ts";
+import { appendScopeUse } from "../config/scope_usage.ts";
 import { stateDir } from "../platform/dirs.ts";
 import { type AnyCommand, type ContextFactory, examples, positiveNumber } from "./command.ts";
 import { createContext, type GlobalFlags, type RunState } from "./context.ts";

@@ -11,9 +11,9 @@ import {
   type OutputFormat,
   parseOutputType,
   parseViews,
-} from "../core/presets.ts";
-import { DATA_CENTRES, parseDataCentre } from "../core/regions.ts";
-import { parseUrn } from "../core/urn.ts";
+} from "../config/presets.ts";
+import { DATA_CENTRES, parseDataCentre } from "../aps/regions.ts";
+import { parseUrn } from "../aps/urn.ts";
 import { mapSettled } from "../services/concurrency.ts";
 import {
   defaultView,

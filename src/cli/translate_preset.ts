@@ -10,7 +10,7 @@ import {
   presetsPath,
   removePreset,
   saveUserPresets,
-} from "../core/presets.ts";
+} from "../config/presets.ts";
 import { type AnyCommand, type ContextFactory, examples } from "./command.ts";
 
 /** "svf2(2d,3d) + thumbnail" for a table. */

@@ -1,7 +1,7 @@
 /** `diazo view <urn>`: a translated model in the platform's viewer, from a page served on loopback. */
 import { profileScopes, twoLeggedToken } from "../auth/two_legged.ts";
 import { DiazoError, usageError } from "../core/errors.ts";
-import { parseUrn } from "../core/urn.ts";
+import { parseUrn } from "../aps/urn.ts";
 import { openBrowser } from "../platform/browser.ts";
 import { getManifest, type Manifest } from "../services/derivative.ts";
 import type { Http } from "../services/http.ts";

@@ -3,7 +3,7 @@
  * it is given to run: the command layer's services behind a small dependency object.
  */
 import { z } from "zod";
-import type { Resolved } from "../core/config.ts";
+import type { Resolved } from "../config/config.ts";
 import type { TokenStore, TokenStoreStatus } from "../auth/token_store.ts";
 import type { Http } from "../services/http.ts";
 import type { PollOptions } from "../services/derivative.ts";

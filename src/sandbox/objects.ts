@@ -3,7 +3,7 @@
  * stored whole, the part files of a multipart upload otherwise), never wholly in memory.
  */
 
-import { objectIdOf } from "../core/urn.ts";
+import { objectIdOf } from "../aps/urn.ts";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import type { SandboxContext } from "./context.ts";

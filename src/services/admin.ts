@@ -6,7 +6,7 @@
  * Every request takes an optional `region`, sent as the `Region` header (absent: the platform's
  * default, US), so that accounts hosted in another data centre can be reached.
  */
-import { accId } from "../core/dm_ids.ts";
+import { accId } from "../aps/dm_ids.ts";
 import type { Http, RequestSpec } from "./http.ts";
 import { paginate } from "./pagination.ts";
 

@@ -1,6 +1,6 @@
 /** The platform's OAuth v2 token endpoint (authentication.yaml). */
 import type { Http, RequestSpec } from "./http.ts";
-import { DEVICE_CODE_GRANT, JWT_BEARER_GRANT } from "../core/grant_types.ts";
+import { DEVICE_CODE_GRANT, JWT_BEARER_GRANT } from "../aps/grant_types.ts";
 
 /** The token endpoint's answer. */
 export interface TokenResponse {

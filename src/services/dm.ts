@@ -3,7 +3,7 @@
  * contents, items and versions. Plain functions over an injected Http, which carries a 2-legged or
  * a 3-legged token as the caller chose; every operation here needs `data:read`.
  */
-import { dmFolderId, dmHubId, dmItemId, dmProjectId, dmVersionId } from "../core/dm_ids.ts";
+import { dmFolderId, dmHubId, dmItemId, dmProjectId, dmVersionId } from "../aps/dm_ids.ts";
 import { DiazoError, isDiazoError, platformErrorCode } from "../core/errors.ts";
 import type { Http, RequestSpec } from "./http.ts";
 import { paginate } from "./pagination.ts";

@@ -1,6 +1,6 @@
 /** Object storage (OSS v2): objects, signed S3 transfers and signed URLs (oss.yaml). */
 import { usageError } from "../core/errors.ts";
-import { encodeUrn } from "../core/urn.ts";
+import { encodeUrn } from "../aps/urn.ts";
 import type { Http, RequestSpec } from "./http.ts";
 import { validateBucketKey } from "./oss.ts";
 import { paginate } from "./pagination.ts";

@@ -15,7 +15,7 @@ import {
   updateCheckDisabled,
   type UpdateEnvironment,
   type UpdateState,
-} from "../core/update_notice.ts";
+} from "./update_notice.ts";
 import { readTextIfExists, writeFileAtomic } from "../platform/fs.ts";
 
 /** A check running beside a command. */

@@ -5,7 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import { DiazoError, usageError } from "../core/errors.ts";
-import { encodeUrn } from "../core/urn.ts";
+import { encodeUrn } from "../aps/urn.ts";
 import { createLimiter, type Limiter } from "./concurrency.ts";
 import type { Http } from "./http.ts";
 import {

@@ -3,9 +3,9 @@ import { codeChallenge, codeVerifier, randomState } from "../../src/auth/pkce.ts
 import { codeFromPaste, codeFromRedirect } from "../../src/auth/callback_server.ts";
 import { signAssertion } from "../../src/auth/service_account.ts";
 import { authorizeUrl } from "../../src/auth/three_legged.ts";
-import { decodeJwt, jwtScopes } from "../../src/core/jwt.ts";
+import { decodeJwt, jwtScopes } from "../../src/aps/jwt.ts";
 import { DiazoError } from "../../src/core/errors.ts";
-import { parsePeriod, summarise } from "../../src/core/scope_usage.ts";
+import { parsePeriod, summarise } from "../../src/config/scope_usage.ts";
 import { callbackProblems, credentialProblems } from "../../src/cli/auth_report.ts";
 import { checkedScopes } from "../../src/cli/auth_login.ts";
 import { openCommand } from "../../src/platform/browser.ts";

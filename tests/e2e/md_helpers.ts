@@ -3,7 +3,7 @@
  * a token, a bucket, an uploaded design, and the sandbox's job speed.
  */
 import assert from "node:assert/strict";
-import { encodeUrn, objectIdOf } from "../../src/core/urn.ts";
+import { encodeUrn, objectIdOf } from "../../src/aps/urn.ts";
 import { startSandbox } from "../../src/sandbox/server.ts";
 import { makeHome, SANDBOX_ID, SANDBOX_SECRET, sandboxEnv, type TestHome } from "./harness.ts";
 

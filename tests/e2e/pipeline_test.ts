@@ -1,7 +1,7 @@
 /** e2e: `diazo pipeline run|validate|schema` — one CLI process runs every step, against the sandbox. */
 import assert from "node:assert/strict";
 import path from "node:path";
-import { encodeUrn, objectIdOf } from "../../src/core/urn.ts";
+import { encodeUrn, objectIdOf } from "../../src/aps/urn.ts";
 import { startSandbox } from "../../src/sandbox/server.ts";
 import { cliEnv, diazo, json, makeHome, requestLog, ROOT, sandboxEnv } from "./harness.ts";
 import { CUBE_OBJ, mdFixture } from "./md_helpers.ts";

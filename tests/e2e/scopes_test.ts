@@ -1,7 +1,7 @@
 /** e2e: the scope matrix, the scope-usage log, and secret-free reports. */
 import assert from "node:assert/strict";
 import { startSandbox } from "../../src/sandbox/server.ts";
-import { encodeUrn, objectIdOf } from "../../src/core/urn.ts";
+import { encodeUrn, objectIdOf } from "../../src/aps/urn.ts";
 import { diazo, json, makeHome, SANDBOX_SECRET, sandboxEnv } from "./harness.ts";
 import { CUBE_OBJ } from "./md_helpers.ts";
 

@@ -1,7 +1,7 @@
 /** e2e: `diazo translate ...` against the sandbox's Model Derivative emulator. */
 import assert from "node:assert/strict";
 import path from "node:path";
-import { encodeUrn } from "../../src/core/urn.ts";
+import { encodeUrn } from "../../src/aps/urn.ts";
 import { cliCommand, diazo, json, requestLog } from "./harness.ts";
 import { CUBE_OBJ, mdFixture } from "./md_helpers.ts";
 

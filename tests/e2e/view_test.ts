@@ -1,7 +1,7 @@
 /** e2e: `diazo view` checks the URN and the manifest, then serves a viewer page and a viewables:read token. */
 import assert from "node:assert/strict";
-import { encodeUrn } from "../../src/core/urn.ts";
-import { generateModel } from "../../src/core/generate.ts";
+import { encodeUrn } from "../../src/aps/urn.ts";
+import { generateModel } from "../../src/generate/generate.ts";
 import { startSandbox } from "../../src/sandbox/server.ts";
 import { cliCommand, diazo, makeHome, sandboxEnv } from "./harness.ts";
 import { createBucket, sandboxConfig, sandboxToken, uploadObject } from "./md_helpers.ts";

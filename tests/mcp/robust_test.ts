@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import path from "node:path";
 import { z } from "zod";
 import { memoryTokenStore } from "../../src/auth/token_store.ts";
-import { resolve } from "../../src/core/config.ts";
+import { resolve } from "../../src/config/config.ts";
 import { Client, InMemoryTransport } from "../../src/mcp/sdk.ts";
 import { createServer } from "../../src/mcp/server.ts";
 import { defineTool, type ServeDeps } from "../../src/mcp/tool.ts";

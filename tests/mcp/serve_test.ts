@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { encodeUrn, objectIdOf } from "../../src/core/urn.ts";
+import { encodeUrn, objectIdOf } from "../../src/aps/urn.ts";
 import type { Tool } from "../../src/mcp/sdk.ts";
 import { CUBE_OBJ } from "../e2e/md_helpers.ts";
 import { diazo } from "../e2e/harness.ts";

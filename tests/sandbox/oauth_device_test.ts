@@ -1,6 +1,6 @@
 /** Sandbox: device authorization (RFC 8628) when the control API offers it. */
 import assert from "node:assert/strict";
-import { DEVICE_CODE_GRANT } from "../../src/core/grant_types.ts";
+import { DEVICE_CODE_GRANT } from "../../src/aps/grant_types.ts";
 import type { Sandbox } from "../../src/sandbox/server.ts";
 import { APP, basic, call, control, decodeJwt, tokenRequest, withSandbox } from "./helpers.ts";
 

@@ -1,7 +1,7 @@
 /** Tools `auth_test` and `auth_status`: do the credentials work, and which tools can be used with them. */
 import { z } from "zod";
 import { profileScopes, requireCredentials, twoLeggedToken } from "../../auth/two_legged.ts";
-import { jwtUserId } from "../../core/jwt.ts";
+import { jwtUserId } from "../../aps/jwt.ts";
 import { USER_LOGIN_HOW, userLogin } from "../login.ts";
 import { type AnyTool, defineTool, type ToolContext } from "../tool.ts";
 

@@ -1,5 +1,5 @@
 /** Tools over storage buckets: list, create, get, delete (services/oss.ts, as `diazo bucket ...`). */
-import { BUCKET_REGIONS, parseBucketRegion } from "../../core/regions.ts";
+import { BUCKET_REGIONS, parseBucketRegion } from "../../aps/regions.ts";
 import { z } from "zod";
 import {
   type Bucket,

@@ -2,7 +2,7 @@
 import path from "node:path";
 import { z } from "zod";
 import { usageError } from "../../core/errors.ts";
-import { encodeUrn, objectIdOf } from "../../core/urn.ts";
+import { encodeUrn, objectIdOf } from "../../aps/urn.ts";
 import { validateBucketKey } from "../../services/oss.ts";
 import {
   createSignedUrl,

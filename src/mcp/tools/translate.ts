@@ -1,9 +1,9 @@
 /** Tools over translation (Model Derivative): start, status, manifest, properties (as `diazo translate ...`). */
 import { z } from "zod";
 import { DiazoError, usageError } from "../../core/errors.ts";
-import { formatsFromFlags, OUTPUT_TYPES, VIEWS } from "../../core/presets.ts";
-import { DATA_CENTRES, parseDataCentre } from "../../core/regions.ts";
-import { parseUrn } from "../../core/urn.ts";
+import { formatsFromFlags, OUTPUT_TYPES, VIEWS } from "../../config/presets.ts";
+import { DATA_CENTRES, parseDataCentre } from "../../aps/regions.ts";
+import { parseUrn } from "../../aps/urn.ts";
 import {
   defaultView,
   getManifest,

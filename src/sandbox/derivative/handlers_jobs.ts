@@ -7,7 +7,7 @@ import type { RequestContext } from "../context.ts";
 import { findObject } from "../objects.ts";
 import { empty, readJson } from "../respond.ts";
 import { FORMATS_LAST_MODIFIED, isOutputType, OUTPUT_TYPES, SUPPORTED_FORMATS } from "./formats.ts";
-import { DATA_CENTRES } from "../../core/regions.ts";
+import { DATA_CENTRES } from "../../aps/regions.ts";
 import { diagnostic, headerFlag, mdHeaders, mdJson, needsScope, requestRegion } from "./http.ts";
 import { type RequestedFormat, submitJob } from "./translate.ts";
 import { decodeSourceUrn, manifestKey } from "./urn.ts";

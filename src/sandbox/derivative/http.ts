@@ -4,7 +4,7 @@
  * manifest a path names.
  */
 
-import { DATA_CENTRES } from "../../core/regions.ts";
+import { DATA_CENTRES } from "../../aps/regions.ts";
 import { insufficientScopeResponse } from "../bearer.ts";
 import type { RequestContext } from "../context.ts";
 import { json } from "../respond.ts";

@@ -3,7 +3,7 @@
  * `urn:adsk.viewing:fs.file:` URNs of its derivatives.
  */
 
-import { encodeUrn } from "../../core/urn.ts";
+import { encodeUrn } from "../../aps/urn.ts";
 
 /** Prefix of an OSS object id. */
 export const OBJECT_URN_PREFIX = "urn:adsk.objects:os.object:";

@@ -3,7 +3,7 @@
  * HubData, ProjectData, FolderData, ItemData, VersionData), with absolute links on the address the
  * client used.
  */
-import { encodeUrn } from "../../core/urn.ts";
+import { encodeUrn } from "../../aps/urn.ts";
 import { SANDBOX_USER } from "../users.ts";
 import type { Resource } from "./jsonapi.ts";
 import {

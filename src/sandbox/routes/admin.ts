@@ -26,7 +26,7 @@ import {
   PROJECT_PROVISION_MS,
   projectStatus,
 } from "../admin/store.ts";
-import { DATA_CENTRES } from "../../core/regions.ts";
+import { DATA_CENTRES } from "../../aps/regions.ts";
 import { json, readJson } from "../respond.ts";
 import type { Route } from "../router.ts";
 import { nowMs } from "../state.ts";

@@ -3,7 +3,7 @@
  * discovery document; with the authorize, introspect/revoke and userinfo tables, the whole service.
  */
 
-import { SCOPE_NAMES } from "../../core/scopes.ts";
+import { SCOPE_NAMES } from "../../aps/scopes.ts";
 import type { RequestContext } from "../context.ts";
 import { jwks } from "../jwt.ts";
 import { json, oauthError } from "../respond.ts";
@@ -20,7 +20,7 @@ import {
 import { authorizationCodeGrant, refreshTokenGrant } from "./oauth_grants.ts";
 import { JWT_BEARER_GRANT, jwtBearerGrant } from "./oauth_jwt_bearer.ts";
 import { DEVICE_AUTHORIZATION_PATH, deviceCodeGrant, deviceRoutes } from "./oauth_device.ts";
-import { DEVICE_CODE_GRANT } from "../../core/grant_types.ts";
+import { DEVICE_CODE_GRANT } from "../../aps/grant_types.ts";
 import { tokenManagementRoutes } from "./oauth_tokens.ts";
 import { userInfoRoutes } from "./userinfo.ts";
 

@@ -4,7 +4,7 @@
  * with the scopes of each operation's `security` in the OpenAPI.
  */
 
-import { SCOPE_NAMES } from "../../core/scopes.ts";
+import { SCOPE_NAMES } from "../../aps/scopes.ts";
 import {
   CDN_PREFIX,
   cdnDownload,

@@ -3,7 +3,7 @@
  * a confidential or public client, the platform's credential errors, and scope checks.
  */
 
-import { type AuthMode, scopeInfo } from "../../core/scopes.ts";
+import { type AuthMode, scopeInfo } from "../../aps/scopes.ts";
 import type { RequestContext } from "../context.ts";
 import { json, oauthError } from "../respond.ts";
 import { type App, authenticateApp } from "../state.ts";

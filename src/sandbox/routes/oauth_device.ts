@@ -3,7 +3,7 @@
  * the platform advertises no device endpoint, and the sandbox stays faithful to that by default.
  */
 
-import { DEVICE_CODE_GRANT } from "../../core/grant_types.ts";
+import { DEVICE_CODE_GRANT } from "../../aps/grant_types.ts";
 import type { RequestContext } from "../context.ts";
 import { json, oauthError } from "../respond.ts";
 import type { Route } from "../router.ts";

@@ -17,7 +17,7 @@ import {
 } from "./oauth_client.ts";
 
 /** The grant type of the service-account exchange. */
-export { JWT_BEARER_GRANT } from "../../core/grant_types.ts";
+export { JWT_BEARER_GRANT } from "../../aps/grant_types.ts";
 
 /** `grant_type=urn:ietf:params:oauth:grant-type:jwt-bearer`. */
 export async function jwtBearerGrant(

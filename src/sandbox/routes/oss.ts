@@ -3,7 +3,7 @@
  * (client id) of the calling token.
  */
 
-import { BUCKET_REGIONS } from "../../core/regions.ts";
+import { BUCKET_REGIONS } from "../../aps/regions.ts";
 import type { RequestContext } from "../context.ts";
 import { deleteBucketObjects } from "../objects.ts";
 import { empty, json, readJson, reason } from "../respond.ts";

@@ -1,0 +1,90 @@
+/**
+ * Identifiers of data management (aps-api.md §4.1): hubs and projects (`b.<guid>` for ACC/BIM 360,
+ * `a.<token>` for personal and team hubs), folder, item and version URNs. The construction-cloud
+ * admin APIs name the same account or project by its bare GUID; these functions turn either form
+ * into the data management one and reject anything else before a request is sent.
+ */
+import { usageError } from "../core/errors.ts";
+
+const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** `a.` ids are base64 of the team/personal space, standard or URL-safe. */
+const A_ID = /^a\.[A-Za-z0-9+/_-]+={0,2}$/;
+const WIP = "urn:adsk\\.wip[a-z]+";
+const FOLDER = new RegExp(`^${WIP}:(?:fs|dm)\\.folder:[A-Za-z0-9._~-]+$`);
+const ITEM = new RegExp(`^${WIP}:dm\\.lineage:[A-Za-z0-9._~-]+$`);
+const VERSION = new RegExp(`^${WIP}:fs\\.file:vf\\.[A-Za-z0-9._~-]+\\?version=[1-9][0-9]*$`);
+
+/** What each kind of id looks like, for hints. */
+export const DM_ID_EXAMPLES = {
+  hub: "b.c8b0c73d-3ae9-4a3c-9b5e-1f2d3c4b5a69 (ACC/BIM 360 account) or a.YnVzaW5lc3M6ZGlhem8 (personal hub)",
+  project: "b.1c7d2a10-8f3e-4c55-a1b2-3c4d5e6f7081 (an ACC/BIM 360 project GUID gets the b. prefix)",
+  folder: "urn:adsk.wipprod:fs.folder:co.mgS-lb-BThaTdHnhiN_mbA",
+  item: "urn:adsk.wipprod:dm.lineage:AeYgDtcTSuqYoyMweWFhhQ",
+  version: "urn:adsk.wipprod:fs.file:vf.AeYgDtcTSuqYoyMweWFhhQ?version=2",
+} as const;
+
+/** The kinds of data management ids. */
+export type DmIdKind = keyof typeof DM_ID_EXAMPLES;
+
+function invalid(kind: DmIdKind, id: string, listWith: string): never {
+  const shown = id.length > 80 ? `${id.slice(0, 77)}...` : id;
+  throw usageError(
+    `invalid ${kind} id '${shown}'`,
+    `${kind === "item" ? "An" : "A"} ${kind} id looks like ${
+      DM_ID_EXAMPLES[kind]
+    }; list them with \`${listWith}\`.`,
+  );
+}
+
+/** Hub or project id in data management form: a bare GUID gets `b.`, `b.<guid>` and `a.<id>` pass. */
+function prefixed(kind: "hub" | "project", id: string, listWith: string): string {
+  const text = id.trim();
+  if (GUID.test(text)) return `b.${text}`;
+  if (text.startsWith("b.") && GUID.test(text.slice(2))) return text;
+  if (A_ID.test(text)) return text;
+  return invalid(kind, id, listWith);
+}
+
+/** A hub id as data management wants it: an account GUID becomes `b.<guid>`; a usage error if malformed. */
+export function dmHubId(id: string): string {
+  return prefixed("hub", id, "diazo hub list");
+}
+
+/** A project id as data management wants it: a bare GUID becomes `b.<guid>`; a usage error if malformed. */
+export function dmProjectId(id: string): string {
+  return prefixed("project", id, "diazo project list <hub>");
+}
+
+/** The bare GUID the construction-cloud admin APIs use for a `b.` hub or project id (or a GUID). */
+export function accId(id: string): string {
+  const text = id.trim();
+  const guid = text.startsWith("b.") ? text.slice(2) : text;
+  if (GUID.test(guid)) return guid;
+  throw usageError(
+    `'${text}' is not an ACC/BIM 360 id`,
+    "Construction-cloud ids are GUIDs, e.g. 1c7d2a10-8f3e-4c55-a1b2-3c4d5e6f7081 (data management adds b.).",
+  );
+}
+
+/** A folder URN, checked; a usage error if malformed. */
+export function dmFolderId(id: string): string {
+  const text = id.trim();
+  return FOLDER.test(text) ? text : invalid("folder", id, "diazo folder list <project> --hub <hub>");
+}
+
+/** An item (lineage) URN, checked; a usage error if malformed. */
+export function dmItemId(id: string): string {
+  const text = id.trim();
+  return ITEM.test(text) ? text : invalid("item", id, "diazo folder list <project> <folder>");
+}
+
+/** A version URN, checked; a URL-encoded `%3Fversion%3D2` is decoded first. A usage error if malformed. */
+export function dmVersionId(id: string): string {
+  const text = id.trim().replace(/%3F/gi, "?").replace(/%3D/gi, "=");
+  return VERSION.test(text) ? text : invalid("version", id, "diazo item versions <project> <item>");
+}
+
+/** True when a hub or project id is a personal or team (`a.`) one, which only a user's login sees. */
+export function isPersonalId(id: string): boolean {
+  return id.trim().startsWith("a.");
+}

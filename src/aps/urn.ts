@@ -1,0 +1,69 @@
+/**
+ * Object ids and Model Derivative URNs (aps-api.md §2.1): a raw `urn:<nid>:<rest>` and its URL-safe
+ * base64 form without padding, which the Model Derivative API takes in its paths and bodies.
+ */
+import { DiazoError } from "../core/errors.ts";
+
+/** Prefix of the object id of an OSS object. */
+const OSS_OBJECT_PREFIX = "urn:adsk.objects:os.object:";
+
+/** A raw URN: `urn:`, a namespace id, `:`, then at least one more character. */
+const RAW_URN = /^urn:[A-Za-z0-9][A-Za-z0-9.\-]*:\S/;
+
+/** Control characters never belong in a URN (a key with a newline is a pasting mistake). */
+// deno-lint-ignore no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+/** Standard or URL-safe base64, padded or not. */
+const BASE64 = /^[A-Za-z0-9+/\-_]+={0,2}$/;
+
+/** objectId of an OSS object. */
+export function objectIdOf(bucketKey: string, objectKey: string): string {
+  return `${OSS_OBJECT_PREFIX}${bucketKey}/${objectKey}`;
+}
+
+/** URL-safe base64 without padding, as the Model Derivative API wants. */
+export function encodeUrn(raw: string): string {
+  const bytes = new TextEncoder().encode(raw);
+  let binary = "";
+  for (const b of bytes) binary += String.fromCharCode(b);
+  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+/** Accepts a raw `urn:...` or base64 (standard or URL-safe, padded or not); throws DiazoError("invalid_urn") otherwise. */
+export function parseUrn(
+  input: string,
+): { urn: string; objectId: string; bucketKey?: string; objectKey?: string } {
+  const text = input.trim();
+  const objectId = RAW_URN.test(text) ? text : decodeBase64Urn(text);
+  if (objectId === undefined || !RAW_URN.test(objectId) || CONTROL.test(objectId)) {
+    throw new DiazoError("invalid_urn", { params: { input: text } });
+  }
+  const result: { urn: string; objectId: string; bucketKey?: string; objectKey?: string } = {
+    urn: encodeUrn(objectId),
+    objectId,
+  };
+  if (objectId.startsWith(OSS_OBJECT_PREFIX)) {
+    const rest = objectId.slice(OSS_OBJECT_PREFIX.length);
+    const slash = rest.indexOf("/");
+    if (slash > 0 && slash < rest.length - 1) {
+      result.bucketKey = rest.slice(0, slash);
+      result.objectKey = rest.slice(slash + 1);
+    }
+  }
+  return result;
+}
+
+/** Decodes base64 of either alphabet to UTF-8 text, or undefined when it is not valid base64 of UTF-8. */
+function decodeBase64Urn(text: string): string | undefined {
+  if (!BASE64.test(text) || text.length % 4 === 1) return undefined;
+  const standard = text.replace(/=+$/, "").replace(/-/g, "+").replace(/_/g, "/");
+  const padded = standard + "=".repeat((4 - (standard.length % 4)) % 4);
+  try {
+    const binary = atob(padded);
+    const bytes = Uint8Array.from(binary, (c) => c.charCodeAt(0));
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
+}

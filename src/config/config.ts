@@ -1,0 +1,256 @@
+/**
+ * Configuration: the config.json model, its validation, and the resolution of every setting by
+ * precedence flags > environment > .env > active profile > defaults (DESIGN.md §3).
+ */
+import { DiazoError, usageError } from "../core/errors.ts";
+
+/** Credentials and endpoints of one profile. */
+export interface Profile {
+  client_id?: string;
+  client_secret?: string;
+  callback_url?: string;
+  da_nickname?: string;
+  base_url?: string;
+  /** 2-legged scopes requested for this profile's tokens. */
+  scopes?: string[];
+}
+
+/** Tool settings that are not credentials. */
+export interface Settings {
+  output?: string;
+  timeout?: number;
+  max_attempts?: number;
+  retry_base_ms?: number;
+  concurrency?: number;
+}
+
+/** The content of config.json. */
+export interface ConfigFile {
+  active_profile?: string;
+  profiles: Record<string, Profile>;
+  settings: Settings;
+}
+
+/** Keys of a profile that `config get/set` accept, and whether they are secret. */
+export const PROFILE_KEYS = {
+  client_id: false,
+  client_secret: true,
+  callback_url: false,
+  da_nickname: false,
+  base_url: false,
+  scopes: false,
+} as const;
+
+/** Keys of the settings that `config get/set` accept, with their type. */
+export const SETTING_KEYS = {
+  output: "string",
+  timeout: "number",
+  max_attempts: "number",
+  retry_base_ms: "number",
+  concurrency: "number",
+} as const;
+
+/** The default platform address. */
+export const DEFAULT_BASE_URL = "https://developer.api.autodesk.com";
+/** The default 3-legged callback. */
+export const DEFAULT_CALLBACK_URL = "http://localhost:8080/callback";
+/** Default request timeout, seconds. */
+export const DEFAULT_TIMEOUT_S = 60;
+/** Default total attempts of a retryable request. */
+export const DEFAULT_MAX_ATTEMPTS = 4;
+/** Default backoff base, milliseconds. */
+export const DEFAULT_RETRY_BASE_MS = 500;
+/** Default parallelism of transfers. */
+export const DEFAULT_CONCURRENCY = 5;
+
+/** An empty configuration. */
+export function emptyConfig(): ConfigFile {
+  return { profiles: {}, settings: {} };
+}
+
+function lineCol(text: string, offset: number): { line: number; col: number } {
+  const before = text.slice(0, offset);
+  const line = before.split("\n").length;
+  return { line, col: offset - before.lastIndexOf("\n") };
+}
+
+function invalid(file: string, detail: string): DiazoError {
+  return new DiazoError("invalid_config", { params: { file, detail } });
+}
+
+/** Parses and validates config.json text; errors name the file, line and column. */
+export function parseConfig(text: string, file: string): ConfigFile {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    const msg = (e as Error).message;
+    const m = /position (\d+)/.exec(msg);
+    const at = m ? lineCol(text, Number(m[1])) : undefined;
+    const where = at ? `line ${at.line}, column ${at.col}: ` : "";
+    throw invalid(
+      file,
+      `${where}${msg.replace(/ in JSON at position \d+.*$/, "").replace(/\s*\(line \d+ column \d+\)$/, "")}`,
+    );
+  }
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+    throw invalid(file, "expected a JSON object");
+  }
+  const obj = raw as Record<string, unknown>;
+  const out = emptyConfig();
+  if (obj.active_profile !== undefined) {
+    if (typeof obj.active_profile !== "string") throw invalid(file, "active_profile must be a string");
+    out.active_profile = obj.active_profile;
+  }
+  if (obj.profiles !== undefined) {
+    if (typeof obj.profiles !== "object" || obj.profiles === null || Array.isArray(obj.profiles)) {
+      throw invalid(file, "profiles must be an object of name -> profile");
+    }
+    for (const [name, p] of Object.entries(obj.profiles as Record<string, unknown>)) {
+      out.profiles[name] = validateProfile(p, `profiles.${name}`, file);
+    }
+  }
+  if (obj.settings !== undefined) {
+    if (typeof obj.settings !== "object" || obj.settings === null || Array.isArray(obj.settings)) {
+      throw invalid(file, "settings must be an object");
+    }
+    for (const [k, v] of Object.entries(obj.settings as Record<string, unknown>)) {
+      const type = SETTING_KEYS[k as keyof typeof SETTING_KEYS];
+      if (!type) continue; // unknown settings are kept out, not fatal: newer versions may add some
+      const ok = type === "number" ? typeof v === "number" : typeof v === "string";
+      if (!ok) throw invalid(file, `settings.${k} must be a ${type}`);
+      (out.settings as Record<string, unknown>)[k] = v;
+    }
+  }
+  return out;
+}
+
+function validateProfile(p: unknown, where: string, file: string): Profile {
+  if (typeof p !== "object" || p === null || Array.isArray(p)) {
+    throw invalid(file, `${where} must be an object`);
+  }
+  const out: Profile = {};
+  for (const [k, v] of Object.entries(p as Record<string, unknown>)) {
+    if (k === "scopes") {
+      if (!Array.isArray(v) || !v.every((s) => typeof s === "string")) {
+        throw invalid(file, `${where}.scopes must be an array of strings`);
+      }
+      out.scopes = v as string[];
+    } else if (k in PROFILE_KEYS) {
+      if (typeof v !== "string") throw invalid(file, `${where}.${k} must be a string`);
+      (out as Record<string, unknown>)[k] = v;
+    }
+  }
+  return out;
+}
+
+/** Serialises a configuration for config.json. */
+export function stringifyConfig(config: ConfigFile): string {
+  return JSON.stringify(config, null, 2) + "\n";
+}
+
+/** Where a resolved value came from. */
+export type Source = "flag" | "env" | "dotenv" | "profile" | "default" | "none";
+
+/** A resolved value and its origin. */
+export interface Sourced<T> {
+  value: T;
+  source: Source;
+  /** The variable or key that supplied it, e.g. SVC_CLIENT_ID. */
+  from?: string;
+}
+
+/** Everything a command needs to know about where and as whom to talk to the platform. */
+export interface Resolved {
+  profileName: string;
+  profileExists: boolean;
+  profile: Profile;
+  clientId: Sourced<string | undefined>;
+  clientSecret: Sourced<string | undefined>;
+  callbackUrl: Sourced<string>;
+  daNickname: Sourced<string | undefined>;
+  baseUrl: Sourced<string>;
+  timeoutSec: number;
+  maxAttempts: number;
+  retryBaseMs: number;
+  concurrency: number;
+  outputSetting?: string;
+}
+
+/** Inputs to `resolve`: each layer as plain data, so that resolution is a pure function. */
+export interface ResolveInput {
+  flags: { profile?: string; timeout?: number; concurrency?: number };
+  env: Record<string, string | undefined>;
+  dotenv: Record<string, string>;
+  config: ConfigFile;
+}
+
+function pick(
+  names: readonly string[],
+  env: Record<string, string | undefined>,
+  dotenv: Record<string, string>,
+  profileValue: string | undefined,
+): Sourced<string | undefined> {
+  for (const n of names) if (env[n]) return { value: env[n], source: "env", from: n };
+  for (const n of names) {
+    if (dotenv[n] && env[n] === undefined) return { value: dotenv[n], source: "dotenv", from: n };
+  }
+  if (profileValue) return { value: profileValue, source: "profile" };
+  return { value: undefined, source: "none" };
+}
+
+function positive(name: string, v: number | undefined, fallback: number): number {
+  if (v === undefined) return fallback;
+  if (!Number.isFinite(v) || v <= 0) {
+    throw usageError(`${name} must be a positive number, got ${v}`, `Example: ${name} 30`);
+  }
+  return v;
+}
+
+/** Resolves settings by precedence flags > env > .env > profile > defaults; SVC_* before APS_*. */
+export function resolve(input: ResolveInput): Resolved {
+  const { flags, env, dotenv, config } = input;
+  const profileName = flags.profile ?? env.DIAZO_PROFILE ?? dotenv.DIAZO_PROFILE ?? config.active_profile ??
+    "default";
+  const profileExists = profileName in config.profiles;
+  const profile = config.profiles[profileName] ?? {};
+  const callback = pick(["SVC_CALLBACK_URL", "APS_CALLBACK_URL"], env, dotenv, profile.callback_url);
+  const base = pick(["DIAZO_BASE_URL"], env, dotenv, profile.base_url);
+  const envNumber = (name: string) => (env[name] ? Number(env[name]) : undefined);
+  return {
+    profileName,
+    profileExists,
+    profile,
+    clientId: pick(["SVC_CLIENT_ID", "APS_CLIENT_ID"], env, dotenv, profile.client_id),
+    clientSecret: pick(["SVC_CLIENT_SECRET", "APS_CLIENT_SECRET"], env, dotenv, profile.client_secret),
+    callbackUrl: callback.value
+      ? (callback as Sourced<string>)
+      : { value: DEFAULT_CALLBACK_URL, source: "default" },
+    daNickname: pick(["SVC_DA_NICKNAME", "APS_DA_NICKNAME"], env, dotenv, profile.da_nickname),
+    baseUrl: base.value
+      ? { ...base, value: base.value.replace(/\/+$/, "") } as Sourced<string>
+      : { value: DEFAULT_BASE_URL, source: "default" },
+    timeoutSec: positive(
+      "--timeout",
+      flags.timeout ?? envNumber("DIAZO_TIMEOUT") ?? config.settings.timeout,
+      DEFAULT_TIMEOUT_S,
+    ),
+    maxAttempts: Math.floor(positive("max_attempts", config.settings.max_attempts, DEFAULT_MAX_ATTEMPTS)),
+    retryBaseMs: positive(
+      "retry_base_ms",
+      envNumber("DIAZO_RETRY_BASE_MS") ?? config.settings.retry_base_ms,
+      DEFAULT_RETRY_BASE_MS,
+    ),
+    concurrency: Math.floor(
+      positive("--concurrency", flags.concurrency ?? config.settings.concurrency, DEFAULT_CONCURRENCY),
+    ),
+    outputSetting: config.settings.output,
+  };
+}
+
+/** Masks a secret for display: the first 4 characters and the length. */
+export function mask(secret: string | undefined): string {
+  if (!secret) return "";
+  if (secret.length <= 8) return "****";
+  return `${secret.slice(0, 4)}…(${secret.length} chars)`;
+}

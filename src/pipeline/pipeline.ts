@@ -1,0 +1,256 @@
+/**
+ * Pipelines (DESIGN.md §6): load and validate a file, resolve variables, run the steps in order
+ * through injected runners (diazo commands in-process, opted-in shell steps), and report.
+ */
+import path from "node:path";
+import { DiazoError, isDiazoError, usageError } from "../core/errors.ts";
+import { NAME_PATTERN } from "./schema.ts";
+import {
+  type Expression,
+  referenceText,
+  renderParts,
+  resolveReference,
+  type Scope,
+  type StepOutcome,
+} from "./interpolate.ts";
+import {
+  type Pipeline,
+  type PipelineStep,
+  type Problem,
+  type ValidateOptions,
+  validatePipelineText,
+} from "./validate.ts";
+
+export type { Pipeline, PipelineStep, Problem } from "./validate.ts";
+export type { CommandSpec, OptionSpec } from "./command.ts";
+export type { StepExtensions } from "./alias.ts";
+
+/** Reads a pipeline file; a missing file is "File not found" (exit 2). */
+export async function readPipelineFile(file: string, cwd: string): Promise<string> {
+  const full = path.resolve(cwd, file);
+  try {
+    return await Deno.readTextFile(full);
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) throw new DiazoError("file_not_found", { params: { file } });
+    if (e instanceof Deno.errors.IsADirectory || (e as { code?: string }).code === "EISDIR") {
+      throw usageError(`${file} is a directory`, "Pass a pipeline file (.yaml, .yml or .json).");
+    }
+    throw usageError(`cannot read ${file}: ${(e as Error).message}`, "Check the path and its permissions.");
+  }
+}
+
+/** Reads and validates a pipeline file; `pipeline` is set only when there is no problem. */
+export async function loadPipeline(
+  file: string,
+  cwd: string,
+  opts: ValidateOptions,
+): Promise<{ pipeline?: Pipeline; problems: Problem[] }> {
+  return await validatePipelineText(await readPipelineFile(file, cwd), opts);
+}
+
+/** One problem in the style of compilers: `file:line:col: message`, the line, and a caret under the spot. */
+export function formatProblem(file: string, p: Problem): string {
+  const num = String(p.line);
+  const pad = " ".repeat(num.length);
+  const lead = p.source.slice(0, p.column - 1).replace(/[^\t]/g, " ");
+  return `${file}:${p.line}:${p.column}: ${p.message}\n` +
+    ` ${num} | ${p.source}\n` +
+    ` ${pad} | ${lead}${"^".repeat(Math.max(1, p.length))}\n`;
+}
+
+/** The error that stops an invalid pipeline (exit 2), after its problems were shown. */
+export function invalidPipelineError(file: string, problems: readonly Problem[]): DiazoError {
+  const count = `${problems.length} problem${problems.length === 1 ? "" : "s"}`;
+  return new DiazoError("invalid_pipeline", { params: { file, count } });
+}
+
+/** Parses `--var name=value` flags (the last of a name wins). */
+export function parseVarFlags(pairs: readonly string[]): Record<string, string> {
+  const vars: Record<string, string> = {};
+  for (const pair of pairs) {
+    const eq = pair.indexOf("=");
+    const name = eq < 0 ? pair : pair.slice(0, eq);
+    if (eq < 0 || !NAME_PATTERN.test(name)) {
+      throw usageError(`invalid --var '${pair}'`, "Write --var name=value, e.g. --var bucket=my-bucket.");
+    }
+    vars[name] = pair.slice(eq + 1);
+  }
+  return vars;
+}
+
+/** The pipeline's variables with `--var` values over the file's. */
+export function effectiveVariables(
+  pipeline: Pipeline,
+  overrides: Record<string, string>,
+): Record<string, string> {
+  return { ...pipeline.variables, ...overrides };
+}
+
+/** Quotes a word for display only when it needs it (the argv itself is never re-split). */
+export function displayWord(word: string): string {
+  return /^[\w@%+=:,./<>\[\]-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
+/** One step as a dry run shows it: variables filled in, step results as `<steps.id.result...>`. */
+export interface PlannedStep {
+  index: number;
+  name: string;
+  id?: string;
+  kind: "command" | "shell";
+  /** The command line (or shell text) as it would run. */
+  command: string;
+  argv?: string[];
+  continueOnError: boolean;
+}
+
+/** The resolved steps of a dry run; nothing is executed. */
+export function planSteps(pipeline: Pipeline, vars: Record<string, string>): PlannedStep[] {
+  const resolve = (e: Expression) =>
+    e.ref.kind === "var" ? resolveReference(e.ref, { vars, steps: new Map() }) : `<${referenceText(e.ref)}>`;
+  return pipeline.steps.map((step) => {
+    const base = { index: step.index, name: step.name, id: step.id, continueOnError: step.continueOnError };
+    if (step.shell) return { ...base, kind: "shell", command: renderParts(step.shell.parts, resolve) };
+    const argv = step.command!.words.map((w) => renderParts(w.parts, resolve));
+    return { ...base, kind: "command", command: argv.map(displayWord).join(" "), argv };
+  });
+}
+
+/** What one step run ended with. */
+export interface StepRun {
+  exitCode: number;
+  /** The value the command emitted (null when none). */
+  result?: unknown;
+  /** The step's error message, when it failed. */
+  error?: string;
+}
+
+/** One step in the run report. */
+export interface StepReport {
+  index: number;
+  name: string;
+  id?: string;
+  kind: "command" | "shell";
+  /** The argv run (command steps) — absent when the step did not get that far. */
+  argv?: string[];
+  shell?: string;
+  status: "ok" | "failed" | "not_run";
+  exitCode: number | null;
+  continueOnError: boolean;
+  durationMs: number;
+  result?: unknown;
+  error?: string;
+}
+
+/** The run report (`pipeline run -o json`). */
+export interface PipelineReport {
+  pipeline: string;
+  file: string;
+  status: "ok" | "failed";
+  exitCode: number;
+  durationMs: number;
+  steps: StepReport[];
+}
+
+/** How steps are executed: injected by the CLI layer (core runs nothing itself). */
+export interface StepRunners {
+  /** Runs a diazo command (argv without `diazo`) in-process. */
+  command(argv: string[], step: PipelineStep): Promise<StepRun>;
+  /** Runs a shell step; `env` holds every variable as `DIAZO_VAR_<name>`. */
+  shell(text: string, env: Record<string, string>, step: PipelineStep): Promise<StepRun>;
+  /** Called before a step starts, with the command as shown. */
+  onStart?(step: PipelineStep, shown: string): void;
+  /** Called when a step ended. */
+  onEnd?(report: StepReport): void;
+}
+
+/**
+ * Runs the steps in order. A failing step stops the pipeline unless it has `continue_on_error`; the
+ * exit code is the first stopping step's (0 when every failure was allowed).
+ */
+export async function runPipeline(
+  pipeline: Pipeline,
+  file: string,
+  vars: Record<string, string>,
+  runners: StepRunners,
+): Promise<PipelineReport> {
+  const started = performance.now();
+  const outcomes = new Map<string, StepOutcome>();
+  const scope: Scope = { vars, steps: outcomes };
+  const resolve = (e: Expression) => resolveReference(e.ref, scope);
+  const reports: StepReport[] = [];
+  let exitCode = 0;
+  for (const step of pipeline.steps) {
+    const base = {
+      index: step.index,
+      name: step.name,
+      id: step.id,
+      kind: step.shell ? "shell" as const : "command" as const,
+      continueOnError: step.continueOnError,
+    };
+    if (exitCode !== 0) {
+      reports.push({ ...base, status: "not_run", exitCode: null, durationMs: 0 });
+      continue;
+    }
+    const t0 = performance.now();
+    const report: StepReport = { ...base, status: "ok", exitCode: 0, durationMs: 0 };
+    let run: StepRun;
+    let announced = false;
+    const announce = (shown: string) => {
+      if (!announced) runners.onStart?.(step, shown);
+      announced = true;
+    };
+    try {
+      if (step.shell) {
+        report.shell = renderParts(step.shell.parts, resolve);
+        announce(report.shell);
+        const env = Object.fromEntries(Object.entries(vars).map(([k, v]) => [`DIAZO_VAR_${k}`, v]));
+        run = await runners.shell(report.shell, env, step);
+      } else {
+        report.argv = step.command!.words.map((w) => renderParts(w.parts, resolve));
+        announce(report.argv.map(displayWord).join(" "));
+        run = await runners.command(report.argv, step);
+      }
+    } catch (e) {
+      if (!isDiazoError(e)) throw e;
+      run = { exitCode: e.exitCode, error: e.message };
+      announce(step.command?.text ?? step.shell?.text ?? "");
+    }
+    report.durationMs = Math.round(performance.now() - t0);
+    report.exitCode = run.exitCode;
+    report.status = run.exitCode === 0 ? "ok" : "failed";
+    if (report.kind === "command") report.result = run.result ?? null;
+    if (run.error !== undefined && run.exitCode !== 0) report.error = run.error;
+    if (step.id) {
+      outcomes.set(step.id, { status: report.status, exitCode: run.exitCode, result: run.result ?? null });
+    }
+    reports.push(report);
+    runners.onEnd?.(report);
+    if (run.exitCode !== 0 && !step.continueOnError) exitCode = run.exitCode;
+  }
+  return {
+    pipeline: pipeline.name,
+    file,
+    status: exitCode === 0 ? "ok" : "failed",
+    exitCode,
+    durationMs: Math.round(performance.now() - started),
+    steps: reports,
+  };
+}
+
+/** The per-step summary printed on stderr after a run. */
+export function summaryText(report: PipelineReport): string {
+  const failed = report.steps.filter((s) => s.status === "failed").length;
+  const head = `Pipeline '${report.pipeline}' ${report.status === "ok" ? "finished" : "failed"}: ` +
+    `${report.steps.length} step(s), ${failed} failed, ${(report.durationMs / 1000).toFixed(1)} s`;
+  const width = Math.max(...report.steps.map((s) => s.name.length), 4);
+  const lines = report.steps.map((s) => {
+    const mark = s.status === "ok" ? "ok     " : s.status === "failed" ? "FAILED " : "not run";
+    const time = s.status === "not_run" ? "" : `${(s.durationMs / 1000).toFixed(1)} s`;
+    const note = s.status !== "failed"
+      ? ""
+      : `exit ${s.exitCode}${s.continueOnError ? ", continued (continue_on_error)" : ""}`;
+    return `  ${mark} ${String(s.index).padStart(2)}. ${s.name.padEnd(width)}  ${time.padStart(7)}  ${note}`
+      .trimEnd();
+  });
+  return [head, ...lines].join("\n") + "\n";
+}

@@ -1,0 +1,317 @@
+/**
+ * Loading and validating a pipeline file (YAML or JSON, one parser so positions work for both):
+ * every problem in one pass, each with line, column and the offending line.
+ */
+import type { Node, Pair, Scalar, YAMLMap } from "yaml";
+import { suggest } from "../core/suggest.ts";
+import { NAME_PATTERN, STEP_KEYS, TOP_LEVEL_KEYS } from "./schema.ts";
+import {
+  parseTemplate,
+  splitTemplateWords,
+  type TemplatePart,
+  type TemplateProblem,
+  type TemplateWord,
+} from "./interpolate.ts";
+import { checkCommandWords, type CommandSpec } from "./command.ts";
+import type { StepExtensions } from "./alias.ts";
+
+/** One problem of a pipeline file. Line and column are 1-based. */
+export interface Problem {
+  line: number;
+  column: number;
+  /** How many characters the problem spans on its line (for the caret underline). */
+  length: number;
+  message: string;
+  /** The text of the offending line. */
+  source: string;
+}
+
+/** A validated step. */
+export interface PipelineStep {
+  /** 1-based position in the file. */
+  index: number;
+  name: string;
+  id?: string;
+  continueOnError: boolean;
+  /** The line the step starts on. */
+  line: number;
+  command?: { text: string; words: TemplateWord[]; path: string[] };
+  shell?: { text: string; parts: TemplatePart[] };
+}
+
+/** A validated pipeline. */
+export interface Pipeline {
+  name: string;
+  /** The file's variables, as text. */
+  variables: Record<string, string>;
+  steps: PipelineStep[];
+}
+
+/** What validation needs besides the text. */
+export interface ValidateOptions {
+  /** The command tree the steps' commands are checked against. */
+  tree: CommandSpec;
+  /** Whether `shell` steps are allowed (`--allow-shell`). */
+  allowShell: boolean;
+  /** Names of variables given on the command line (`--var`), defined even when the file lacks them. */
+  extraVariables?: readonly string[];
+  /** The aliases and plugins a step's command word may name. */
+  extensions?: StepExtensions;
+}
+
+type Yaml = typeof import("yaml");
+
+/** Validates pipeline text; `pipeline` is set only when there is no problem. */
+export async function validatePipelineText(
+  text: string,
+  opts: ValidateOptions,
+): Promise<{ pipeline?: Pipeline; problems: Problem[] }> {
+  const yaml: Yaml = await import("yaml");
+  const lineCounter = new yaml.LineCounter();
+  const doc = yaml.parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: true });
+  const lines = text.split(/\r?\n|\r/);
+  const problems: Problem[] = [];
+  const report = (offset: number, length: number, message: string) => {
+    const { line, col } = lineCounter.linePos(Math.max(0, Math.min(offset, text.length)));
+    const source = lines[line - 1] ?? "";
+    problems.push({
+      line,
+      column: col,
+      length: Math.max(1, Math.min(length, source.length - col + 1)),
+      message,
+      source,
+    });
+  };
+  const sorted = () => problems.sort((a, b) => a.line - b.line || a.column - b.column);
+  if (doc.errors.length > 0) {
+    for (const e of doc.errors) {
+      report(e.pos[0], e.pos[1] - e.pos[0], e.message.replace(/ at line \d+, column \d+:[\s\S]*$/, ""));
+    }
+    return { problems: sorted() };
+  }
+  const pipeline = checkPipeline({ yaml, text, report, opts }, doc.contents);
+  return problems.length > 0 ? { problems: sorted() } : { pipeline, problems };
+}
+
+type Report = (offset: number, length: number, message: string) => void;
+
+/** What the checks share: the parser module, the text and where problems go. */
+interface Check {
+  yaml: Yaml;
+  text: string;
+  report: Report;
+  opts: ValidateOptions;
+}
+
+function at(c: Check, node: Node | null | undefined, message: string): void {
+  const [start, end] = node?.range ?? [0, 1];
+  c.report(start, end - start, message);
+}
+
+function keysOf(c: Check, map: YAMLMap, allowed: readonly string[], where: string): Map<string, Pair> {
+  const pairs = new Map<string, Pair>();
+  for (const pair of map.items) {
+    const keyNode = pair.key as Node;
+    const key = c.yaml.isScalar(keyNode) ? String(keyNode.value) : "";
+    if (!allowed.includes(key)) {
+      const guess = suggest(key, allowed);
+      at(c, keyNode, `unknown key '${key}' ${where}${guess ? ` (did you mean '${guess}'?)` : ""}`);
+    } else pairs.set(key, pair);
+  }
+  return pairs;
+}
+
+function stringValue(c: Check, pair: Pair | undefined, what: string): string | undefined {
+  if (!pair) return undefined;
+  const v = pair.value as Node | null;
+  if (!c.yaml.isScalar(v) || typeof v.value !== "string") {
+    at(c, v ?? (pair.key as Node), `${what} must be a string`);
+    return undefined;
+  }
+  if (v.value.trim() === "") {
+    at(c, v, `${what} is empty`);
+    return undefined;
+  }
+  return v.value;
+}
+
+function checkPipeline(c: Check, root: Node | null): Pipeline | undefined {
+  if (!c.yaml.isMap(root)) {
+    at(c, root, root ? "a pipeline file must be a mapping with `name` and `steps`" : "the file is empty");
+    return undefined;
+  }
+  const top = keysOf(c, root, TOP_LEVEL_KEYS, "at the top level");
+  const version = top.get("version")?.value as Node | undefined;
+  if (version && !(c.yaml.isScalar(version) && version.value === 1)) at(c, version, "version must be 1");
+  if (top.has("$schema")) stringValue(c, top.get("$schema"), "$schema");
+  const name = stringValue(c, top.get("name"), "name");
+  if (!top.has("name")) at(c, root, "missing `name` (the pipeline's name)");
+  const variables = checkVariables(c, top.get("variables")?.value as Node | undefined);
+  const stepsPair = top.get("steps");
+  if (!stepsPair) {
+    at(c, root, "missing `steps` (a list of steps)");
+    return undefined;
+  }
+  const stepsNode = stepsPair.value as Node | null;
+  if (!c.yaml.isSeq(stepsNode)) {
+    at(c, stepsNode ?? (stepsPair.key as Node), "`steps` must be a list of steps");
+    return undefined;
+  }
+  if (stepsNode.items.length === 0) at(c, stepsNode, "`steps` is empty");
+  const names = [...Object.keys(variables), ...(c.opts.extraVariables ?? [])];
+  const steps = checkSteps(c, stepsNode.items as Node[]);
+  const ids = steps.map((s) => s?.step.id);
+  steps.forEach((s, i) => s && checkTemplates(c, s, i, ids, names));
+  return { name: name ?? "", variables, steps: steps.filter((s) => s !== undefined).map((s) => s.step) };
+}
+
+function checkVariables(c: Check, node: Node | null | undefined): Record<string, string> {
+  const vars: Record<string, string> = {};
+  if (node === undefined || node === null || (c.yaml.isScalar(node) && node.value === null)) return vars;
+  if (!c.yaml.isMap(node)) {
+    at(c, node, "`variables` must be a mapping of names to values");
+    return vars;
+  }
+  for (const pair of node.items) {
+    const key = pair.key as Scalar;
+    const name = String(key.value);
+    if (!NAME_PATTERN.test(name)) {
+      at(c, key, `invalid variable name '${name}' (letters, digits, _ and -; not starting with a digit)`);
+    }
+    const v = pair.value as Node | null;
+    if (!c.yaml.isScalar(v) || v.value === null || typeof v.value === "object") {
+      at(c, v ?? key, `variable '${name}' must be a string, number or boolean`);
+      continue;
+    }
+    vars[name] = String(v.value);
+  }
+  return vars;
+}
+
+type CheckedStep = { step: PipelineStep; node: YAMLMap };
+
+function checkSteps(c: Check, items: Node[]): (CheckedStep | undefined)[] {
+  const seenIds = new Map<string, number>();
+  return items.map((node, i) => {
+    const index = i + 1;
+    if (!c.yaml.isMap(node)) {
+      at(c, node, `step ${index} must be a mapping with \`name\` and \`command\``);
+      return undefined;
+    }
+    const keys = keysOf(c, node, STEP_KEYS, `in step ${index}`);
+    const name = stringValue(c, keys.get("name"), `name of step ${index}`);
+    if (!keys.has("name")) at(c, node, `step ${index} has no \`name\``);
+    let id = stringValue(c, keys.get("id"), `id of step ${index}`);
+    const idNode = keys.get("id")?.value as Node | undefined;
+    if (id !== undefined && !NAME_PATTERN.test(id)) {
+      at(c, idNode, `invalid step id '${id}' (letters, digits, _ and -; not starting with a digit)`);
+      id = undefined;
+    } else if (id !== undefined && seenIds.has(id)) {
+      at(c, idNode, `duplicate step id '${id}' (also step ${seenIds.get(id)})`);
+      id = undefined;
+    } else if (id !== undefined) seenIds.set(id, index);
+    const coe = keys.get("continue_on_error")?.value as Node | undefined;
+    if (coe !== undefined && !(c.yaml.isScalar(coe) && typeof coe.value === "boolean")) {
+      at(c, coe, "continue_on_error must be true or false");
+    }
+    const command = keys.get("command");
+    const shell = keys.get("shell");
+    if (command && shell) {
+      at(c, shell.key as Node, `step ${index} has both \`command\` and \`shell\`: keep one`);
+    } else if (!command && !shell) at(c, node, `step ${index} has no \`command\``);
+    if (shell && !command && !c.opts.allowShell) {
+      at(c, shell.key as Node, "a `shell` step runs only with `pipeline run --allow-shell`");
+    }
+    const step: PipelineStep = {
+      index,
+      name: name ?? `step ${index}`,
+      id,
+      continueOnError: c.yaml.isScalar(coe) && coe.value === true,
+      line: c.text.slice(0, node.range?.[0] ?? 0).split(/\r?\n|\r/).length,
+    };
+    const commandText = stringValue(c, command, `command of step ${index}`);
+    const shellText = command ? undefined : stringValue(c, shell, `shell of step ${index}`);
+    if (commandText !== undefined) step.command = { text: commandText, words: [], path: [] };
+    if (shellText !== undefined) step.shell = { text: shellText, parts: [] };
+    return { step, node };
+  });
+}
+
+/** Checks a step's expressions and, for a command step, its command line. */
+function checkTemplates(
+  c: Check,
+  s: CheckedStep,
+  i: number,
+  ids: readonly (string | undefined)[],
+  varNames: readonly string[],
+): void {
+  const { step, node } = s;
+  const valueNode = node.get(step.command ? "command" : "shell", true) as Scalar | undefined;
+  const text = step.command?.text ?? step.shell?.text;
+  if (text === undefined || !valueNode) return;
+  const here = (p: TemplateProblem) => {
+    const { offset, length } = locate(c.text, valueNode, text, p.offset, p.length);
+    c.report(offset, length, p.message);
+  };
+  const { parts, problems } = parseTemplate(text);
+  problems.forEach(here);
+  for (const part of parts) {
+    if (part.kind !== "expr") continue;
+    const ref = part.ref;
+    const span = { offset: part.start, length: part.end - part.start };
+    if (ref.kind === "var") {
+      if (!varNames.includes(ref.name)) {
+        const guess = suggest(ref.name, varNames);
+        here({
+          ...span,
+          message: `undefined variable '${ref.name}'${guess ? ` (did you mean '${guess}'?)` : ""}`,
+        });
+      }
+      continue;
+    }
+    const target = ids.indexOf(ref.id);
+    if (target < 0) {
+      const guess = suggest(ref.id, ids.filter((x): x is string => !!x));
+      here({ ...span, message: `no step has id '${ref.id}'${guess ? ` (did you mean '${guess}'?)` : ""}` });
+    } else if (target === i) {
+      here({ ...span, message: `step '${ref.id}' cannot use its own ${ref.field}` });
+    } else if (target > i) {
+      here({
+        ...span,
+        message: `step '${ref.id}' runs later (step ${target + 1}): reference only earlier steps`,
+      });
+    }
+  }
+  if (step.shell) {
+    step.shell.parts = parts;
+    return;
+  }
+  let words: TemplateWord[];
+  try {
+    words = splitTemplateWords(parts, `the command of step ${step.index}`);
+  } catch (e) {
+    here({ offset: 0, length: text.length, message: (e as Error).message });
+    return;
+  }
+  const check = checkCommandWords(words, c.opts.tree, c.opts.extensions);
+  check.problems.forEach(here);
+  step.command = { text, words, path: check.path };
+}
+
+/** Maps an offset inside a scalar's value to the file (quotes, escapes and block scalars included). */
+function locate(
+  text: string,
+  node: Scalar,
+  value: string,
+  offset: number,
+  length: number,
+): { offset: number; length: number } {
+  const [start, end] = node.range ?? [0, 0];
+  const raw = text.slice(start, end);
+  const whole = raw.indexOf(value);
+  if (whole >= 0) return { offset: start + whole + offset, length };
+  const needle = value.slice(offset, offset + length);
+  const found = needle === "" ? -1 : raw.indexOf(needle);
+  if (found >= 0) return { offset: start + found, length };
+  return { offset: start, length: 1 };
+}

@@ -1,0 +1,116 @@
+import assert from "node:assert/strict";
+import { hookEnv, hookNames, hookTimeoutMs, postHooksRun, subjectEnv } from "../../src/extend/hooks.ts";
+
+Deno.test("hookNames: short names where the platform's users expect them, then pre_<family>_<sub>", () => {
+  assert.deepEqual(hookNames(["object", "upload"], "pre"), ["pre_upload", "pre_object_upload"]);
+  assert.deepEqual(hookNames(["object", "upload"], "post"), ["post_upload", "post_object_upload"]);
+  assert.deepEqual(hookNames(["translate", "start"], "pre"), ["pre_translate", "pre_translate_start"]);
+  assert.deepEqual(hookNames(["translate"], "post"), ["post_translate"], "the `translate <urn>` shorthand");
+  assert.deepEqual(hookNames(["auth", "login"], "pre"), ["pre_login", "pre_auth_login"]);
+  assert.deepEqual(hookNames(["bucket", "create"], "pre"), ["pre_bucket_create"]);
+  assert.deepEqual(hookNames(["object", "signed-url"], "post"), ["post_object_signed_url"]);
+  assert.deepEqual(hookNames(["config", "profile", "create"], "pre"), ["pre_config_profile_create"]);
+  assert.deepEqual(hookNames(["demo"], "pre"), ["pre_demo"]);
+});
+
+Deno.test("postHooksRun: after success only, except translate which runs after completion either way", () => {
+  assert.equal(postHooksRun(["object", "upload"], 0), true);
+  assert.equal(postHooksRun(["object", "upload"], 4), false);
+  assert.equal(postHooksRun(["auth", "login"], 3), false);
+  assert.equal(postHooksRun(["translate", "start"], 1), true);
+  assert.equal(postHooksRun(["translate"], 5), true);
+  assert.equal(postHooksRun(["translate", "status"], 1), false);
+});
+
+Deno.test("subjectEnv: bucket, object key, URN and file from the arguments and options", () => {
+  assert.deepEqual(
+    subjectEnv({
+      commandPath: ["object", "upload"],
+      args: { bucketKey: "b1", files: ["./a.obj", "./b.obj"] },
+      options: {},
+    }),
+    { DIAZO_BUCKET: "b1", DIAZO_FILE: "./a.obj" },
+  );
+  assert.deepEqual(
+    subjectEnv({ commandPath: ["bucket", "create"], args: {}, options: { key: "new-bucket", region: "US" } }),
+    { DIAZO_BUCKET: "new-bucket" },
+    "bucket create names its bucket with --key",
+  );
+  assert.deepEqual(
+    subjectEnv({ commandPath: ["object", "list"], args: {}, options: { key: "not-a-bucket" } }),
+    {},
+    "--key means a bucket only for the bucket family",
+  );
+  assert.deepEqual(
+    subjectEnv({ commandPath: ["translate"], args: { urn: "dXJu" }, options: {} }),
+    { DIAZO_URN: "dXJu" },
+  );
+});
+
+Deno.test("subjectEnv: the result (one record, or a list of one) wins over the arguments", () => {
+  const args = { bucketKey: "b1", files: ["a.obj"] };
+  const result = { bucketKey: "b1", objectKey: "a.obj", urn: "dXJuOmFkc2s", size: 3 };
+  assert.deepEqual(subjectEnv({ commandPath: ["object", "upload"], args, options: {}, result }), {
+    DIAZO_BUCKET: "b1",
+    DIAZO_OBJECT_KEY: "a.obj",
+    DIAZO_URN: "dXJuOmFkc2s",
+    DIAZO_FILE: "a.obj",
+  });
+  assert.equal(
+    subjectEnv({ commandPath: ["object", "upload"], args, options: {}, result: [result] }).DIAZO_URN,
+    "dXJuOmFkc2s",
+  );
+  assert.equal(
+    subjectEnv({ commandPath: ["object", "upload"], args, options: {}, result: [result, result] }).DIAZO_URN,
+    undefined,
+    "a list of several results names no single subject",
+  );
+});
+
+Deno.test("hookEnv: name, command, status and exit code, result file; pre hooks get no status", () => {
+  const pre = hookEnv({
+    hookName: "pre_upload",
+    commandPath: ["object", "upload"],
+    args: { bucketKey: "b1", files: ["a.obj"] },
+    options: {},
+  });
+  assert.deepEqual(pre, {
+    DIAZO_HOOK_NAME: "pre_upload",
+    DIAZO_HOOK_COMMAND: "object upload",
+    DIAZO_BUCKET: "b1",
+    DIAZO_FILE: "a.obj",
+  });
+  const failed = hookEnv({
+    hookName: "post_translate",
+    commandPath: ["translate", "start"],
+    args: { urn: "bad" },
+    options: {},
+    exitCode: 2,
+  });
+  assert.equal(failed.DIAZO_HOOK_STATUS, "failure");
+  assert.equal(failed.DIAZO_EXIT_CODE, "2");
+  assert.equal(failed.DIAZO_RESULT_JSON, undefined);
+  const ok = hookEnv({
+    hookName: "post_bucket_create",
+    commandPath: ["bucket", "create"],
+    args: {},
+    options: { key: "k" },
+    exitCode: 0,
+    result: { bucketKey: "k" },
+    resultFile: "/tmp/r.json",
+  });
+  assert.equal(ok.DIAZO_HOOK_STATUS, "success");
+  assert.equal(ok.DIAZO_EXIT_CODE, "0");
+  assert.equal(ok.DIAZO_RESULT_JSON, "/tmp/r.json");
+  for (const v of Object.keys(ok)) assert.match(v, /^DIAZO_/, "only DIAZO_* variables are added");
+});
+
+Deno.test("hookTimeoutMs: seconds (fractions allowed) to ms; anything else is unset", () => {
+  assert.equal(hookTimeoutMs("1"), 1000);
+  assert.equal(hookTimeoutMs("0.25"), 250);
+  assert.equal(hookTimeoutMs(undefined), undefined);
+  assert.equal(hookTimeoutMs(""), undefined);
+  assert.equal(hookTimeoutMs("0"), undefined);
+  assert.equal(hookTimeoutMs("-3"), undefined);
+  assert.equal(hookTimeoutMs("soon"), undefined);
+});

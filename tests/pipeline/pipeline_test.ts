@@ -1,0 +1,506 @@
+/** Pipelines: validation with positions, interpolation and escapes, dry-run plans and the step runner. */
+import assert from "node:assert/strict";
+import { DiazoError } from "../../src/core/errors.ts";
+import {
+  type CommandSpec,
+  formatProblem,
+  parseVarFlags,
+  type Pipeline,
+  planSteps,
+  type Problem,
+  runPipeline,
+  type StepRun,
+} from "../../src/pipeline/pipeline.ts";
+import {
+  parseTemplate,
+  resolveReference,
+  splitTemplateWords,
+  type StepOutcome,
+} from "../../src/pipeline/interpolate.ts";
+import { validatePipelineText } from "../../src/pipeline/validate.ts";
+
+const HELP = { long: "--help", short: "-h", takesValue: false };
+
+function cmd(name: string, over: Partial<CommandSpec> = {}): CommandSpec {
+  return {
+    name,
+    aliases: [],
+    arguments: [],
+    subcommands: [],
+    allowUnknownOptions: false,
+    allowExcessArguments: false,
+    ...over,
+    options: [...(over.options ?? []), HELP],
+  };
+}
+const arg = (name: string, required = true, variadic = false) => ({ name, required, variadic });
+
+/** A small command tree shaped like diazo's. */
+const TREE = cmd("diazo", {
+  options: [
+    { long: "--output", short: "-o", takesValue: true },
+    { long: "--profile", takesValue: true },
+    { long: "--debug", takesValue: false },
+    { long: "--yes", short: "-y", takesValue: false },
+    { long: "--wait", takesValue: false },
+  ],
+  subcommands: [
+    cmd("bucket", {
+      subcommands: [
+        cmd("create", { options: [{ long: "--key", short: "-k", takesValue: true, mandatory: true }] }),
+        cmd("list", { aliases: ["ls"] }),
+      ],
+    }),
+    cmd("object", {
+      subcommands: [
+        cmd("upload", {
+          arguments: [arg("bucketKey"), arg("files", true, true)],
+          options: [{ long: "--key", short: "-k", takesValue: true }, { long: "--batch", takesValue: false }],
+        }),
+      ],
+    }),
+    cmd("translate", {
+      arguments: [arg("urn", false)],
+      allowUnknownOptions: true,
+      allowExcessArguments: true,
+      subcommands: [
+        cmd("start", {
+          arguments: [arg("urn")],
+          options: [{ long: "--format", short: "-f", takesValue: true }, {
+            long: "--force",
+            takesValue: false,
+          }],
+        }),
+        cmd("status", { arguments: [arg("urn")] }),
+      ],
+    }),
+    cmd("pipeline", { subcommands: [cmd("run", { arguments: [arg("file")] })] }),
+  ],
+});
+
+Deno.test("validation: a literal value outside an option's choices is a problem; an expression is left to run time", async () => {
+  const tree = cmd("diazo", {
+    options: [{ long: "--output", short: "-o", takesValue: true, choices: ["json", "yaml", "table"] }],
+    subcommands: [cmd("bucket", { subcommands: [cmd("list")] })],
+  });
+  const text = [
+    /* 1 */ "variables: { fmt: json }",
+    /* 2 */ "steps:",
+    /* 3 */ "  - command: bucket list -o jsn",
+    /* 4 */ "  - command: bucket list --output=yml",
+    /* 5 */ "  - command: bucket list -otabel",
+    /* 6 */ "  - command: bucket list --output ${{ vars.fmt }}",
+    /* 7 */ "  - command: bucket list -o yaml --output=json",
+    "",
+  ].join("\n");
+  const { problems } = await validatePipelineText(text, { tree, allowShell: false });
+  const src = text.split("\n");
+  expectProblem(
+    problems,
+    3,
+    29,
+    /^'jsn' is not a value of -o: json, yaml, table \(did you mean 'json'\?\)$/,
+    src[2],
+  );
+  expectProblem(problems, 4, 26, /^'yml' is not a value of --output: json, yaml, table/, src[3]);
+  expectProblem(problems, 5, 26, /^'tabel' is not a value of -o: .* \(did you mean 'table'\?\)$/, src[4]);
+  assert.equal(
+    problems.filter((p) => / is not a value of /.test(p.message)).length,
+    3,
+    JSON.stringify(problems),
+  );
+});
+
+Deno.test("validation: an alias step is checked as its expansion; loops, missing arguments and plugins are problems", async () => {
+  const extensions = {
+    aliases: {
+      up: "object upload $1 --batch",
+      mk: "bucket create --key",
+      bad: "object uplod",
+      a: "b",
+      b: "a",
+      two: "object upload $1 $2",
+      plug: "hello --loud",
+      bucket: "object upload",
+    },
+    isPlugin: (name: string) => name === "hello",
+  };
+  const text = [
+    /* 1 */ "name: aliases",
+    /* 2 */ "variables: { bucket: b1 }",
+    /* 3 */ "steps:",
+    /* 4 */ "  - name: ok",
+    /* 5 */ "    command: up ${{ vars.bucket }} dir",
+    /* 6 */ "  - name: ok2",
+    /* 7 */ "    command: mk ${{ vars.bucket }}",
+    /* 8 */ "  - name: typo",
+    /* 9 */ "    command: bad b1 f",
+    /* 10 */ "  - name: loop",
+    /* 11 */ "    command: a",
+    /* 12 */ "  - name: few",
+    /* 13 */ "    command: two b1",
+    /* 14 */ "  - name: plugin",
+    /* 15 */ "    command: hello world",
+    /* 16 */ "  - name: via",
+    /* 17 */ "    command: plug",
+    /* 18 */ "  - name: builtin wins",
+    /* 19 */ "    command: bucket list",
+    /* 20 */ "  - name: flag",
+    /* 21 */ "    command: up b1 dir --prefx x",
+    "",
+  ].join("\n");
+  const { problems } = await validatePipelineText(text, { tree: TREE, allowShell: false, extensions });
+  const src = text.split("\n");
+  expectProblem(problems, 9, 14, /^unknown command 'object uplod'/, src[8]);
+  expectProblem(problems, 11, 14, /^alias loop: a → b → a$/, src[10]);
+  expectProblem(problems, 13, 14, /^alias 'two' needs 2 arguments \(\$1\.\.\$2\), got 1$/, src[12]);
+  expectProblem(problems, 15, 14, /^'hello' is a plugin: .*shell: diazo hello/, src[14]);
+  expectProblem(problems, 17, 14, /^'hello' \(through alias plug\) is a plugin: /, src[16]);
+  expectProblem(problems, 21, 24, /^unknown option '--prefx'/, src[20]);
+  assert.equal(problems.length, 6, JSON.stringify(problems, null, 2));
+
+  const none = await validatePipelineText(text, { tree: TREE, allowShell: false });
+  assert.ok(
+    none.problems.some((p) => p.line === 5 && /^unknown command 'up'/.test(p.message)),
+    "without extensions an alias is an unknown command",
+  );
+});
+
+async function check(text: string, opts: { allowShell?: boolean; extra?: string[] } = {}) {
+  return await validatePipelineText(text, {
+    tree: TREE,
+    allowShell: opts.allowShell ?? false,
+    extraVariables: opts.extra,
+  });
+}
+
+/** Asserts exactly one problem whose message matches, at line:column, on the given source line. */
+function expectProblem(problems: Problem[], line: number, column: number, message: RegExp, source: string) {
+  const found = problems.filter((p) => message.test(p.message));
+  assert.equal(found.length, 1, `one problem matching ${message} in:\n${JSON.stringify(problems, null, 2)}`);
+  assert.deepEqual(
+    { line: found[0].line, column: found[0].column, source: found[0].source },
+    { line, column, source },
+    found[0].message,
+  );
+}
+
+Deno.test("validation: every kind of mistake in one pass, each with its line, column and line text", async () => {
+  const text = [
+    /* 1 */ "name: demo",
+    /* 2 */ "varables: {}",
+    /* 3 */ "variables:",
+    /* 4 */ "  bucket: my-bucket",
+    /* 5 */ "steps:",
+    /* 6 */ "  - name: Upload",
+    /* 7 */ "    id: up",
+    /* 8 */ "    command: object upload ${{ vars.bukcet }} model.obj --prefx a/",
+    /* 9 */ "  - name: Translate",
+    /* 10 */ "    id: up",
+    /* 11 */ "    command: translate start ${{ steps.tr.result.urn }} -f svf2",
+    /* 12 */ '    continue_on_error: "yes"',
+    /* 13 */ "  - name: Status",
+    /* 14 */ "    id: tr",
+    /* 15 */ "    comand: x",
+    /* 16 */ "    command: objet list",
+    /* 17 */ "  - name: No command",
+    /* 18 */ "  - name: Both",
+    /* 19 */ "    command: bucket list",
+    /* 20 */ "    shell: echo hi",
+    /* 21 */ "  - name: Shell",
+    /* 22 */ "    shell: echo ${{ vars.bucket }}",
+    /* 23 */ "  - name: Self",
+    /* 24 */ "    id: me",
+    /* 25 */ "    command: object upload ${{ steps.me.result.x }} ${{ steps.ghost.result }} ${{ nope.x }}",
+    /* 26 */ "  - name: Unclosed",
+    /* 27 */ '    command: "translate status ${{ vars.bucket"',
+    /* 28 */ "  - name: Missing",
+    /* 29 */ "    command: bucket create",
+    "",
+  ].join("\n");
+  const { pipeline, problems } = await check(text);
+  assert.equal(pipeline, undefined, "an invalid file gives no pipeline");
+  const src = text.split("\n");
+  expectProblem(
+    problems,
+    2,
+    1,
+    /^unknown key 'varables' at the top level \(did you mean 'variables'\?\)$/,
+    src[1],
+  );
+  expectProblem(problems, 8, 28, /^undefined variable 'bukcet' \(did you mean 'bucket'\?\)$/, src[7]);
+  expectProblem(problems, 8, 57, /^unknown option '--prefx'/, src[7]);
+  expectProblem(problems, 10, 9, /^duplicate step id 'up' \(also step 1\)$/, src[9]);
+  expectProblem(problems, 11, 30, /^step 'tr' runs later \(step 3\)/, src[10]);
+  expectProblem(problems, 12, 24, /^continue_on_error must be true or false$/, src[11]);
+  expectProblem(problems, 15, 5, /^unknown key 'comand' in step 3 \(did you mean 'command'\?\)$/, src[14]);
+  expectProblem(problems, 16, 14, /^unknown command 'objet' \(did you mean 'object'\?\)$/, src[15]);
+  expectProblem(problems, 17, 5, /^step 4 has no `command`$/, src[16]);
+  expectProblem(problems, 20, 5, /^step 5 has both `command` and `shell`/, src[19]);
+  expectProblem(problems, 22, 5, /^a `shell` step runs only with `pipeline run --allow-shell`$/, src[21]);
+  expectProblem(problems, 25, 28, /^step 'me' cannot use its own result$/, src[24]);
+  expectProblem(problems, 25, 53, /^no step has id 'ghost'$/, src[24]);
+  expectProblem(problems, 25, 79, /^unknown expression 'nope\.x'/, src[24]);
+  expectProblem(problems, 27, 32, /^unclosed \$\{\{/, src[26]);
+  expectProblem(problems, 29, 27, /^missing required option --key of 'bucket create'$/, src[28]);
+  // Sorted by position, so that the report reads top to bottom.
+  const order = problems.map((p) => p.line * 1000 + p.column);
+  assert.deepEqual(order, [...order].sort((a, b) => a - b));
+});
+
+Deno.test("validation: structure errors (steps not a list, missing name, empty file, wrong types)", async () => {
+  const notList = await check("name: x\nsteps:\n  name: a\n");
+  expectProblem(notList.problems, 3, 3, /^`steps` must be a list of steps$/, "  name: a");
+  const noName = await check("steps:\n  - command: bucket list\n");
+  expectProblem(noName.problems, 1, 1, /^missing `name`/, "steps:");
+  expectProblem(noName.problems, 2, 5, /^step 1 has no `name`$/, "  - command: bucket list");
+  const empty = await check("");
+  assert.match(empty.problems[0].message, /the file is empty/);
+  const scalar = await check("just text\n");
+  expectProblem(scalar.problems, 1, 1, /must be a mapping with `name` and `steps`/, "just text");
+  const types = await check("name: x\nvariables: [a]\nsteps:\n  - name: a\n    command: 42\n");
+  expectProblem(types.problems, 2, 12, /^`variables` must be a mapping/, "variables: [a]");
+  expectProblem(types.problems, 5, 14, /^command of step 1 must be a string$/, "    command: 42");
+});
+
+Deno.test("validation: commands against the tree — arguments, values, aliases, no nesting, no leading diazo", async () => {
+  const text = [
+    "name: cmds",
+    "steps:",
+    "  - { name: a, command: 'bucket ls -o json --profile work' }",
+    "  - { name: b, command: object upload }",
+    "  - { name: c, command: bucket list extra }",
+    "  - { name: d, command: pipeline run x.yaml }",
+    "  - { name: e, command: diazo bucket list }",
+    "  - { name: f, command: bucket list --profile }",
+    "  - { name: g, command: translate some-urn --anything goes }",
+    "  - { name: h, command: bucket }",
+    "",
+  ].join("\n");
+  const { problems } = await check(text);
+  const src = text.split("\n");
+  expectProblem(problems, 4, 38, /^missing argument <bucketKey> of 'object upload'$/, src[3]);
+  expectProblem(problems, 4, 38, /^missing argument <files\.\.\.> of 'object upload'$/, src[3]);
+  expectProblem(problems, 5, 37, /^too many arguments for 'bucket list' \(expected: none\)$/, src[4]);
+  expectProblem(problems, 6, 25, /^a step cannot run `pipeline`/, src[5]);
+  expectProblem(problems, 7, 25, /without the leading `diazo`/, src[6]);
+  expectProblem(problems, 8, 37, /^option '--profile' needs a value$/, src[7]);
+  expectProblem(problems, 10, 31, /^'bucket' needs a subcommand: create, list$/, src[9]);
+  assert.equal(problems.length, 7, JSON.stringify(problems, null, 2)); // steps a and g are fine
+});
+
+Deno.test("validation: --var names count as defined; JSON files report positions too", async () => {
+  const yaml = "name: v\nsteps:\n  - name: a\n    command: bucket create --key ${{ vars.bucket }}\n";
+  assert.equal((await check(yaml)).problems.length, 1);
+  const ok = await check(yaml, { extra: ["bucket"] });
+  assert.deepEqual(ok.problems, []);
+  assert.equal(ok.pipeline?.steps[0].command?.path.join(" "), "bucket create");
+
+  const json = [
+    "{",
+    '  "name": "j",',
+    '  "steps": [',
+    '    { "name": "a", "command": "bucket list --limt 3", "continue_on_eror": true }',
+    "  ]",
+    "}",
+  ].join("\n");
+  const { problems } = await check(json);
+  expectProblem(problems, 4, 44, /^unknown option '--limt'$/, json.split("\n")[3]);
+  expectProblem(problems, 4, 55, /^unknown key 'continue_on_eror' in step 1/, json.split("\n")[3]);
+});
+
+Deno.test("validation: a file that is not YAML reports the parser's line and column", async () => {
+  const { problems, pipeline } = await check("name: [unclosed\nsteps: 1\n");
+  assert.equal(pipeline, undefined);
+  assert.equal(problems[0].line, 2);
+  assert.equal(problems[0].column, 1);
+  assert.match(problems[0].message, /Flow sequence/);
+  assert.doesNotMatch(problems[0].message, /at line/, "the position is ours, not repeated in the text");
+  const dup = await check("name: a\nname: b\nsteps: []\n");
+  expectProblem(dup.problems, 2, 1, /Map keys must be unique/, "name: b");
+});
+
+Deno.test("formatProblem: file:line:col, the line, and a caret under the span", () => {
+  const text = formatProblem("p.yaml", {
+    line: 8,
+    column: 5,
+    length: 6,
+    message: "unknown key 'comand'",
+    source: "    comand: x",
+  });
+  assert.equal(text, "p.yaml:8:5: unknown key 'comand'\n 8 |     comand: x\n   |     ^^^^^^\n");
+});
+
+Deno.test("interpolation: references, paths, escapes and malformed expressions", () => {
+  const { parts, problems } = parseTemplate(
+    "a ${{vars.x}} $${{ vars.y }} ${{ steps.up.result.items[0].key }}",
+  );
+  assert.deepEqual(problems, []);
+  assert.deepEqual(parts.map((p) => (p.kind === "text" ? p.value : p.ref)), [
+    "a ",
+    { kind: "var", name: "x" },
+    " ${{ vars.y }} ",
+    { kind: "step", id: "up", field: "result", path: ["items", 0, "key"] },
+  ]);
+  const bad = parseTemplate(
+    "${{ }} ${{ vars }} ${{ steps.up }} ${{ steps.up.outputs }} ${{ steps.up.status.x }} ${{ x",
+  );
+  assert.deepEqual(bad.problems.map((p) => [p.offset, p.message.split(/[:(]/)[0].trim()]), [
+    [0, "empty expression"],
+    [7, "'vars' is not a variable reference"],
+    [19, "'steps.up' needs a field"],
+    [35, "unknown step field 'outputs' in 'steps.up.outputs'"],
+    [59, "steps.up.status has no fields"],
+    [84, "unclosed ${{"],
+  ]);
+});
+
+Deno.test("interpolation: a value is one word, never re-split or re-quoted; quoting as in a shell", () => {
+  const { parts } = parseTemplate(
+    `object upload \${{ vars.b }} "my \${{ vars.f }}" --key=k-\${{ vars.f }} '$x'`,
+  );
+  const words = splitTemplateWords(parts, "test");
+  const vars = { b: "bucket; rm -rf /", f: "a b.obj" };
+  const scope = { vars, steps: new Map<string, StepOutcome>() };
+  const argv = words.map((w) =>
+    w.parts.map((p) => p.kind === "text" ? p.value : resolveReference(p.ref, scope)).join("")
+  );
+  assert.deepEqual(argv, ["object", "upload", "bucket; rm -rf /", "my a b.obj", "--key=k-a b.obj", "$x"]);
+  assert.deepEqual(words.map((w) => w.literal), ["object", "upload", undefined, undefined, undefined, "$x"]);
+  assert.equal(words[2].offset, 14);
+  assert.throws(
+    () => splitTemplateWords(parseTemplate("a 'b").parts, "step 1"),
+    /step 1 has an unterminated/,
+  );
+});
+
+Deno.test("interpolation: step results by path; missing values are errors, never empty strings", () => {
+  const steps = new Map<string, StepOutcome>([
+    ["up", { status: "ok", exitCode: 0, result: { urn: "dXJu", items: [{ n: 1 }], meta: { a: true } } }],
+    ["bad", { status: "failed", exitCode: 4, result: null }],
+  ]);
+  const scope = { vars: { x: "1" }, steps };
+  const ref = (text: string) => {
+    const p = parseTemplate(text).parts[0];
+    assert.ok(p.kind === "expr");
+    return resolveReference(p.ref, scope);
+  };
+  assert.equal(ref("${{ steps.up.result.urn }}"), "dXJu");
+  assert.equal(ref("${{ steps.up.result.items[0].n }}"), "1");
+  assert.equal(ref("${{ steps.up.result.meta }}"), '{"a":true}');
+  assert.equal(ref("${{ steps.bad.exit_code }}"), "4");
+  assert.equal(ref("${{ steps.bad.status }}"), "failed");
+  assert.throws(() => ref("${{ steps.up.result.nope }}"), /has no result\.nope/);
+  assert.throws(() => ref("${{ steps.bad.result.urn }}"), /step 'bad' failed and has no result/);
+  assert.throws(() => ref("${{ vars.y }}"), (e: unknown) => e instanceof DiazoError && e.exitCode === 2);
+});
+
+const PIPELINE_TEXT = [
+  "name: run-test",
+  "variables: { bucket: b1 }",
+  "steps:",
+  "  - name: Upload",
+  "    id: up",
+  "    command: object upload ${{ vars.bucket }} a.obj",
+  "  - name: Allowed to fail",
+  "    id: maybe",
+  "    command: bucket create --key ${{ vars.bucket }}",
+  "    continue_on_error: true",
+  "  - name: Translate",
+  "    command: translate start ${{ steps.up.result.urn }} -f obj",
+  "  - name: Status",
+  "    command: translate status ${{ steps.up.result.urn }}",
+  "",
+].join("\n");
+
+async function validPipeline(): Promise<Pipeline> {
+  const { pipeline, problems } = await check(PIPELINE_TEXT);
+  assert.deepEqual(problems, []);
+  return pipeline!;
+}
+
+function fakeRunners(codes: Record<string, number>) {
+  const calls: string[][] = [];
+  return {
+    calls,
+    runners: {
+      command(argv: string[]): Promise<StepRun> {
+        calls.push(argv);
+        const code = codes[argv.slice(0, 2).join(" ")] ?? 0;
+        const result = argv[1] === "upload" ? { urn: `urn-of-${argv[2]}` } : { ran: argv.join(" ") };
+        return Promise.resolve(code === 0 ? { exitCode: 0, result } : { exitCode: code, error: "boom" });
+      },
+      shell(): Promise<StepRun> {
+        throw new Error("no shell steps here");
+      },
+    },
+  };
+}
+
+Deno.test("runPipeline: steps run in order with results feeding later steps; an allowed failure continues", async () => {
+  const { calls, runners } = fakeRunners({ "bucket create": 6 });
+  const report = await runPipeline(await validPipeline(), "p.yaml", { bucket: "over" }, runners);
+  assert.deepEqual(calls, [
+    ["object", "upload", "over", "a.obj"],
+    ["bucket", "create", "--key", "over"],
+    ["translate", "start", "urn-of-over", "-f", "obj"],
+    ["translate", "status", "urn-of-over"],
+  ]);
+  assert.equal(report.status, "ok");
+  assert.equal(report.exitCode, 0);
+  assert.deepEqual(report.steps.map((s) => [s.status, s.exitCode, s.continueOnError]), [
+    ["ok", 0, false],
+    ["failed", 6, true],
+    ["ok", 0, false],
+    ["ok", 0, false],
+  ]);
+  assert.equal(report.steps[1].error, "boom");
+  assert.deepEqual(report.steps[0].result, { urn: "urn-of-over" });
+});
+
+Deno.test("runPipeline: a failing step stops the rest and gives its exit code", async () => {
+  const { calls, runners } = fakeRunners({ "translate start": 4 });
+  const report = await runPipeline(await validPipeline(), "p.yaml", { bucket: "b1" }, runners);
+  assert.equal(calls.length, 3);
+  assert.equal(report.status, "failed");
+  assert.equal(report.exitCode, 4);
+  assert.deepEqual(report.steps.map((s) => s.status), ["ok", "ok", "failed", "not_run"]);
+  assert.equal(report.steps[3].exitCode, null);
+});
+
+Deno.test("runPipeline: a result without the referenced field fails that step (exit 2) without running it", async () => {
+  const calls: string[][] = [];
+  const report = await runPipeline(await validPipeline(), "p.yaml", { bucket: "b1" }, {
+    command(argv) {
+      calls.push(argv);
+      return Promise.resolve({ exitCode: 0, result: { objectKey: "a.obj" } }); // no urn
+    },
+    shell: () => Promise.reject(new Error("unused")),
+  });
+  assert.equal(calls.length, 2, "translate start never ran");
+  assert.equal(report.exitCode, 2);
+  assert.match(report.steps[2].error ?? "", /result of step 'up' has no result\.urn/);
+});
+
+Deno.test("planSteps (dry run): variables filled in, step results shown as placeholders", async () => {
+  const plan = planSteps(await validPipeline(), { bucket: "my bucket" });
+  assert.deepEqual(plan.map((s) => s.command), [
+    "object upload 'my bucket' a.obj",
+    "bucket create --key 'my bucket'",
+    "translate start <steps.up.result.urn> -f obj",
+    "translate status <steps.up.result.urn>",
+  ]);
+  assert.deepEqual(plan[0].argv, ["object", "upload", "my bucket", "a.obj"]);
+  assert.equal(plan[1].continueOnError, true);
+});
+
+Deno.test("--var flags: name=value, the last wins, a bad one is a usage error", () => {
+  assert.deepEqual(parseVarFlags(["a=1", "b=x=y", "a=2", "e="]), { a: "2", b: "x=y", e: "" });
+  for (const bad of ["novalue", "=x", "1a=x", "a b=c"]) {
+    assert.throws(
+      () => parseVarFlags([bad]),
+      (e: unknown) => e instanceof DiazoError && e.exitCode === 2,
+      bad,
+    );
+  }
+});
