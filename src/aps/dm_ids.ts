@@ -5,6 +5,7 @@
  * into the data management one and reject anything else before a request is sent.
  */
 import { usageError } from "../core/errors.ts";
+import type { AccAccountId, AccProjectId, DmProjectId, FolderId, HubId, ItemId, VersionId } from "./ids.ts";
 
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** `a.` ids are base64 of the team/personal space, standard or URL-safe. */
@@ -46,20 +47,20 @@ function prefixed(kind: "hub" | "project", id: string, listWith: string): string
 }
 
 /** A hub id as data management wants it: an account GUID becomes `b.<guid>`; a usage error if malformed. */
-export function dmHubId(id: string): string {
-  return prefixed("hub", id, "diazo hub list");
+export function dmHubId(id: string): HubId {
+  return prefixed("hub", id, "diazo hub list") as HubId;
 }
 
 /** A project id as data management wants it: a bare GUID becomes `b.<guid>`; a usage error if malformed. */
-export function dmProjectId(id: string): string {
-  return prefixed("project", id, "diazo project list <hub>");
+export function dmProjectId(id: string): DmProjectId {
+  return prefixed("project", id, "diazo project list <hub>") as DmProjectId;
 }
 
 /** The bare GUID the construction-cloud admin APIs use for a `b.` hub or project id (or a GUID). */
-export function accId(id: string): string {
+export function accId(id: string): AccProjectId & AccAccountId {
   const text = id.trim();
   const guid = text.startsWith("b.") ? text.slice(2) : text;
-  if (GUID.test(guid)) return guid;
+  if (GUID.test(guid)) return guid as AccProjectId & AccAccountId;
   throw usageError(
     `'${text}' is not an ACC/BIM 360 id`,
     "Construction-cloud ids are GUIDs, e.g. 1c7d2a10-8f3e-4c55-a1b2-3c4d5e6f7081 (data management adds b.).",
@@ -67,21 +68,25 @@ export function accId(id: string): string {
 }
 
 /** A folder URN, checked; a usage error if malformed. */
-export function dmFolderId(id: string): string {
+export function dmFolderId(id: string): FolderId {
   const text = id.trim();
-  return FOLDER.test(text) ? text : invalid("folder", id, "diazo folder list <project> --hub <hub>");
+  return FOLDER.test(text)
+    ? text as FolderId
+    : invalid("folder", id, "diazo folder list <project> --hub <hub>");
 }
 
 /** An item (lineage) URN, checked; a usage error if malformed. */
-export function dmItemId(id: string): string {
+export function dmItemId(id: string): ItemId {
   const text = id.trim();
-  return ITEM.test(text) ? text : invalid("item", id, "diazo folder list <project> <folder>");
+  return ITEM.test(text) ? text as ItemId : invalid("item", id, "diazo folder list <project> <folder>");
 }
 
 /** A version URN, checked; a URL-encoded `%3Fversion%3D2` is decoded first. A usage error if malformed. */
-export function dmVersionId(id: string): string {
+export function dmVersionId(id: string): VersionId {
   const text = id.trim().replace(/%3F/gi, "?").replace(/%3D/gi, "=");
-  return VERSION.test(text) ? text : invalid("version", id, "diazo item versions <project> <item>");
+  return VERSION.test(text)
+    ? text as VersionId
+    : invalid("version", id, "diazo item versions <project> <item>");
 }
 
 /** True when a hub or project id is a personal or team (`a.`) one, which only a user's login sees. */

@@ -3,6 +3,7 @@
  * base64 form without padding, which the Model Derivative API takes in its paths and bodies.
  */
 import { DiazoError } from "../core/errors.ts";
+import type { Urn } from "./ids.ts";
 
 /** Prefix of the object id of an OSS object. */
 const OSS_OBJECT_PREFIX = "urn:adsk.objects:os.object:";
@@ -23,23 +24,31 @@ export function objectIdOf(bucketKey: string, objectKey: string): string {
 }
 
 /** URL-safe base64 without padding, as the Model Derivative API wants. */
-export function encodeUrn(raw: string): string {
+export function encodeUrn(raw: string): Urn {
   const bytes = new TextEncoder().encode(raw);
   let binary = "";
   for (const b of bytes) binary += String.fromCharCode(b);
-  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "") as Urn;
+}
+
+/** A URN parsed from input: the base64 form, the raw object id, and the bucket and key of an OSS object. */
+export interface ParsedUrn {
+  urn: Urn;
+  objectId: string;
+  bucketKey?: string;
+  objectKey?: string;
 }
 
 /** Accepts a raw `urn:...` or base64 (standard or URL-safe, padded or not); throws DiazoError("invalid_urn") otherwise. */
 export function parseUrn(
   input: string,
-): { urn: string; objectId: string; bucketKey?: string; objectKey?: string } {
+): ParsedUrn {
   const text = input.trim();
   const objectId = RAW_URN.test(text) ? text : decodeBase64Urn(text);
   if (objectId === undefined || !RAW_URN.test(objectId) || CONTROL.test(objectId)) {
     throw new DiazoError("invalid_urn", { params: { input: text } });
   }
-  const result: { urn: string; objectId: string; bucketKey?: string; objectKey?: string } = {
+  const result: ParsedUrn = {
     urn: encodeUrn(objectId),
     objectId,
   };

@@ -8,7 +8,7 @@ import { loadConfig, loadDotenv, saveConfig } from "../config/store.ts";
 import { usageError } from "../core/errors.ts";
 import { applyQuery, chooseFormat, type OutputFormat, render } from "../core/output.ts";
 import { knownSecrets, redact } from "../core/redact.ts";
-import { configDir, stateDir } from "../platform/dirs.ts";
+import { configDirFor, stateDirFor } from "../platform/dirs.ts";
 import { createHttp, type Http, type RequestSpec } from "../services/http.ts";
 import { proxyConfigured, rawFetch } from "../services/raw_transport.ts";
 import {
@@ -22,6 +22,8 @@ import { type TokenMemo, tokenMemo, type TokenMemoSource } from "../auth/token_m
 import { threeLeggedToken } from "../auth/three_legged.ts";
 import { VERSION } from "../core/version.ts";
 import type { Io } from "./io.ts";
+import type { OpsDeps } from "../ops/deps.ts";
+import { pollOptionsFromEnv } from "../services/derivative_poll.ts";
 
 /** The global flags of DESIGN.md §4, as parsed. */
 export interface GlobalFlags {
@@ -38,8 +40,8 @@ export interface GlobalFlags {
   color: boolean;
 }
 
-/** The command context. */
-export interface Ctx {
+/** The command context: the dependencies of every verb (ops/deps.ts) plus what only the CLI has. */
+export interface Ctx extends OpsDeps {
   readonly io: Io;
   readonly env: Record<string, string | undefined>;
   readonly cwd: string;
@@ -63,8 +65,12 @@ export interface Ctx {
   http(opts?: { auth?: "bearer" | "none"; mode?: "2-legged" | "3-legged" }): Promise<Http>;
   /** The effective output format. */
   format(): Promise<OutputFormat>;
-  /** Writes a result to stdout in the chosen format, after --query. */
-  emit(value: unknown, opts?: { columns?: readonly string[] }): Promise<void>;
+  /**
+   * Writes a result to stdout in the chosen format, after --query. `action` is the one line that
+   * confirms an action (`Deleted bucket x (1 object)`): a person at a terminal reading a table sees
+   * that line instead of the record; otherwise it goes to stderr and the record to stdout.
+   */
+  emit(value: unknown, opts?: EmitOptions): Promise<void>;
   /** A progress or status line on stderr (not with --quiet). */
   info(message: string): void;
   /** A warning on stderr (also with --quiet). */
@@ -79,6 +85,12 @@ export interface Ctx {
   onInterrupt(handler: () => void): void;
   /** The same context with extra environment (e.g. a sandbox's address) and its own token store. */
   derive(over: { env?: Record<string, string>; tokenStore?: TokenStore }): Ctx;
+}
+
+/** How a result is shown: the table's columns, and the line that confirms an action. */
+export interface EmitOptions {
+  columns?: readonly string[];
+  action?: string;
 }
 
 /** Mutable per-run state shared by the contexts of one run. */
@@ -118,7 +130,7 @@ export function createContext(
     if (!memo) memos.set(key, memo = tokenMemo(source));
     return memo;
   };
-  const cfgDir = configDir();
+  const cfgDir = configDirFor((k) => env[k], Deno.build.os);
   const open = () =>
     opened ??= openTokenStore({
       configDir: cfgDir,
@@ -135,7 +147,8 @@ export function createContext(
     interactive,
     color,
     configDir: cfgDir,
-    stateDir: stateDir(),
+    stateDir: stateDirFor((k) => env[k], Deno.build.os),
+    poll: pollOptionsFromEnv(env),
     config: () => (configP ??= loadConfig(cfgDir)),
     async saveConfig(config) {
       await saveConfig(cfgDir, config);
@@ -224,6 +237,13 @@ export function createContext(
     async emit(value, opts = {}) {
       state.result = value;
       const format = await ctx.format();
+      if (opts.action !== undefined) {
+        if (format === "table" && io.stdout.isTerminal && !flags.query) {
+          io.stdout.write(opts.action + "\n");
+          return;
+        }
+        ctx.info(opts.action);
+      }
       const shown = flags.query ? await applyQuery(value, flags.query) : value;
       io.stdout.write(
         await render(shown, { format, columns: flags.query ? undefined : opts.columns, color }),

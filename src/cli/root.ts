@@ -8,7 +8,7 @@ import { compileQuery, OUTPUT_FORMATS } from "../core/output.ts";
 import { knownSecrets, redact } from "../core/redact.ts";
 import { versionText } from "../core/version.ts";
 import { appendScopeUse } from "../config/scope_usage.ts";
-import { stateDir } from "../platform/dirs.ts";
+import { stateDirFor } from "../platform/dirs.ts";
 import { type AnyCommand, type ContextFactory, examples, positiveNumber } from "./command.ts";
 import { createContext, type GlobalFlags, type RunState } from "./context.ts";
 import { FAMILIES, type Family } from "./families.ts";
@@ -176,10 +176,14 @@ function commandPath(cmd: AnyCommand): string {
 }
 
 /** Appends the run's scope use to the local log; a log that cannot be written never fails a command. */
-async function recordUsage(state: RunState, exit: number): Promise<void> {
+async function recordUsage(
+  state: RunState,
+  exit: number,
+  env: Record<string, string | undefined>,
+): Promise<void> {
   if (!state.usage || state.usage.scopes.size === 0 || !state.command) return;
   try {
-    await appendScopeUse(stateDir(), {
+    await appendScopeUse(stateDirFor((k) => env[k], Deno.build.os), {
       time: new Date().toISOString(),
       command: state.command,
       profile: state.usage.profile,
@@ -255,12 +259,12 @@ export async function runCli(
     await attachFamilies(program, commandWord(args), makeCtx);
     await program.parseAsync([...args], { from: "user" });
     await ext.afterAction(state.exitCode, state.result);
-    await recordUsage(state, state.exitCode);
+    await recordUsage(state, state.exitCode, env);
     return state.exitCode;
   } catch (e) {
     const code = reportError(e, io, { json, debug });
     await ext.afterAction(code, state.result);
-    await recordUsage(state, code);
+    await recordUsage(state, code, env);
     return code;
   } finally {
     try {

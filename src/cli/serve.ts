@@ -75,6 +75,8 @@ function serveDeps(ctx: Ctx): ServeDeps {
     cwd: ctx.cwd,
     stateDir: ctx.stateDir,
     poll: pollOptions(ctx),
+    info: (line) => ctx.info(line),
+    warn: (line) => ctx.warn(line),
     log: (line) => ctx.io.stderr.write(line + "\n"),
     debug: (line) => ctx.debug(line),
     debugEnabled: ctx.flags.debug,

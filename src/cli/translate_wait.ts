@@ -1,7 +1,6 @@
 /** Waiting for a translation in the CLI: poll settings, a progress display on stderr, Ctrl-C, status output. */
 import { DiazoError } from "../core/errors.ts";
 import {
-  DEFAULT_POLL_MAX_MS,
   DEFAULT_STALL_AFTER_MS,
   type Manifest,
   manifestMessages,
@@ -20,14 +19,9 @@ function envNumber(ctx: Ctx, name: string): number | undefined {
   return Number.isFinite(n) && n >= 0 ? n : undefined;
 }
 
-/**
- * Poll delays: `DIAZO_POLL_BASE_MS` (as `DIAZO_RETRY_BASE_MS` for retries) sets the first delay,
- * so that tests run fast; the longest delay is ten times it, at most 10 s.
- */
+/** Poll delays of this run (see `pollOptionsFromEnv`). */
 export function pollOptions(ctx: Ctx): PollOptions {
-  const base = envNumber(ctx, "DIAZO_POLL_BASE_MS");
-  if (base === undefined) return {};
-  return { pollBaseMs: base, pollMaxMs: Math.max(base, Math.min(DEFAULT_POLL_MAX_MS, base * 10)) };
+  return ctx.poll;
 }
 
 /** A manifest with computed helpers beside the platform's fields. */

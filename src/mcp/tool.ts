@@ -3,29 +3,12 @@
  * it is given to run: the command layer's services behind a small dependency object.
  */
 import { z } from "zod";
-import type { Resolved } from "../config/config.ts";
-import type { TokenStore, TokenStoreStatus } from "../auth/token_store.ts";
-import type { Http } from "../services/http.ts";
-import type { PollOptions } from "../services/derivative.ts";
+import type { OpsDeps } from "../ops/deps.ts";
 
-/** What `serve` hands the tool server: built from the command's context, so that mcp never imports cli. */
-export interface ServeDeps {
-  /** An HTTP client for the platform (as the commands get it): `auth: "none"` for the token endpoint. */
-  http(opts?: { auth?: "bearer" | "none"; mode?: "2-legged" | "3-legged" }): Promise<Http>;
-  /** The resolved settings of the profile. */
-  settings(): Promise<Resolved>;
-  tokenStore(): Promise<TokenStore>;
-  tokenStoreStatus(): Promise<TokenStoreStatus>;
-  /** Relative file paths of tool arguments are resolved from here. */
-  cwd: string;
-  /** Upload resume records live here. */
-  stateDir: string;
-  /** Poll delays of translation waits (shorter in tests). */
-  poll: PollOptions;
+/** What `serve` hands the tool server: the verbs' dependencies plus its own log lines (mcp never imports cli). */
+export interface ServeDeps extends OpsDeps {
   /** A line on stderr. */
   log(line: string): void;
-  /** A line on stderr with --debug only (redacted). */
-  debug(line: string): void;
   /** True with --debug. */
   debugEnabled: boolean;
 }

@@ -73,3 +73,14 @@ export async function pollWhileAccepted<T = unknown>(
     await clock.pause();
   }
 }
+
+/**
+ * Poll delays from the environment: `DIAZO_POLL_BASE_MS` (as `DIAZO_RETRY_BASE_MS` for retries) sets
+ * the first delay, so that tests run fast; the longest delay is ten times it, at most 10 s.
+ */
+export function pollOptionsFromEnv(env: Record<string, string | undefined>): PollOptions {
+  const raw = env.DIAZO_POLL_BASE_MS;
+  const base = raw === undefined || raw === "" ? NaN : Number(raw);
+  if (!Number.isFinite(base) || base < 0) return {};
+  return { pollBaseMs: base, pollMaxMs: Math.max(base, Math.min(DEFAULT_POLL_MAX_MS, base * 10)) };
+}

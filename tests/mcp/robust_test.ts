@@ -65,6 +65,8 @@ function brokenDeps(): ServeDeps {
     stateDir: Deno.cwd(),
     poll: {},
     log: () => {},
+    info: () => {},
+    warn: () => {},
     debug: () => {},
     debugEnabled: false,
   };
