@@ -106,8 +106,7 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
   const del = bucket.command("delete").alias("rm")
     .description("delete a bucket and every object in it")
     .argument("<bucketKey>", "the bucket key")
-    .option("--confirm", "same as --yes")
-    .action(async (key, opts, cmd) => {
+    .action(async (key, _opts, cmd) => {
       const ctx = makeCtx(cmd);
       const http = await ctx.http();
       validateBucketKey(key);
@@ -120,11 +119,7 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
       if (objects?.count) {
         ctx.warn(`bucket ${key} is not empty: ${objects.count}${objects.more ? "+" : ""} object(s)`);
       }
-      if (!opts.confirm && !(await ctx.confirm(`Delete bucket ${key} ${what}?`, "--yes"))) {
-        ctx.info("Cancelled; nothing was deleted.");
-        ctx.setExitCode(1);
-        return;
-      }
+      if (!(await ctx.confirmOrCancel(`Delete bucket ${key} ${what}?`))) return;
       await deleteBucket(http, key);
       ctx.info(`Deleted bucket ${key} ${what.replace(/^\(it is empty\)$/, "(empty)")}`);
       await ctx.emit({

@@ -207,11 +207,7 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
       const ctx = makeCtx(cmd);
       const cfg = structuredClone(await ctx.config());
       requireProfile(cfg, name);
-      if (!(await ctx.confirm(`Delete profile ${name}?`))) {
-        ctx.info("Cancelled.");
-        ctx.setExitCode(1);
-        return;
-      }
+      if (!(await ctx.confirmOrCancel(`Delete profile ${name}?`))) return;
       delete cfg.profiles[name];
       if (cfg.active_profile === name) delete cfg.active_profile;
       await ctx.saveConfig(cfg);

@@ -79,6 +79,12 @@ export interface Ctx extends OpsDeps {
   debug(message: string): void;
   /** Asks for confirmation; without a terminal it is a usage error naming `flag`. */
   confirm(question: string, flag?: string): Promise<boolean>;
+  /**
+   * The one gate of every destructive verb: true with `--yes`/`--confirm` or a "y" at the prompt;
+   * otherwise says nothing was changed, sets exit 1 and returns false. Without a terminal and
+   * without `--yes` it is a usage error naming the flag.
+   */
+  confirmOrCancel(question: string): Promise<boolean>;
   /** Sets the exit code of a run that finished but not wholly well (the highest code wins). */
   setExitCode(code: number): void;
   /** Takes over Ctrl-C: `handler` runs instead of the default exit with 130. */
@@ -269,6 +275,12 @@ export function createContext(
       io.stderr.write(`${question} [y/N] `);
       const answer = (await io.stdin.readLine()) ?? "";
       return /^y(es)?$/i.test(answer.trim());
+    },
+    async confirmOrCancel(question) {
+      if (await ctx.confirm(question, "--yes")) return true;
+      ctx.info("Cancelled; nothing was changed.");
+      ctx.setExitCode(1);
+      return false;
     },
     setExitCode(code) {
       state.exitCode = Math.max(state.exitCode, code);

@@ -197,16 +197,11 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
     .description("delete an object")
     .argument("<bucketKey>", "the bucket")
     .argument("<objectKey>", "the object key")
-    .option("--confirm", "same as --yes")
-    .action(async (bucketKey, objectKey, opts, cmd) => {
+    .action(async (bucketKey, objectKey, _opts, cmd) => {
       const ctx = makeCtx(cmd);
       validateBucketKey(bucketKey);
       const http = await ctx.http();
-      if (!opts.confirm && !(await ctx.confirm(`Delete ${bucketKey}/${objectKey}?`, "--yes"))) {
-        ctx.info("Cancelled; nothing was deleted.");
-        ctx.setExitCode(1);
-        return;
-      }
+      if (!(await ctx.confirmOrCancel(`Delete ${bucketKey}/${objectKey}?`))) return;
       await deleteObject(http, bucketKey, objectKey);
       ctx.info(`Deleted ${bucketKey}/${objectKey}`);
       await ctx.emit({ bucketKey, objectKey, deleted: true });

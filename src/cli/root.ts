@@ -67,7 +67,7 @@ function globalFlags(cmd: AnyCommand): GlobalFlags {
     debug: Boolean(o.debug),
     quiet: Boolean(o.quiet),
     nonInteractive: Boolean(o.nonInteractive),
-    yes: Boolean(o.yes),
+    yes: Boolean(o.yes || o.confirm),
     wait: Boolean(o.wait),
     timeout: o.timeout as number | undefined,
     concurrency: o.concurrency as number | undefined,
@@ -86,6 +86,7 @@ export function buildProgram(io: Io): AnyCommand {
     .option("--quiet", "print only data and errors")
     .option("--non-interactive", "never prompt; a missing value is an error (implied by CI or no terminal)")
     .option("-y, --yes", "confirm destructive actions")
+    .option("--confirm", "same as --yes")
     .option("--wait", "wait for asynchronous work to finish")
     .option(
       "--timeout <seconds>",

@@ -2,16 +2,14 @@
 import path from "node:path";
 import { Option } from "@commander-js/extra-typings";
 import { DiazoError } from "../core/errors.ts";
+import { BUILTIN_PRESETS, findPreset, loadUserPresets } from "../config/presets.ts";
 import {
-  BUILTIN_PRESETS,
-  findPreset,
   formatsFromFlags,
-  loadUserPresets,
   OUTPUT_TYPES,
   type OutputFormat,
   parseOutputType,
   parseViews,
-} from "../config/presets.ts";
+} from "../aps/derivative_formats.ts";
 import { DATA_CENTRES, parseDataCentre } from "../aps/regions.ts";
 import { parseUrn } from "../aps/urn.ts";
 import { mapSettled } from "../services/concurrency.ts";
@@ -265,18 +263,13 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
   const del = translate.command("delete").alias("rm")
     .description("delete the manifest and every derivative of a design (the source object stays)")
     .argument("<urn>", "base64 or raw URN")
-    .option("--confirm", "same as --yes")
     .addOption(regionOption())
     .action(async (urnArg, opts, cmd) => {
       const ctx = makeCtx(cmd);
       const { urn, objectId } = parseUrn(urnArg);
       const http = await ctx.http();
       const question = `Delete the manifest and all derivatives of ${objectId}?`;
-      if (!opts.confirm && !(await ctx.confirm(question, "--yes"))) {
-        ctx.info("Cancelled; nothing was deleted.");
-        ctx.setExitCode(1);
-        return;
-      }
+      if (!(await ctx.confirmOrCancel(question))) return;
       const answer = await deleteManifest(http, urn, { region: opts.region });
       ctx.info(`Deleted the manifest and derivatives of ${objectId}`);
       await ctx.emit({

@@ -2,15 +2,14 @@
 import {
   addPreset,
   findPreset,
-  formatsFromFlags,
   listPresets,
   loadUserPresets,
-  OUTPUT_TYPES,
   type Preset,
   presetsPath,
   removePreset,
   saveUserPresets,
 } from "../config/presets.ts";
+import { formatsFromFlags, OUTPUT_TYPES } from "../aps/derivative_formats.ts";
 import { type AnyCommand, type ContextFactory, examples } from "./command.ts";
 
 /** "svf2(2d,3d) + thumbnail" for a table. */

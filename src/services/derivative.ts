@@ -4,7 +4,7 @@
  * The manifest's shapes are in derivative_manifest.ts, derivative downloads in derivative_files.ts.
  */
 import { DiazoError } from "../core/errors.ts";
-import type { OutputFormat } from "../config/presets.ts";
+import type { OutputFormat } from "../aps/derivative_formats.ts";
 import type { Http } from "./http.ts";
 import { type Manifest, manifestMessages } from "./derivative_manifest.ts";
 import { type PollOptions, pollWhileAccepted, startPollClock } from "./derivative_poll.ts";

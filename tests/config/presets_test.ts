@@ -5,16 +5,15 @@ import {
   addPreset,
   BUILTIN_PRESETS,
   findPreset,
-  formatsFromFlags,
   listPresets,
   loadUserPresets,
-  OUTPUT_TYPES,
   parsePresets,
   presetsPath,
   type PresetSpec,
   removePreset,
   saveUserPresets,
 } from "../../src/config/presets.ts";
+import { formatsFromFlags, OUTPUT_TYPES } from "../../src/aps/derivative_formats.ts";
 
 function isCode(code: string, exit?: number) {
   return (e: unknown) =>

@@ -1,7 +1,7 @@
 /** Tools over translation (Model Derivative): start, status, manifest, properties (as `diazo translate ...`). */
 import { z } from "zod";
 import { DiazoError, usageError } from "../../core/errors.ts";
-import { formatsFromFlags, OUTPUT_TYPES, VIEWS } from "../../config/presets.ts";
+import { formatsFromFlags, OUTPUT_TYPES, VIEWS } from "../../aps/derivative_formats.ts";
 import { DATA_CENTRES, parseDataCentre } from "../../aps/regions.ts";
 import { parseUrn } from "../../aps/urn.ts";
 import {

@@ -4,8 +4,8 @@
  */
 
 /** Output types a job may request: the platform's, as the client knows them. */
-export { OUTPUT_TYPES, type OutputType } from "../../config/presets.ts";
-import { OUTPUT_TYPES, type OutputType } from "../../config/presets.ts";
+export { OUTPUT_TYPES, type OutputType } from "../../aps/derivative_formats.ts";
+import { OUTPUT_TYPES, type OutputType } from "../../aps/derivative_formats.ts";
 
 /** True when `value` names an output type. */
 export function isOutputType(value: unknown): value is OutputType {
