@@ -6,6 +6,7 @@
 import { createHash } from "node:crypto";
 import { DiazoError, usageError } from "../core/errors.ts";
 import { encodeUrn } from "../aps/urn.ts";
+import type { BucketKey, ObjectKey } from "../aps/ids.ts";
 import { createLimiter, type Limiter } from "./concurrency.ts";
 import type { Http } from "./http.ts";
 import {
@@ -15,7 +16,6 @@ import {
   MAX_URLS_PER_REQUEST,
   type ObjectDetails,
 } from "./oss_objects.ts";
-import { validateBucketKey } from "./oss.ts";
 import {
   deleteRecord,
   readRecord,
@@ -40,8 +40,8 @@ const URL_RENEWALS = 3;
 
 /** What to upload and how. */
 export interface UploadOptions {
-  bucketKey: string;
-  objectKey: string;
+  bucketKey: BucketKey;
+  objectKey: ObjectKey;
   file: string;
   partSize?: number;
   concurrency: number;
@@ -114,7 +114,6 @@ export async function statFile(file: string): Promise<Deno.FileInfo> {
 
 /** Uploads one file as one object. */
 export async function uploadFile(http: Http, opts: UploadOptions): Promise<UploadResult> {
-  validateBucketKey(opts.bucketKey);
   const info = await statFile(opts.file);
   const size = info.size;
   const identity: UploadIdentity = {

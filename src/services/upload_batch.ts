@@ -1,6 +1,7 @@
 /** Many files (or directories) uploaded with one concurrency limit; one failure never stops the rest. */
 import path from "node:path";
 import { DiazoError, isDiazoError } from "../core/errors.ts";
+import { type ObjectKey, parseObjectKey } from "../aps/ids.ts";
 import { createLimiter, mapSettled } from "./concurrency.ts";
 import type { Http } from "./http.ts";
 import {
@@ -14,7 +15,7 @@ import {
 /** One file to upload and the key it gets. */
 export interface BatchEntry {
   file: string;
-  objectKey: string;
+  objectKey: ObjectKey;
   size: number;
 }
 
@@ -23,9 +24,9 @@ export type BatchOutcome =
   | ({ file: string; status: "ok" } & UploadResult)
   | { file: string; objectKey: string; status: "failed"; error: string; exitCode: number };
 
-/** Joins a key prefix and a relative path with `/`, whatever the OS separator. */
-export function batchKey(prefix: string, relative: string): string {
-  return prefix + relative.split(path.sep).join("/");
+/** Joins a key prefix and a relative path with `/`, whatever the OS separator: a file's object key. */
+export function batchKey(prefix: string, relative: string): ObjectKey {
+  return parseObjectKey(prefix + relative.split(path.sep).join("/"));
 }
 
 /**
