@@ -15,7 +15,6 @@ import {
   type ObjectDetails,
   objectsRequest,
   SIGNED_ACCESS,
-  withObjectHelpers,
 } from "../services/oss_objects.ts";
 import { fetchPage } from "../services/pagination.ts";
 import { partSizeBytes, statFile, uploadFile, type UploadResult } from "../services/upload.ts";
@@ -36,6 +35,15 @@ export interface Progress {
 export type StartProgress = (label: string, total: number) => Promise<Progress>;
 
 const noProgress: StartProgress = () => Promise.resolve({ update() {}, stop() {} });
+
+/** Adds the base64 URN and readable dates beside the platform's fields. */
+export function withObjectHelpers<T extends Partial<ObjectDetails>>(o: T): T & { urn?: string } {
+  const dates: Record<string, string> = {};
+  for (const k of ["createdDate", "lastModifiedDate", "lastAccessedDate"] as const) {
+    if (typeof o[k] === "number") dates[k.replace("Date", "At")] = new Date(o[k] as number).toISOString();
+  }
+  return { ...o, ...(o.objectId ? { urn: encodeUrn(o.objectId) } : {}), ...dates };
+}
 
 /** An object as the verbs answer it: the platform's fields, its URN and readable dates beside them. */
 export type ObjectRow = ReturnType<typeof withObjectHelpers<ObjectDetails>>;
@@ -96,7 +104,7 @@ export async function runObjectUpload(
       const speed = (result.size / 1048576 / seconds()).toFixed(1);
       const summary =
         `Uploaded ${file} to ${opts.bucketKey}/${result.objectKey} (${result.size} bytes, ${result.parts} part(s)${resumed}, ${speed} MiB/s)`;
-      return { batch: false, result, summary };
+      return { batch: false, result: withObjectHelpers(result), summary };
     } finally {
       bar.stop();
     }
@@ -127,7 +135,8 @@ export async function runObjectUpload(
   const summary = `Uploaded ${outcomes.length - failed} of ${outcomes.length} files (${
     (bytes / 1048576).toFixed(1)
   } MiB) in ${seconds().toFixed(1)} s${failed ? `; ${failed} failed` : ""}`;
-  return { batch: true, outcomes, failed, summary };
+  const shown = outcomes.map((x) => x.status === "ok" ? withObjectHelpers(x) : x);
+  return { batch: true, outcomes: shown, failed, summary };
 }
 
 /** A bucket's objects (optionally under `prefix`); without `limit`, every page. */

@@ -4,7 +4,6 @@
  */
 import type { BucketKey } from "../aps/ids.ts";
 import type { Http, RequestSpec } from "./http.ts";
-import { paginate } from "./pagination.ts";
 
 /** Retention policies of a bucket. */
 export const POLICIES = ["transient", "temporary", "persistent"] as const;
@@ -25,11 +24,6 @@ export interface BucketDetails extends Bucket {
 /** The first page request of the bucket list of one region (pagination scheme "oss"). */
 export function bucketsRequest(region: string): RequestSpec {
   return { path: "/oss/v2/buckets", query: { region, limit: 100 }, scope: "bucket:read" };
-}
-
-/** Every bucket of the app in one region, following every page. */
-export function listBuckets(http: Http, opts: { region: string; limit?: number }): AsyncGenerator<Bucket> {
-  return paginate<Bucket>(http, bucketsRequest(opts.region), "oss", { limit: opts.limit });
 }
 
 /** Creates a bucket; 409 becomes "Bucket already exists". */

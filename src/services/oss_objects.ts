@@ -1,9 +1,7 @@
 /** Object storage (OSS v2): objects, signed S3 transfers and signed URLs (oss.yaml). */
 import { usageError } from "../core/errors.ts";
-import { encodeUrn } from "../aps/urn.ts";
 import type { BucketKey, ObjectKey } from "../aps/ids.ts";
 import type { Http, RequestSpec } from "./http.ts";
-import { paginate } from "./pagination.ts";
 
 /** An object as listed and as returned on completion (`objectDetails`). */
 export interface ObjectDetails {
@@ -49,15 +47,6 @@ export const MAX_URLS_PER_REQUEST = 25;
 
 function objectPath(bucketKey: BucketKey, objectKey: ObjectKey, tail = ""): string {
   return `/oss/v2/buckets/${encodeURIComponent(bucketKey)}/objects/${encodeURIComponent(objectKey)}${tail}`;
-}
-
-/** Every object of a bucket (optionally under a prefix), following every page. */
-export function listObjects(
-  http: Http,
-  bucketKey: BucketKey,
-  opts: { prefix?: string; limit?: number } = {},
-): AsyncGenerator<ObjectDetails> {
-  return paginate<ObjectDetails>(http, objectsRequest(bucketKey, opts.prefix), "oss", { limit: opts.limit });
 }
 
 /** The first page request of a bucket's object list (pagination scheme "oss"). */
@@ -188,13 +177,4 @@ export async function createSignedUrl(
     scope: "data:write",
   });
   return res.data;
-}
-
-/** Adds the base64 URN and readable dates beside the platform's fields. */
-export function withObjectHelpers<T extends Partial<ObjectDetails>>(o: T): T & { urn?: string } {
-  const dates: Record<string, string> = {};
-  for (const k of ["createdDate", "lastModifiedDate", "lastAccessedDate"] as const) {
-    if (typeof o[k] === "number") dates[k.replace("Date", "At")] = new Date(o[k] as number).toISOString();
-  }
-  return { ...o, ...(o.objectId ? { urn: encodeUrn(o.objectId) } : {}), ...dates };
 }
