@@ -61,55 +61,90 @@ export interface UploadOpts {
   partSizeMiB?: number;
 }
 
-/** What an upload did: one object, or a batch's outcomes; `summary` is the line that says so. */
-export type Uploaded =
-  | { batch: false; result: UploadResult; summary: string }
-  | { batch: true; outcomes: BatchOutcome[]; failed: number; summary: string };
+/** What uploading one file did; `summary` is the line that says so. */
+export interface UploadedOne {
+  batch: false;
+  result: ReturnType<typeof withObjectHelpers<UploadResult>>;
+  summary: string;
+}
+
+/** What uploading a batch did: every file's outcome; `summary` is the line that says so. */
+export interface UploadedBatch {
+  batch: true;
+  outcomes: BatchOutcome[];
+  failed: number;
+  summary: string;
+}
 
 /** Uploads one file, or with `batch` (or several files) many files and directories. */
-export async function runObjectUpload(
+export function runObjectUpload(
   opts: UploadOpts,
   deps: OpsDeps,
   progress: StartProgress = noProgress,
-): Promise<Uploaded> {
-  const partSize = opts.partSizeMiB === undefined ? undefined : partSizeBytes(opts.partSizeMiB);
+): Promise<UploadedOne | UploadedBatch> {
   if (opts.key !== undefined && (opts.files.length > 1 || opts.batch)) {
     throw usageError("--key names one object", "Use --prefix to put a batch under a common key prefix.");
   }
+  return !opts.batch && opts.files.length === 1
+    ? runObjectUploadFile({ ...opts, file: opts.files[0] }, deps, progress)
+    : runObjectUploadBatch(opts, deps, progress);
+}
+
+/** The HTTP client and the settings every file of an upload shares. */
+async function uploadSetup(opts: Omit<UploadOpts, "files">, deps: OpsDeps) {
+  const partSize = opts.partSizeMiB === undefined ? undefined : partSizeBytes(opts.partSizeMiB);
   const settings = await deps.settings();
   const http = await deps.http();
-  const common = {
-    bucketKey: opts.bucketKey,
-    concurrency: settings.concurrency,
-    partSize,
-    resume: opts.resume,
-    stateDir: deps.stateDir,
-    debug: (line: string) => deps.debug(line),
-  };
   const started = performance.now();
-  const seconds = () => Math.max((performance.now() - started) / 1000, 0.001);
-  if (!opts.batch && opts.files.length === 1) {
-    const file = opts.files[0];
-    const info = await statFile(file);
-    const objectKey = opts.key ?? parseObjectKey((opts.prefix ?? "") + file.split(/[\\/]/).pop());
-    const bar = await progress(objectKey, info.size);
-    try {
-      const result = await uploadFile(http, {
-        ...common,
-        file,
-        objectKey,
-        onProgress: (done) => bar.update(done),
-      });
-      const resumed = result.partsSkipped ? `, ${result.partsSkipped} resumed` : "";
-      const speed = (result.size / 1048576 / seconds()).toFixed(1);
-      const summary =
-        `Uploaded ${file} to ${opts.bucketKey}/${result.objectKey} (${result.size} bytes, ${result.parts} part(s)${resumed}, ${speed} MiB/s)`;
-      return { batch: false, result: withObjectHelpers(result), summary };
-    } finally {
-      bar.stop();
-    }
-  }
+  return {
+    http,
+    common: {
+      bucketKey: opts.bucketKey,
+      concurrency: settings.concurrency,
+      partSize,
+      resume: opts.resume,
+      stateDir: deps.stateDir,
+      debug: (line: string) => deps.debug(line),
+    },
+    seconds: () => Math.max((performance.now() - started) / 1000, 0.001),
+  };
+}
 
+/** Uploads one file as one object (multipart, parallel, resumable, SHA-1 checked). */
+export async function runObjectUploadFile(
+  opts: Omit<UploadOpts, "files" | "batch"> & { file: string },
+  deps: OpsDeps,
+  progress: StartProgress = noProgress,
+): Promise<UploadedOne> {
+  const { http, common, seconds } = await uploadSetup(opts, deps);
+  const file = opts.file;
+  const info = await statFile(file);
+  const objectKey = opts.key ?? parseObjectKey((opts.prefix ?? "") + file.split(/[\\/]/).pop());
+  const bar = await progress(objectKey, info.size);
+  try {
+    const result = await uploadFile(http, {
+      ...common,
+      file,
+      objectKey,
+      onProgress: (done) => bar.update(done),
+    });
+    const resumed = result.partsSkipped ? `, ${result.partsSkipped} resumed` : "";
+    const speed = (result.size / 1048576 / seconds()).toFixed(1);
+    const summary =
+      `Uploaded ${file} to ${opts.bucketKey}/${result.objectKey} (${result.size} bytes, ${result.parts} part(s)${resumed}, ${speed} MiB/s)`;
+    return { batch: false, result: withObjectHelpers(result), summary };
+  } finally {
+    bar.stop();
+  }
+}
+
+/** Uploads files and whole directories under one concurrency limit; one failure never stops the rest. */
+export async function runObjectUploadBatch(
+  opts: UploadOpts,
+  deps: OpsDeps,
+  progress: StartProgress = noProgress,
+): Promise<UploadedBatch> {
+  const { http, common, seconds } = await uploadSetup(opts, deps);
   const { entries, missing } = await expandInputs(opts.files, opts.prefix ?? "");
   if (!opts.batch && entries.length !== opts.files.length - missing.length) {
     throw usageError("a directory was given", "Upload directories with --batch.");

@@ -6,7 +6,7 @@ import {
   runObjectDelete,
   runObjectList,
   runObjectSignedUrl,
-  runObjectUpload,
+  runObjectUploadFile,
   runObjectUrn,
   SIGNED_ACCESS,
 } from "../../ops/object.ts";
@@ -81,9 +81,11 @@ const objectUpload = defineTool({
     const bucketKey = parseBucketKey(args.bucket_key);
     const key = args.object_key === undefined ? undefined : parseObjectKey(args.object_key);
     // Relative to the server's working directory, which the CLI's process has too.
-    const up = await runObjectUpload({ bucketKey, key, files: [path.resolve(ctx.cwd, args.file)] }, ctx);
-    if (up.batch) throw new Error("one file gives one object"); // cannot happen: one file, no --batch
-    const r = up.result;
+    const { result: r } = await runObjectUploadFile({
+      bucketKey,
+      key,
+      file: path.resolve(ctx.cwd, args.file),
+    }, ctx);
     return {
       bucketKey: r.bucketKey,
       objectKey: r.objectKey,
