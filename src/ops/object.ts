@@ -3,6 +3,7 @@
  * resumable, or a batch), download, list, info, delete, signed URL and URN. Keys arrive checked
  * (aps/ids.ts); progress goes to a callback, lines to `deps`, results are returned.
  */
+import path from "node:path";
 import type { BucketKey, ObjectKey } from "../aps/ids.ts";
 import { parseObjectKey } from "../aps/ids.ts";
 import { encodeUrn, objectIdOf } from "../aps/urn.ts";
@@ -48,7 +49,7 @@ export function withObjectHelpers<T extends Partial<ObjectDetails>>(o: T): T & {
 /** An object as the verbs answer it: the platform's fields, its URN and readable dates beside them. */
 export type ObjectRow = ReturnType<typeof withObjectHelpers<ObjectDetails>>;
 
-/** What `object upload` takes; `files` are paths as the caller resolved them. */
+/** What `object upload` takes; relative `files` are read from `deps.cwd` and named as given. */
 export interface UploadOpts {
   bucketKey: BucketKey;
   files: readonly string[];
@@ -118,13 +119,14 @@ export async function runObjectUploadFile(
 ): Promise<UploadedOne> {
   const { http, common, seconds } = await uploadSetup(opts, deps);
   const file = opts.file;
-  const info = await statFile(file);
+  // Read from deps.cwd (the CLI's may differ from the process's in process); named as given.
+  const info = await statFile(path.resolve(deps.cwd, file), file);
   const objectKey = opts.key ?? parseObjectKey((opts.prefix ?? "") + file.split(/[\\/]/).pop());
   const bar = await progress(objectKey, info.size);
   try {
     const result = await uploadFile(http, {
       ...common,
-      file,
+      file: path.resolve(deps.cwd, file),
       objectKey,
       onProgress: (done) => bar.update(done),
     });
@@ -145,7 +147,7 @@ export async function runObjectUploadBatch(
   progress: StartProgress = noProgress,
 ): Promise<UploadedBatch> {
   const { http, common, seconds } = await uploadSetup(opts, deps);
-  const { entries, missing } = await expandInputs(opts.files, opts.prefix ?? "");
+  const { entries, missing } = await expandInputs(opts.files, opts.prefix ?? "", deps.cwd);
   if (!opts.batch && entries.length !== opts.files.length - missing.length) {
     throw usageError("a directory was given", "Upload directories with --batch.");
   }

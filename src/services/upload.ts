@@ -95,19 +95,21 @@ export function partCount(size: number, partSize: number): number {
   return Math.max(1, Math.ceil(size / partSize));
 }
 
-/** Size of the file at `file`, or the catalog's "File not found". */
-export async function statFile(file: string): Promise<Deno.FileInfo> {
+/** Size of the file at `file`, or the catalog's "File not found"; messages name it `shown` (as the user gave it). */
+export async function statFile(file: string, shown = file): Promise<Deno.FileInfo> {
   try {
     const info = await Deno.stat(file);
     if (!info.isFile) {
       throw usageError(
-        `${file} is ${info.isDirectory ? "a directory" : "not a regular file"}`,
+        `${shown} is ${info.isDirectory ? "a directory" : "not a regular file"}`,
         info.isDirectory ? "Upload a directory with --batch." : "Pass a regular file.",
       );
     }
     return info;
   } catch (e) {
-    if (e instanceof Deno.errors.NotFound) throw new DiazoError("file_not_found", { params: { file } });
+    if (e instanceof Deno.errors.NotFound) {
+      throw new DiazoError("file_not_found", { params: { file: shown } });
+    }
     throw e;
   }
 }

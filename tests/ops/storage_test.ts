@@ -1,6 +1,7 @@
 /**
- * Bucket keys are checked once, where input enters: a malformed key fails the CLI (in process,
- * against an in-process sandbox) and the tool server before any request, with one error and one hint.
+ * The storage verbs in process (runCli against an in-process sandbox, tools through callTool): bucket
+ * keys are checked once where input enters, before any request, with one error and one hint; files
+ * are read from the run's cwd; a delete confirms in one line on a terminal.
  */
 import assert from "node:assert/strict";
 import { runCli } from "../../src/cli/root.ts";
@@ -75,7 +76,26 @@ Deno.test("bucket delete confirms in one line on a terminal, and answers the rec
     for (const key of ["ops-one", "ops-two"]) {
       assert.equal((await run(["bucket", "create", "--key", key])).code, 0);
     }
-    assert.equal((await run(["object", "upload", "ops-one", `${home.cwd}/model.obj`])).code, 0);
+    // Relative names are read from the run's cwd (not the test process's) and reported as given.
+    const one = await run(["object", "upload", "ops-one", "model.obj"]);
+    assert.equal(one.code, 0, one.stderr);
+    assert.match(one.stderr, /^Uploaded model\.obj to ops-one\/model\.obj \(8 bytes, 1 part\(s\)/m);
+    const batch = await run([
+      "object",
+      "upload",
+      "ops-one",
+      "model.obj",
+      "gone.obj",
+      "--batch",
+      "--prefix",
+      "b/",
+    ]);
+    assert.equal(batch.code, 2, batch.stderr);
+    assert.deepEqual(
+      JSON.parse(batch.stdout).map((o: { file: string; status: string }) => [o.file, o.status]),
+      [["model.obj", "ok"], ["gone.obj", "failed"]],
+    );
+    await run(["object", "delete", "ops-one", "b/model.obj", "--yes"]);
 
     const shown = await run(["bucket", "delete", "ops-one", "--yes"], true);
     assert.deepEqual([shown.code, shown.stdout], [0, "Deleted bucket ops-one (1 object)\n"]);
