@@ -19,7 +19,7 @@ import { fetchPage } from "../services/pagination.ts";
 import type { OpsDeps } from "./deps.ts";
 import { type ListOptions, type ListPage, mapPage } from "./list.ts";
 
-export { BUCKET_REGIONS, POLICIES };
+export { POLICIES };
 
 /** A storage region of buckets. */
 export type BucketRegion = ReturnType<typeof parseBucketRegion>;
