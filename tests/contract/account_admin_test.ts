@@ -2,66 +2,46 @@
 
 import assert from "node:assert/strict";
 import { seededAccountId } from "../../src/sandbox/admin/store.ts";
-import { runPlan } from "./contract.ts";
+import { expect, runPlan, type World } from "./contract.ts";
 
 const ADMIN = "/construction/admin/v1";
 const HQ = "the sandbox emulates what diazo's `admin` commands use: account projects, project users and " +
   "the account's user list; this part of the HQ v1 API is not emulated";
 const ADMIN_MORE = "not emulated: diazo's `admin` commands do not use it";
 
-/** A project the steps read, learnt from the list. */
-const found = { project: "" };
-
 Deno.test("contract: accountadmin.yaml", async () => {
-  const account = seededAccountId();
-  await runPlan({
+  await runPlan<World>({
     file: "construction/accountadmin/accountadmin.yaml",
-    setup: async (s) => ({ t: await s.userToken("account:read account:write") }),
+    setup: async (s) => ({
+      t: await s.userToken("account:read account:write"),
+      accountId: seededAccountId(),
+    }),
     ops: {
-      "GET /construction/admin/v1/accounts/{accountId}/projects": async (s, { t }) => {
+      "GET /construction/admin/v1/accounts/{accountId}/projects": async (s, w) => {
         const op = "GET /construction/admin/v1/accounts/{accountId}/projects";
-        const a = await s.call(op, `${ADMIN}/accounts/${account}/projects?limit=2`, { token: t });
-        found.project = a.json.results[0].id;
-        assert.equal((await s.call(op, `${ADMIN}/accounts/${account}/projects`)).status, 401);
+        w.projectId = (await expect(s, w, op, 200, { query: "?limit=2" })).json.results[0].id;
+        assert.equal((await s.call(op, `${ADMIN}/accounts/${w.accountId}/projects`)).status, 401);
       },
-      "POST /construction/admin/v1/accounts/{accountId}/projects": async (s, { t }) => {
+      "POST /construction/admin/v1/accounts/{accountId}/projects": async (s, w) => {
         const op = "POST /construction/admin/v1/accounts/{accountId}/projects";
-        const body = { name: "Contract Tower", type: "Office" };
-        assert.equal(
-          (await s.call(op, `${ADMIN}/accounts/${account}/projects`, { token: t, json: body })).status,
-          202,
-        );
-        assert.equal(
-          (await s.call(op, `${ADMIN}/accounts/${account}/projects`, { token: t, json: body })).status,
-          409,
-        );
-        assert.equal(
-          (await s.call(op, `${ADMIN}/accounts/${account}/projects`, { token: t, json: {} })).status,
-          400,
-        );
+        const json = { name: "Contract Tower", type: "Office" };
+        await expect(s, w, op, 202, { json });
+        await expect(s, w, op, 409, { json });
+        await expect(s, w, op, 400, { json: {} });
       },
-      "GET /construction/admin/v1/projects/{projectId}": async (s, { t }) => {
+      "GET /construction/admin/v1/projects/{projectId}": async (s, w) => {
         const op = "GET /construction/admin/v1/projects/{projectId}";
-        assert.equal((await s.call(op, `${ADMIN}/projects/${found.project}`, { token: t })).status, 200);
-        const none = await s.call(op, `${ADMIN}/projects/00000000-0000-0000-0000-000000000000`, { token: t });
-        assert.equal(none.status, 404);
+        await expect(s, w, op, 200);
+        await expect(s, w, op, 404, { params: { projectId: "00000000-0000-0000-0000-000000000000" } });
       },
-      "GET /construction/admin/v1/projects/{projectId}/users": async (s, { t }) => {
-        const op = "GET /construction/admin/v1/projects/{projectId}/users";
-        assert.equal(
-          (await s.call(op, `${ADMIN}/projects/${found.project}/users?limit=5`, { token: t })).status,
-          200,
-        );
+      "GET /construction/admin/v1/projects/{projectId}/users": async (s, w) => {
+        await expect(s, w, "GET /construction/admin/v1/projects/{projectId}/users", 200, {
+          query: "?limit=5",
+        });
       },
-      "GET /hq/v1/accounts/{account_id}/users": async (s, { t }) => {
-        const a = await s.call(
-          "GET /hq/v1/accounts/{account_id}/users",
-          `/hq/v1/accounts/${account}/users?limit=5`,
-          {
-            token: t,
-          },
-        );
-        assert.equal(a.status, 200);
+      "GET /hq/v1/accounts/{account_id}/users": async (s, w) => {
+        const op = "GET /hq/v1/accounts/{account_id}/users";
+        await expect(s, w, op, 200, { query: "?limit=5", params: { account_id: w.accountId } });
       },
       "PATCH /hq/v1/accounts/{account_id}/projects/{project_id}/image": { notServed: HQ },
       "GET /hq/v1/accounts/{account_id}/companies": { notServed: HQ },

@@ -116,7 +116,14 @@ async function notServedBySandbox(sb: Sandbox, method: string, path: string): Pr
   return `answers ${res.status} ${text.slice(0, 120)}`;
 }
 
-function createSession(sb: Sandbox, spec: Spec, problems: Problem[], exercised: Set<string>): Session {
+/** What a session records: problems, operations called, and the first call of each with a token. */
+interface SessionLog {
+  problems: Problem[];
+  exercised: Set<string>;
+  withToken: Map<string, { path: string; init: CallInit }>;
+}
+
+function createSession(sb: Sandbox, spec: Spec, rec: SessionLog): Session {
   const send = async (method: string, url: string, init: CallInit = {}) =>
     await read(await fetch(url, requestInit(method, init)));
   return {
@@ -126,9 +133,10 @@ function createSession(sb: Sandbox, spec: Spec, problems: Problem[], exercised: 
       const operation = spec.operations.get(op);
       if (!operation) throw new Error(`${spec.file} has no operation ${op}`);
       const answer = await send(operation.method, `${sb.url}${path}`, init);
-      exercised.add(op);
+      rec.exercised.add(op);
+      if (init.token !== undefined && !rec.withToken.has(op)) rec.withToken.set(op, { path, init });
       const mediaType = (answer.headers.get("content-type") ?? "").split(";")[0].trim();
-      problems.push(
+      rec.problems.push(
         ...await spec.check(op, {
           status: answer.status,
           mediaType,
@@ -165,20 +173,25 @@ export async function runPlan<W>(plan: Plan<W>): Promise<void> {
     ...inFile.filter((op) => !planned.includes(op)).map((op) => `${op}: no entry in the plan`),
     ...planned.filter((op) => !spec.operations.has(op)).map((op) => `${op}: not an operation of the file`),
   ];
-  const problems: Problem[] = [];
-  const exercised = new Set<string>();
+  const rec: SessionLog = { problems: [], exercised: new Set(), withToken: new Map() };
+  const problems = rec.problems;
   const sb = await startSandbox({ port: 0 });
   try {
-    const session = createSession(sb, spec, problems, exercised);
+    const session = createSession(sb, spec, rec);
     const world = await plan.setup(session);
     for (const [op, entry] of Object.entries(plan.ops)) {
       if (typeof entry === "function") {
         await entry(session, world);
-        if (!exercised.has(op)) failures.push(`${op}: its step never called it`);
+        if (!rec.exercised.has(op)) failures.push(`${op}: its step never called it`);
       } else {
         const served = await notServedBySandbox(sb, op.split(" ")[0], op.slice(op.indexOf(" ") + 1));
         if (served) failures.push(`${op}: listed as not served (${entry.notServed}) but ${served}`);
       }
+    }
+    // Every operation called with a token is called once more without one: its 401 is checked too.
+    for (const [op, { path, init }] of rec.withToken) {
+      const a = await session.call(op, path, { ...init, token: undefined });
+      if (a.status !== 401) failures.push(`${op}: without a token answers ${a.status}, not 401`);
     }
   } finally {
     await sb.close();
@@ -209,6 +222,39 @@ export async function runPlan<W>(plan: Plan<W>): Promise<void> {
     );
   }
   assert.deepEqual(failures, [], `${plan.file}:\n  ${failures.join("\n  ")}`);
+}
+
+/** The path of `op` with each `{name}` replaced by `params[name]`, URL-encoded. */
+export function fill(op: OpKey, params: Record<string, string>): string {
+  return op.slice(op.indexOf(" ") + 1).replace(/\{([^}]+)\}/g, (_, name: string) => {
+    if (params[name] === undefined) throw new Error(`${op}: no value for {${name}}`);
+    return encodeURIComponent(params[name]);
+  });
+}
+
+/** What a plan's steps share: the token `t`, and path parameters by the file's names (learnt as steps run). */
+export interface World extends Record<string, string> {
+  t: string;
+}
+
+/** How `expect` calls: a request, a query to append, path parameters over the world's. */
+export interface ExpectInit extends CallInit {
+  query?: string;
+  params?: Record<string, string>;
+}
+
+/** Calls `op` with the world's token and parameters, asserting the answer's `status`. */
+export async function expect(
+  s: Session,
+  w: World,
+  op: OpKey,
+  status: number,
+  init: ExpectInit = {},
+): Promise<Answer> {
+  const path = fill(op, { ...w, ...init.params }) + (init.query ?? "");
+  const a = await s.call(op, path, { token: w.t, ...init });
+  assert.equal(a.status, status, `${op}: ${JSON.stringify(a.json)}`);
+  return a;
 }
 
 /** Bytes of `text`, for bodies. */

@@ -1,9 +1,8 @@
 /** Contract of datamanagement.yaml: hubs, projects, folders, items and versions (read side). */
 
 import assert from "node:assert/strict";
-import { runPlan } from "./contract.ts";
+import { expect, runPlan, type Session, type World } from "./contract.ts";
 
-const enc = encodeURIComponent;
 const READ_ONLY =
   "the sandbox's data management is read-only: diazo browses hubs, projects, folders and files";
 const NOT_EMULATED = "not emulated: diazo does not use it";
@@ -11,87 +10,65 @@ const NOT_EMULATED = "not emulated: diazo does not use it";
 // deno-lint-ignore no-explicit-any
 type Json = any;
 
-/** Ids the steps learn from earlier steps, hub down to a version. */
-const ids = { hub: "", project: "", folder: "", item: "", version: "" };
-
-const data = (op: string) => op.replace("GET ", "").replace("{project_id}", ids.project);
+/** GETs `op` with the ids learnt so far and returns the JSON:API document. */
+async function get(s: Session, w: World, op: string): Promise<Json> {
+  return (await expect(s, w, op, 200)).json;
+}
 
 Deno.test("contract: datamanagement.yaml", async () => {
-  await runPlan({
+  await runPlan<World>({
     file: "datamanagement/datamanagement.yaml",
     setup: async (s) => ({ t: await s.userToken("data:read") }),
     ops: {
-      "GET /project/v1/hubs": async (s, { t }) => {
-        const a = await s.call("GET /project/v1/hubs", "/project/v1/hubs", { token: t });
-        ids.hub = a.json.data.find((h: Json) => h.id.startsWith("b.")).id;
+      "GET /project/v1/hubs": async (s, w) => {
+        const hubs = await get(s, w, "GET /project/v1/hubs");
+        w.hub_id = hubs.data.find((h: Json) => h.id.startsWith("b.")).id;
         assert.equal((await s.call("GET /project/v1/hubs", "/project/v1/hubs")).status, 401);
       },
-      "GET /project/v1/hubs/{hub_id}": async (s, { t }) => {
-        await s.call("GET /project/v1/hubs/{hub_id}", `/project/v1/hubs/${ids.hub}`, { token: t });
-        const none = await s.call("GET /project/v1/hubs/{hub_id}", "/project/v1/hubs/b.none", { token: t });
-        assert.equal(none.status, 404);
+      "GET /project/v1/hubs/{hub_id}": async (s, w) => {
+        await get(s, w, "GET /project/v1/hubs/{hub_id}");
+        await expect(s, w, "GET /project/v1/hubs/{hub_id}", 404, { params: { hub_id: "b.none" } });
       },
-      "GET /project/v1/hubs/{hub_id}/projects": async (s, { t }) => {
-        const a = await s.call(
-          "GET /project/v1/hubs/{hub_id}/projects",
-          `/project/v1/hubs/${ids.hub}/projects`,
-          {
-            token: t,
-          },
-        );
-        ids.project = a.json.data.find((p: Json) => p.attributes.name === "Riverside Tower").id;
+      "GET /project/v1/hubs/{hub_id}/projects": async (s, w) => {
+        const projects = await get(s, w, "GET /project/v1/hubs/{hub_id}/projects");
+        w.project_id = projects.data.find((p: Json) => p.attributes.name === "Riverside Tower").id;
       },
-      "GET /project/v1/hubs/{hub_id}/projects/{project_id}": async (s, { t }) => {
-        const path = `/project/v1/hubs/${ids.hub}/projects/${ids.project}`;
-        await s.call("GET /project/v1/hubs/{hub_id}/projects/{project_id}", path, { token: t });
+      "GET /project/v1/hubs/{hub_id}/projects/{project_id}": async (s, w) => {
+        await get(s, w, "GET /project/v1/hubs/{hub_id}/projects/{project_id}");
       },
-      "GET /project/v1/hubs/{hub_id}/projects/{project_id}/hub": async (s, { t }) => {
-        const path = `/project/v1/hubs/${ids.hub}/projects/${ids.project}/hub`;
-        await s.call("GET /project/v1/hubs/{hub_id}/projects/{project_id}/hub", path, { token: t });
+      "GET /project/v1/hubs/{hub_id}/projects/{project_id}/hub": async (s, w) => {
+        await get(s, w, "GET /project/v1/hubs/{hub_id}/projects/{project_id}/hub");
       },
-      "GET /project/v1/hubs/{hub_id}/projects/{project_id}/topFolders": async (s, { t }) => {
-        const path = `/project/v1/hubs/${ids.hub}/projects/${ids.project}/topFolders`;
-        const a = await s.call("GET /project/v1/hubs/{hub_id}/projects/{project_id}/topFolders", path, {
-          token: t,
-        });
-        ids.folder = a.json.data.find((f: Json) => f.attributes.name === "Project Files").id;
+      "GET /project/v1/hubs/{hub_id}/projects/{project_id}/topFolders": async (s, w) => {
+        const top = await get(s, w, "GET /project/v1/hubs/{hub_id}/projects/{project_id}/topFolders");
+        w.folder_id = top.data.find((f: Json) => f.attributes.name === "Project Files").id;
       },
-      "GET /data/v1/projects/{project_id}/folders/{folder_id}": async (s, { t }) => {
-        const op = "GET /data/v1/projects/{project_id}/folders/{folder_id}";
-        await s.call(op, data(op).replace("{folder_id}", enc(ids.folder)), { token: t });
+      "GET /data/v1/projects/{project_id}/folders/{folder_id}": async (s, w) => {
+        await get(s, w, "GET /data/v1/projects/{project_id}/folders/{folder_id}");
       },
-      "GET /data/v1/projects/{project_id}/folders/{folder_id}/contents": async (s, { t }) => {
+      "GET /data/v1/projects/{project_id}/folders/{folder_id}/contents": async (s, w) => {
         const op = "GET /data/v1/projects/{project_id}/folders/{folder_id}/contents";
-        const top = await s.call(op, data(op).replace("{folder_id}", enc(ids.folder)), { token: t });
-        const sheets = top.json.data.find((d: Json) => d.type === "folders");
-        const a = await s.call(op, data(op).replace("{folder_id}", enc(sheets.id)), { token: t });
-        ids.folder = sheets.id;
-        ids.item = a.json.data.find((d: Json) => d.type === "items").id;
+        // Project Files holds folders; the first of them holds items
+        w.folder_id = (await get(s, w, op)).data.find((d: Json) => d.type === "folders").id;
+        w.item_id = (await get(s, w, op)).data.find((d: Json) => d.type === "items").id;
       },
-      "GET /data/v1/projects/{project_id}/folders/{folder_id}/parent": async (s, { t }) => {
-        const op = "GET /data/v1/projects/{project_id}/folders/{folder_id}/parent";
-        await s.call(op, data(op).replace("{folder_id}", enc(ids.folder)), { token: t });
+      "GET /data/v1/projects/{project_id}/folders/{folder_id}/parent": async (s, w) => {
+        await get(s, w, "GET /data/v1/projects/{project_id}/folders/{folder_id}/parent");
       },
-      "GET /data/v1/projects/{project_id}/items/{item_id}": async (s, { t }) => {
-        const op = "GET /data/v1/projects/{project_id}/items/{item_id}";
-        await s.call(op, data(op).replace("{item_id}", enc(ids.item)), { token: t });
+      "GET /data/v1/projects/{project_id}/items/{item_id}": async (s, w) => {
+        await get(s, w, "GET /data/v1/projects/{project_id}/items/{item_id}");
       },
-      "GET /data/v1/projects/{project_id}/items/{item_id}/parent": async (s, { t }) => {
-        const op = "GET /data/v1/projects/{project_id}/items/{item_id}/parent";
-        await s.call(op, data(op).replace("{item_id}", enc(ids.item)), { token: t });
+      "GET /data/v1/projects/{project_id}/items/{item_id}/parent": async (s, w) => {
+        await get(s, w, "GET /data/v1/projects/{project_id}/items/{item_id}/parent");
       },
-      "GET /data/v1/projects/{project_id}/items/{item_id}/tip": async (s, { t }) => {
-        const op = "GET /data/v1/projects/{project_id}/items/{item_id}/tip";
-        const a = await s.call(op, data(op).replace("{item_id}", enc(ids.item)), { token: t });
-        ids.version = a.json.data.id;
+      "GET /data/v1/projects/{project_id}/items/{item_id}/tip": async (s, w) => {
+        w.version_id = (await get(s, w, "GET /data/v1/projects/{project_id}/items/{item_id}/tip")).data.id;
       },
-      "GET /data/v1/projects/{project_id}/items/{item_id}/versions": async (s, { t }) => {
-        const op = "GET /data/v1/projects/{project_id}/items/{item_id}/versions";
-        await s.call(op, data(op).replace("{item_id}", enc(ids.item)), { token: t });
+      "GET /data/v1/projects/{project_id}/items/{item_id}/versions": async (s, w) => {
+        await get(s, w, "GET /data/v1/projects/{project_id}/items/{item_id}/versions");
       },
-      "GET /data/v1/projects/{project_id}/versions/{version_id}": async (s, { t }) => {
-        const op = "GET /data/v1/projects/{project_id}/versions/{version_id}";
-        await s.call(op, data(op).replace("{version_id}", enc(ids.version)), { token: t });
+      "GET /data/v1/projects/{project_id}/versions/{version_id}": async (s, w) => {
+        await get(s, w, "GET /data/v1/projects/{project_id}/versions/{version_id}");
       },
       "PATCH /data/v1/projects/{project_id}/folders/{folder_id}": { notServed: READ_ONLY },
       "GET /data/v1/projects/{project_id}/folders/{folder_id}/refs": { notServed: NOT_EMULATED },

@@ -112,6 +112,18 @@ export const SPEC_DEFECTS: readonly SpecDefect[] = [
       }
     },
   },
+  ...[
+    "authentication/authentication.yaml",
+    "datamanagement/datamanagement.yaml",
+    "modelderivative/modelderivative.yaml",
+    "construction/accountadmin/accountadmin.yaml",
+  ].map((file) => ({
+    file,
+    why:
+      "many operations declare no 401, but every operation behind the gateway answers 401 without a valid " +
+      "token (the runner calls each operation once more without one)",
+    skip: { status: 401, match: "status 401 is not declared" },
+  })),
   {
     file: "datamanagement/datamanagement.yaml",
     why: "ItemTip.links is a bare link `{href}`, but JSON:API answers (and the file's own example) have " +

@@ -2,32 +2,38 @@
 
 import assert from "node:assert/strict";
 import {
-  MD,
   modelBucket,
   setJobSeconds,
   TWO_GROUPS_OBJ,
   uploadDesign,
   urnOf,
 } from "../sandbox/derivative_helpers.ts";
-import { type Answer, runPlan, type Session } from "./contract.ts";
+import { type Answer, expect, fill, runPlan, type Session, type World } from "./contract.ts";
 
-const MANIFEST = "GET /modelderivative/v2/designdata/{urn}/manifest";
+const MD = "/modelderivative/v2/designdata";
+const MANIFEST = `GET ${MD}/{urn}/manifest`;
 
 /** Polls the manifest (every answer checked) until the translation is done. */
-async function settled(s: Session, t: string, urn: string): Promise<Answer> {
+async function settled(s: Session, w: World): Promise<Answer> {
   for (let i = 0; i < 500; i++) {
-    const m = await s.call(MANIFEST, `${MD}/${urn}/manifest`, { token: t });
-    if (m.status !== 200 || m.json.status === "success" || m.json.status === "failed") return m;
+    const m = await expect(s, w, MANIFEST, 200);
+    if (m.json.status === "success" || m.json.status === "failed") return m;
     await new Promise((r) => setTimeout(r, 10));
   }
   throw new Error("the manifest did not settle");
 }
 
-/** What the steps learn from earlier steps: a derivative's URN and a viewable's GUID. */
-const found = { derivativeUrn: "", guid: "" };
+/** Calls `op` until it stops answering 202 (a viewable's tree or properties being extracted). */
+async function ready(s: Session, w: World, op: string): Promise<void> {
+  for (let i = 0; i < 50; i++) {
+    const a = await s.call(op, fill(op, w), { token: w.t });
+    if (a.status !== 202) return assert.equal(a.status, 200);
+  }
+  throw new Error(`${op} stayed 202`);
+}
 
 Deno.test("contract: modelderivative.yaml", async () => {
-  await runPlan({
+  await runPlan<World>({
     file: "modelderivative/modelderivative.yaml",
     setup: async (s) => {
       const t = await modelBucket(s.sb);
@@ -35,120 +41,54 @@ Deno.test("contract: modelderivative.yaml", async () => {
       return { t, urn: await uploadDesign(s.sb, t, "furniture.obj", TWO_GROUPS_OBJ) };
     },
     ops: {
-      "GET /modelderivative/v2/designdata/formats": async (s, { t }) => {
-        await s.call("GET /modelderivative/v2/designdata/formats", `${MD}/formats`, { token: t });
+      [`GET ${MD}/formats`]: async (s, w) => {
+        await expect(s, w, `GET ${MD}/formats`, 200);
       },
-      "POST /modelderivative/v2/designdata/job": async (s, { t, urn }) => {
-        const a = await s.call("POST /modelderivative/v2/designdata/job", `${MD}/job`, {
-          token: t,
-          json: {
-            input: { urn },
-            output: { formats: [{ type: "svf2", views: ["2d", "3d"] }, { type: "obj" }] },
-          },
-        });
-        assert.equal(a.status, 200);
+      [`POST ${MD}/job`]: async (s, w) => {
+        const formats = [{ type: "svf2", views: ["2d", "3d"] }, { type: "obj" }];
+        await expect(s, w, `POST ${MD}/job`, 200, { json: { input: { urn: w.urn }, output: { formats } } });
       },
-      [MANIFEST]: async (s, { t, urn }) => {
-        const m = await settled(s, t, urn);
+      [MANIFEST]: async (s, w) => {
+        const m = await settled(s, w);
         assert.equal(m.json.status, "success");
         const obj = m.json.derivatives.find((d: { outputType: string }) => d.outputType === "obj");
-        found.derivativeUrn = obj.children[0].urn;
-        assert.equal(
-          (await s.call(MANIFEST, `${MD}/${urnOf("models", "none.obj")}/manifest`, { token: t })).status,
-          404,
-        );
+        w.derivativeUrn = obj.children[0].urn;
+        await expect(s, w, MANIFEST, 404, { params: { urn: urnOf("models", "none.obj") } });
       },
-      "HEAD /modelderivative/v2/designdata/{urn}/manifest/{derivativeUrn}": async (s, { t, urn }) => {
-        const a = await s.call(
-          "HEAD /modelderivative/v2/designdata/{urn}/manifest/{derivativeUrn}",
-          `${MD}/${urn}/manifest/${encodeURIComponent(found.derivativeUrn)}`,
-          { token: t },
-        );
-        assert.equal(a.status, 200);
+      [`HEAD ${MD}/{urn}/manifest/{derivativeUrn}`]: async (s, w) => {
+        await expect(s, w, `HEAD ${MD}/{urn}/manifest/{derivativeUrn}`, 200);
       },
-      "GET /modelderivative/v2/designdata/{urn}/manifest/{derivativeUrn}/signedcookies": async (
-        s,
-        { t, urn },
-      ) => {
-        const a = await s.call(
-          "GET /modelderivative/v2/designdata/{urn}/manifest/{derivativeUrn}/signedcookies",
-          `${MD}/${urn}/manifest/${
-            encodeURIComponent(found.derivativeUrn)
-          }/signedcookies?minutes-expiration=10`,
-          { token: t },
-        );
-        assert.equal(a.status, 200);
+      [`GET ${MD}/{urn}/manifest/{derivativeUrn}/signedcookies`]: async (s, w) => {
+        const op = `GET ${MD}/{urn}/manifest/{derivativeUrn}/signedcookies`;
+        await expect(s, w, op, 200, { query: "?minutes-expiration=10" });
       },
-      "GET /modelderivative/v2/designdata/{urn}/thumbnail": async (s, { t, urn }) => {
-        const a = await s.call(
-          "GET /modelderivative/v2/designdata/{urn}/thumbnail",
-          `${MD}/${urn}/thumbnail?width=100`,
-          {
-            token: t,
-          },
-        );
-        assert.equal(a.status, 200);
+      [`GET ${MD}/{urn}/thumbnail`]: async (s, w) => {
+        await expect(s, w, `GET ${MD}/{urn}/thumbnail`, 200, { query: "?width=100" });
       },
-      "GET /modelderivative/v2/designdata/{urn}/metadata": async (s, { t, urn }) => {
-        const a = await s.call("GET /modelderivative/v2/designdata/{urn}/metadata", `${MD}/${urn}/metadata`, {
-          token: t,
-        });
-        found.guid = a.json.data.metadata.find((v: { role: string }) => v.role === "3d").guid;
+      [`GET ${MD}/{urn}/metadata`]: async (s, w) => {
+        const a = await expect(s, w, `GET ${MD}/{urn}/metadata`, 200);
+        w.modelGuid = a.json.data.metadata.find((v: { role: string }) => v.role === "3d").guid;
       },
-      "GET /modelderivative/v2/designdata/{urn}/metadata/{modelGuid}": async (s, { t, urn }) => {
-        const op = "GET /modelderivative/v2/designdata/{urn}/metadata/{modelGuid}";
-        for (let i = 0; i < 50; i++) {
-          const a = await s.call(op, `${MD}/${urn}/metadata/${found.guid}`, { token: t });
-          if (a.status !== 202) return assert.equal(a.status, 200);
-        }
+      [`GET ${MD}/{urn}/metadata/{modelGuid}`]: async (s, w) => {
+        await ready(s, w, `GET ${MD}/{urn}/metadata/{modelGuid}`);
       },
-      "GET /modelderivative/v2/designdata/{urn}/metadata/{modelGuid}/properties": async (s, { t, urn }) => {
-        const op = "GET /modelderivative/v2/designdata/{urn}/metadata/{modelGuid}/properties";
-        for (let i = 0; i < 50; i++) {
-          const a = await s.call(op, `${MD}/${urn}/metadata/${found.guid}/properties`, { token: t });
-          if (a.status !== 202) return assert.equal(a.status, 200);
-        }
+      [`GET ${MD}/{urn}/metadata/{modelGuid}/properties`]: async (s, w) => {
+        await ready(s, w, `GET ${MD}/{urn}/metadata/{modelGuid}/properties`);
       },
-      "POST /modelderivative/v2/designdata/{urn}/metadata/{modelGuid}/properties:query": async (
-        s,
-        { t, urn },
-      ) => {
-        const a = await s.call(
-          "POST /modelderivative/v2/designdata/{urn}/metadata/{modelGuid}/properties:query",
-          `${MD}/${urn}/metadata/${found.guid}/properties:query`,
-          {
-            token: t,
-            json: { query: { $in: ["objectid", 3, 4] }, fields: ["objectid", "name", "externalId"] },
-          },
-        );
-        assert.equal(a.status, 200);
+      [`POST ${MD}/{urn}/metadata/{modelGuid}/properties:query`]: async (s, w) => {
+        const query = { query: { $in: ["objectid", 3, 4] }, fields: ["objectid", "name", "externalId"] };
+        await expect(s, w, `POST ${MD}/{urn}/metadata/{modelGuid}/properties:query`, 200, { json: query });
       },
-      "POST /modelderivative/v2/designdata/{urn}/references": async (s, { t, urn }) => {
-        const a = await s.call(
-          "POST /modelderivative/v2/designdata/{urn}/references",
-          `${MD}/${urn}/references`,
-          {
-            token: t,
-            json: {
-              references: [{
-                urn: urnOf("models", "part.ipt"),
-                relativePath: "parts/",
-                filename: "part.ipt",
-              }],
-            },
-          },
-        );
-        assert.equal(a.status, 200);
+      [`POST ${MD}/{urn}/references`]: async (s, w) => {
+        const references = [{
+          urn: urnOf("models", "part.ipt"),
+          relativePath: "parts/",
+          filename: "part.ipt",
+        }];
+        await expect(s, w, `POST ${MD}/{urn}/references`, 200, { json: { references } });
       },
-      "DELETE /modelderivative/v2/designdata/{urn}/manifest": async (s, { t, urn }) => {
-        const a = await s.call(
-          "DELETE /modelderivative/v2/designdata/{urn}/manifest",
-          `${MD}/${urn}/manifest`,
-          {
-            token: t,
-          },
-        );
-        assert.equal(a.status, 200);
+      [`DELETE ${MD}/{urn}/manifest`]: async (s, w) => {
+        await expect(s, w, `DELETE ${MD}/{urn}/manifest`, 200);
       },
     },
   });
