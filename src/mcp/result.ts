@@ -4,7 +4,6 @@
  */
 import { DiazoError, isDiazoError } from "../core/errors.ts";
 import { knownSecrets, redact } from "../core/redact.ts";
-import type { PageResult } from "../services/pagination.ts";
 import type { CallToolResult } from "./sdk.ts";
 
 /**
@@ -69,12 +68,18 @@ export interface ListAnswer<T> {
   truncated?: boolean;
 }
 
+/** Where a fetched page goes on: after its last item, or after its first `n` items. */
+export interface PageCursors {
+  nextCursor?: string;
+  cursorAfter(n: number): string | undefined;
+}
+
 /**
  * Turns a fetched page into a list answer whose JSON stays under `budget` characters: items that do
  * not fit are left to the next cursor (at least one item is always kept).
  */
 export function listAnswer<T>(
-  page: Pick<PageResult<unknown>, "nextCursor" | "cursorAfter">,
+  page: PageCursors,
   items: T[],
   budget = MAX_RESULT_CHARS - 2_000,
 ): ListAnswer<T> {
