@@ -74,9 +74,9 @@ async function dmAnswer(fetch: Promise<DmPage>) {
     const page = await fetch;
     return listAnswer(page, page.items.map(compact));
   } catch (e) {
-    if (isDiazoError(e) && e.code === "three_legged_required") {
-      // A personal hub refused the app: the verb's remedy is a command, a tool's caller needs the
-      // argument that picks the login.
+    if (isDiazoError(e) && e.code === "three_legged_required" && e.status === 403) {
+      // A personal hub refused the app (the platform's 403; a missing login has no status): the
+      // verb's remedy is a command, a tool's caller needs the argument that picks the login.
       throw new DiazoError("failure", {
         status: e.status,
         body: e.body,
