@@ -1,14 +1,7 @@
 /** `diazo translate ...`: translation jobs, their status and manifests, model views, properties, downloads. */
 import path from "node:path";
 import { Option } from "@commander-js/extra-typings";
-import { BUILTIN_PRESETS, findPreset, loadUserPresets } from "../config/presets.ts";
-import {
-  formatsFromFlags,
-  OUTPUT_TYPES,
-  type OutputFormat,
-  parseOutputType,
-  parseViews,
-} from "../aps/derivative_formats.ts";
+import { OUTPUT_TYPES, type OutputFormat, parseOutputType } from "../aps/derivative_formats.ts";
 import { DATA_CENTRES, parseDataCentre } from "../aps/regions.ts";
 import { type ParsedUrn, parseUrn } from "../aps/urn.ts";
 import {
@@ -26,6 +19,7 @@ import {
 } from "../ops/translate.ts";
 import { type AnyCommand, type ContextFactory, examples, positiveNumber } from "./command.ts";
 import type { Ctx } from "./context.ts";
+import { startFormats } from "../ops/translate_preset.ts";
 import { registerPresets } from "./translate_preset.ts";
 import { withProgress } from "./translate_wait.ts";
 
@@ -40,24 +34,16 @@ const regionOption = () =>
     );
 
 /** The output formats of a start command: a preset's, then --format values (which replace a preset's of the same type). */
-async function chooseFormats(
+function chooseFormats(
   ctx: Ctx,
   opts: { format?: string[]; formats?: string[]; preset?: string; views?: string },
 ): Promise<OutputFormat[]> {
-  const types = [...(opts.format ?? []), ...(opts.formats ?? [])];
-  const views = opts.views === undefined ? undefined : parseViews(opts.views.split(","));
-  let formats: OutputFormat[] = [];
-  if (opts.preset !== undefined) {
-    const user = opts.preset in BUILTIN_PRESETS ? {} : await loadUserPresets(ctx.configDir);
-    formats = structuredClone(findPreset(opts.preset, user).formats);
-  }
-  if (types.length > 0) {
-    const extra = formatsFromFlags(types, views);
-    formats = [...formats.filter((f) => !extra.some((e) => e.type === f.type)), ...extra];
-  }
-  if (formats.length === 0) formats = structuredClone(BUILTIN_PRESETS.svf2.formats);
-  if (views) { for (const f of formats) if (f.views) f.views = [...views]; }
-  return formats;
+  return startFormats({
+    configDir: ctx.configDir,
+    preset: opts.preset,
+    types: [...(opts.format ?? []), ...(opts.formats ?? [])],
+    views: opts.views?.split(","),
+  });
 }
 
 type StartOptions = {
