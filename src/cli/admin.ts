@@ -54,35 +54,8 @@ function projectArgument(value: string): AccProjectId {
   return accId(value);
 }
 
-function registerProjects(admin: AnyCommand, makeCtx: ContextFactory): void {
-  const project = admin.command("project").description("list, create and inspect the projects of an account");
-  examples(project, [
-    "diazo admin project list --account b.c8b0c73d-3ae9-4a3c-9b5e-1f2d3c4b5a69",
-    "diazo admin project users 1c7d2a10-8f3e-4c55-a1b2-3c4d5e6f7081",
-  ]);
-
-  const list = project.command("list").alias("ls")
-    .description("list the projects of an account, following every page")
-    .requiredOption("--account <id>", ACCOUNT_HELP, accountOption)
-    .option("--status <list>", `only these statuses (${STATUSES.join(", ")})`, choices("--status", STATUSES))
-    .option("--name <text>", "only names containing this text")
-    .option(
-      "--classification <list>",
-      `only these classifications (${CLASSIFICATIONS.join(", ")})`,
-      choices("--classification", CLASSIFICATIONS),
-    )
-    .option("--limit <n>", "stop after n projects", positiveNumber("--limit", true))
-    .addOption(regionOption())
-    .action(async (opts, cmd) => {
-      const ctx = makeCtx(cmd);
-      await ctx.emit(await runAdminProjectList(opts, ctx), { columns: PROJECT_COLUMNS });
-    });
-  examples(list, [
-    "diazo admin project list --account b.c8b0c73d-3ae9-4a3c-9b5e-1f2d3c4b5a69",
-    "diazo admin project list --account c8b0c73d-3ae9-4a3c-9b5e-1f2d3c4b5a69 --status active,pending -o json",
-    "diazo admin project list --account b.c8b0c73d-3ae9-4a3c-9b5e-1f2d3c4b5a69 --region EMEA",
-  ]);
-
+/** Registers `admin project create` (with --wait: until the project is provisioned). */
+function registerCreate(project: AnyCommand, makeCtx: ContextFactory): void {
   const create = project.command("create")
     .description("create a project; the platform accepts it as pending and provisions it shortly after")
     .requiredOption("--account <id>", ACCOUNT_HELP, accountOption)
@@ -117,6 +90,38 @@ function registerProjects(admin: AnyCommand, makeCtx: ContextFactory): void {
     "diazo admin project create --account b.c8b0c73d-3ae9-4a3c-9b5e-1f2d3c4b5a69 --name 'North Depot' --type Office",
     "diazo admin project create --account c8b0c73d-3ae9-4a3c-9b5e-1f2d3c4b5a69 --name 'East Wing' --type Hospital --wait",
   ]);
+}
+
+function registerProjects(admin: AnyCommand, makeCtx: ContextFactory): void {
+  const project = admin.command("project").description("list, create and inspect the projects of an account");
+  examples(project, [
+    "diazo admin project list --account b.c8b0c73d-3ae9-4a3c-9b5e-1f2d3c4b5a69",
+    "diazo admin project users 1c7d2a10-8f3e-4c55-a1b2-3c4d5e6f7081",
+  ]);
+
+  const list = project.command("list").alias("ls")
+    .description("list the projects of an account, following every page")
+    .requiredOption("--account <id>", ACCOUNT_HELP, accountOption)
+    .option("--status <list>", `only these statuses (${STATUSES.join(", ")})`, choices("--status", STATUSES))
+    .option("--name <text>", "only names containing this text")
+    .option(
+      "--classification <list>",
+      `only these classifications (${CLASSIFICATIONS.join(", ")})`,
+      choices("--classification", CLASSIFICATIONS),
+    )
+    .option("--limit <n>", "stop after n projects", positiveNumber("--limit", true))
+    .addOption(regionOption())
+    .action(async (opts, cmd) => {
+      const ctx = makeCtx(cmd);
+      await ctx.emit(await runAdminProjectList(opts, ctx), { columns: PROJECT_COLUMNS });
+    });
+  examples(list, [
+    "diazo admin project list --account b.c8b0c73d-3ae9-4a3c-9b5e-1f2d3c4b5a69",
+    "diazo admin project list --account c8b0c73d-3ae9-4a3c-9b5e-1f2d3c4b5a69 --status active,pending -o json",
+    "diazo admin project list --account b.c8b0c73d-3ae9-4a3c-9b5e-1f2d3c4b5a69 --region EMEA",
+  ]);
+
+  registerCreate(project, makeCtx);
 
   const get = project.command("get").alias("info")
     .description("show a project")

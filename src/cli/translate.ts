@@ -129,6 +129,13 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
     "diazo translate download <urn> --format obj --out ./out",
   ]);
 
+  registerReads(translate, makeCtx);
+  registerFiles(translate, makeCtx);
+  registerPresets(translate, makeCtx);
+}
+
+/** Registers the reading commands: status, manifest, metadata, tree and properties. */
+function registerReads(translate: AnyCommand, makeCtx: ContextFactory): void {
   const status = translate.command("status")
     .description("show a translation's status and progress (with --wait: poll until it ends)")
     .argument("<urn>", "base64 or raw URN", parseUrn)
@@ -205,7 +212,10 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
     "diazo translate properties <urn> --object-id 2",
     "diazo translate properties <urn> -o json --query 'data.collection[].name'",
   ]);
+}
 
+/** Registers the commands over derivatives as files: download, thumbnail, delete, and the formats. */
+function registerFiles(translate: AnyCommand, makeCtx: ContextFactory): void {
   const download = translate.command("download")
     .description("download every derivative (of one output type) into a directory, in parallel")
     .argument("<urn>", "base64 or raw URN", parseUrn)
@@ -258,8 +268,6 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
       await ctx.emit(await runTranslateFormats({}, ctx));
     });
   examples(formats, ["diazo translate formats", "diazo translate formats -o json --query obj"]);
-
-  registerPresets(translate, makeCtx);
 }
 
 async function runDownload(
