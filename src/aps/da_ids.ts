@@ -4,6 +4,12 @@
  * where input enters so that a malformed one is refused before any request.
  */
 import { usageError } from "../core/errors.ts";
+import type { Checked } from "./ids.ts";
+
+/** A qualified engine id, e.g. `Autodesk.AutoCAD+24`. */
+export type EngineId = Checked<"EngineId">;
+/** An unqualified Design Automation name (nickname, app bundle, activity): 1-64 of `[A-Za-z0-9_]`. */
+export type DaName = Checked<"DaName">;
 
 /** The parts of a fully qualified id `<owner>.<name>+<alias>`. */
 export interface QualifiedId {
@@ -27,8 +33,8 @@ export function describeId(id: string): { id: string } & Partial<QualifiedId> {
 }
 
 /** Checks an engine id before any request: a usage error unless it is `<owner>.<name>+<version>`. */
-export function checkEngineId(id: string): string {
-  if (parseQualifiedId(id)) return id;
+export function checkEngineId(id: string): EngineId {
+  if (parseQualifiedId(id)) return id as EngineId;
   throw usageError(
     `invalid engine id '${id}'`,
     "Engine ids are qualified, e.g. Autodesk.AutoCAD+24 or Autodesk.Revit+2024; list them with `diazo da engine list`.",
@@ -36,8 +42,8 @@ export function checkEngineId(id: string): string {
 }
 
 /** Checks an unqualified name (app bundle, activity, nickname): letters, digits and underscores. */
-export function checkDaName(what: string, name: string): string {
-  if (NAME.test(name)) return name;
+export function checkDaName(what: string, name: string): DaName {
+  if (NAME.test(name)) return name as DaName;
   throw usageError(
     `invalid ${what} '${name}'`,
     `A ${what} is 1-64 letters, digits or underscores, e.g. ${

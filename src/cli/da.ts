@@ -39,10 +39,9 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
 
   const nickname = da.command("nickname")
     .description("show the app's nickname (the owner part of its ids), or set it")
-    .argument("[name]", "new nickname: letters, digits and underscores")
+    .argument("[name]", "new nickname: letters, digits and underscores", (v) => checkDaName("nickname", v))
     .action(async (name, _opts, cmd) => {
       const ctx = makeCtx(cmd);
-      if (name !== undefined) checkDaName("nickname", name);
       const answer = await runDaNickname({ name }, ctx);
       if (name !== undefined) ctx.info(`Nickname set to ${name}`);
       await ctx.emit(answer);
@@ -59,10 +58,10 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
   ]);
   const engineGet = engine.command("get").alias("info")
     .description("show an engine's details")
-    .argument("<id>", "qualified engine id, e.g. Autodesk.AutoCAD+24")
+    .argument("<id>", "qualified engine id, e.g. Autodesk.AutoCAD+24", checkEngineId)
     .action(async (id, _opts, cmd) => {
       const ctx = makeCtx(cmd);
-      await ctx.emit(await runDaEngineGet({ id: checkEngineId(id) }, ctx));
+      await ctx.emit(await runDaEngineGet({ id }, ctx));
     });
   examples(engineGet, ["diazo da engine get Autodesk.AutoCAD+24"]);
 
@@ -78,13 +77,15 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
   ]);
   const create = bundle.command("create")
     .description("create an app bundle (version 1) and print where to upload its package")
-    .requiredOption("--id <name>", "unqualified name: letters, digits and underscores")
-    .requiredOption("--engine <id>", "engine it runs on, e.g. Autodesk.AutoCAD+24")
+    .requiredOption(
+      "--id <name>",
+      "unqualified name: letters, digits and underscores",
+      (v) => checkDaName("app bundle name", v),
+    )
+    .requiredOption("--engine <id>", "engine it runs on, e.g. Autodesk.AutoCAD+24", checkEngineId)
     .option("--description <text>", "what it does")
     .action(async (opts, cmd) => {
       const ctx = makeCtx(cmd);
-      checkDaName("app bundle name", opts.id);
-      checkEngineId(opts.engine);
       const created = await runDaAppBundleCreate({
         id: opts.id,
         engine: opts.engine,

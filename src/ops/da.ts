@@ -2,7 +2,7 @@
  * The Design Automation verbs (`da ...`): the app's nickname, engines, app bundles and activities,
  * as the app (code:all). Names and engine ids arrive checked (aps/da_ids.ts).
  */
-import { describeId, type QualifiedId } from "../aps/da_ids.ts";
+import { type DaName, describeId, type EngineId, type QualifiedId } from "../aps/da_ids.ts";
 import {
   type AppBundleCreated,
   createAppBundle,
@@ -20,7 +20,7 @@ import type { OpsDeps } from "./deps.ts";
 export type DaIdRow = { id: string } & Partial<QualifiedId>;
 
 /** `da nickname`: the app's nickname, after setting it to `name` when given. */
-export async function runDaNickname(opts: { name?: string }, deps: OpsDeps): Promise<{ nickname: string }> {
+export async function runDaNickname(opts: { name?: DaName }, deps: OpsDeps): Promise<{ nickname: string }> {
   const http = await deps.http();
   if (opts.name !== undefined) await setNickname(http, opts.name);
   return { nickname: await getNickname(http) };
@@ -42,13 +42,13 @@ export async function runDaList(
 }
 
 /** `da engine get`: an engine's details. */
-export async function runDaEngineGet(opts: { id: string }, deps: OpsDeps): Promise<Engine> {
+export async function runDaEngineGet(opts: { id: EngineId }, deps: OpsDeps): Promise<Engine> {
   return await getEngine(await deps.http(), opts.id);
 }
 
 /** `da appbundle create`: an app bundle (version 1) and where to upload its package. */
 export async function runDaAppBundleCreate(
-  opts: { id: string; engine: string; description?: string },
+  opts: { id: DaName; engine: EngineId; description?: string },
   deps: OpsDeps,
 ): Promise<AppBundleCreated> {
   return await createAppBundle(await deps.http(), opts);

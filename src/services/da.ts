@@ -3,6 +3,7 @@
  * Plain functions over an injected Http; every operation needs `code:all` (a 2-legged token).
  * Names and engine ids come checked (aps/da_ids.ts).
  */
+import type { DaName, EngineId } from "../aps/da_ids.ts";
 import type { Http, RequestSpec } from "./http.ts";
 import { paginate } from "./pagination.ts";
 
@@ -52,7 +53,7 @@ export async function getNickname(http: Http): Promise<string> {
 }
 
 /** Sets the app's nickname; 409 when the app already owns data or another app has the name. */
-export async function setNickname(http: Http, nickname: string): Promise<void> {
+export async function setNickname(http: Http, nickname: DaName): Promise<void> {
   await http.request({
     method: "PATCH",
     path: `${DA_BASE}/forgeapps/me`,
@@ -68,7 +69,7 @@ export function listEngines(http: Http, opts: { limit?: number } = {}): AsyncGen
 }
 
 /** An engine's details; 404 becomes "Engine not found". */
-export async function getEngine(http: Http, id: string): Promise<Engine> {
+export async function getEngine(http: Http, id: EngineId): Promise<Engine> {
   const res = await http.request<Engine>({
     path: `${DA_BASE}/engines/${encodeURIComponent(id)}`,
     resource: "engine",
@@ -86,7 +87,7 @@ export function listAppBundles(http: Http, opts: { limit?: number } = {}): Async
 /** Creates an app bundle (version 1); the answer says where to upload its package. */
 export async function createAppBundle(
   http: Http,
-  input: { id: string; engine: string; description?: string },
+  input: { id: DaName; engine: EngineId; description?: string },
 ): Promise<AppBundleCreated> {
   const res = await http.request<AppBundleCreated>({
     method: "POST",
