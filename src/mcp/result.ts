@@ -4,6 +4,7 @@
  */
 import { DiazoError, isDiazoError } from "../core/errors.ts";
 import { knownSecrets, redact } from "../core/redact.ts";
+import type { ListPage } from "../ops/list.ts";
 import type { CallToolResult } from "./sdk.ts";
 
 /**
@@ -68,18 +69,12 @@ export interface ListAnswer<T> {
   truncated?: boolean;
 }
 
-/** Where a fetched page goes on: after its last item, or after its first `n` items. */
-export interface PageCursors {
-  nextCursor?: string;
-  cursorAfter(n: number): string | undefined;
-}
-
 /**
  * Turns a fetched page into a list answer whose JSON stays under `budget` characters: items that do
  * not fit are left to the next cursor (at least one item is always kept).
  */
 export function listAnswer<T>(
-  page: PageCursors,
+  page: Pick<ListPage<unknown>, "nextCursor" | "cursorAfter">,
   items: T[],
   budget = MAX_RESULT_CHARS - 2_000,
 ): ListAnswer<T> {

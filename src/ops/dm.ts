@@ -7,7 +7,6 @@ import { threeLeggedKey } from "../auth/three_legged.ts";
 import type { StoredToken } from "../auth/token_store.ts";
 import type { DmProjectId, FolderId, HubId, ItemId } from "../aps/ids.ts";
 import {
-  type DmListOptions,
   type DmPage,
   type DmResource,
   getFolder,
@@ -22,6 +21,7 @@ import {
 } from "../services/dm.ts";
 import type { Http } from "../services/http.ts";
 import type { OpsDeps } from "./deps.ts";
+import type { ListOptions } from "./list.ts";
 
 export type { DmPage, DmResource } from "../services/dm.ts";
 
@@ -52,8 +52,8 @@ export async function dmHttp(deps: OpsDeps, choice: LoginChoice = {}): Promise<H
   return await deps.http({ mode: user ? "3-legged" : "2-legged" });
 }
 
-/** Options of every list verb: the login, and which part of the list. */
-export type DmListVerbOptions = LoginChoice & DmListOptions;
+/** Options of every list verb: the login, which part of the list, and the remedy of a "Not found" in the caller's terms. */
+export type DmListVerbOptions = LoginChoice & ListOptions & { hint?: string };
 
 /** `hub list`: the hubs the login can see. */
 export async function runHubList(opts: DmListVerbOptions, deps: OpsDeps): Promise<DmPage> {
