@@ -158,7 +158,10 @@ function project(accountId: string, i: number, fields: Partial<AdminProject> & {
   return p;
 }
 
-/** Builds the seeded account. */
+/**
+ * Builds the seeded account. Over 80 lines because it is data: the projects, users, companies,
+ * roles and memberships are laid out together so that their ids can be read against each other.
+ */
 export function seedAccount(): AdminAccount {
   const world = dmWorld();
   const id = seededAccountId();

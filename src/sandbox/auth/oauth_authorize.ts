@@ -60,6 +60,10 @@ function sendBack(redirectUri: string, mode: ResponseMode, params: Record<string
   return new Response(null, { status: 302, headers: { ...headers, location: target.toString() } });
 }
 
+/**
+ * `GET /authorize`. Over 80 lines because the checks run in the platform's order, which decides
+ * who hears of a problem: the browser until the redirect URI is trusted, the app after it.
+ */
 function authorize(_req: Request, ctx: RequestContext): Response {
   const q = ctx.url.searchParams;
   const auth = ctx.sandbox.auth;

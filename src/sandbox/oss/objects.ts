@@ -226,7 +226,6 @@ async function completeS3Upload(req: Request, ctx: RequestContext): Promise<Resp
     contentDisposition: req.headers.get("x-ads-meta-content-disposition") ?? undefined,
     userDefinedMetadata: metadata,
   });
-  if ("problem" in done) throw ossError(400, done.problem);
   return json(200, { ...objectDetails(ctx.baseUrl, done), policyKey: bucket.policyKey });
 }
 

@@ -6,6 +6,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { base64UrlDecode, base64UrlEncode } from "../auth/jwt.ts";
 import { nowMs } from "../clock.ts";
+import { ossError } from "../errors.ts";
 import type { OssStore, SignedResource, StoredObject } from "./store.ts";
 
 /** Query parameter carrying a storage URL's expiry, in seconds since the epoch. */
@@ -104,21 +105,13 @@ export function createSignedResource(
   return resource;
 }
 
-/**
- * The signed resource `id` when it is usable for `need`, or why not: an HTTP status and reason.
- */
-export function usableSignedResource(
-  oss: OssStore,
-  id: string,
-  need: "read" | "write",
-): SignedResource | { status: number; reason: string } {
+/** The signed resource `id` when it is usable for `need`; throws OSS's refusal otherwise. */
+export function usableSignedResource(oss: OssStore, id: string, need: "read" | "write"): SignedResource {
   const resource = oss.signedResources.get(id);
-  if (!resource) return { status: 404, reason: "Signed resource not found" };
-  if (nowMs(oss.clock) > resource.expiresMs) return { status: 403, reason: "The signed URL has expired" };
-  if (resource.spent) return { status: 403, reason: "The single-use signed URL has already been used" };
-  if (!resource.access.includes(need)) {
-    return { status: 403, reason: `The signed URL does not grant ${need} access` };
-  }
+  if (!resource) throw ossError(404, "Signed resource not found");
+  if (nowMs(oss.clock) > resource.expiresMs) throw ossError(403, "The signed URL has expired");
+  if (resource.spent) throw ossError(403, "The single-use signed URL has already been used");
+  if (!resource.access.includes(need)) throw ossError(403, `The signed URL does not grant ${need} access`);
   return resource;
 }
 

@@ -117,7 +117,6 @@ function download(req: Request, ctx: RequestContext): Response {
 
 function getSignedResource(req: Request, ctx: RequestContext): Response {
   const resource = usableSignedResource(ctx.sandbox.oss, ctx.params.id, "read");
-  if ("reason" in resource) throw ossError(resource.status, resource.reason);
   const obj = findObject(ctx.sandbox.oss, resource.bucketKey, resource.objectKey);
   if (!obj) throw ossError(404, "Object not found");
   const ifNoneMatch = req.headers.get("if-none-match");
@@ -134,7 +133,6 @@ function getSignedResource(req: Request, ctx: RequestContext): Response {
 
 async function putSignedResource(req: Request, ctx: RequestContext): Promise<Response> {
   const resource = usableSignedResource(ctx.sandbox.oss, ctx.params.id, "write");
-  if ("reason" in resource) throw ossError(resource.status, resource.reason);
   const ifMatch = req.headers.get("if-match");
   if (ifMatch !== null) {
     const current = findObject(ctx.sandbox.oss, resource.bucketKey, resource.objectKey);

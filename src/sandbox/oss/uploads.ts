@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { hashFile, removeQuietly, streamToFile, uploadsDir } from "./object_files.ts";
 import { adoptFiles } from "./object_store.ts";
 import { nowMs } from "../clock.ts";
+import { ossError } from "../errors.ts";
 import type { OssStore, StoredObject, UploadedPart, UploadSession } from "./store.ts";
 import { randomToken } from "../auth/tokens.ts";
 
@@ -155,19 +156,19 @@ function completionProblem(session: UploadSession, expect: { size?: number; eTag
 /**
  * Completes an open session into its object: checks the parts (1..N present, all but the last at
  * least 5 MiB, `size`/`eTags` when given), awaits the rest of the background SHA-1 and moves the
- * part files into the object. A problem is answered as `{ problem }` and leaves the session open.
+ * part files into the object. A problem throws OSS's 400 refusal and leaves the session open.
  */
 export async function completeUpload(
   oss: OssStore,
   session: UploadSession,
   expect: { size?: number; eTags?: string[] },
   meta: { contentType?: string; contentDisposition?: string; userDefinedMetadata?: string },
-): Promise<StoredObject | { problem: string }> {
+): Promise<StoredObject> {
   session.state = "completing"; // from here on parts are frozen: late PUTs are turned away
   const problem = completionProblem(session, expect);
   if (problem) {
     session.state = "open";
-    return { problem };
+    throw ossError(400, problem);
   }
   const parts = Array.from({ length: session.parts.size }, (_, i) => session.parts.get(i + 1)!);
   scheduleHashing(session);
