@@ -33,7 +33,10 @@ export type ErrorFields =
   | { service: "admin"; code: string; message: string }
   | { service: "control"; error: string };
 
-/** A refusal in the platform's terms: thrown by handlers, rendered by `renderError`. */
+/**
+ * A refusal in the platform's terms: thrown by handlers, rendered by `renderError`. A class (an
+ * `Error`) because it is thrown through any depth of helpers and recognised where it lands.
+ */
 export class SandboxError extends Error {
   constructor(
     readonly status: number,

@@ -65,11 +65,12 @@ async function answerInternalErrors(router: Router, req: Request, ctx: RequestCo
 async function injectFaults(
   sb: SandboxContext,
   req: Request,
+  ctx: RequestContext,
   info: Deno.ServeHandlerInfo<Deno.NetAddr>,
   opts: MiddlewareOptions,
   next: () => Promise<Outcome>,
 ): Promise<Outcome> {
-  const fault = sb.faults.take(req.method, new URL(req.url).pathname);
+  const fault = sb.faults.take(req.method, ctx.url.pathname);
   if (fault?.delay_ms) await sleep(fault.delay_ms, opts.signal);
   if (fault?.drop) {
     opts.connections.drop(info.remoteAddr.port);
@@ -173,7 +174,7 @@ export function createRequestHandler(sb: SandboxContext, opts: MiddlewareOptions
     const url = new URL(req.url);
     const ctx: RequestContext = { sandbox: sb, url, baseUrl: url.origin, params: {} };
     if (isControlPath(url.pathname)) return serveControlApi(sb, control, req, ctx, opts, tracked.busy);
-    const outcome = await injectFaults(sb, req, info, opts, () => answerInternalErrors(api, req, ctx));
+    const outcome = await injectFaults(sb, req, ctx, info, opts, () => answerInternalErrors(api, req, ctx));
     logRequests(sb, req, ctx, outcome, timing, opts.log);
     // After a drop the connection is gone and this answer goes nowhere (unless the client had
     // already left, in which case nobody reads it either).
