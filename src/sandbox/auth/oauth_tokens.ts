@@ -14,7 +14,7 @@ import { identifyClient, presentedCredentials } from "./oauth_client.ts";
 
 const TOKEN_TYPE_HINTS = ["access_token", "refresh_token"];
 
-/** The form, the calling client and the `token` parameter, or the error answer. */
+/** The form, the calling client and the `token` parameter; throws the OAuth refusal otherwise. */
 async function readTokenRequest(
   req: Request,
   ctx: RequestContext,
