@@ -12,7 +12,13 @@ import { codeChallenge, codeVerifier, randomState } from "../auth/pkce.ts";
 import { signAssertion } from "../auth/service_account.ts";
 import { twoLeggedToken } from "../auth/two_legged.ts";
 import { DiazoError, usageError } from "../core/errors.ts";
-import { parseScopeList, scopeInfo, unknownScopes } from "../aps/scopes.ts";
+import {
+  type AuthMode,
+  discouragedScopes,
+  parseScopeList,
+  ungrantedScopes,
+  unknownScopes,
+} from "../aps/scopes.ts";
 import { openBrowser } from "../platform/browser.ts";
 import {
   authorizePreflight,
@@ -49,8 +55,15 @@ function loginSummary(token: StoredToken, profile: string, extra: Record<string,
   };
 }
 
-/** Parses and checks a scope list for a mode: unknown names and mode-excluded scopes are usage errors. */
-export function checkedScopes(text: string, mode: "2-legged" | "3-legged"): string[] {
+/**
+ * Parses and checks a scope list for a mode: unknown names and scopes the platform does not grant
+ * in the mode are usage errors; scopes it grants but diazo advises against there are a warning.
+ */
+export function checkedScopes(
+  text: string,
+  mode: AuthMode,
+  warn?: (message: string) => void,
+): string[] {
   const scopes = parseScopeList(text);
   const unknown = unknownScopes(scopes);
   if (unknown.length) {
@@ -59,15 +72,20 @@ export function checkedScopes(text: string, mode: "2-legged" | "3-legged"): stri
       "See the platform's scopes with `diazo auth scopes`.",
     );
   }
-  const excluded = scopes.filter((s) =>
-    !(scopeInfo(s.startsWith("data:read:") ? "data:read" : s)?.modes.includes(mode))
-  );
+  const excluded = ungrantedScopes(scopes, mode);
   if (excluded.length) {
     throw usageError(
       `${excluded.join(", ")} cannot be granted to a ${mode} token`,
       mode === "2-legged"
-        ? "account:* and user scopes need a user: use `diazo auth login --3legged`."
+        ? "User scopes need a user: use `diazo auth login --3legged`."
         : "Remove them from --scopes.",
+    );
+  }
+  const discouraged = discouragedScopes(scopes, mode);
+  if (discouraged.length) {
+    warn?.(
+      `${discouraged.join(", ")}: granted to a ${mode} token, but diazo recommends a 3-legged login for ` +
+        "account data (see `diazo auth scopes`)",
     );
   }
   return scopes;
@@ -77,7 +95,7 @@ async function loginTwoLegged(ctx: Ctx, opts: LoginOptions) {
   const resolved = await ctx.settings();
   const cfg = structuredClone(await ctx.config());
   if (opts.scopes) {
-    const scopes = checkedScopes(opts.scopes, "2-legged");
+    const scopes = checkedScopes(opts.scopes, "2-legged", (m) => ctx.warn(m));
     (cfg.profiles[resolved.profileName] ??= {}).scopes = scopes;
     cfg.active_profile ??= resolved.profileName;
     await ctx.saveConfig(cfg);

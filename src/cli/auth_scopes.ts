@@ -3,7 +3,7 @@ import { profileScopes, requireCredentials, twoLeggedToken } from "../auth/two_l
 import { DiazoError, isDiazoError, usageError } from "../core/errors.ts";
 import { decodeJwt, jwtScopes } from "../aps/jwt.ts";
 import { registerSecret } from "../core/redact.ts";
-import { SCOPES } from "../aps/scopes.ts";
+import { AUTH_MODES, type ScopeInfo, SCOPES } from "../aps/scopes.ts";
 import { createHttp } from "../services/http.ts";
 import { checkedScopes } from "./auth_login.ts";
 import { type AnyCommand, type ContextFactory, examples } from "./command.ts";
@@ -34,27 +34,30 @@ async function changeScopes(ctx: Ctx, change: (current: string[]) => string[]) {
   return { profile: resolved.profileName, before, after };
 }
 
+/** One row of `auth scopes`: the platform's grant and diazo's advice side by side (SPEC.md §5). */
+function scopeRow(s: ScopeInfo) {
+  return {
+    scope: s.name,
+    granted_by_platform: s.granted.join(", "),
+    recommended_by_diazo: AUTH_MODES.map((m) => `${m}: ${s.recommended[m]}`).join(", "),
+    purpose: s.purpose,
+    note: s.note ?? "",
+  };
+}
+
 /** Registers the scope-related auth commands. */
 export function registerScopeCommands(auth: AnyCommand, makeCtx: ContextFactory): void {
   const scopes = auth.command("scopes").description(
-    "the platform's scopes, what each is for and in which mode",
+    "the platform's scopes: what each is for, the modes the platform grants it in, and what diazo recommends",
   )
     .action(async (_o, cmd) => {
-      await makeCtx(cmd).emit(
-        SCOPES.map((s) => ({
-          scope: s.name,
-          purpose: s.purpose,
-          modes: s.modes.join(", "),
-          note: s.note ?? "",
-        })),
-        {
-          columns: ["scope", "modes", "purpose", "note"],
-        },
-      );
+      await makeCtx(cmd).emit(SCOPES.map(scopeRow), {
+        columns: ["scope", "granted_by_platform", "recommended_by_diazo", "purpose", "note"],
+      });
     });
   examples(scopes, [
     "diazo auth scopes",
-    "diazo auth scopes -o json --query \"[?contains(modes, '3-legged')].scope\"",
+    "diazo auth scopes -o json --query \"[?contains(granted_by_platform, '2-legged')].scope\"",
   ]);
 
   const inspect = auth.command("inspect-token")
@@ -104,7 +107,7 @@ export function registerScopeCommands(auth: AnyCommand, makeCtx: ContextFactory)
     .argument("<scope>", "a scope name, e.g. bucket:read")
     .action(async (scope, _o, cmd) => {
       const ctx = makeCtx(cmd);
-      const [s] = checkedScopes(scope, "2-legged");
+      const [s] = checkedScopes(scope, "2-legged", (m) => ctx.warn(m));
       try {
         const { token } = await tokenWith(ctx, [s]);
         await ctx.emit({ scope: s, granted: token.scopes.includes(s), mode: token.mode });
@@ -127,7 +130,7 @@ export function registerScopeCommands(auth: AnyCommand, makeCtx: ContextFactory)
     .requiredOption("--endpoint <path>", "a GET path, e.g. /oss/v2/buckets")
     .action(async (opts, cmd) => {
       const ctx = makeCtx(cmd);
-      const list = checkedScopes(opts.scopes, "2-legged");
+      const list = checkedScopes(opts.scopes, "2-legged", (m) => ctx.warn(m));
       if (!opts.endpoint.startsWith("/")) {
         throw usageError(
           `--endpoint must be a path starting with /, got '${opts.endpoint}'`,
@@ -153,7 +156,7 @@ export function registerScopeCommands(auth: AnyCommand, makeCtx: ContextFactory)
     .requiredOption("--add <list>", "scopes to add")
     .action(async (opts, cmd) => {
       const ctx = makeCtx(cmd);
-      const add = checkedScopes(opts.add, "2-legged");
+      const add = checkedScopes(opts.add, "2-legged", (m) => ctx.warn(m));
       await ctx.emit(await changeScopes(ctx, (cur) => [...cur, ...add]));
     });
   examples(extend, ["diazo auth extend-scopes --add bucket:delete,data:write"]);

@@ -1,8 +1,8 @@
 /**
  * Account administration (aps-api.md §9, accountadmin.yaml): ACC Admin v1 projects of an account
  * (list, create, get) and project users, and the BIM 360 HQ v1 account users. Reading needs
- * `account:read`, creating `account:write`; the sandbox grants those scopes only to a user's
- * (3-legged) token.
+ * `account:read`, creating `account:write`; both are granted to 2-legged tokens too, which must then
+ * name the user a write acts for in the `User-Id` header (accountadmin.yaml).
  *
  * ACC lists answer `{pagination: {limit, offset, totalResults, nextUrl, previousUrl}, results}`
  * (limit 1-200, default 20); HQ users are a plain JSON array (limit 1-100, default 10). A created
@@ -195,6 +195,10 @@ function badText(name: string, value: unknown, max: number, required = false): s
 async function createProject(req: Request, ctx: RequestContext): Promise<Response> {
   const region = requestRegion(req);
   const acc = account(ctx);
+  // A 2-legged token acts for no user: accountadmin.yaml requires it to name one (impersonation).
+  if (!ctx.token?.userid && !req.headers.get("user-id")?.trim()) {
+    throw adminError(400, "ERR_BAD_INPUT", "'User-Id' is required with a 2-legged token");
+  }
   if (!(req.headers.get("content-type") ?? "").includes("application/json")) {
     throw adminError(415, "ERR_UNSUPPORTED_MEDIA_TYPE", "The request body must be application/json");
   }
