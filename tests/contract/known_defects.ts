@@ -146,14 +146,6 @@ export const SPEC_DEFECTS: readonly SpecDefect[] = [
 /** Where the sandbox's answers do not validate; printed on every run until fixed in src/sandbox. */
 export const SANDBOX_DEVIATIONS: readonly KnownProblem[] = [
   {
-    file: "modelderivative/modelderivative.yaml",
-    op: "GET /modelderivative/v2/designdata/{urn}/manifest",
-    status: 200,
-    match: "/children/0: required (#/components/schemas/ManifestResources/required), missing status",
-    why:
-      "a viewable (`type: view`, role 2d/3d) below a geometry node has no `status`; ManifestResources requires it",
-  },
-  {
     file: "construction/accountadmin/accountadmin.yaml",
     op: "POST /construction/admin/v1/accounts/{accountId}/projects",
     status: 409,
