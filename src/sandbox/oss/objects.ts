@@ -43,7 +43,7 @@ export function objectDetails(baseUrl: string, o: StoredObject) {
     objectId: o.objectId,
     objectKey: o.objectKey,
     sha1: o.sha1,
-    size: o.size,
+    size: o.reportedSize ?? o.size,
     contentType: o.contentType,
     location: `${baseUrl}/oss/v2/buckets/${o.bucketKey}/objects/${encodeURIComponent(o.objectKey)}`,
   };
