@@ -161,7 +161,9 @@ Deno.test("admin: needs a user login (no request before), then projects, create 
     const got = await diazo(["admin", "project", "get", project.id, "-o", "json"], { env });
     assert.equal(json<Project>(got).name, "E2E Depot");
     const dup = await diazo(createArgs, { env });
-    assert.equal(dup.code, 6);
+    // The platform answers a taken name 400 (it declares no 409 here): bad input, exit 2.
+    assert.equal(dup.code, 2, dup.stderr);
+    assert.match(dup.stderr, /already exists/);
 
     const waited = await diazo([
       "admin",

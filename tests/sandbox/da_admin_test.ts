@@ -246,7 +246,9 @@ Deno.test("admin: create answers 202 pending, becomes active on the sandbox cloc
     await control(sb, "POST", "clock", { advance_seconds: 10 });
     assert.equal((await api(sb, "GET", `${ADMIN}/projects/${created.json.id}`, t)).json.status, "active");
 
-    assert.equal((await api(sb, "POST", path, t, { name: "north depot", type: "Office" })).status, 409);
+    const taken = await api(sb, "POST", path, t, { name: "north depot", type: "Office" });
+    assert.equal(taken.status, 400, "the platform declares no 409 for a taken name");
+    assert.match(taken.json.message, /already exists/);
     assert.equal((await api(sb, "POST", path, t, { name: "No Type" })).status, 400);
     assert.equal((await api(sb, "POST", path, t, { name: "", type: "Office" })).status, 400);
     assert.equal(

@@ -101,7 +101,9 @@ function projectBody(p: AdminProject, acc: AdminAccount, now: number) {
     classification: p.classification,
     projectValue: { value: 0, currency: "USD" },
     status: projectStatus(p, now),
-    jobNumber: p.jobNumber,
+    // The reference answers null for an unset address, place, date, image or template; fields it
+    // does not call nullable are left out when unset.
+    jobNumber: p.jobNumber ?? undefined,
     addressLine1: null,
     addressLine2: null,
     city: p.city,
@@ -111,18 +113,10 @@ function projectBody(p: AdminProject, acc: AdminAccount, now: number) {
     latitude: null,
     longitude: null,
     timezone: p.timezone,
-    constructionType: null,
-    deliveryMethod: null,
-    contractType: null,
-    currentPhase: null,
-    businessUnitId: null,
-    lastSignIn: null,
     imageUrl: null,
     thumbnailImageUrl: null,
     createdAt: iso(p.createdMs),
     updatedAt: iso(p.updatedMs),
-    memberGroupId: null,
-    adminGroupId: null,
     accountId: p.accountId,
     sheetCount: 0,
     products: p.productKeys.map((key) => ({ key, status: "active" })),
@@ -228,10 +222,11 @@ async function createProject(req: Request, ctx: RequestContext): Promise<Respons
       );
     }
   }
+  // The platform declares no 409 here (reference and accountadmin.yaml): a taken name is bad input.
   if (hosted.some((p) => p.name.toLowerCase() === name.toLowerCase())) {
     throw adminError(
-      409,
-      "ERR_CONFLICT",
+      400,
+      "ERR_BAD_INPUT",
       `A project named '${name}' already exists in the account's ${region} region`,
     );
   }
@@ -286,7 +281,6 @@ function projectUserBody(m: AdminMember, project: AdminProject, acc: AdminAccoun
     firstName: u.firstName,
     lastName: u.lastName,
     autodeskId: u.uid,
-    analyticsId: null,
     jobTitle: u.jobTitle,
     accessLevels: {
       accountAdmin: u.role === "account_admin",
@@ -296,7 +290,7 @@ function projectUserBody(m: AdminMember, project: AdminProject, acc: AdminAccoun
     addedOn: iso(m.addedMs),
     updatedAt: iso(m.addedMs),
     companyId: u.companyId,
-    companyName: acc.companies.find((c) => c.id === u.companyId)?.name ?? null,
+    companyName: acc.companies.find((c) => c.id === u.companyId)?.name,
     roleIds: [...m.roleIds],
     roles: m.roleIds.map((id) => ({ id, name: acc.roles.find((r) => r.id === id)?.name ?? id })),
     status: u.status,
@@ -322,7 +316,8 @@ function listAccountUsers(req: Request, ctx: RequestContext): Response {
   return json(
     200,
     acc.users.filter((u) => u.region === region).slice(win.offset, win.offset + win.limit).map((u) => {
-      const company = acc.companies.find((c) => c.id === u.companyId)?.name ?? null;
+      const company = acc.companies.find((c) => c.id === u.companyId)?.name;
+      // Unset fields are left out: accountadmin.yaml types them as non-nullable strings.
       return {
         id: u.id,
         account_id: acc.id,
@@ -330,23 +325,15 @@ function listAccountUsers(req: Request, ctx: RequestContext): Response {
         status: u.status,
         company_id: u.companyId,
         company_name: company,
-        last_sign_in: u.status === "active" ? iso(u.createdMs + 3_600_000) : null,
+        last_sign_in: u.status === "active" ? iso(u.createdMs + 3_600_000) : undefined,
         email: u.email,
         name: `${u.firstName} ${u.lastName}`,
         nickname: u.firstName,
         first_name: u.firstName,
         last_name: u.lastName,
         uid: u.uid,
-        image_url: null,
-        city: null,
-        state_or_province: null,
-        postal_code: null,
-        country: null,
-        phone: null,
         company,
         job_title: u.jobTitle,
-        industry: null,
-        about_me: null,
         created_at: iso(u.createdMs),
         updated_at: iso(u.createdMs),
       };
