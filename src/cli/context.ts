@@ -21,7 +21,7 @@ import { profileScopes, requireCredentials, twoLeggedToken } from "../auth/two_l
 import { type TokenMemo, tokenMemo, type TokenMemoSource } from "../auth/token_memo.ts";
 import { threeLeggedToken } from "../auth/three_legged.ts";
 import { VERSION } from "../core/version.ts";
-import type { Io } from "./io.ts";
+import { type Io, outputWidth } from "./io.ts";
 import type { OpsDeps } from "../ops/deps.ts";
 import { pollOptionsFromEnv } from "../services/derivative_poll.ts";
 
@@ -252,7 +252,12 @@ export function createContext(
       }
       const shown = flags.query ? await applyQuery(value, flags.query) : value;
       io.stdout.write(
-        await render(shown, { format, columns: flags.query ? undefined : opts.columns, color }),
+        await render(shown, {
+          format,
+          columns: flags.query ? undefined : opts.columns,
+          color,
+          width: outputWidth(io.stdout, env),
+        }),
       );
     },
     info(message) {
