@@ -1,6 +1,7 @@
 /** Object storage (OSS v2): objects, signed S3 transfers and signed URLs (oss.yaml). */
 import { usageError } from "../core/errors.ts";
 import { encodeUrn } from "../aps/urn.ts";
+import { isoOfEpochMs } from "../core/output_human.ts";
 import type { Http, RequestSpec } from "./http.ts";
 import { validateBucketKey } from "./oss.ts";
 import { paginate } from "./pagination.ts";
@@ -196,7 +197,8 @@ export async function createSignedUrl(
 export function withObjectHelpers<T extends Partial<ObjectDetails>>(o: T): T & { urn?: string } {
   const dates: Record<string, string> = {};
   for (const k of ["createdDate", "lastModifiedDate", "lastAccessedDate"] as const) {
-    if (typeof o[k] === "number") dates[k.replace("Date", "At")] = new Date(o[k] as number).toISOString();
+    const iso = isoOfEpochMs(o[k]);
+    if (iso !== undefined) dates[k.replace("Date", "At")] = iso;
   }
   return { ...o, ...(o.objectId ? { urn: encodeUrn(o.objectId) } : {}), ...dates };
 }
