@@ -8,8 +8,8 @@ import assert from "node:assert/strict";
 import path from "node:path";
 import { runCli } from "../../src/cli/root.ts";
 import type { Io } from "../../src/cli/io.ts";
-import { startSandbox } from "../../src/sandbox/server.ts";
-import { cliCommand, makeHome, sandboxEnv } from "./harness.ts";
+import { cliCommand } from "./harness.ts";
+import { objectFixture } from "./object_helpers.ts";
 
 const WIDTH = 100;
 
@@ -69,27 +69,16 @@ const KEYS: [string, number][] = [
   ["projects/2026/tower-block-b/site/survey/point-cloud-extract-with-an-even-longer-name.obj", 700],
 ];
 
-/** A sandbox and a home with one bucket holding KEYS; `close` ends both. */
+/** The object fixture's sandbox, home and bucket, holding KEYS. */
 async function bucketWithLongKeys() {
-  const sb = await startSandbox({ port: 0 });
-  const home = await makeHome();
-  const env = sandboxEnv(home, sb.url, { DIAZO_NO_UPDATE_NOTIFIER: "1" });
-  const bucket = "e2e-terminal-width";
-  await run(["bucket", "create", "--key", bucket, "-o", "json"], env, home.cwd);
+  const fx = await objectFixture("e2e-terminal-width");
+  const env = { ...fx.env, DIAZO_NO_UPDATE_NOTIFIER: "1" };
   for (const [key, size] of KEYS) {
-    const file = path.join(home.cwd, `f${size}`);
+    const file = path.join(fx.home.cwd, `f${size}`);
     await Deno.writeFile(file, new Uint8Array(size).fill(7));
-    await run(["object", "upload", bucket, file, "--key", key, "-o", "json"], env, home.cwd);
+    await run(["object", "upload", fx.bucket, file, "--key", key, "-o", "json"], env, fx.home.cwd);
   }
-  return {
-    home,
-    env,
-    bucket,
-    async close() {
-      await home.cleanup();
-      await sb.close();
-    },
-  };
+  return { ...fx, env };
 }
 
 Deno.test({
