@@ -11,8 +11,9 @@ const BYTE_FIELDS = new Set(["size", "length", "bytes"]);
 /** Names ending like a byte count but counting something else. */
 const NOT_BYTES = new Set(["pageSize", "batchSize", "chunkCount"]);
 
-/** Field names that hold an instant: `createdDate`, `lastModified`, `createdAt`, `startTime`, ... */
-const DATE_NAME = /(?:At|Date|Time|Modified)$|^(?:expiration|timestamp|created|updated|modified)$/;
+/** Field names that hold an instant: `createdDate`, `lastModified`, `createdAt`, `expires_at`, ... */
+const DATE_NAME =
+  /(?:At|Date|Time|Modified|_at|_date|_time)$|^(?:expiration|timestamp|created|updated|modified)$/;
 
 /** Epoch milliseconds before this (1973-03-03) are more likely seconds or counts than instants. */
 const MIN_EPOCH_MS = 1e11;

@@ -54,7 +54,15 @@ Deno.test("fields are recognised by name: byte counts and instants", () => {
   }
   for (const n of ["sha1", "pageSize", "Size", "objectKey", "count"]) assert.ok(!isByteField(n), n);
   for (
-    const n of ["createdDate", "lastModified", "lastModifiedDate", "createdAt", "createTime", "expiration"]
+    const n of [
+      "createdDate",
+      "lastModified",
+      "lastModifiedDate",
+      "createdAt",
+      "createTime",
+      "expiration",
+      "expires_at",
+    ]
   ) assert.ok(isDateField(n), n);
   for (const n of ["name", "dateFormat", "status", "size"]) assert.ok(!isDateField(n), n);
 });
