@@ -51,9 +51,9 @@ export function oneColumnPerFact(records: readonly Row[], columns: readonly stri
 
 /** Cells of `rows` cut to the widths that fit `width`, with the header row first. */
 function fitted(head: string[], rows: string[][], width: number | undefined): string[][] {
+  if (width === undefined) return [head, ...rows.map((r) => r.map((c) => truncate(c, CELL_LIMIT)))];
   const all = [head, ...rows];
   const natural = head.map((_, i) => Math.max(...all.map((r) => displayWidth(r[i]))));
-  if (width === undefined) return [head, ...rows.map((r) => r.map((c) => truncate(c, CELL_LIMIT)))];
   // cli-table3 draws "│ a │ b │": one space each side of a cell and a border between and around.
   const widths = fitWidths(natural, width - (3 * head.length + 1), MIN_COLUMN);
   return all.map((r) => r.map((c, i) => truncate(c, widths[i])));
