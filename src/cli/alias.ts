@@ -2,7 +2,7 @@
 import { shadowedAliases } from "../extend/aliases.ts";
 import { loadPluginsFile } from "../extend/plugins_config.ts";
 import { type AnyCommand, type ContextFactory, examples } from "./command.ts";
-import { isBuiltinWord } from "./extend.ts";
+import { isBuiltinWord } from "./argv.ts";
 
 /** Adds `list` (alias `ls`) under `parent`: the aliases in effect, with a warning for those a built-in hides. */
 export function registerAliasList(parent: AnyCommand, makeCtx: ContextFactory): void {

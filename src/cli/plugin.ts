@@ -16,8 +16,7 @@ import { splitShellWords } from "../extend/shell_words.ts";
 import { lookupOptions, pathDirs, PLUGIN_PREFIX } from "../platform/which.ts";
 import { registerAliasList } from "./alias.ts";
 import { type AnyCommand, type ContextFactory, examples } from "./command.ts";
-import { isBuiltinWord } from "./extend.ts";
-import { commandWordIndex } from "./root.ts";
+import { commandWordIndex, isBuiltinWord } from "./argv.ts";
 
 function registerToggle(plugin: AnyCommand, makeCtx: ContextFactory, enabled: boolean): void {
   const verb = enabled ? "enable" : "disable";
