@@ -60,7 +60,7 @@ export function withRenewal(
 export function withScopeAccounting(record: (scope: string) => void): HttpDecorator {
   return (next) =>
     mapRequest(next, (spec) => {
-      if (spec.scope && spec.auth !== "none") for (const s of spec.scope.split(" ")) record(s);
+      if (spec.scope && spec.auth !== "none") { for (const s of spec.scope.split(" ")) record(s); }
       return spec;
     });
 }
@@ -75,7 +75,11 @@ export function withUserScopeRewrite(): HttpDecorator {
     request: <T>(spec: RequestSpec) =>
       next.request<T>(spec).catch((e) => {
         if (e instanceof DiazoError && e.code === "insufficient_scope") {
-          throw new DiazoError("insufficient_scope_user", { params: e.params, status: e.status, body: e.body });
+          throw new DiazoError("insufficient_scope_user", {
+            params: e.params,
+            status: e.status,
+            body: e.body,
+          });
         }
         throw e;
       }),
