@@ -107,7 +107,9 @@ async function attachFamilies(
 
 /** Writes `e` as `error:`/`hint:` lines (and the JSON object when the run's format is json); its exit code. */
 function reportError(e: unknown, io: Io, globals: RunGlobals): number {
-  const opts = { json: globals.output === "json" && globals.outputError === undefined, debug: globals.debug };
+  // The JSON object only when json is asked for (flag, DIAZO_OUTPUT, setting), not for a mere pipe.
+  const asked = globals.outputSource !== "terminal" && globals.outputError === undefined;
+  const opts = { json: asked && globals.output === "json", debug: globals.debug };
   if (e instanceof CommanderError) {
     if (["commander.helpDisplayed", "commander.version", "commander.help"].includes(e.code)) {
       return e.code === "commander.help" ? ExitCode.usage : ExitCode.ok;
