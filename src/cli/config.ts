@@ -94,7 +94,11 @@ function registerProfile(config: AnyCommand, makeCtx: ContextFactory): void {
       if (deleted) await ctx.emit(deleted);
     });
   examples(del, ["diazo config profile delete old --yes"]);
+  registerTransfer(profile, makeCtx);
+}
 
+/** `profile export` and `profile import`. */
+function registerTransfer(profile: AnyCommand, makeCtx: ContextFactory): void {
   const exp = profile.command("export")
     .description("export profiles as JSON (client secrets only with --include-secrets)")
     .argument("[names...]", "profiles to export (default: all)")
