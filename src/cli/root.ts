@@ -17,7 +17,7 @@ import {
   type FamilyModule,
   positiveNumber,
 } from "./command.ts";
-import { createContext, type GlobalFlags, type RunState } from "./context.ts";
+import { createContext, type Ctx, type GlobalFlags, type RunState } from "./context.ts";
 import { FAMILIES, type Family, HELP_GROUPS } from "./families.ts";
 import { createExtensions } from "./extend.ts";
 import { type Io, processIo } from "./io.ts";
@@ -180,6 +180,25 @@ export async function buildFullProgram(io: Io): Promise<AnyCommand> {
   };
   for (const family of FAMILIES) attachFamily(program, family, await family.load(), notRunnable);
   return program;
+}
+
+/**
+ * A context as a run would build it for `flags` (the front door's globals resolved from this env,
+ * cwd and their files), for callers that need a context without a command line (tests of ops/).
+ */
+export async function contextFor(
+  io: Io,
+  flags: GlobalFlags,
+  env: Record<string, string | undefined>,
+  cwd: string,
+): Promise<Ctx> {
+  const argv = [
+    ...(flags.output ? ["--output", flags.output] : []),
+    ...(flags.profile ? ["--profile", flags.profile] : []),
+  ];
+  const files = await loadFrontFiles(env, cwd);
+  const globals = resolveRunGlobals(argv, { env, files, stdoutIsTerminal: io.stdout.isTerminal });
+  return createContext({ io, flags, env, cwd, state: { exitCode: 0, globals }, globals });
 }
 
 /** Options of one in-process run. */
