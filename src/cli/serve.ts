@@ -1,7 +1,7 @@
 /** `diazo serve`: diazo's tools for AI assistants over the Model Context Protocol (stdio or HTTP). */
 import { Option } from "@commander-js/extra-typings";
 import { usageError } from "../core/errors.ts";
-import type { OpsDeps } from "../ops/deps.ts";
+import type { ToolServerDeps } from "../ops/deps.ts";
 import { type AnyCommand, type ContextFactory, examples } from "./command.ts";
 import type { Ctx } from "./context.ts";
 
@@ -65,10 +65,7 @@ export function configSnippet(
   return { mcpServers: { diazo: server } };
 }
 
-/** What the tool server is given: the verbs' dependencies, a stderr line and whether --debug is on. */
-type ServerDeps = OpsDeps & { log(line: string): void; debugEnabled: boolean };
-
-function serveDeps(ctx: Ctx): ServerDeps {
+function serveDeps(ctx: Ctx): ToolServerDeps {
   return {
     http: (o) => ctx.http(o),
     settings: () => ctx.settings(),

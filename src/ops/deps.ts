@@ -42,3 +42,11 @@ export interface OpsDeps {
   /** A debug line on stderr, redacted (only with --debug). */
   debug(message: string): void;
 }
+
+/** What the tool server (`serve`) is given: the verbs' dependencies, a line on stderr, and whether --debug is on. */
+export interface ToolServerDeps extends OpsDeps {
+  /** A line on stderr. */
+  log(line: string): void;
+  /** True with --debug. */
+  debugEnabled: boolean;
+}

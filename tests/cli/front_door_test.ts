@@ -173,3 +173,27 @@ Deno.test("resolveRunGlobals: format flag > DIAZO_OUTPUT > setting > terminal, a
   });
   assert.deepEqual([bounded.profile, bounded.profileSource, bounded.output], ["p", "flag", "yaml"]);
 });
+
+Deno.test({
+  name: "a plugin's environment carries the run's profile and output format, whatever chose them",
+  ignore: Deno.build.os === "windows",
+  fn: async () => {
+    await withHome(async (env, cwd) => {
+      const bin = path.join(cwd, "bin");
+      const seen = path.join(cwd, "seen.txt");
+      await Deno.mkdir(bin);
+      await Deno.writeTextFile(
+        path.join(bin, "diazo-envdump"),
+        `#!/bin/sh\nprintf '%s %s %s\\n' "$DIAZO_PROFILE" "$DIAZO_OUTPUT" "$*" > "${seen}"\n`,
+        { mode: 0o755 },
+      );
+      const penv = { ...env, PATH: `${bin}:${env.PATH}` };
+      await run(["config", "set", "output", "yaml"], penv, cwd);
+      await Deno.writeTextFile(path.join(cwd, ".env"), "DIAZO_PROFILE=work\n");
+      assert.equal((await run(["envdump", "--profile", "x", "-o", "csv"], penv, cwd)).code, 0);
+      assert.equal(await Deno.readTextFile(seen), "work yaml --profile x -o csv\n");
+      assert.equal((await run(["-o", "csv", "--profile", "p", "envdump"], penv, cwd)).code, 0);
+      assert.equal(await Deno.readTextFile(seen), "p csv \n");
+    });
+  },
+});
