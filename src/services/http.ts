@@ -6,8 +6,8 @@
 import { DiazoError, errorFromResponse, type ResourceKind, usageError } from "../core/errors.ts";
 import { knownSecrets, redact, redactHeaders } from "../core/redact.ts";
 import { VERSION } from "../core/version.ts";
+import { abortableSleep } from "../core/sleep.ts";
 import {
-  abortableSleep,
   backoffMs,
   isRetryable,
   parseRetryAfter,
