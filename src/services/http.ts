@@ -7,13 +7,7 @@ import { DiazoError, errorFromResponse, type ResourceKind, usageError } from "..
 import { knownSecrets, redact, redactHeaders } from "../core/redact.ts";
 import { VERSION } from "../core/version.ts";
 import { abortableSleep } from "../core/sleep.ts";
-import {
-  backoffMs,
-  isRetryable,
-  parseRetryAfter,
-  RETRY_STATUSES,
-  type RetryMode,
-} from "./retry.ts";
+import { backoffMs, isRetryable, parseRetryAfter, RETRY_STATUSES, type RetryMode } from "./retry.ts";
 
 /** Settings of an `Http` client; the last four are seams for tests. */
 export interface HttpConfig {
