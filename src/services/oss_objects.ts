@@ -133,10 +133,11 @@ export async function completeUpload(
     method: "POST",
     path: objectPath(bucketKey, objectKey, "/signeds3upload"),
     json: body,
-    resource: "bucket",
-    key: bucketKey,
+    // An object, not the bucket: a 409 here is about this upload, never "Bucket already exists".
+    resource: "object",
+    key: objectKey,
     scope: "data:create",
-    // Completing the same upload twice is harmless: the second answer is an error we report.
+    // Completing the same upload twice is harmless: the second answer is a 409 the caller checks.
     retry: "always",
     signal,
   });
