@@ -15,13 +15,13 @@ export interface StorageFixture {
   close(): Promise<void>;
 }
 
-/** Streams that keep what was written, none of them a terminal. */
-export function captureIo(): { io: Io; out: () => string; err: () => string } {
+/** Streams that keep what was written; only stdout may claim to be a terminal. */
+export function captureIo(stdoutIsTerminal = false): { io: Io; out: () => string; err: () => string } {
   let out = "";
   let err = "";
   return {
     io: {
-      stdout: { write: (t) => void (out += t), isTerminal: false },
+      stdout: { write: (t) => void (out += t), isTerminal: stdoutIsTerminal },
       stderr: { write: (t) => void (err += t), isTerminal: false },
       stdin: {
         isTerminal: false,
