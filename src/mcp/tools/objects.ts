@@ -1,5 +1,4 @@
 /** Tools over objects in buckets: list, upload, delete, signed URL, URN — adapters over ops/object.ts. */
-import path from "node:path";
 import { z } from "zod";
 import { parseBucketKey, parseObjectKey } from "../../aps/ids.ts";
 import { toolFile } from "../../ops/file_roots.ts";
