@@ -50,10 +50,12 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
         { ...opts, format, signal: abort.signal, toStream: writeChunksToStdout },
         ctx,
       );
-      ctx.info(`Wrote ${description}`);
       // The bytes went to stdout: a summary there would corrupt them.
-      if (!generated.file) return;
-      await ctx.emit(generated, { columns: ["file", "format", "size", "sha1", "objects"] });
+      if (!generated.file) return ctx.info(`Wrote ${description}`);
+      await ctx.emit(generated, {
+        columns: ["file", "format", "size", "sha1", "objects"],
+        action: `Wrote ${description}`,
+      });
     });
   cmd.addHelpText(
     "after",

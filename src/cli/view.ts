@@ -1,11 +1,11 @@
 /** `diazo view <urn>`: a translated model in the platform's viewer, from a page served on loopback. */
-import { profileScopes, twoLeggedToken } from "../auth/two_legged.ts";
 import { DiazoError, usageError } from "../core/errors.ts";
 import { parseUrn } from "../aps/urn.ts";
 import { openBrowser } from "../platform/browser.ts";
 import { getManifest, type Manifest } from "../services/derivative.ts";
 import type { Http } from "../services/http.ts";
 import { startViewerServer, type ViewerToken } from "../services/viewer.ts";
+import { appScopes, appToken } from "../ops/auth.ts";
 import { type AnyCommand, type ContextFactory, examples } from "./command.ts";
 import type { Ctx } from "./context.ts";
 
@@ -70,15 +70,13 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
     .action(async (input, opts, command) => {
       const ctx = makeCtx(command);
       const { urn, objectKey } = parseUrn(input);
-      const resolved = await ctx.settings();
       // The page's token is the app's: it may carry only what the profile grants the app.
-      if (!profileScopes(resolved).includes("viewables:read")) {
+      if (!(await appScopes(ctx)).includes("viewables:read")) {
         throw new DiazoError("insufficient_scope", { params: { scope: "viewables:read" } });
       }
-      const store = await ctx.tokenStore();
       const authHttp = await ctx.http({ auth: "none" });
       const viewerToken = async (): Promise<ViewerToken> => {
-        const { token } = await twoLeggedToken({ resolved, store, authHttp }, { scopes: VIEWER_SCOPES });
+        const token = await appToken(ctx, { scopes: VIEWER_SCOPES });
         return { access_token: token.access_token, expires_in: (token.expires_at - Date.now()) / 1000 };
       };
       const first = await viewerToken();
