@@ -183,7 +183,9 @@ export function toolCallParamsProblem(message: unknown): string | undefined {
   const m = message as { method?: unknown; id?: unknown; params?: unknown };
   if (m?.method !== "tools/call" || m.id === undefined) return undefined;
   const params = m.params as { name?: unknown; arguments?: unknown } | undefined;
-  if (typeof params !== "object" || params === null || Array.isArray(params)) return "params must be an object";
+  if (typeof params !== "object" || params === null || Array.isArray(params)) {
+    return "params must be an object";
+  }
   if (typeof params.name !== "string" || params.name === "") return "params.name must name a tool (a string)";
   const args = params.arguments;
   if (args !== undefined && (typeof args !== "object" || args === null || Array.isArray(args))) {
