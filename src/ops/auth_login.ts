@@ -3,6 +3,7 @@
  * the app's own ones here; the user's flows are in auth_login_user.ts. Results are returned, never
  * printed: what the user must do to sign in goes through the deps' `tell`/`readLine`.
  */
+import path from "node:path";
 import { DiazoError, usageError } from "../core/errors.ts";
 import { storedFromResponse, threeLeggedKey } from "../auth/three_legged.ts";
 import { signAssertion } from "../auth/service_account.ts";
@@ -30,9 +31,10 @@ async function loginTwoLegged(deps: ProfileDeps, opts: LoginOptions): Promise<Lo
   );
 }
 
-async function readKeyFile(file: string): Promise<string> {
+/** The key file's PEM text; a relative path is found from the run's cwd. */
+async function readKeyFile(cwd: string, file: string): Promise<string> {
   try {
-    return await Deno.readTextFile(file);
+    return await Deno.readTextFile(path.resolve(cwd, file));
   } catch (e) {
     if (e instanceof Deno.errors.NotFound) throw new DiazoError("file_not_found", { params: { file } });
     throw e;
@@ -49,7 +51,7 @@ async function loginServiceAccount(deps: ProfileDeps, opts: LoginOptions): Promi
       "Pass the private key file of the service account's key.",
     );
   }
-  const pem = await readKeyFile(opts.keyFile);
+  const pem = await readKeyFile(deps.cwd, opts.keyFile);
   const scopes = userScopes(opts);
   const assertion = await signAssertion({
     clientId,
