@@ -4,6 +4,7 @@
  * `deps.info`. Which platform it runs against (the sandbox when no credentials) is the caller's choice.
  */
 import path from "node:path";
+import { type BucketKey, parseBucketKey, parseObjectKey } from "../aps/ids.ts";
 import { generateModel } from "../generate/generate.ts";
 import { writeChunksAtomic } from "../platform/fs.ts";
 import {
@@ -83,7 +84,7 @@ export function someObjects(props: unknown, n: number): { objectid: number; name
 }
 
 /** Generates the model in `work` and uploads it to `bucket` in parts. */
-async function uploadModel(deps: OpsDeps, http: Http, step: Step, p: { bucket: string; work: string }) {
+async function uploadModel(deps: OpsDeps, http: Http, step: Step, p: { bucket: BucketKey; work: string }) {
   const settings = await deps.settings();
   const modelFile = path.join(p.work, "tower.obj");
   const model = await step("Generate a model", async () => {
@@ -94,7 +95,7 @@ async function uploadModel(deps: OpsDeps, http: Http, step: Step, p: { bucket: s
   const uploaded = await step("Upload it (multipart, SHA-1 checked)", async () => {
     const r = await uploadFile(http, {
       bucketKey: p.bucket,
-      objectKey: "tower.obj",
+      objectKey: parseObjectKey("tower.obj"),
       file: modelFile,
       partSize: MIN_PART_SIZE,
       concurrency: settings.concurrency,
@@ -159,7 +160,7 @@ export async function runDemo(opts: DemoOptions, deps: OpsDeps): Promise<DemoRes
     return [t, `client ${t.client_id}, ${t.scopes.length} scopes`];
   });
   const http = await deps.http();
-  const bucket = `diazo-demo-${Date.now().toString(36)}-${crypto.randomUUID().slice(0, 6)}`;
+  const bucket = parseBucketKey(`diazo-demo-${Date.now().toString(36)}-${crypto.randomUUID().slice(0, 6)}`);
   const work = await Deno.makeTempDir({ prefix: "diazo-demo-" });
   try {
     await step("Create a bucket", async () => {

@@ -6,6 +6,7 @@
 import { createHash } from "node:crypto";
 import { DiazoError, usageError } from "../core/errors.ts";
 import { encodeUrn } from "../aps/urn.ts";
+import type { BucketKey, ObjectKey } from "../aps/ids.ts";
 import { createLimiter, type Limiter } from "./concurrency.ts";
 import type { Http } from "./http.ts";
 import {
@@ -15,7 +16,6 @@ import {
   MAX_URLS_PER_REQUEST,
   type ObjectDetails,
 } from "./oss_objects.ts";
-import { validateBucketKey } from "./oss.ts";
 import {
   deleteRecord,
   readRecord,
@@ -40,8 +40,8 @@ const URL_RENEWALS = 3;
 
 /** What to upload and how. */
 export interface UploadOptions {
-  bucketKey: string;
-  objectKey: string;
+  bucketKey: BucketKey;
+  objectKey: ObjectKey;
   file: string;
   partSize?: number;
   concurrency: number;
@@ -95,26 +95,27 @@ export function partCount(size: number, partSize: number): number {
   return Math.max(1, Math.ceil(size / partSize));
 }
 
-/** Size of the file at `file`, or the catalog's "File not found". */
-export async function statFile(file: string): Promise<Deno.FileInfo> {
+/** Size of the file at `file`, or the catalog's "File not found"; messages name it `shown` (as the user gave it). */
+export async function statFile(file: string, shown = file): Promise<Deno.FileInfo> {
   try {
     const info = await Deno.stat(file);
     if (!info.isFile) {
       throw usageError(
-        `${file} is ${info.isDirectory ? "a directory" : "not a regular file"}`,
+        `${shown} is ${info.isDirectory ? "a directory" : "not a regular file"}`,
         info.isDirectory ? "Upload a directory with --batch." : "Pass a regular file.",
       );
     }
     return info;
   } catch (e) {
-    if (e instanceof Deno.errors.NotFound) throw new DiazoError("file_not_found", { params: { file } });
+    if (e instanceof Deno.errors.NotFound) {
+      throw new DiazoError("file_not_found", { params: { file: shown } });
+    }
     throw e;
   }
 }
 
 /** Uploads one file as one object. */
 export async function uploadFile(http: Http, opts: UploadOptions): Promise<UploadResult> {
-  validateBucketKey(opts.bucketKey);
   const info = await statFile(opts.file);
   const size = info.size;
   const identity: UploadIdentity = {
