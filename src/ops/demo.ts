@@ -4,7 +4,7 @@
  * `deps.info`. Which platform it runs against (the sandbox when no credentials) is the caller's choice.
  */
 import path from "node:path";
-import { type BucketKey, parseBucketKey, parseObjectKey } from "../aps/ids.ts";
+import { type BucketKey, parseBucketKey, parseObjectKey, type Urn } from "../aps/ids.ts";
 import { generateModel } from "../generate/generate.ts";
 import { writeChunksAtomic } from "../platform/fs.ts";
 import {
@@ -111,7 +111,7 @@ async function translateModel(
   deps: OpsDeps,
   http: Http,
   step: Step,
-  p: { urn: string; work: string; opts: DemoOptions },
+  p: { urn: Urn; work: string; opts: DemoOptions },
 ) {
   const fast = p.opts.sandbox;
   const manifest: Manifest = await step("Translate to SVF2 and OBJ (--wait)", async () => {

@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import { DiazoError, usageError } from "../core/errors.ts";
 import { encodeUrn } from "../aps/urn.ts";
-import type { BucketKey, ObjectKey } from "../aps/ids.ts";
+import type { BucketKey, ObjectKey, Urn } from "../aps/ids.ts";
 import { createLimiter, type Limiter } from "./concurrency.ts";
 import type { Http } from "./http.ts";
 import {
@@ -63,7 +63,7 @@ export interface UploadOptions {
 export interface UploadResult extends ObjectDetails {
   sha1: string;
   /** Model Derivative URN (URL-safe base64 of the objectId). */
-  urn: string;
+  urn: Urn;
   parts: number;
   /** Parts found stored by an earlier run and not sent again. */
   partsSkipped: number;
