@@ -6,6 +6,7 @@
  * routes of the emulated services.
  */
 
+import { abortableSleep } from "../core/sleep.ts";
 import { nowMs } from "./clock.ts";
 import type { RequestContext, SandboxContext } from "./context.ts";
 import { controlRoutes, isControlPath } from "./control.ts";
@@ -38,19 +39,6 @@ interface Outcome {
   fault?: Fault;
 }
 
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener("abort", done, { once: true });
-  });
-}
-
 /** Routes a request, turning a handler's crash into the gateway's 500 answer. */
 async function answerInternalErrors(router: Router, req: Request, ctx: RequestContext): Promise<Outcome> {
   try {
@@ -71,7 +59,7 @@ async function injectFaults(
   next: () => Promise<Outcome>,
 ): Promise<Outcome> {
   const fault = sb.faults.take(req.method, ctx.url.pathname);
-  if (fault?.delay_ms) await sleep(fault.delay_ms, opts.signal);
+  if (fault?.delay_ms) await abortableSleep(fault.delay_ms, opts.signal);
   if (fault?.drop) {
     opts.connections.drop(info.remoteAddr.port);
     return { fault };

@@ -2,7 +2,8 @@
  * The verbs' dependencies in process, for tests of ops/: a context on a fresh home, pointed at an
  * in-process sandbox with the well-known app, its stdout and stderr kept in memory.
  */
-import { createContext, type GlobalFlags } from "../../src/cli/context.ts";
+import type { GlobalFlags } from "../../src/cli/context.ts";
+import { contextFor } from "../../src/cli/root.ts";
 import type { Io } from "../../src/cli/io.ts";
 import type { OpsDeps } from "../../src/ops/deps.ts";
 import { type Sandbox, startSandbox } from "../../src/sandbox/server.ts";
@@ -37,7 +38,7 @@ export async function withOpsDeps(fn: (w: OpsWorld) => Promise<void>): Promise<v
   };
   try {
     const env = sandboxEnv(home, sb.url, { DIAZO_POLL_BASE_MS: "20" });
-    await fn({ deps: createContext(io, FLAGS, env, home.cwd), sb, home, stderr });
+    await fn({ deps: await contextFor(io, FLAGS, env, home.cwd), sb, home, stderr });
   } finally {
     await home.cleanup();
     await sb.close();
