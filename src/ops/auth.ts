@@ -3,7 +3,6 @@
  * `auth whoami`, and the app token other verbs (view, demo, the scope verbs) ask for. The CLI and
  * the tool server call the same functions; nothing here writes to stdout.
  */
-import type { ConfigFile } from "../config/config.ts";
 import { mask } from "../config/config.ts";
 import { decodeJwt, jwtUserId } from "../aps/jwt.ts";
 import { scopeInfo } from "../aps/scopes.ts";
@@ -16,18 +15,15 @@ import {
 } from "../auth/token_store.ts";
 import { profileScopes, requireCredentials, twoLeggedToken } from "../auth/two_legged.ts";
 import { revokeToken, userInfo, USERINFO_URL } from "../services/authentication.ts";
+import type { ConfigDeps } from "./config.ts";
 import type { OpsDeps } from "./deps.ts";
 
 /** What the verbs that read or change the profile itself need beyond {@link OpsDeps} (the CLI's context has it). */
-export interface ProfileDeps extends OpsDeps {
+export interface ProfileDeps extends OpsDeps, ConfigDeps {
   /** The environment of the run (legacy FORGE_* names, DIAZO_NO_BROWSER, the support report). */
   readonly env: Record<string, string | undefined>;
   /** Where config.json (and the file token store) live. */
   readonly configDir: string;
-  /** The configuration file as loaded. */
-  config(): Promise<ConfigFile>;
-  /** Saves the configuration file; later settings() see the change. */
-  saveConfig(config: ConfigFile): Promise<void>;
 }
 
 /** The profile's 2-legged token: from the cache unless `force`, with the profile's scopes unless `scopes`. */
