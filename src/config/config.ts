@@ -22,6 +22,8 @@ export interface Settings {
   max_attempts?: number;
   retry_base_ms?: number;
   concurrency?: number;
+  /** Longest wait, in seconds, a `Retry-After` of the platform may impose. */
+  max_retry_after?: number;
 }
 
 /** The content of config.json. */
@@ -48,6 +50,7 @@ export const SETTING_KEYS = {
   max_attempts: "number",
   retry_base_ms: "number",
   concurrency: "number",
+  max_retry_after: "number",
 } as const;
 
 /** The default platform address. */
@@ -60,6 +63,8 @@ export const DEFAULT_TIMEOUT_S = 60;
 export const DEFAULT_MAX_ATTEMPTS = 4;
 /** Default backoff base, milliseconds. */
 export const DEFAULT_RETRY_BASE_MS = 500;
+/** Default longest wait a `Retry-After` may impose, seconds. */
+export const DEFAULT_MAX_RETRY_AFTER_S = 60;
 /** Default parallelism of transfers. */
 export const DEFAULT_CONCURRENCY = 5;
 
@@ -198,6 +203,8 @@ export interface Resolved {
   timeoutSec: number;
   maxAttempts: number;
   retryBaseMs: number;
+  /** Longest wait a `Retry-After` may impose, seconds (DIAZO_MAX_RETRY_AFTER, max_retry_after). */
+  maxRetryAfterSec: number;
   concurrency: number;
   outputSetting?: string;
 }
@@ -266,6 +273,11 @@ export function resolve(input: ResolveInput): Resolved {
       "retry_base_ms",
       envNumber("DIAZO_RETRY_BASE_MS") ?? config.settings.retry_base_ms,
       DEFAULT_RETRY_BASE_MS,
+    ),
+    maxRetryAfterSec: positive(
+      "max_retry_after",
+      envNumber("DIAZO_MAX_RETRY_AFTER") ?? config.settings.max_retry_after,
+      DEFAULT_MAX_RETRY_AFTER_S,
     ),
     concurrency: Math.floor(
       positive("--concurrency", flags.concurrency ?? config.settings.concurrency, DEFAULT_CONCURRENCY),

@@ -84,7 +84,7 @@ export function createSession(input: SessionInput): Session {
 
   async function http(choice: HttpChoice = {}): Promise<Http> {
     const resolved = await input.settings();
-    const base = createHttp(baseConfig(resolved, env));
+    const base = createHttp({ ...baseConfig(resolved, env), notice: input.warn });
     const logged: HttpDecorator[] = input.debugEnabled ? [withDebugLog(input.debug)] : [];
     if (choice.auth === "none") return decorate(base, ...logged);
     const mode = choice.mode ?? "2-legged";
@@ -142,6 +142,7 @@ function baseConfig(resolved: Resolved, env: Record<string, string | undefined>)
     timeoutMs: resolved.timeoutSec * 1000,
     maxAttempts: resolved.maxAttempts,
     retryBaseMs: resolved.retryBaseMs,
+    maxRetryAfterMs: resolved.maxRetryAfterSec * 1000,
     userAgent: userAgent(),
     rawFetch: proxyConfigured(env) ? undefined : rawFetch,
   };

@@ -7,7 +7,15 @@ import { DiazoError, errorFromResponse, type ResourceKind, usageError } from "..
 import { knownSecrets, redact, redactHeaders } from "../core/redact.ts";
 import { VERSION } from "../core/version.ts";
 import { abortableSleep } from "../core/sleep.ts";
-import { backoffMs, isRetryable, parseRetryAfter, RETRY_STATUSES, type RetryMode } from "./retry.ts";
+import {
+  backoffMs,
+  boundedRetryAfter,
+  DEFAULT_MAX_RETRY_AFTER_MS,
+  isRetryable,
+  parseRetryAfter,
+  RETRY_STATUSES,
+  type RetryMode,
+} from "./retry.ts";
 
 /** Settings of an `Http` client; the last four are seams for tests. */
 export interface HttpConfig {
@@ -23,6 +31,10 @@ export interface HttpConfig {
   retryBaseMs: number;
   /** Cap of one backoff (default 20 000). */
   retryMaxMs?: number;
+  /** Longest wait a `Retry-After` may impose (default 60 000); the attempt timeout bounds it too. */
+  maxRetryAfterMs?: number;
+  /** Receives the one line said before a long wait (`Retry-After`), for stderr. */
+  notice?: (line: string) => void;
   /** When set, receives the traffic log line by line, always redacted. */
   debug?: (line: string) => void;
   userAgent?: string;
@@ -114,6 +126,7 @@ export function createHttp(config: HttpConfig): Http {
     random: config.random ?? Math.random,
     now: config.now ?? Date.now,
     retryMaxMs: config.retryMaxMs ?? 20_000,
+    maxRetryAfterMs: config.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS,
   };
   return { baseUrl, request: <T>(spec: RequestSpec) => send<T>(client, spec) };
 }
@@ -126,6 +139,7 @@ interface Client {
   random: () => number;
   now: () => number;
   retryMaxMs: number;
+  maxRetryAfterMs: number;
 }
 
 /** What one attempt ended with. */
@@ -172,7 +186,11 @@ async function send<T>(c: Client, spec: RequestSpec): Promise<HttpResponse<T>> {
         });
       }
       const retryAfter = res.headers.get("retry-after");
-      waitAtLeast = parseRetryAfter(retryAfter, c.now()) ?? 0;
+      waitAtLeast = boundedRetryAfter(
+        parseRetryAfter(retryAfter, c.now()) ?? 0,
+        c.maxRetryAfterMs,
+        timeoutMs,
+      );
       reason = `HTTP ${res.status}${
         retryAfter ? `, Retry-After ${retryAfter.trim()}${/^\d/.test(retryAfter.trim()) ? " s" : ""}` : ""
       }`;
@@ -188,8 +206,17 @@ async function send<T>(c: Client, spec: RequestSpec): Promise<HttpResponse<T>> {
       }
       reason = `network error: ${message}`;
     }
-    const delay = Math.max(waitAtLeast, backoffMs(attempt - 1, c.config.retryBaseMs, c.retryMaxMs, c.random));
+    const backoff = backoffMs(attempt - 1, c.config.retryBaseMs, c.retryMaxMs, c.random);
+    const delay = Math.max(waitAtLeast, backoff);
     log?.(`retry ${attempt + 1}/${maxAttempts} in ${delay} ms (${reason})`);
+    if (waitAtLeast > backoff && delay >= 1000) {
+      // A wait the platform imposed can be long: say what the run is waiting for.
+      c.config.notice?.(
+        `waiting ${Math.round(delay / 1000)} s (Retry-After) before retrying ${method} ${
+          new URL(url).pathname
+        }`,
+      );
+    }
     await c.sleep(delay, spec.signal);
   }
 }
