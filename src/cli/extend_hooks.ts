@@ -68,15 +68,7 @@ export function createHookRunner(input: HookRunnerInput): {
   let subject: Omit<HookContext, "hookName"> | undefined;
   let hooks: Record<string, string[]> = {};
 
-  const timeoutMs = () => {
-    const ms = hookTimeoutMs(env.DIAZO_HOOK_TIMEOUT);
-    if (ms === undefined && env.DIAZO_HOOK_TIMEOUT) {
-      input.warn(
-        `DIAZO_HOOK_TIMEOUT=${env.DIAZO_HOOK_TIMEOUT} is not a positive number of seconds; using ${DEFAULT_HOOK_TIMEOUT_S}`,
-      );
-    }
-    return ms ?? DEFAULT_HOOK_TIMEOUT_S * 1000;
-  };
+  const timeoutMs = () => hookTimeoutMs(env.DIAZO_HOOK_TIMEOUT) ?? DEFAULT_HOOK_TIMEOUT_S * 1000;
 
   async function run(phase: HookPhase, extra: Partial<HookContext>): Promise<void> {
     if (!subject) return;
@@ -130,6 +122,8 @@ export function createHookRunner(input: HookRunnerInput): {
         return;
       }
       hooks = ok.config.hooks;
+      // A bad DIAZO_HOOK_TIMEOUT is a usage error before the command runs, not after it.
+      if (Object.values(hooks).some((list) => list.length > 0)) timeoutMs();
       subject = { commandPath, args: namedArgs(cmd), options: cmd.opts() as Record<string, unknown> };
       await run("pre", {});
     },

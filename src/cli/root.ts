@@ -16,6 +16,7 @@ import {
   examples,
   type FamilyModule,
   positiveNumber,
+  timerOption,
 } from "./command.ts";
 import { createContext, type Ctx, type GlobalFlags, type RunState } from "./context.ts";
 import { FAMILIES, type Family, HELP_GROUPS } from "./families.ts";
@@ -55,7 +56,7 @@ export function buildProgram(io: Io): AnyCommand {
     .option(
       "--timeout <seconds>",
       "request timeout and limit of --wait, in seconds",
-      positiveNumber("--timeout", false),
+      timerOption("--timeout", "seconds"),
     )
     .option("--concurrency <n>", "parallel transfers", positiveNumber("--concurrency", true))
     .option("--no-color", "disable colours")

@@ -2,6 +2,7 @@
  * Configuration: the config.json model, its validation, and the resolution of every setting by
  * precedence flags > environment > .env > active profile > defaults (DESIGN.md §3).
  */
+import { timerNumber } from "../core/bounds.ts";
 import { DiazoError, usageError } from "../core/errors.ts";
 
 /** Credentials and endpoints of one profile. */
@@ -239,6 +240,16 @@ function positive(name: string, v: number | undefined, fallback: number): number
   return v;
 }
 
+/** A timer setting (seconds or ms) from its first defined source, checked against the timer range. */
+function timer(
+  name: string,
+  v: number | string | undefined,
+  fallback: number,
+  unit: "seconds" | "ms",
+): number {
+  return v === undefined ? fallback : timerNumber(name, v, unit);
+}
+
 /** Resolves settings by precedence flags > env > .env > profile > defaults; SVC_* before APS_*. */
 export function resolve(input: ResolveInput): Resolved {
   const { flags, env, dotenv, config } = input;
@@ -248,7 +259,7 @@ export function resolve(input: ResolveInput): Resolved {
   const profile = config.profiles[profileName] ?? {};
   const callback = pick(["SVC_CALLBACK_URL", "APS_CALLBACK_URL"], env, dotenv, profile.callback_url);
   const base = pick(["DIAZO_BASE_URL"], env, dotenv, profile.base_url);
-  const envNumber = (name: string) => (env[name] ? Number(env[name]) : undefined);
+  const envText = (name: string) => env[name] || undefined;
   return {
     profileName,
     profileSource: chosen.source,
@@ -263,21 +274,24 @@ export function resolve(input: ResolveInput): Resolved {
     baseUrl: base.value
       ? { ...base, value: base.value.replace(/\/+$/, "") } as Sourced<string>
       : { value: DEFAULT_BASE_URL, source: "default" },
-    timeoutSec: positive(
-      "--timeout",
-      flags.timeout ?? envNumber("DIAZO_TIMEOUT") ?? config.settings.timeout,
+    timeoutSec: timer(
+      flags.timeout !== undefined ? "--timeout" : env.DIAZO_TIMEOUT ? "DIAZO_TIMEOUT" : "settings.timeout",
+      flags.timeout ?? envText("DIAZO_TIMEOUT") ?? config.settings.timeout,
       DEFAULT_TIMEOUT_S,
+      "seconds",
     ),
     maxAttempts: Math.floor(positive("max_attempts", config.settings.max_attempts, DEFAULT_MAX_ATTEMPTS)),
-    retryBaseMs: positive(
-      "retry_base_ms",
-      envNumber("DIAZO_RETRY_BASE_MS") ?? config.settings.retry_base_ms,
+    retryBaseMs: timer(
+      env.DIAZO_RETRY_BASE_MS ? "DIAZO_RETRY_BASE_MS" : "settings.retry_base_ms",
+      envText("DIAZO_RETRY_BASE_MS") ?? config.settings.retry_base_ms,
       DEFAULT_RETRY_BASE_MS,
+      "ms",
     ),
-    maxRetryAfterSec: positive(
-      "max_retry_after",
-      envNumber("DIAZO_MAX_RETRY_AFTER") ?? config.settings.max_retry_after,
+    maxRetryAfterSec: timer(
+      env.DIAZO_MAX_RETRY_AFTER ? "DIAZO_MAX_RETRY_AFTER" : "settings.max_retry_after",
+      envText("DIAZO_MAX_RETRY_AFTER") ?? config.settings.max_retry_after,
       DEFAULT_MAX_RETRY_AFTER_S,
+      "seconds",
     ),
     concurrency: Math.floor(
       positive("--concurrency", flags.concurrency ?? config.settings.concurrency, DEFAULT_CONCURRENCY),

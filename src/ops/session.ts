@@ -5,6 +5,7 @@
  * both get their clients here.
  */
 import type { Resolved } from "../config/config.ts";
+import { timerNumber } from "../core/bounds.ts";
 import { VERSION } from "../core/version.ts";
 import { createHttp, type Http, type HttpConfig } from "../services/http.ts";
 import {
@@ -130,9 +131,16 @@ export function createSession(input: SessionInput): Session {
     http,
     tokenStore,
     tokenStoreStatus: async () => (await open()).status,
-    poll: pollOptionsFromEnv(env),
+    poll: pollOptionsFromEnv(checkedPollEnv(env)),
     opened: () => opened,
   };
+}
+
+/** The environment with DIAZO_POLL_BASE_MS, when set, checked as a timer (ms, zero allowed). */
+function checkedPollEnv(env: Record<string, string | undefined>): Record<string, string | undefined> {
+  const raw = env.DIAZO_POLL_BASE_MS;
+  if (raw !== undefined && raw !== "") timerNumber("DIAZO_POLL_BASE_MS", raw, "ms", true);
+  return env;
 }
 
 /** The base client's settings: address, timeouts and retries of the profile, the raw transport when no proxy. */
