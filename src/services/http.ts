@@ -115,9 +115,33 @@ export function buildUrl(baseUrl: string, path: string, query?: RequestSpec["que
   return url.toString();
 }
 
-/** Creates the HTTP client. */
+const BASE_URL_HINT =
+  "Set DIAZO_BASE_URL (or the profile's base_url) to https://developer.api.autodesk.com, or to the sandbox's http://127.0.0.1:<port>.";
+
+/** The base URL checked once: an absolute http(s) URL, else a usage error before any request. */
+export function checkBaseUrl(baseUrl: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(baseUrl);
+  } catch { /* reported below */ }
+  const shown = redact(baseUrl.length > 80 ? `${baseUrl.slice(0, 77)}...` : baseUrl, knownSecrets());
+  if (!url) throw usageError(`invalid base URL '${shown}': it is not a URL`, BASE_URL_HINT);
+  if (url.protocol !== "https:" && url.protocol !== "http:") {
+    throw usageError(`invalid base URL '${shown}': only http and https are supported`, BASE_URL_HINT);
+  }
+  return baseUrl.replace(/\/+$/, "");
+}
+
+/** True for a host name of this machine (the sandbox's), where plain http leaves no wire to read. */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/^\[|\]$/g, "");
+  return host === "localhost" || host.endsWith(".localhost") || host === "::1" ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+/** Creates the HTTP client; a base URL that is not http(s) is a usage error here, before any request. */
 export function createHttp(config: HttpConfig): Http {
-  const baseUrl = config.baseUrl.replace(/\/+$/, "");
+  const baseUrl = checkBaseUrl(config.baseUrl);
   const client: Client = {
     config,
     baseUrl,
@@ -301,6 +325,7 @@ async function buildHeaders(c: Client, spec: RequestSpec, url: string): Promise<
 
   const auth = spec.auth;
   if (auth && typeof auth === "object") {
+    refuseClearTextSecret(url);
     const { user, password } = auth.basic;
     headers.set("authorization", `Basic ${btoa(utf8Binary(`${user}:${password}`))}`);
   } else if (auth === "bearer" || (auth === undefined && sameOrigin(url, c.baseUrl))) {
@@ -308,6 +333,19 @@ async function buildHeaders(c: Client, spec: RequestSpec, url: string): Promise<
     if (token) headers.set("authorization", `Bearer ${await token()}`);
   }
   return headers;
+}
+
+/**
+ * Basic auth carries the client secret itself (not a short-lived token): it is never sent in clear
+ * text over a network, only over https or to this machine (the sandbox).
+ */
+function refuseClearTextSecret(url: string): void {
+  const { protocol, hostname, host } = new URL(url);
+  if (protocol === "https:" || isLoopbackHost(hostname)) return;
+  throw usageError(
+    `refusing to send the client secret over plain http to ${host}`,
+    "Use an https base URL, or a loopback address (127.0.0.1, localhost) for the sandbox.",
+  );
 }
 
 function buildBody(spec: RequestSpec): BodyInit | undefined {
