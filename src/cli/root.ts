@@ -106,6 +106,20 @@ async function attachFamilies(
   }
 }
 
+/**
+ * The exit code of a run whose reader went away (`diazo ... | head -c1`): 128 + SIGPIPE, what `cat`,
+ * `git` and Go programs end with there, so that `set -o pipefail` sees the cut, and nothing printed.
+ */
+export const CLOSED_OUTPUT_EXIT = 141;
+
+/** True when `e` (or an error it wraps) is a write to a pipe whose reader has closed it. */
+export function isClosedOutput(e: unknown): boolean {
+  for (let c: unknown = e, depth = 0; c && depth < 8; c = (c as Error).cause, depth++) {
+    if (c instanceof Deno.errors.BrokenPipe) return true;
+  }
+  return false;
+}
+
 /** Writes `e` as `error:`/`hint:` lines (and the JSON object when the run's format is json); its exit code. */
 function reportError(e: unknown, io: Io, globals: RunGlobals): number {
   // The JSON object only when json is asked for (flag, DIAZO_OUTPUT, setting), not for a mere pipe.
@@ -144,6 +158,16 @@ function reportError(e: unknown, io: Io, globals: RunGlobals): number {
     io.stderr.write(redact(de.cause.stack, secrets) + "\n");
   }
   return de.exitCode;
+}
+
+/** `reportError`, except that a closed stderr cannot turn one failure into a crash. */
+function reportErrorSafely(e: unknown, io: Io, globals: RunGlobals): number {
+  try {
+    return reportError(e, io, globals);
+  } catch (writeError) {
+    if (!isClosedOutput(writeError)) throw writeError;
+    return isDiazoError(e) ? e.exitCode : ExitCode.failure;
+  }
 }
 
 function commandPath(cmd: AnyCommand): string {
@@ -261,7 +285,7 @@ export async function runCli(
     await recordUsage(state, state.exitCode, env);
     return state.exitCode;
   } catch (e) {
-    const code = reportError(e, io, globals);
+    const code = isClosedOutput(e) ? CLOSED_OUTPUT_EXIT : reportErrorSafely(e, io, globals);
     await ext.afterAction(code, state.result);
     await recordUsage(state, code, env);
     return code;
