@@ -13,6 +13,7 @@ import {
 } from "../extend/hooks.ts";
 import type { LoadedPlugins } from "../extend/plugins_config.ts";
 import { runShell } from "../platform/shell.ts";
+import { childEnv } from "../extend/child_env.ts";
 import type { AnyCommand } from "./command.ts";
 import type { Io } from "./io.ts";
 
@@ -82,6 +83,7 @@ export function createHookRunner(input: HookRunnerInput): {
         try {
           const r = await runShell(command, {
             env: hookEnv(ctx),
+            inherit: childEnv(env),
             cwd: input.cwd,
             timeoutMs: limit,
             onOutput: (chunk) => io.stderr.write(decoder.decode(chunk, { stream: true })),

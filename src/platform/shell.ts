@@ -23,6 +23,11 @@ export interface ShellResult {
 export interface ShellOptions {
   /** Extra environment on top of the inherited one. */
   env?: Record<string, string>;
+  /**
+   * The environment to inherit instead of this process's (the run's, with credentials removed); when
+   * set, the child gets exactly it plus `env`.
+   */
+  inherit?: Record<string, string>;
   cwd?: string;
   /** Kill the shell and every process it started after this long. */
   timeoutMs: number;
@@ -37,7 +42,8 @@ export async function runShell(command: string, opts: ShellOptions): Promise<She
   const child = new Deno.Command(inv.program, {
     args: inv.args,
     windowsRawArguments: inv.windowsRawArguments,
-    env: opts.env,
+    env: opts.inherit ? { ...opts.inherit, ...opts.env } : opts.env,
+    clearEnv: opts.inherit !== undefined,
     cwd: opts.cwd,
     stdin: "null",
     stdout: "piped",
