@@ -9,7 +9,8 @@ import { knownSecrets, redact } from "../core/redact.ts";
 import { versionText } from "../core/version.ts";
 import { appendScopeUse } from "../config/scope_usage.ts";
 import { stateDirFor } from "../platform/dirs.ts";
-import { commandWord, loadFrontFiles, resolveRunGlobals, type RunGlobals } from "./argv.ts";
+import { commandWord, commandWordIndex, loadFrontFiles, resolveRunGlobals, type RunGlobals } from "./argv.ts";
+import { suggest } from "../core/suggest.ts";
 import {
   type AnyCommand,
   type ContextFactory,
@@ -127,7 +128,7 @@ function reportError(e: unknown, io: Io, globals: RunGlobals): number {
   const opts = { json: asked && globals.output === "json", debug: globals.debug };
   if (e instanceof CommanderError) {
     if (["commander.helpDisplayed", "commander.version", "commander.help"].includes(e.code)) {
-      return e.code === "commander.help" ? ExitCode.usage : ExitCode.ok;
+      return e.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
     }
     const [first, ...rest] = e.message.replace(/^error: /, "").split("\n");
     const suggestion = rest.join(" ").trim().replace(/^\(|\)$/g, "");
@@ -168,6 +169,68 @@ function reportErrorSafely(e: unknown, io: Io, globals: RunGlobals): number {
     if (!isClosedOutput(writeError)) throw writeError;
     return isDiazoError(e) ? e.exitCode : ExitCode.failure;
   }
+}
+
+/** The deepest command that `words` name from `program`, its path, and the words left over. */
+function walkCommands(
+  program: AnyCommand,
+  words: readonly string[],
+): { cmd: AnyCommand; path: string[]; rest: string[] } {
+  let cmd = program;
+  const path: string[] = [];
+  let i = 0;
+  for (; i < words.length; i++) {
+    const next = cmd.commands.find((c) => c.name() === words[i] || c.aliases().includes(words[i]));
+    if (!next) break;
+    cmd = next as AnyCommand;
+    path.push(next.name());
+  }
+  return { cmd, path, rest: words.slice(i) };
+}
+
+/** A usage error for a word that names no subcommand of `cmd` (at `path`), with a suggestion. */
+function unknownCommand(cmd: AnyCommand, path: readonly string[], word: string) {
+  const names = cmd.commands.map((c) => c.name());
+  const guess = suggest(word, names);
+  const where = ["diazo", ...path].join(" ");
+  return usageError(
+    `unknown command '${[...path, word].join(" ")}'`,
+    guess
+      ? `Did you mean '${guess}'? Run \`${where} --help\` for the commands.`
+      : `Run \`${where} --help\` for the commands.`,
+  );
+}
+
+/**
+ * `diazo help [command...]`: the help of that command on stdout, exit 0 (as `gh help repo`); an
+ * unknown command is a usage error with a suggestion.
+ */
+async function showHelp(
+  program: AnyCommand,
+  words: readonly string[],
+  makeCtx: ContextFactory,
+): Promise<number> {
+  await attachFamilies(program, words[0], makeCtx);
+  const { cmd, path, rest } = walkCommands(program, words);
+  if (rest.length > 0) throw unknownCommand(cmd, path, rest[0]);
+  cmd.outputHelp();
+  return ExitCode.ok;
+}
+
+/**
+ * The one-line error of a help that commander printed on stderr as a failure (`diazo bucket` without
+ * a subcommand, `diazo bucket help nosuch`): commander itself adds no `error:` line there.
+ */
+function incompleteCommand(program: AnyCommand, args: readonly string[]) {
+  const words = args.filter((a) => !a.startsWith("-"));
+  const { cmd, path, rest } = walkCommands(program, words);
+  const asked = rest[0] === "help" ? rest[1] : rest[0];
+  if (asked !== undefined) return unknownCommand(cmd, path, asked);
+  const names = cmd.commands.map((c) => c.name());
+  return usageError(
+    `'${["diazo", ...path].join(" ")}' needs a subcommand: ${names.join(", ")}`,
+    `Run \`${["diazo", ...path].join(" ")} --help\` for what each does.`,
+  );
 }
 
 function commandPath(cmd: AnyCommand): string {
@@ -279,8 +342,17 @@ export async function runCli(
       io.stdout.write(program.helpInformation());
       return ExitCode.ok;
     }
+    const word = commandWordIndex(args);
+    if (args[word] === "help") {
+      return await showHelp(program, args.slice(word + 1).filter((a) => !a.startsWith("-")), makeCtx);
+    }
     await attachFamilies(program, commandWord(args), makeCtx);
-    await program.parseAsync([...args], { from: "user" });
+    try {
+      await program.parseAsync([...args], { from: "user" });
+    } catch (e) {
+      const failedHelp = e instanceof CommanderError && e.code === "commander.help" && e.exitCode !== 0;
+      throw failedHelp ? incompleteCommand(program, args) : e;
+    }
     await ext.afterAction(state.exitCode, state.result);
     await recordUsage(state, state.exitCode, env);
     return state.exitCode;
