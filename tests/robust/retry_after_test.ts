@@ -45,7 +45,7 @@ Deno.test("Retry-After: 3600 with --timeout 1 -> the wait never exceeds the time
   assert.match(r.stderr, /waiting 1 s \(Retry-After\)/);
 });
 
-Deno.test("max_retry_after must be a positive number", async () => {
+Deno.test("DIAZO_MAX_RETRY_AFTER must be a positive number", async () => {
   const home = await makeHome();
   try {
     const r = await run(
@@ -54,7 +54,7 @@ Deno.test("max_retry_after must be a positive number", async () => {
       home.cwd,
     );
     assert.equal(r.code, 2, r.stderr);
-    assert.match(r.stderr, /^error: max_retry_after must be/m);
+    assert.match(r.stderr, /^error: DIAZO_MAX_RETRY_AFTER must be a positive number of seconds/m);
   } finally {
     await home.cleanup();
   }
