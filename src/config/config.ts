@@ -2,7 +2,7 @@
  * Configuration: the config.json model, its validation, and the resolution of every setting by
  * precedence flags > environment > .env > active profile > defaults (DESIGN.md §3).
  */
-import { timerNumber } from "../core/bounds.ts";
+import { timerNumber, type TimerUnit } from "../core/bounds.ts";
 import { DiazoError, usageError } from "../core/errors.ts";
 
 /** Credentials and endpoints of one profile. */
@@ -208,6 +208,11 @@ export interface Resolved {
   maxRetryAfterSec: number;
   concurrency: number;
   outputSetting?: string;
+  /**
+   * Why a timer setting (timeout, retry base, Retry-After cap) was refused; its default is used
+   * above, and the HTTP client raises this before any request.
+   */
+  timerError?: unknown;
 }
 
 /** Inputs to `resolve`: each layer as plain data, so that resolution is a pure function. */
@@ -241,13 +246,23 @@ function positive(name: string, v: number | undefined, fallback: number): number
 }
 
 /** A timer setting (seconds or ms) from its first defined source, checked against the timer range. */
-function timer(
-  name: string,
-  v: number | string | undefined,
-  fallback: number,
-  unit: "seconds" | "ms",
-): number {
-  return v === undefined ? fallback : timerNumber(name, v, unit);
+/**
+ * Checks timer settings, keeping the first refusal instead of throwing it: it is raised where the
+ * numbers become timers (the HTTP client, ops/session.ts), so that `config set timeout 30` can
+ * still repair a config.json whose timeout is out of range.
+ */
+function timerChecker() {
+  let problem: unknown;
+  const timer = (name: string, v: number | string | undefined, fallback: number, unit: TimerUnit) => {
+    if (v === undefined) return fallback;
+    try {
+      return timerNumber(name, v, unit);
+    } catch (e) {
+      problem ??= e;
+      return fallback;
+    }
+  };
+  return { timer, problem: () => problem };
 }
 
 /** Resolves settings by precedence flags > env > .env > profile > defaults; SVC_* before APS_*. */
@@ -260,7 +275,8 @@ export function resolve(input: ResolveInput): Resolved {
   const callback = pick(["SVC_CALLBACK_URL", "APS_CALLBACK_URL"], env, dotenv, profile.callback_url);
   const base = pick(["DIAZO_BASE_URL"], env, dotenv, profile.base_url);
   const envText = (name: string) => env[name] || undefined;
-  return {
+  const { timer, problem } = timerChecker();
+  const resolved: Resolved = {
     profileName,
     profileSource: chosen.source,
     profileExists,
@@ -298,6 +314,8 @@ export function resolve(input: ResolveInput): Resolved {
     ),
     outputSetting: config.settings.output,
   };
+  const timerError = problem();
+  return timerError === undefined ? resolved : { ...resolved, timerError };
 }
 
 /** Masks a secret for display: the first 4 characters and the length. */

@@ -85,6 +85,7 @@ export function createSession(input: SessionInput): Session {
 
   async function http(choice: HttpChoice = {}): Promise<Http> {
     const resolved = await input.settings();
+    if (resolved.timerError !== undefined) throw resolved.timerError;
     const base = createHttp({ ...baseConfig(resolved, env), notice: input.warn });
     const logged: HttpDecorator[] = input.debugEnabled ? [withDebugLog(input.debug)] : [];
     if (choice.auth === "none") return decorate(base, ...logged);

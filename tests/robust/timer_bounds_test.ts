@@ -37,6 +37,9 @@ Deno.test("--timeout 2147484, DIAZO_TIMEOUT=1e300, settings.timeout 1e300, retry
       /settings\.timeout must be a positive number of seconds up to 2147483/,
     );
     assert.deepEqual(await requestLog(sb.url), [], "no request was sent");
+    // The hint's repair works: `config set` is not blocked by the value it replaces.
+    assert.equal((await run(["config", "set", "timeout", "30"], env, home.cwd)).code, 0);
+    assert.equal((await run(LIST, env, home.cwd)).code, 0);
   } finally {
     await home.cleanup();
     await sb.close();
