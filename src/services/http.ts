@@ -245,15 +245,29 @@ async function send<T>(c: Client, spec: RequestSpec): Promise<HttpResponse<T>> {
   }
 }
 
+/**
+ * The longest request URL sent: servers refuse longer ones or drop the connection, which used to be
+ * retried and end in "Cannot reach"; an identifier that long is a mistake in the input.
+ */
+export const MAX_URL_LENGTH = 32 * 1024;
+
 function resolve(baseUrl: string, spec: RequestSpec): string {
+  let url: string;
   try {
-    return buildUrl(baseUrl, spec.path, spec.query);
+    url = buildUrl(baseUrl, spec.path, spec.query);
   } catch {
     throw usageError(
       `invalid URL '${redact(spec.path, knownSecrets())}' (base ${baseUrl})`,
       "Check DIAZO_BASE_URL and the identifiers in the command.",
     );
   }
+  if (url.length > MAX_URL_LENGTH) {
+    throw usageError(
+      `the request URL has ${url.length} characters (at most ${MAX_URL_LENGTH}): an identifier is too long`,
+      "Check the identifiers in the command (keys, URNs, ids).",
+    );
+  }
+  return url;
 }
 
 async function attemptOnce(

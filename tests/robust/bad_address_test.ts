@@ -6,6 +6,8 @@
 import assert from "node:assert/strict";
 import { startSandbox } from "../../src/sandbox/server.ts";
 import { encodeUrn } from "../../src/aps/urn.ts";
+import { DiazoError } from "../../src/core/errors.ts";
+import { createHttp } from "../../src/services/http.ts";
 import { assertUsageError, makeHome, requestLog, sandboxEnv } from "../e2e/harness.ts";
 import { run } from "./_run.ts";
 
@@ -78,4 +80,23 @@ Deno.test("plain http to another machine: the Basic-auth token request is refuse
     await accepting.catch(() => {});
     await home.cleanup();
   }
+});
+
+Deno.test("any request URL over 32 KiB is a usage error before it is sent (not retried, not 'Cannot reach')", async () => {
+  let sent = 0;
+  const http = createHttp({
+    baseUrl: "https://example.test",
+    timeoutMs: 1000,
+    maxAttempts: 4,
+    retryBaseMs: 1,
+    fetch: () => (sent++, Promise.resolve(new Response("{}"))),
+  });
+  await assert.rejects(
+    http.request({ path: `/x/${"a".repeat(40_000)}` }),
+    (e) =>
+      e instanceof DiazoError && e.exitCode === 2 && /the request URL has 400\d\d characters/.test(e.message),
+  );
+  assert.equal(sent, 0);
+  await http.request({ path: "/x/short" });
+  assert.equal(sent, 1);
 });
