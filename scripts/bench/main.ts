@@ -1,4 +1,5 @@
-/** `deno task bench`: every benchmark, printed (never asserted). BENCH_ONLY=startup|transfer|serve picks one. */
+/** `deno task bench`: every benchmark, printed (never asserted). BENCH_ONLY=startup|transfer|serve|pipeline picks one. */
+import { benchPipeline } from "./pipeline.ts";
 import { benchServe } from "./serve.ts";
 import { benchStartup } from "./startup.ts";
 import { benchTransfer } from "./transfer.ts";
@@ -7,3 +8,4 @@ const only = Deno.env.get("BENCH_ONLY");
 if (!only || only === "startup") await benchStartup();
 if (!only || only === "transfer") await benchTransfer();
 if (!only || only === "serve") await benchServe();
+if (!only || only === "pipeline") await benchPipeline();
