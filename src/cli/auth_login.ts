@@ -1,4 +1,5 @@
 /** `diazo auth login`: 2-legged, 3-legged (PKCE, browser or pasted redirect) and service accounts. */
+import path from "node:path";
 import {
   authorizeUrl,
   completeLogin,
@@ -103,7 +104,7 @@ async function loginServiceAccount(ctx: Ctx, opts: LoginOptions) {
   }
   let pem: string;
   try {
-    pem = await Deno.readTextFile(opts.keyFile);
+    pem = await Deno.readTextFile(path.resolve(ctx.cwd, opts.keyFile));
   } catch (e) {
     if (e instanceof Deno.errors.NotFound) {
       throw new DiazoError("file_not_found", { params: { file: opts.keyFile } });

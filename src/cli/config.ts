@@ -1,4 +1,5 @@
 /** `diazo config ...`: profiles and settings. */
+import path from "node:path";
 import {
   type ConfigFile,
   mask,
@@ -243,7 +244,9 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
       const ctx = makeCtx(cmd);
       let text: string;
       try {
-        text = file === "-" ? await ctx.io.stdin.readText() : await Deno.readTextFile(file);
+        text = file === "-"
+          ? await ctx.io.stdin.readText()
+          : await Deno.readTextFile(path.resolve(ctx.cwd, file));
       } catch (e) {
         if (e instanceof Deno.errors.NotFound) throw new DiazoError("file_not_found", { params: { file } });
         throw e;

@@ -12,7 +12,7 @@ import {
   parseSize,
   sha1Chunks,
 } from "../generate/generate.ts";
-import { writeChunksAtomic, writeChunksToStdout } from "../platform/fs.ts";
+import { writeChunksAtomic, writeChunksTo } from "../platform/fs.ts";
 import { type AnyCommand, type ContextFactory, examples, positiveNumber } from "./command.ts";
 
 function seed(value: string): number {
@@ -63,7 +63,7 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
       const out = opts.out ?? `model.${format}`;
       try {
         if (out === "-") {
-          await writeChunksToStdout(hashed.chunks, { signal: abort.signal });
+          await writeChunksTo(ctx.io.stdout, hashed.chunks, { signal: abort.signal });
           ctx.info(`Wrote ${what} to standard output, sha1 ${hashed.sha1()}`);
           return;
         }

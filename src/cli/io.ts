@@ -1,8 +1,8 @@
 /** The process's standard streams behind a small interface, so tests can capture them. */
 
-/** A text sink. */
+/** An output stream: text, or bytes as they are (binary data on stdout, e.g. `generate -o -`). */
 export interface Sink {
-  write(text: string): void;
+  write(data: string | Uint8Array): void;
   readonly isTerminal: boolean;
 }
 
@@ -16,8 +16,8 @@ export interface Io {
 function sink(file: typeof Deno.stdout | typeof Deno.stderr): Sink {
   const enc = new TextEncoder();
   return {
-    write(text: string) {
-      const bytes = enc.encode(text);
+    write(data: string | Uint8Array) {
+      const bytes = typeof data === "string" ? enc.encode(data) : data;
       let off = 0;
       while (off < bytes.length) off += file.writeSync(bytes.subarray(off));
     },

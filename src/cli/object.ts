@@ -39,11 +39,12 @@ async function runUpload(
     partSize,
     resume: opts.resume,
     stateDir: ctx.stateDir,
+    cwd: ctx.cwd,
     debug: ctx.flags.debug ? (line: string) => ctx.debug(line) : undefined,
   };
   const started = performance.now();
   if (!opts.batch && files.length === 1) {
-    const info = await statFile(files[0]);
+    const info = await statFile(files[0], ctx.cwd);
     const name = opts.key ?? (opts.prefix ?? "") + files[0].split(/[\\/]/).pop();
     const bar = await byteProgress(ctx, name, info.size);
     try {
@@ -69,7 +70,7 @@ async function runUpload(
     return;
   }
 
-  const { entries, missing } = await expandInputs(files, opts.prefix ?? "");
+  const { entries, missing } = await expandInputs(files, opts.prefix ?? "", ctx.cwd);
   if (!opts.batch && entries.length !== files.length - missing.length) {
     throw usageError("a directory was given", "Upload directories with --batch.");
   }

@@ -4,6 +4,7 @@
  * progress kept in a resume record, and the SHA-1 computed while reading checked at the end.
  */
 import { createHash } from "node:crypto";
+import path from "node:path";
 import { DiazoError, usageError } from "../core/errors.ts";
 import { encodeUrn } from "../aps/urn.ts";
 import { createLimiter, type Limiter } from "./concurrency.ts";
@@ -43,6 +44,8 @@ export interface UploadOptions {
   bucketKey: string;
   objectKey: string;
   file: string;
+  /** The run's working directory, where a relative `file` is found (never the process's: runs share it). */
+  cwd?: string;
   partSize?: number;
   concurrency: number;
   /** Continue an earlier interrupted upload of the same file when a record exists. */
@@ -95,10 +98,15 @@ export function partCount(size: number, partSize: number): number {
   return Math.max(1, Math.ceil(size / partSize));
 }
 
-/** Size of the file at `file`, or the catalog's "File not found". */
-export async function statFile(file: string): Promise<Deno.FileInfo> {
+/** `file` as found from the run's working directory `cwd` (as it is without one). */
+export function fileIn(cwd: string | undefined, file: string): string {
+  return cwd === undefined ? file : path.resolve(cwd, file);
+}
+
+/** Size of the file at `file` (relative to `cwd`), or the catalog's "File not found" naming `file`. */
+export async function statFile(file: string, cwd?: string): Promise<Deno.FileInfo> {
   try {
-    const info = await Deno.stat(file);
+    const info = await Deno.stat(fileIn(cwd, file));
     if (!info.isFile) {
       throw usageError(
         `${file} is ${info.isDirectory ? "a directory" : "not a regular file"}`,
@@ -115,7 +123,7 @@ export async function statFile(file: string): Promise<Deno.FileInfo> {
 /** Uploads one file as one object. */
 export async function uploadFile(http: Http, opts: UploadOptions): Promise<UploadResult> {
   validateBucketKey(opts.bucketKey);
-  const info = await statFile(opts.file);
+  const info = await statFile(opts.file, opts.cwd);
   const size = info.size;
   const identity: UploadIdentity = {
     baseUrl: http.baseUrl,
@@ -165,7 +173,7 @@ export async function uploadFile(http: Http, opts: UploadOptions): Promise<Uploa
   const hash = createHash("sha1");
   const inFlight = new Set<Promise<void>>();
   let failure: unknown;
-  const file = await Deno.open(opts.file, { read: true });
+  const file = await Deno.open(fileIn(opts.cwd, opts.file), { read: true });
   try {
     // One slot more than the uploads in flight, so the next part is read while others upload.
     const pool = opts.pool && opts.pool.size >= Math.min(partSize, size)

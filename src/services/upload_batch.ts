@@ -6,6 +6,7 @@ import type { Http } from "./http.ts";
 import {
   createBufferPool,
   DEFAULT_PART_SIZE,
+  fileIn,
   uploadFile,
   type UploadOptions,
   type UploadResult,
@@ -35,16 +36,18 @@ export function batchKey(prefix: string, relative: string): string {
 export async function expandInputs(
   inputs: readonly string[],
   prefix = "",
+  cwd?: string,
 ): Promise<{ entries: BatchEntry[]; missing: string[] }> {
   const entries: BatchEntry[] = [];
   const missing: string[] = [];
   for (const input of inputs) {
-    const info = await Deno.stat(input).catch(() => undefined);
+    const info = await Deno.stat(fileIn(cwd, input)).catch(() => undefined);
     if (!info) missing.push(input);
     else if (info.isDirectory) {
-      for (const rel of (await walk(input)).sort()) {
+      for (const rel of (await walk(fileIn(cwd, input))).sort()) {
         const file = path.join(input, rel);
-        entries.push({ file, objectKey: batchKey(prefix, rel), size: (await Deno.stat(file)).size });
+        const size = (await Deno.stat(fileIn(cwd, file))).size;
+        entries.push({ file, objectKey: batchKey(prefix, rel), size });
       }
     } else entries.push({ file: input, objectKey: batchKey(prefix, path.basename(input)), size: info.size });
   }

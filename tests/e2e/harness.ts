@@ -1,8 +1,15 @@
-/** Spawns the real CLI against a real sandbox on port 0. */
+/**
+ * Runs the CLI against a real sandbox on port 0: in this process through `runCli` with captured
+ * streams (`diazo`), or as a child process where a process matters (`spawnDiazo`: signals, exit
+ * codes of the binary, real stdin/TTY, plugins, hooks).
+ */
 import assert from "node:assert/strict";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { COMPILE_PERMISSIONS } from "../../scripts/build.ts";
+import { runCli } from "../../src/cli/root.ts";
+import type { Io } from "../../src/cli/io.ts";
+import { type Sandbox, startSandbox } from "../../src/sandbox/server.ts";
 
 /** Repository root. */
 export const ROOT = path.resolve(fileURLToPath(new URL("../../", import.meta.url)));
@@ -91,20 +98,76 @@ export function cliCommand(args: readonly string[]): string[] {
   ];
 }
 
-/** Runs the CLI to completion. */
-export async function diazo(
+/** How one CLI run is started: its whole environment, working directory and standard input. */
+export interface RunOptions {
+  env: Record<string, string>;
+  /** Default: this process's working directory, as a child process would inherit it. */
+  cwd?: string;
+  /** Text on standard input; without it stdin is empty (a child gets /dev/null). */
+  stdin?: string;
+}
+
+/** Streams that keep what is written, with `stdin` as standard input; none of them is a terminal. */
+export function captureIo(stdin = ""): { io: Io; stdout(): string; stderr(): string } {
+  let out = "";
+  let err = "";
+  let rest = stdin;
+  const bytes = new TextDecoder();
+  const text = (data: string | Uint8Array) =>
+    typeof data === "string" ? data : bytes.decode(data, { stream: true });
+  const io: Io = {
+    stdout: { write: (data) => void (out += text(data)), isTerminal: false },
+    stderr: { write: (data) => void (err += text(data)), isTerminal: false },
+    stdin: {
+      isTerminal: false,
+      readText() {
+        const all = rest;
+        rest = "";
+        return Promise.resolve(all);
+      },
+      readLine() {
+        if (rest === "") return Promise.resolve(null);
+        const nl = rest.indexOf("\n");
+        const line = nl < 0 ? rest : rest.slice(0, nl);
+        rest = nl < 0 ? "" : rest.slice(nl + 1);
+        return Promise.resolve(line.replace(/\r$/, ""));
+      },
+    },
+  };
+  return { io, stdout: () => out, stderr: () => err };
+}
+
+/** Runs the CLI to completion in this process, as `runCli` with captured streams. */
+export async function diazo(args: readonly string[], opts: RunOptions): Promise<RunResult> {
+  const cap = captureIo(opts.stdin);
+  const code = await runCli(args, cap.io, { ...opts.env }, opts.cwd ?? Deno.cwd());
+  const result = { code, stdout: cap.stdout(), stderr: cap.stderr() };
+  if (args.includes("--debug")) assertNoSecrets(result, opts.env);
+  return result;
+}
+
+/** Starts the CLI as a child process with piped stdout and stderr (stdin: none unless "piped"). */
+export function spawnChild(
   args: readonly string[],
-  opts: { env: Record<string, string>; cwd?: string; stdin?: string },
-): Promise<RunResult> {
-  const child = new Deno.Command(Deno.execPath(), {
+  opts: { env: Record<string, string>; cwd?: string; stdin?: "piped" | "null" },
+): Deno.ChildProcess {
+  return new Deno.Command(Deno.execPath(), {
     args: cliCommand(args),
     env: opts.env,
     clearEnv: true,
     cwd: opts.cwd,
-    stdin: opts.stdin === undefined ? "null" : "piped",
+    stdin: opts.stdin ?? "null",
     stdout: "piped",
     stderr: "piped",
   }).spawn();
+}
+
+/**
+ * Runs the CLI to completion as a child process, for tests where the process itself matters:
+ * signals, the binary's entry point and exit codes, plugins and hooks (whose children inherit it).
+ */
+export async function spawnDiazo(args: readonly string[], opts: RunOptions): Promise<RunResult> {
+  const child = spawnChild(args, { ...opts, stdin: opts.stdin === undefined ? "null" : "piped" });
   if (opts.stdin !== undefined) {
     const w = child.stdin.getWriter();
     await w.write(new TextEncoder().encode(opts.stdin));
@@ -115,6 +178,51 @@ export async function diazo(
   const result = { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
   if (args.includes("--debug")) assertNoSecrets(result, opts.env);
   return result;
+}
+
+/** A sandbox on port 0, a private home, and the environment of a CLI pointed at both. */
+export interface SandboxHome {
+  sb: Sandbox;
+  home: TestHome;
+  /** The sandbox's well-known credentials and address, in the home (see `sandboxEnv`). */
+  env: Record<string, string>;
+  /** Runs the CLI in process with `env`, in the home's working directory unless told otherwise. */
+  run(args: readonly string[], opts?: Partial<RunOptions>): Promise<RunResult>;
+  /** Stops the sandbox and removes the home. */
+  close(): Promise<void>;
+}
+
+/** Starts a sandbox and makes a home; the caller closes both (fixtures that outlive one call). */
+export async function openSandboxHome(extraEnv: Record<string, string> = {}): Promise<SandboxHome> {
+  const sb = await startSandbox({ port: 0 });
+  const home = await makeHome().catch(async (e) => {
+    await sb.close();
+    throw e;
+  });
+  const env = sandboxEnv(home, sb.url, extraEnv);
+  return {
+    sb,
+    home,
+    env,
+    run: (args, opts = {}) => diazo(args, { env, cwd: home.cwd, ...opts }),
+    async close() {
+      await home.cleanup();
+      await sb.close();
+    },
+  };
+}
+
+/** Runs `fn` with a fresh sandbox and home, closing both however it ends. */
+export async function withSandboxHome<T>(
+  fn: (h: SandboxHome) => Promise<T>,
+  extraEnv: Record<string, string> = {},
+): Promise<T> {
+  const h = await openSandboxHome(extraEnv);
+  try {
+    return await fn(h);
+  } finally {
+    await h.close();
+  }
 }
 
 /** Reads the sandbox's request log. */

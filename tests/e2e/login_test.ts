@@ -1,7 +1,6 @@
 /** e2e: 3-legged login against the sandbox, silent refresh, one refresh for ten parallel processes. */
 import assert from "node:assert/strict";
-import { startSandbox } from "../../src/sandbox/server.ts";
-import { diazo, json, makeHome, requestLog, sandboxEnv, type TestHome } from "./harness.ts";
+import { diazo, json, requestLog, sandboxEnv, type TestHome, withSandboxHome } from "./harness.ts";
 import { finish, startLogin } from "./login_helpers.ts";
 
 /** A free loopback port (closed again before use). */
@@ -42,10 +41,8 @@ async function refreshCount(url: string): Promise<number> {
   return log.filter((e) => e.grant_type === "refresh_token").length;
 }
 
-Deno.test("3-legged login via the callback server, userinfo with the user token, silent refresh, 10 parallel refreshers", async () => {
-  const sb = await startSandbox({ port: 0 });
-  const home = await makeHome();
-  try {
+Deno.test("3-legged login via the callback server, userinfo with the user token, silent refresh, 10 parallel refreshers", () =>
+  withSandboxHome(async ({ sb, home }) => {
     const env = await appEnv(sb.url, home, "login-app");
     const login = await startLogin(["--scopes", "data:read,user-profile:read", "-o", "json"], env);
     const location = await approve(login.authorize);
@@ -86,16 +83,10 @@ Deno.test("3-legged login via the callback server, userinfo with the user token,
     const inspect = await diazo(["auth", "inspect-token", "-o", "json"], { env });
     assert.equal(json<{ expired: boolean; mode: string }>(inspect).expired, false);
     assert.equal(json<{ mode: string }>(inspect).mode, "3-legged");
-  } finally {
-    await home.cleanup();
-    await sb.close();
-  }
-});
+  }));
 
-Deno.test("--no-browser: the pasted redirect URL completes the login", async () => {
-  const sb = await startSandbox({ port: 0 });
-  const home = await makeHome();
-  try {
+Deno.test("--no-browser: the pasted redirect URL completes the login", () =>
+  withSandboxHome(async ({ sb, home }) => {
     const env = await appEnv(sb.url, home, "paste-app");
     const login = await startLogin(
       ["--no-browser", "--scopes", "data:read,user-profile:read", "-o", "json", "--debug"],
@@ -132,16 +123,10 @@ Deno.test("--no-browser: the pasted redirect URL completes the login", async () 
     ) {
       assert.ok(!text.includes(secret), "a secret reached the debug log");
     }
-  } finally {
-    await home.cleanup();
-    await sb.close();
-  }
-});
+  }));
 
-Deno.test("login failures: wrong state, access_denied, callback port in use, unknown scope, malformed JWT", async () => {
-  const sb = await startSandbox({ port: 0 });
-  const home = await makeHome();
-  try {
+Deno.test("login failures: wrong state, access_denied, callback port in use, unknown scope, malformed JWT", () =>
+  withSandboxHome(async ({ sb, home }) => {
     const env = await appEnv(sb.url, home, "bad-app");
     // A callback with the wrong state.
     const wrong = await startLogin(["--scopes", "data:read"], env);
@@ -183,23 +168,13 @@ Deno.test("login failures: wrong state, access_denied, callback port in use, unk
     const bad = await diazo(["auth", "inspect-token", "--token", "not.a-jwt"], { env });
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /^error: Not a valid JWT: /);
-  } finally {
-    await home.cleanup();
-    await sb.close();
-  }
-});
+  }));
 
-Deno.test("a 3-legged command without a 3-legged login fails before any request", async () => {
-  const sb = await startSandbox({ port: 0 });
-  const home = await makeHome();
-  try {
+Deno.test("a 3-legged command without a 3-legged login fails before any request", () =>
+  withSandboxHome(async ({ sb, home }) => {
     const env = sandboxEnv(home, sb.url);
     const r = await diazo(["auth", "whoami"], { env });
     assert.equal(r.code, 3);
     assert.match(r.stderr, /^error: Authentication required \(3-legged OAuth\)\nhint: /);
     assert.equal((await requestLog(sb.url)).length, 0);
-  } finally {
-    await home.cleanup();
-    await sb.close();
-  }
-});
+  }));
