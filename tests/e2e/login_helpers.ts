@@ -1,5 +1,5 @@
 /** Helpers of the e2e login tests: a login child process whose stderr is watched for a URL. */
-import { cliCommand } from "./harness.ts";
+import { spawnChild } from "./harness.ts";
 
 /**
  * Starts `diazo auth login ...`, waits until stderr shows a URL matching `pattern` (default: the
@@ -11,14 +11,7 @@ export async function startLogin(
   stdin: "piped" | "null" = "null",
   pattern = /(http:\/\/\S+\/authentication\/v2\/authorize\?\S+)/,
 ) {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: cliCommand(["auth", "login", ...args]),
-    env,
-    clearEnv: true,
-    stdin,
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
+  const child = spawnChild(["auth", "login", ...args], { env, stdin });
   const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
   let err = "";
   let authorize: string | undefined;
