@@ -1,9 +1,11 @@
-/** `deno task bench`: every benchmark, printed (never asserted). BENCH_ONLY=startup|transfer|serve picks one. */
+/** `deno task bench`: every benchmark, printed (never asserted). BENCH_ONLY=startup|transfer|serve|tests picks one. */
 import { benchServe } from "./serve.ts";
 import { benchStartup } from "./startup.ts";
+import { benchTests } from "./tests.ts";
 import { benchTransfer } from "./transfer.ts";
 
 const only = Deno.env.get("BENCH_ONLY");
 if (!only || only === "startup") await benchStartup();
 if (!only || only === "transfer") await benchTransfer();
 if (!only || only === "serve") await benchServe();
+if (!only || only === "tests") await benchTests();
