@@ -99,7 +99,7 @@ export function cliCommand(args: readonly string[]): string[] {
 }
 
 /** How one CLI run is started: its whole environment, working directory and standard input. */
-export interface RunOptions {
+export interface SpawnOptions {
   env: Record<string, string>;
   /** Default: this process's working directory, as a child process would inherit it. */
   cwd?: string;
@@ -107,39 +107,98 @@ export interface RunOptions {
   stdin?: string;
 }
 
-/** Streams that keep what is written, with `stdin` as standard input; none of them is a terminal. */
-export function captureIo(stdin = ""): { io: Io; stdout(): string; stderr(): string } {
+/** An in-process run may also be typed on while it waits, and watched as it writes to stderr. */
+export interface RunOptions extends Omit<SpawnOptions, "stdin"> {
+  stdin?: string | Keyboard;
+  /** Called with the whole stderr so far after every write. */
+  onStderr?: (stderr: string) => void;
+}
+
+/** Standard input that a test types on while the run reads it (a closed one reads as end of input). */
+export interface Keyboard {
+  stdin: Io["stdin"];
+  type(text: string): void;
+  close(): void;
+}
+
+/** A keyboard; with `text`, that text is typed and the input closed at once. */
+export function keyboard(text?: string): Keyboard {
+  let buf = "";
+  let closed = false;
+  let wake: (() => void) | undefined;
+  const changed = () => new Promise<void>((resolve) => (wake = resolve));
+  const kb: Keyboard = {
+    stdin: {
+      isTerminal: false,
+      async readText() {
+        while (!closed) await changed();
+        const all = buf;
+        buf = "";
+        return all;
+      },
+      async readLine() {
+        while (true) {
+          const nl = buf.indexOf("\n");
+          if (nl >= 0 || (closed && buf !== "")) {
+            const line = nl >= 0 ? buf.slice(0, nl) : buf;
+            buf = nl >= 0 ? buf.slice(nl + 1) : "";
+            return line.replace(/\r$/, "");
+          }
+          if (closed) return null;
+          await changed();
+        }
+      },
+    },
+    type(text) {
+      buf += text;
+      wake?.();
+    },
+    close() {
+      closed = true;
+      wake?.();
+    },
+  };
+  if (text !== undefined) {
+    kb.type(text);
+    kb.close();
+  }
+  return kb;
+}
+
+/** Streams that keep what is written, reading `stdin`; none of them is a terminal. */
+export function captureIo(
+  stdin: string | Keyboard = "",
+  onStderr?: (stderr: string) => void,
+): { io: Io; stdout(): string; stderr(): string } {
   let out = "";
   let err = "";
-  let rest = stdin;
   const bytes = new TextDecoder();
   const text = (data: string | Uint8Array) =>
     typeof data === "string" ? data : bytes.decode(data, { stream: true });
   const io: Io = {
     stdout: { write: (data) => void (out += text(data)), isTerminal: false },
-    stderr: { write: (data) => void (err += text(data)), isTerminal: false },
-    stdin: {
+    stderr: {
+      write(data) {
+        err += text(data);
+        onStderr?.(err);
+      },
       isTerminal: false,
-      readText() {
-        const all = rest;
-        rest = "";
-        return Promise.resolve(all);
-      },
-      readLine() {
-        if (rest === "") return Promise.resolve(null);
-        const nl = rest.indexOf("\n");
-        const line = nl < 0 ? rest : rest.slice(0, nl);
-        rest = nl < 0 ? "" : rest.slice(nl + 1);
-        return Promise.resolve(line.replace(/\r$/, ""));
-      },
     },
+    stdin: (typeof stdin === "string" ? keyboard(stdin) : stdin).stdin,
   };
   return { io, stdout: () => out, stderr: () => err };
 }
 
+/** DIAZO_TEST_SPAWN=1 runs every command test as a child process, as before (to compare, or to bisect). */
+const SPAWN_ALL = Deno.env.get("DIAZO_TEST_SPAWN") === "1";
+
 /** Runs the CLI to completion in this process, as `runCli` with captured streams. */
 export async function diazo(args: readonly string[], opts: RunOptions): Promise<RunResult> {
-  const cap = captureIo(opts.stdin);
+  const { stdin } = opts;
+  if (SPAWN_ALL && typeof stdin !== "object" && !opts.onStderr) {
+    return await spawnDiazo(args, { ...opts, stdin });
+  }
+  const cap = captureIo(stdin, opts.onStderr);
   const code = await runCli(args, cap.io, { ...opts.env }, opts.cwd ?? Deno.cwd());
   const result = { code, stdout: cap.stdout(), stderr: cap.stderr() };
   if (args.includes("--debug")) assertNoSecrets(result, opts.env);
@@ -166,7 +225,7 @@ export function spawnChild(
  * Runs the CLI to completion as a child process, for tests where the process itself matters:
  * signals, the binary's entry point and exit codes, plugins and hooks (whose children inherit it).
  */
-export async function spawnDiazo(args: readonly string[], opts: RunOptions): Promise<RunResult> {
+export async function spawnDiazo(args: readonly string[], opts: SpawnOptions): Promise<RunResult> {
   const child = spawnChild(args, { ...opts, stdin: opts.stdin === undefined ? "null" : "piped" });
   if (opts.stdin !== undefined) {
     const w = child.stdin.getWriter();

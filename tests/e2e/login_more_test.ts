@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import path from "node:path";
 import { diazo, json, requestLog, sandboxEnv, withSandboxHome } from "./harness.ts";
-import { finish, startLogin } from "./login_helpers.ts";
+import { startLogin } from "./login_helpers.ts";
 
 /**
  * A service account registered at the sandbox, its private key written to a file, and the
@@ -87,7 +87,7 @@ Deno.test("--device where the platform offers it: code on stderr, approval elsew
     const approved = await fetch(login.authorize);
     assert.equal(approved.status, 200);
     await approved.body?.cancel();
-    const done = await finish(login.child, login.stderr);
+    const done = await login.done;
     assert.equal(done.code, 0, done.stderr);
     assert.match(done.stderr, /enter the code [A-Z]{4}-[A-Z]{4}/);
     const summary = JSON.parse(done.stdout);
@@ -102,7 +102,7 @@ Deno.test("--device where the platform offers it: code on stderr, approval elsew
       .then((r) => r.body?.cancel());
     const refused = await startLogin(["--device"], env, "null", /or open (http:\/\/\S+user_code=\S+)/);
     await fetch(refused.authorize).then((r) => r.body?.cancel());
-    const end = await finish(refused.child, refused.stderr);
+    const end = await refused.done;
     assert.equal(end.code, 3);
     assert.match(end.stderr, /error: Authorization was refused \(access_denied\)\nhint: /);
   }));

@@ -1,7 +1,15 @@
 /** e2e: 3-legged login against the sandbox, silent refresh, one refresh for ten parallel processes. */
 import assert from "node:assert/strict";
-import { diazo, json, requestLog, sandboxEnv, type TestHome, withSandboxHome } from "./harness.ts";
-import { finish, startLogin } from "./login_helpers.ts";
+import {
+  diazo,
+  json,
+  requestLog,
+  sandboxEnv,
+  spawnDiazo,
+  type TestHome,
+  withSandboxHome,
+} from "./harness.ts";
+import { startLogin } from "./login_helpers.ts";
 
 /** A free loopback port (closed again before use). */
 function freePort(): number {
@@ -49,7 +57,7 @@ Deno.test("3-legged login via the callback server, userinfo with the user token,
     assert.match(location, /^http:\/\/127\.0\.0\.1:\d+\/callback\?code=/);
     const page = await fetch(location);
     assert.match(await page.text(), /You can close this tab/);
-    const done = await finish(login.child, login.stderr);
+    const done = await login.done;
     assert.equal(done.code, 0, done.stderr);
     const out = json<{ mode: string; scopes: string[] }>(done);
     assert.equal(out.mode, "3-legged");
@@ -76,7 +84,8 @@ Deno.test("3-legged login via the callback server, userinfo with the user token,
     }).then((r) => r.body?.cancel());
     const start = await refreshCount(sb.url);
     const runs = await Promise.all(
-      Array.from({ length: 10 }, () => diazo(["auth", "whoami", "-o", "json"], { env })),
+      // Processes: the refresh lock is between processes, not only between runs of one.
+      Array.from({ length: 10 }, () => spawnDiazo(["auth", "whoami", "-o", "json"], { env })),
     );
     for (const r of runs) assert.equal(r.code, 0, r.stderr);
     assert.equal(await refreshCount(sb.url), start + 1);
@@ -95,10 +104,9 @@ Deno.test("--no-browser: the pasted redirect URL completes the login", () =>
     );
     const location = await approve(login.authorize);
     const code = new URL(location).searchParams.get("code")!;
-    const w = login.child.stdin.getWriter();
-    await w.write(new TextEncoder().encode(location + "\n"));
-    await w.close();
-    const done = await finish(login.child, login.stderr);
+    login.type(location + "\n");
+    login.close();
+    const done = await login.done;
     assert.equal(done.code, 0, done.stderr);
     assert.equal(json<{ mode: string }>(done).mode, "3-legged");
     // The debug log of the login and of a refresh shows no code, token or secret.
@@ -132,7 +140,7 @@ Deno.test("login failures: wrong state, access_denied, callback port in use, unk
     const wrong = await startLogin(["--scopes", "data:read"], env);
     const callback = new URL(env.SVC_CALLBACK_URL);
     await fetch(`${callback}?code=abc&state=not-the-state`).then((r) => r.body?.cancel());
-    const w = await finish(wrong.child, wrong.stderr);
+    const w = await wrong.done;
     assert.equal(w.code, 3);
     assert.match(w.stderr, /error: The login callback carried the wrong state\nhint: /);
 
@@ -141,7 +149,7 @@ Deno.test("login failures: wrong state, access_denied, callback port in use, unk
       .then((r) => r.body?.cancel());
     const denied = await startLogin(["--scopes", "data:read"], env);
     await fetch(await approve(denied.authorize)).then((r) => r.body?.cancel());
-    const d = await finish(denied.child, denied.stderr);
+    const d = await denied.done;
     assert.equal(d.code, 3);
     assert.match(d.stderr, /error: Authorization was refused \(access_denied/);
 

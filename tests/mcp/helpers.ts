@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import path from "node:path";
 import { type CallToolResult, Client, StdioClientTransport } from "../../src/mcp/sdk.ts";
 import { cliCommand, openSandboxHome, type TestHome } from "../e2e/harness.ts";
-import { finish, startLogin } from "../e2e/login_helpers.ts";
+import { startLogin } from "../e2e/login_helpers.ts";
 
 /** A connected client of a `diazo serve` child, and its stderr so far. */
 export interface ServeSession {
@@ -118,7 +118,7 @@ export async function loginAsUser(url: string, env: Record<string, string>): Pro
   const consent = await fetch(login.authorize, { redirect: "manual" });
   await consent.body?.cancel();
   await (await fetch(consent.headers.get("location")!)).body?.cancel();
-  const done = await finish(login.child, login.stderr);
+  const done = await login.done;
   assert.equal(done.code, 0, done.stderr);
   return userEnv;
 }
