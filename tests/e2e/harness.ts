@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import { COMPILE_PERMISSIONS } from "../../scripts/build.ts";
 import { runCli } from "../../src/cli/root.ts";
 import type { Io } from "../../src/cli/io.ts";
+import { forgetSecrets } from "../../src/core/redact.ts";
 import { type Sandbox, startSandbox } from "../../src/sandbox/server.ts";
 
 /** Repository root. */
@@ -192,14 +193,27 @@ export function captureIo(
 /** DIAZO_TEST_SPAWN=1 runs every command test as a child process, as before (to compare, or to bisect). */
 const SPAWN_ALL = Deno.env.get("DIAZO_TEST_SPAWN") === "1";
 
-/** Runs the CLI to completion in this process, as `runCli` with captured streams. */
+/** In-process runs under way in this test file. */
+let running = 0;
+
+/**
+ * Runs the CLI to completion in this process, as `runCli` with captured streams. A run that starts
+ * alone starts with no registered secret, as a new process would, so that its redaction (and the
+ * `--debug` secret check) does not lean on what earlier runs registered.
+ */
 export async function diazo(args: readonly string[], opts: RunOptions): Promise<RunResult> {
   const { stdin } = opts;
   if (SPAWN_ALL && typeof stdin !== "object" && !opts.onStderr) {
     return await spawnDiazo(args, { ...opts, stdin });
   }
   const cap = captureIo(stdin, opts.onStderr);
-  const code = await runCli(args, cap.io, { ...opts.env }, opts.cwd ?? Deno.cwd());
+  if (running++ === 0) forgetSecrets();
+  let code: number;
+  try {
+    code = await runCli(args, cap.io, { ...opts.env }, opts.cwd ?? Deno.cwd());
+  } finally {
+    running--;
+  }
   const result = { code, stdout: cap.stdout(), stderr: cap.stderr() };
   if (args.includes("--debug")) assertNoSecrets(result, opts.env);
   return result;
