@@ -10,6 +10,7 @@ import { COMPILE_PERMISSIONS } from "../../scripts/build.ts";
 import { runCli } from "../../src/cli/root.ts";
 import type { Io } from "../../src/cli/io.ts";
 import { forgetSecrets } from "../../src/core/redact.ts";
+import { generateSigningKey, type SigningKey } from "../../src/sandbox/jwt.ts";
 import { type Sandbox, startSandbox } from "../../src/sandbox/server.ts";
 
 /** Repository root. */
@@ -265,9 +266,19 @@ export interface SandboxHome {
   close(): Promise<void>;
 }
 
+let signingKey: Promise<SigningKey> | undefined;
+
+/**
+ * A sandbox on port 0 for a test. The sandboxes of one test file share one signing key, generated
+ * once: a new 2048-bit key per sandbox would cost a few hundred milliseconds of every test.
+ */
+export async function startTestSandbox(): Promise<Sandbox> {
+  return await startSandbox({ port: 0, signingKey: await (signingKey ??= generateSigningKey()) });
+}
+
 /** Starts a sandbox and makes a home; the caller closes both (fixtures that outlive one call). */
 export async function openSandboxHome(extraEnv: Record<string, string> = {}): Promise<SandboxHome> {
-  const sb = await startSandbox({ port: 0 });
+  const sb = await startTestSandbox();
   const home = await makeHome().catch(async (e) => {
     await sb.close();
     throw e;
