@@ -10,8 +10,9 @@ import { COMPILE_PERMISSIONS } from "../../scripts/build.ts";
 import { runCli } from "../../src/cli/root.ts";
 import type { Io } from "../../src/cli/io.ts";
 import { forgetSecrets } from "../../src/core/redact.ts";
-import { generateSigningKey, type SigningKey } from "../../src/sandbox/jwt.ts";
-import { type Sandbox, startSandbox } from "../../src/sandbox/server.ts";
+import type { Sandbox } from "../../src/sandbox/server.ts";
+import { startTestSandbox } from "./test_sandbox.ts";
+export { startTestSandbox } from "./test_sandbox.ts";
 
 /** Repository root. */
 export const ROOT = path.resolve(fileURLToPath(new URL("../../", import.meta.url)));
@@ -264,16 +265,6 @@ export interface SandboxHome {
   run(args: readonly string[], opts?: Partial<RunOptions>): Promise<RunResult>;
   /** Stops the sandbox and removes the home. */
   close(): Promise<void>;
-}
-
-let signingKey: Promise<SigningKey> | undefined;
-
-/**
- * A sandbox on port 0 for a test. The sandboxes of one test file share one signing key, generated
- * once: a new 2048-bit key per sandbox would cost a few hundred milliseconds of every test.
- */
-export async function startTestSandbox(): Promise<Sandbox> {
-  return await startSandbox({ port: 0, signingKey: await (signingKey ??= generateSigningKey()) });
 }
 
 /** Starts a sandbox and makes a home; the caller closes both (fixtures that outlive one call). */
