@@ -16,6 +16,15 @@ async function partPuts(url: string, from = 0): Promise<{ part: number; status: 
   }));
 }
 
+/** Waits until the sandbox's request log has stopped growing (no request still being handled). */
+async function settled(url: string): Promise<void> {
+  let last = -1;
+  for (let n = (await requestLog(url)).length; n !== last; n = (await requestLog(url)).length) {
+    last = n;
+    await new Promise((r) => setTimeout(r, 300));
+  }
+}
+
 async function waitFor(what: string, check: () => Promise<boolean>, ms = 60_000): Promise<void> {
   const until = Date.now() + ms;
   while (!(await check())) {
@@ -41,6 +50,9 @@ Deno.test("resume: SIGKILL part-way, then --resume sends only the missing parts 
     assert.notEqual(status.code, 0, "the first run was killed");
     await child.stdout.cancel();
     await child.stderr.cancel();
+    // The sandbox may still be handling the killed run's last PUTs (delayed by the fault): let them
+    // end before the resume, as a new process's start-up used to, or a late one could land after it.
+    await settled(fx.sb.url);
 
     // A kill in the middle of an atomic save may also leave its hidden temp file beside the record.
     const records = [...Deno.readDirSync(path.join(fx.home.stateDir, "uploads"))]
