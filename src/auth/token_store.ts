@@ -23,6 +23,11 @@ export interface StoredToken {
   base_url: string;
   profile: string;
   refresh_token?: string;
+  /**
+   * 2-legged: a fingerprint of the client secret the token was fetched with (never the secret), so
+   * that a changed secret is not answered from the cache.
+   */
+  secret_fingerprint?: string;
 }
 
 /** A backend that keeps tokens. */
@@ -36,11 +41,13 @@ export interface TokenStore {
   removeProfile(profile: string): Promise<number>;
 }
 
-/** The cache key of a token: profile, mode, app, platform address and scope set. */
+/** The cache key of a token: profile, mode, app, platform address, scope set (and secret fingerprint). */
 export function tokenKey(
-  t: Pick<StoredToken, "profile" | "mode" | "client_id" | "base_url" | "scopes">,
+  t: Pick<StoredToken, "profile" | "mode" | "client_id" | "base_url" | "scopes" | "secret_fingerprint">,
 ): string {
-  return [t.profile, t.mode, t.client_id, t.base_url, [...t.scopes].sort().join(" ")].join("|");
+  const key = [t.profile, t.mode, t.client_id, t.base_url, [...t.scopes].sort().join(" ")];
+  if (t.secret_fingerprint) key.push(t.secret_fingerprint);
+  return key.join("|");
 }
 
 /** A token store in `<dir>/tokens.json`, created with mode 0600. */

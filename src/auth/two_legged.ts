@@ -28,6 +28,16 @@ export function requireCredentials(resolved: Resolved): { clientId: string; clie
   return { clientId, clientSecret };
 }
 
+/**
+ * A fingerprint of a client secret for the token cache's key: 16 hex digits of a salted SHA-256, so
+ * a changed secret misses the cache while the secret itself is never stored.
+ */
+export async function secretFingerprint(clientSecret: string): Promise<string> {
+  const bytes = new TextEncoder().encode(`diazo token cache\n${clientSecret}`);
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  return [...digest.slice(0, 8)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
 /** The scopes this profile's 2-legged tokens carry. */
 export function profileScopes(resolved: Resolved): string[] {
   return [...(resolved.profile.scopes ?? DEFAULT_2L_SCOPES)].sort();
@@ -50,6 +60,7 @@ export async function twoLeggedToken(
     client_id: clientId,
     base_url: deps.resolved.baseUrl.value,
     scopes,
+    secret_fingerprint: await secretFingerprint(clientSecret),
   };
   const key = tokenKey(identity);
   if (!opts.force) {

@@ -5,19 +5,17 @@
  */
 import { Option } from "@commander-js/extra-typings";
 import { accId } from "../aps/dm_ids.ts";
-import { DiazoError, usageError } from "../core/errors.ts";
+import type { AccAccountId, AccProjectId } from "../aps/ids.ts";
+import { usageError } from "../core/errors.ts";
 import { DATA_CENTRES, parseDataCentre } from "../aps/regions.ts";
 import {
-  type AccountProject,
-  createAccountProject,
-  getProject,
-  listAccountProjects,
-  listAccountUsers,
-  listProjectUsers,
-} from "../services/admin.ts";
-import type { Http } from "../services/http.ts";
+  runAdminProjectCreate,
+  runAdminProjectGet,
+  runAdminProjectList,
+  runAdminProjectUsers,
+  runAdminUserList,
+} from "../ops/admin.ts";
 import { type AnyCommand, type ContextFactory, examples, positiveNumber } from "./command.ts";
-import type { Ctx } from "./context.ts";
 
 const STATUSES = ["active", "pending", "archived", "suspended"];
 const CLASSIFICATIONS = ["production", "template", "component", "sample"];
@@ -47,39 +45,51 @@ function choices(flag: string, allowed: readonly string[]): (value: string) => s
 }
 
 /** The account id of `--account`, checked before any request (the platform's form: no `b.`). */
-function accountOption(value: string): string {
+function accountOption(value: string): AccAccountId {
   return accId(value);
 }
 
-/** An HTTP client acting as the logged-in user: without a login this fails before any request. */
-function userHttp(ctx: Ctx): Promise<Http> {
-  return ctx.http({ mode: "3-legged" });
+/** A project id argument, checked before any request (a bare GUID; `b.<guid>` is accepted). */
+function projectArgument(value: string): AccProjectId {
+  return accId(value);
 }
 
-/** Polls a created project until it is no longer pending, within the --timeout (default 120 s). */
-async function waitProvisioned(
-  ctx: Ctx,
-  http: Http,
-  project: AccountProject,
-  region?: string,
-): Promise<AccountProject> {
-  const limitMs = (ctx.flags.timeout ?? 120) * 1000;
-  const start = Date.now();
-  let current = project;
-  while (current.status === "pending") {
-    if (Date.now() - start > limitMs) {
-      throw new DiazoError("failure", {
-        params: {
-          detail: `project ${project.id} is still pending after ${Math.round(limitMs / 1000)} s`,
-          hint:
-            `Check it later with \`diazo admin project get ${project.id}\`; provisioning can take a while.`,
-        },
-      });
-    }
-    await new Promise((r) => setTimeout(r, 1000));
-    current = await getProject(http, project.id, { region });
-  }
-  return current;
+/** Registers `admin project create` (with --wait: until the project is provisioned). */
+function registerCreate(project: AnyCommand, makeCtx: ContextFactory): void {
+  const create = project.command("create")
+    .description("create a project; the platform accepts it as pending and provisions it shortly after")
+    .requiredOption("--account <id>", ACCOUNT_HELP, accountOption)
+    .requiredOption("--name <name>", "project name, unique in the account (at most 255 characters)")
+    .requiredOption("--type <type>", "project type, e.g. Office, Bridge, Hospital")
+    .option("--classification <c>", `one of ${CLASSIFICATIONS.join(", ")} (default production)`)
+    .option("--job-number <text>", "your own identifier for the project")
+    .option("--template <projectId>", "clone this template project")
+    .addOption(regionOption())
+    .action(async (opts, cmd) => {
+      const ctx = makeCtx(cmd);
+      const name = opts.name.trim();
+      if (name === "" || name.length > 255) {
+        throw usageError("--name must be 1 to 255 characters", "Example: --name 'Riverside Tower'");
+      }
+      if (opts.classification !== undefined) {
+        choices("--classification", CLASSIFICATIONS)(opts.classification);
+      }
+      const templateId = opts.template === undefined ? undefined : projectArgument(opts.template);
+      const timeoutMs = ctx.flags.timeout === undefined ? undefined : ctx.flags.timeout * 1000;
+      const created = await runAdminProjectCreate({
+        ...opts,
+        name,
+        templateId,
+        wait: ctx.flags.wait ? { timeoutMs } : undefined,
+        onAccepted: (p) => ctx.info(`Project ${p.name} (${p.id}) accepted, status ${p.status}`),
+      }, ctx);
+      if (ctx.flags.wait) ctx.info(`Project ${created.id} is ${created.status}`);
+      await ctx.emit(created);
+    });
+  examples(create, [
+    "diazo admin project create --account b.c8b0c73d-3ae9-4a3c-9b5e-1f2d3c4b5a69 --name 'North Depot' --type Office",
+    "diazo admin project create --account c8b0c73d-3ae9-4a3c-9b5e-1f2d3c4b5a69 --name 'East Wing' --type Hospital --wait",
+  ]);
 }
 
 function registerProjects(admin: AnyCommand, makeCtx: ContextFactory): void {
@@ -103,10 +113,7 @@ function registerProjects(admin: AnyCommand, makeCtx: ContextFactory): void {
     .addOption(regionOption())
     .action(async (opts, cmd) => {
       const ctx = makeCtx(cmd);
-      const http = await userHttp(ctx);
-      const out: AccountProject[] = [];
-      for await (const p of listAccountProjects(http, opts.account, opts)) out.push(p);
-      await ctx.emit(out, { columns: PROJECT_COLUMNS });
+      await ctx.emit(await runAdminProjectList(opts, ctx), { columns: PROJECT_COLUMNS });
     });
   examples(list, [
     "diazo admin project list --account b.c8b0c73d-3ae9-4a3c-9b5e-1f2d3c4b5a69",
@@ -114,53 +121,19 @@ function registerProjects(admin: AnyCommand, makeCtx: ContextFactory): void {
     "diazo admin project list --account b.c8b0c73d-3ae9-4a3c-9b5e-1f2d3c4b5a69 --region EMEA",
   ]);
 
-  const create = project.command("create")
-    .description("create a project; the platform accepts it as pending and provisions it shortly after")
-    .requiredOption("--account <id>", ACCOUNT_HELP, accountOption)
-    .requiredOption("--name <name>", "project name, unique in the account (at most 255 characters)")
-    .requiredOption("--type <type>", "project type, e.g. Office, Bridge, Hospital")
-    .option("--classification <c>", `one of ${CLASSIFICATIONS.join(", ")} (default production)`)
-    .option("--job-number <text>", "your own identifier for the project")
-    .option("--template <projectId>", "clone this template project")
-    .addOption(regionOption())
-    .action(async (opts, cmd) => {
-      const ctx = makeCtx(cmd);
-      const name = opts.name.trim();
-      if (name === "" || name.length > 255) {
-        throw usageError("--name must be 1 to 255 characters", "Example: --name 'Riverside Tower'");
-      }
-      if (opts.classification !== undefined) {
-        choices("--classification", CLASSIFICATIONS)(opts.classification);
-      }
-      const templateId = opts.template === undefined ? undefined : accId(opts.template);
-      const http = await userHttp(ctx);
-      let created = await createAccountProject(http, opts.account, {
-        name,
-        type: opts.type,
-        classification: opts.classification,
-        jobNumber: opts.jobNumber,
-        templateId,
-      }, { region: opts.region });
-      ctx.info(`Project ${created.name} (${created.id}) accepted, status ${created.status}`);
-      if (ctx.flags.wait) {
-        created = await waitProvisioned(ctx, http, created, opts.region);
-        ctx.info(`Project ${created.id} is ${created.status}`);
-      }
-      await ctx.emit(created);
-    });
-  examples(create, [
-    "diazo admin project create --account b.c8b0c73d-3ae9-4a3c-9b5e-1f2d3c4b5a69 --name 'North Depot' --type Office",
-    "diazo admin project create --account c8b0c73d-3ae9-4a3c-9b5e-1f2d3c4b5a69 --name 'East Wing' --type Hospital --wait",
-  ]);
+  registerCreate(project, makeCtx);
 
   const get = project.command("get").alias("info")
     .description("show a project")
-    .argument("<projectId>", "project id (a GUID; the data management b.<guid> form is accepted)")
+    .argument(
+      "<projectId>",
+      "project id (a GUID; the data management b.<guid> form is accepted)",
+      projectArgument,
+    )
     .addOption(regionOption())
-    .action(async (id, opts, cmd) => {
+    .action(async (project, opts, cmd) => {
       const ctx = makeCtx(cmd);
-      const projectId = accId(id);
-      await ctx.emit(await getProject(await userHttp(ctx), projectId, { region: opts.region }));
+      await ctx.emit(await runAdminProjectGet({ ...opts, project }, ctx));
     });
   examples(get, [
     "diazo admin project get 1c7d2a10-8f3e-4c55-a1b2-3c4d5e6f7081",
@@ -169,17 +142,17 @@ function registerProjects(admin: AnyCommand, makeCtx: ContextFactory): void {
 
   const users = project.command("users")
     .description("list the users of a project, following every page")
-    .argument("<projectId>", "project id (a GUID; the data management b.<guid> form is accepted)")
+    .argument(
+      "<projectId>",
+      "project id (a GUID; the data management b.<guid> form is accepted)",
+      projectArgument,
+    )
     .option("--limit <n>", "stop after n users", positiveNumber("--limit", true))
     .addOption(regionOption())
-    .action(async (id, opts, cmd) => {
+    .action(async (project, opts, cmd) => {
       const ctx = makeCtx(cmd);
-      const projectId = accId(id);
-      const http = await userHttp(ctx);
-      const out = [];
-      for await (const u of listProjectUsers(http, projectId, opts)) {
-        out.push({ ...u, projectAdmin: u.accessLevels?.projectAdmin ?? false });
-      }
+      const users = await runAdminProjectUsers({ ...opts, project }, ctx);
+      const out = users.map((u) => ({ ...u, projectAdmin: u.accessLevels?.projectAdmin ?? false }));
       await ctx.emit(out, { columns: ["id", "name", "email", "companyName", "status", "projectAdmin"] });
     });
   examples(users, [
@@ -208,10 +181,9 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
     .addOption(regionOption())
     .action(async (opts, cmd) => {
       const ctx = makeCtx(cmd);
-      const http = await userHttp(ctx);
-      const out = [];
-      for await (const u of listAccountUsers(http, opts.account, opts)) out.push(u);
-      await ctx.emit(out, { columns: ["id", "name", "email", "role", "status", "company_name"] });
+      await ctx.emit(await runAdminUserList(opts, ctx), {
+        columns: ["id", "name", "email", "role", "status", "company_name"],
+      });
     });
   examples(list, [
     "diazo admin user list --account b.c8b0c73d-3ae9-4a3c-9b5e-1f2d3c4b5a69",

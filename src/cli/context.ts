@@ -2,28 +2,16 @@
  * What every command receives: global flags, streams, lazily loaded configuration, an HTTP client
  * with authentication, and the one place where results are written (DESIGN.md §4).
  */
-import { DiazoError } from "../core/errors.ts";
 import { type ConfigFile, resolve, type Resolved } from "../config/config.ts";
 import { loadConfig, loadDotenv, saveConfig } from "../config/store.ts";
 import { usageError } from "../core/errors.ts";
-import { applyQuery, chooseFormat, type OutputFormat, render } from "../core/output.ts";
+import { applyQuery, type OutputFormat, render } from "../core/output.ts";
 import { knownSecrets, redact } from "../core/redact.ts";
 import { configDirFor, stateDirFor } from "../platform/dirs.ts";
-import { createHttp, type Http, type RequestSpec } from "../services/http.ts";
-import { proxyConfigured, rawFetch } from "../services/raw_transport.ts";
-import {
-  type OpenedTokenStore,
-  openTokenStore,
-  type TokenStore,
-  type TokenStoreStatus,
-} from "../auth/token_store.ts";
-import { profileScopes, requireCredentials, twoLeggedToken } from "../auth/two_legged.ts";
-import { type TokenMemo, tokenMemo, type TokenMemoSource } from "../auth/token_memo.ts";
-import { threeLeggedToken } from "../auth/three_legged.ts";
-import { VERSION } from "../core/version.ts";
+import type { Http, OpenedTokenStore, OpsDeps, TokenStore, TokenStoreStatus } from "../ops/deps.ts";
+import { createSession, type ScopeUsage } from "../ops/session.ts";
+import type { RunGlobals } from "./globals.ts";
 import type { Io } from "./io.ts";
-import type { OpsDeps } from "../ops/deps.ts";
-import { pollOptionsFromEnv } from "../services/derivative_poll.ts";
 
 /** The global flags of DESIGN.md §4, as parsed. */
 export interface GlobalFlags {
@@ -46,6 +34,8 @@ export interface Ctx extends OpsDeps {
   readonly env: Record<string, string | undefined>;
   readonly cwd: string;
   readonly flags: GlobalFlags;
+  /** What the front door (argv.ts) resolved for this run: output format, profile and their sources. */
+  readonly run: RunGlobals;
   /** False with --non-interactive, CI, or when stdin is not a terminal. */
   readonly interactive: boolean;
   readonly color: boolean;
@@ -108,153 +98,98 @@ export interface RunState {
   /** The last result the command emitted (before --query), for hooks and pipeline steps. */
   result?: unknown;
   /** Scopes the command's requests needed, for the scope-usage log. */
-  usage?: { profile: string; mode: "2-legged" | "3-legged"; scopes: Set<string> };
+  usage?: ScopeUsage;
+  /** What the front door resolved (set by runCli before any command runs). */
+  globals?: RunGlobals;
 }
 
-/** Builds a context from parsed flags and the process environment. */
-export function createContext(
-  io: Io,
-  flags: GlobalFlags,
-  env: Record<string, string | undefined>,
-  cwd: string,
-  state: RunState = { exitCode: 0 },
-  tokenStore?: Promise<OpenedTokenStore>,
-): Ctx {
+/** What a context is made of. */
+export interface ContextInput {
+  io: Io;
+  flags: GlobalFlags;
+  env: Record<string, string | undefined>;
+  cwd: string;
+  state: RunState;
+  globals: RunGlobals;
+  /** A token store already opened (shared with the parent context, or chosen by the command). */
+  tokenStore?: Promise<OpenedTokenStore>;
+}
+
+/** Builds a context: files and tokens are loaded on first use, once per context. */
+export function createContext(input: ContextInput): Ctx {
+  const { io, flags, env, cwd, state, globals } = input;
   const interactive = !flags.nonInteractive && !truthy(env.CI) && io.stdin.isTerminal;
   const color = flags.color && !("NO_COLOR" in env && env.NO_COLOR !== "") && env.TERM !== "dumb";
+  const configDir = configDirFor((k) => env[k], Deno.build.os);
+  const stateDir = stateDirFor((k) => env[k], Deno.build.os);
   let configP: Promise<ConfigFile> | undefined;
   let settingsP: Promise<Resolved> | undefined;
-  let opened: Promise<OpenedTokenStore> | undefined = tokenStore;
-  // One token per login for the whole process (serve keeps its context), whatever the number of clients.
-  const memos = new Map<string, TokenMemo>();
-  const tokenMemoFor = (mode: string, resolved: Resolved, source: TokenMemoSource): TokenMemo => {
-    const scopes = mode === "2-legged" ? profileScopes(resolved).join(" ") : "";
-    const key = [mode, resolved.profileName, resolved.clientId.value, resolved.baseUrl.value, scopes].join(
-      "\n",
+  const settings = () =>
+    settingsP ??= Promise.all([ctx.config(), loadDotenv(cwd)]).then(([config, dotenv]) =>
+      resolve({
+        flags: { profile: flags.profile, timeout: flags.timeout, concurrency: flags.concurrency },
+        env,
+        dotenv,
+        config,
+      })
     );
-    let memo = memos.get(key);
-    if (!memo) memos.set(key, memo = tokenMemo(source));
-    return memo;
-  };
-  const cfgDir = configDirFor((k) => env[k], Deno.build.os);
-  const open = () =>
-    opened ??= openTokenStore({
-      configDir: cfgDir,
-      stateDir: ctx.stateDir,
-      env,
-      os: Deno.build.os,
-      warn: (msg) => ctx.warn(msg),
-    });
-  const ctx: Ctx = {
-    io,
+  const lines = stderrLines(io, flags);
+  const session = createSession({
+    ...lines,
     env,
-    cwd,
-    flags,
-    interactive,
-    color,
-    configDir: cfgDir,
-    stateDir: stateDirFor((k) => env[k], Deno.build.os),
-    poll: pollOptionsFromEnv(env),
-    config: () => (configP ??= loadConfig(cfgDir)),
+    configDir,
+    stateDir,
+    settings,
+    run: state,
+    opened: input.tokenStore,
+    debugEnabled: flags.debug,
+  });
+  const ctx: Ctx = {
+    ...{ io, env, cwd, flags, run: globals, interactive, color, configDir, stateDir, settings },
+    ...lines,
+    ...session,
+    config: () => (configP ??= loadConfig(configDir)),
     async saveConfig(config) {
-      await saveConfig(cfgDir, config);
+      await saveConfig(configDir, config);
       configP = Promise.resolve(config);
       settingsP = undefined;
     },
-    settings: () =>
-      settingsP ??= (async () => {
-        const [config, dotenv] = await Promise.all([ctx.config(), loadDotenv(cwd)]);
-        return resolve({
-          flags: { profile: flags.profile, timeout: flags.timeout, concurrency: flags.concurrency },
-          env,
-          dotenv,
-          config,
-        });
-      })(),
-    tokenStore: async () => (await open()).store,
-    tokenStoreStatus: async () => (await open()).status,
-    async http(opts = {}) {
-      const resolved = await ctx.settings();
-      const base = {
-        baseUrl: resolved.baseUrl.value,
-        timeoutMs: resolved.timeoutSec * 1000,
-        maxAttempts: resolved.maxAttempts,
-        retryBaseMs: resolved.retryBaseMs,
-        userAgent: `diazo/${VERSION} deno/${Deno.version.deno} (${Deno.build.target})`,
-        debug: flags.debug ? (line: string) => ctx.debug(line) : undefined,
-        rawFetch: proxyConfigured(env) ? undefined : rawFetch,
-      };
-      if (opts.auth === "none") return createHttp(base);
-      const authHttp = createHttp(base);
-      const mode = opts.mode ?? "2-legged";
-      const threeLeggedDeps = async () => ({
-        resolved,
-        store: await ctx.tokenStore(),
-        authHttp,
-        stateDir: ctx.stateDir,
-        debug: (l: string) => ctx.debug(l),
-      });
-      const memo = tokenMemoFor(mode, resolved, {
-        fetch: async () => {
-          if (mode === "3-legged") return await threeLeggedToken(await threeLeggedDeps());
-          requireCredentials(resolved); // "Missing credentials" comes before any token-store notice
-          const store = await ctx.tokenStore();
-          const { token, cached } = await twoLeggedToken({ resolved, store, authHttp });
-          if (flags.debug) ctx.debug(cached ? "token: cached 2-legged token" : "token: new 2-legged token");
-          return token;
-        },
-        renew: async (rejected) => {
-          if (mode === "3-legged") return await threeLeggedToken(await threeLeggedDeps(), { rejected });
-          const store = await ctx.tokenStore();
-          return (await twoLeggedToken({ resolved, store, authHttp }, { force: true })).token;
-        },
-      });
-      const http = createHttp({ ...base, onUnauthorized: memo.renew, token: memo.get });
-      const usage = state.usage ??= { profile: resolved.profileName, mode, scopes: new Set() };
-      usage.mode = mode;
-      return {
-        baseUrl: http.baseUrl,
-        request: <T>(spec: RequestSpec) => {
-          if (spec.scope && spec.auth !== "none") {
-            for (const sc of spec.scope.split(" ")) usage.scopes.add(sc);
-          }
-          if (mode === "2-legged") return http.request<T>(spec);
-          // A user's token gains a scope only by logging in again with it, not by extend-scopes.
-          return http.request<T>(spec).catch((e) => {
-            if (e instanceof DiazoError && e.code === "insufficient_scope") {
-              throw new DiazoError("insufficient_scope_user", {
-                params: e.params,
-                status: e.status,
-                body: e.body,
-              });
-            }
-            throw e;
-          });
-        },
-      };
+    async format() {
+      await ctx.settings(); // a broken config.json or .env is this command's error, as before any render
+      if (globals.outputError !== undefined) throw globals.outputError;
+      return globals.output;
     },
-    format: async () =>
-      chooseFormat(
-        flags.output,
-        env.DIAZO_OUTPUT,
-        (await ctx.settings()).outputSetting,
-        io.stdout.isTerminal,
-      ),
-    async emit(value, opts = {}) {
-      state.result = value;
-      const format = await ctx.format();
-      if (opts.action !== undefined) {
-        if (format === "table" && io.stdout.isTerminal && !flags.query) {
-          io.stdout.write(opts.action + "\n");
-          return;
-        }
-        ctx.info(opts.action);
-      }
-      const shown = flags.query ? await applyQuery(value, flags.query) : value;
-      io.stdout.write(
-        await render(shown, { format, columns: flags.query ? undefined : opts.columns, color }),
-      );
+    emit: (value, opts = {}) => emitResult(ctx, state, value, opts),
+    confirm: (question, flag = "--yes") => confirm(ctx, question, flag),
+    async confirmOrCancel(question) {
+      if (await ctx.confirm(question, "--yes")) return true;
+      ctx.info("Cancelled; nothing was changed.");
+      ctx.setExitCode(1);
+      return false;
     },
+    setExitCode: (code) => void (state.exitCode = Math.max(state.exitCode, code)),
+    onInterrupt: (handler) => void (state.interruptHandler = handler),
+    derive: (over) =>
+      createContext({
+        ...input,
+        env: { ...env, ...over.env },
+        tokenStore: over.tokenStore ? chosenStore(over.tokenStore) : session.opened(),
+      }),
+  };
+  return ctx;
+}
+
+/** A token store the command chose (e.g. the demo's in-memory one), as if opened. */
+function chosenStore(store: TokenStore): Promise<OpenedTokenStore> {
+  return Promise.resolve({
+    store,
+    status: { kind: store.kind, location: store.kind, reason: "chosen by the command" },
+  });
+}
+
+/** The info, warn and debug lines of a context, on stderr. */
+function stderrLines(io: Io, flags: GlobalFlags): Pick<Ctx, "info" | "warn" | "debug"> {
+  return {
     info(message) {
       if (!flags.quiet) io.stderr.write(message + "\n");
     },
@@ -264,42 +199,39 @@ export function createContext(
     debug(message) {
       if (flags.debug) io.stderr.write(`debug: ${redact(message, knownSecrets())}\n`);
     },
-    async confirm(question, flag = "--yes") {
-      if (flags.yes) return true;
-      if (!interactive) {
-        throw usageError(
-          `${question.replace(/\?$/, "")}: confirmation required`,
-          `Pass ${flag} to confirm in a non-interactive run.`,
-        );
-      }
-      io.stderr.write(`${question} [y/N] `);
-      const answer = (await io.stdin.readLine()) ?? "";
-      return /^y(es)?$/i.test(answer.trim());
-    },
-    async confirmOrCancel(question) {
-      if (await ctx.confirm(question, "--yes")) return true;
-      ctx.info("Cancelled; nothing was changed.");
-      ctx.setExitCode(1);
-      return false;
-    },
-    setExitCode(code) {
-      state.exitCode = Math.max(state.exitCode, code);
-    },
-    onInterrupt(handler) {
-      state.interruptHandler = handler;
-    },
-    derive(over) {
-      const given = over.tokenStore;
-      const store = given
-        ? Promise.resolve({
-          store: given,
-          status: { kind: given.kind, location: given.kind, reason: "chosen by the command" },
-        })
-        : opened;
-      return createContext(io, flags, { ...env, ...over.env }, cwd, state, store);
-    },
   };
-  return ctx;
+}
+
+/** `ctx.emit`: the action line alone on a terminal table, else the record (after --query) on stdout. */
+async function emitResult(ctx: Ctx, state: RunState, value: unknown, opts: EmitOptions): Promise<void> {
+  state.result = value;
+  const { io, flags } = ctx;
+  const format = await ctx.format();
+  if (opts.action !== undefined) {
+    if (format === "table" && io.stdout.isTerminal && !flags.query) {
+      io.stdout.write(opts.action + "\n");
+      return;
+    }
+    ctx.info(opts.action);
+  }
+  const shown = flags.query ? await applyQuery(value, flags.query) : value;
+  io.stdout.write(
+    await render(shown, { format, columns: flags.query ? undefined : opts.columns, color: ctx.color }),
+  );
+}
+
+/** `ctx.confirm`: --yes, else a y/N prompt on a terminal, else a usage error naming `flag`. */
+async function confirm(ctx: Ctx, question: string, flag: string): Promise<boolean> {
+  if (ctx.flags.yes) return true;
+  if (!ctx.interactive) {
+    throw usageError(
+      `${question.replace(/\?$/, "")}: confirmation required`,
+      `Pass ${flag} to confirm in a non-interactive run.`,
+    );
+  }
+  ctx.io.stderr.write(`${question} [y/N] `);
+  const answer = (await ctx.io.stdin.readLine()) ?? "";
+  return /^y(es)?$/i.test(answer.trim());
 }
 
 function truthy(v: string | undefined): boolean {

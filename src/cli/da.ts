@@ -1,16 +1,12 @@
 /** `diazo da ...`: Design Automation — the app's nickname, engines, app bundles and activities. */
+import { checkDaName, checkEngineId } from "../aps/da_ids.ts";
 import {
-  checkDaName,
-  checkEngineId,
-  createAppBundle,
-  describeId,
-  getEngine,
-  getNickname,
-  listActivities,
-  listAppBundles,
-  listEngines,
-  setNickname,
-} from "../services/da.ts";
+  type DaListKind,
+  runDaAppBundleCreate,
+  runDaEngineGet,
+  runDaList,
+  runDaNickname,
+} from "../ops/da.ts";
 import { type AnyCommand, type ContextFactory, examples, positiveNumber } from "./command.ts";
 
 const ID_COLUMNS = ["id", "owner", "name", "alias"] as const;
@@ -20,7 +16,7 @@ function addIdList(
   parent: AnyCommand,
   makeCtx: ContextFactory,
   what: string,
-  list: typeof listEngines,
+  kind: DaListKind,
   lines: string[],
 ): void {
   const cmd = parent.command("list").alias("ls")
@@ -28,10 +24,7 @@ function addIdList(
     .option("--limit <n>", "stop after n ids", positiveNumber("--limit", true))
     .action(async (opts, c) => {
       const ctx = makeCtx(c);
-      const http = await ctx.http();
-      const out = [];
-      for await (const id of list(http, { limit: opts.limit })) out.push(describeId(id));
-      await ctx.emit(out, { columns: ID_COLUMNS });
+      await ctx.emit(await runDaList({ kind, limit: opts.limit }, ctx), { columns: ID_COLUMNS });
     });
   examples(cmd, lines);
 }
@@ -46,16 +39,12 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
 
   const nickname = da.command("nickname")
     .description("show the app's nickname (the owner part of its ids), or set it")
-    .argument("[name]", "new nickname: letters, digits and underscores")
+    .argument("[name]", "new nickname: letters, digits and underscores", (v) => checkDaName("nickname", v))
     .action(async (name, _opts, cmd) => {
       const ctx = makeCtx(cmd);
-      if (name !== undefined) checkDaName("nickname", name);
-      const http = await ctx.http();
-      if (name !== undefined) {
-        await setNickname(http, name);
-        ctx.info(`Nickname set to ${name}`);
-      }
-      await ctx.emit({ nickname: await getNickname(http) });
+      const answer = await runDaNickname({ name }, ctx);
+      if (name !== undefined) ctx.info(`Nickname set to ${name}`);
+      await ctx.emit(answer);
     });
   examples(nickname, ["diazo da nickname", "diazo da nickname MyCompany"]);
 
@@ -63,17 +52,16 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
     "list and inspect engines (AutoCAD, Revit, Inventor, 3ds Max)",
   );
   examples(engine, ["diazo da engine list", "diazo da engine get Autodesk.Revit+2024"]);
-  addIdList(engine, makeCtx, "the engines", listEngines, [
+  addIdList(engine, makeCtx, "the engines", "engines", [
     "diazo da engine list",
     "diazo da engine list -o json --query \"[?name=='Revit'].id\"",
   ]);
   const engineGet = engine.command("get").alias("info")
     .description("show an engine's details")
-    .argument("<id>", "qualified engine id, e.g. Autodesk.AutoCAD+24")
+    .argument("<id>", "qualified engine id, e.g. Autodesk.AutoCAD+24", checkEngineId)
     .action(async (id, _opts, cmd) => {
       const ctx = makeCtx(cmd);
-      checkEngineId(id);
-      await ctx.emit(await getEngine(await ctx.http(), id));
+      await ctx.emit(await runDaEngineGet({ id }, ctx));
     });
   examples(engineGet, ["diazo da engine get Autodesk.AutoCAD+24"]);
 
@@ -84,23 +72,25 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
     "diazo da appbundle list",
     "diazo da appbundle create --id MyApp --engine Autodesk.AutoCAD+24",
   ]);
-  addIdList(bundle, makeCtx, "the app's app bundles (one id per alias)", listAppBundles, [
+  addIdList(bundle, makeCtx, "the app's app bundles (one id per alias)", "appbundles", [
     "diazo da appbundle list",
   ]);
   const create = bundle.command("create")
     .description("create an app bundle (version 1) and print where to upload its package")
-    .requiredOption("--id <name>", "unqualified name: letters, digits and underscores")
-    .requiredOption("--engine <id>", "engine it runs on, e.g. Autodesk.AutoCAD+24")
+    .requiredOption(
+      "--id <name>",
+      "unqualified name: letters, digits and underscores",
+      (v) => checkDaName("app bundle name", v),
+    )
+    .requiredOption("--engine <id>", "engine it runs on, e.g. Autodesk.AutoCAD+24", checkEngineId)
     .option("--description <text>", "what it does")
     .action(async (opts, cmd) => {
       const ctx = makeCtx(cmd);
-      checkDaName("app bundle name", opts.id);
-      checkEngineId(opts.engine);
-      const created = await createAppBundle(await ctx.http(), {
+      const created = await runDaAppBundleCreate({
         id: opts.id,
         engine: opts.engine,
         description: opts.description,
-      });
+      }, ctx);
       ctx.info(
         `Created app bundle ${created.id} version ${created.version}; upload its package (a zip) as a form to ${created.uploadParameters?.endpointURL}`,
       );
@@ -112,7 +102,7 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
 
   const activity = da.command("activity").description("list activities (your own and shared ones)");
   examples(activity, ["diazo da activity list"]);
-  addIdList(activity, makeCtx, "the activities the app can use", listActivities, [
+  addIdList(activity, makeCtx, "the activities the app can use", "activities", [
     "diazo da activity list",
     "diazo da activity list -o json --limit 5",
   ]);

@@ -4,6 +4,7 @@
  * credentials are configured.
  */
 import path from "node:path";
+import { parseBucketKey, parseObjectKey } from "../aps/ids.ts";
 import { memoryTokenStore } from "../auth/token_store.ts";
 import { twoLeggedToken } from "../auth/two_legged.ts";
 import { generateModel } from "../generate/generate.ts";
@@ -85,7 +86,7 @@ async function runFlow(ctx: Ctx, opts: { keep?: boolean; sandbox: boolean }, ste
     return [token, `client ${token.client_id}, ${token.scopes.length} scopes`];
   });
   const http = await ctx.http();
-  const bucket = `diazo-demo-${Date.now().toString(36)}-${crypto.randomUUID().slice(0, 6)}`;
+  const bucket = parseBucketKey(`diazo-demo-${Date.now().toString(36)}-${crypto.randomUUID().slice(0, 6)}`);
   const work = await Deno.makeTempDir({ prefix: "diazo-demo-" });
   try {
     await step(ctx, steps, total, "Create a bucket", async () => {
@@ -101,7 +102,7 @@ async function runFlow(ctx: Ctx, opts: { keep?: boolean; sandbox: boolean }, ste
     const uploaded = await step(ctx, steps, total, "Upload it (multipart, SHA-1 checked)", async () => {
       const r = await uploadFile(http, {
         bucketKey: bucket,
-        objectKey: "tower.obj",
+        objectKey: parseObjectKey("tower.obj"),
         file: modelFile,
         partSize: MIN_PART_SIZE,
         concurrency: settings.concurrency,

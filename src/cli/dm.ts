@@ -4,27 +4,23 @@
  * else as the app (2-legged); `--as user|app` chooses.
  */
 import { Option } from "@commander-js/extra-typings";
-import { threeLeggedKey } from "../auth/three_legged.ts";
 import { dmFolderId, dmHubId, dmItemId, dmProjectId } from "../aps/dm_ids.ts";
 import { usageError } from "../core/errors.ts";
 import {
+  type DmPage,
   type DmResource,
-  getFolder,
-  getHub,
-  getItemWithTip,
-  getProject,
-  listFolderContents,
-  listHubs,
-  listItemVersions,
-  listProjects,
-  listTopFolders,
-} from "../services/dm.ts";
-import type { Http } from "../services/http.ts";
+  runFolderGet,
+  runFolderList,
+  runHubGet,
+  runHubList,
+  runItemGet,
+  runItemVersions,
+  runProjectGet,
+  runProjectList,
+} from "../ops/dm.ts";
 import { type AnyCommand, type ContextFactory, examples, positiveNumber } from "./command.ts";
-import type { Ctx } from "./context.ts";
 
 const WHO = ["user", "app"] as const;
-type Who = (typeof WHO)[number];
 
 const HUB = "b.c8b0c73d-3ae9-4a3c-9b5e-1f2d3c4b5a69";
 const PROJECT = "b.1c7d2a10-8f3e-4c55-a1b2-3c4d5e6f7081";
@@ -40,27 +36,6 @@ function asOption() {
 
 function limitOption() {
   return new Option("--limit <n>", "stop after n results").argParser(positiveNumber("--limit", true));
-}
-
-/** True when the active profile holds a 3-legged login for its app and platform. */
-async function hasUserLogin(ctx: Ctx): Promise<boolean> {
-  const resolved = await ctx.settings();
-  const clientId = resolved.clientId.value;
-  if (!clientId) return false;
-  const key = threeLeggedKey(resolved.profileName, clientId, resolved.baseUrl.value);
-  return (await (await ctx.tokenStore()).get(key)) !== undefined;
-}
-
-/** The HTTP client in the mode `--as` asks for, or the user's when logged in, else the app's. */
-async function dmHttp(ctx: Ctx, who?: Who): Promise<Http> {
-  const user = who === undefined ? await hasUserLogin(ctx) : who === "user";
-  return await ctx.http({ mode: user ? "3-legged" : "2-legged" });
-}
-
-async function collect(items: AsyncGenerator<DmResource>): Promise<DmResource[]> {
-  const out: DmResource[] = [];
-  for await (const r of items) out.push(r);
-  return out;
 }
 
 function attr(r: DmResource | undefined, path: string): unknown {
@@ -113,19 +88,18 @@ export function registerHub(program: AnyCommand, makeCtx: ContextFactory): void 
     .addOption(asOption())
     .action(async (opts, cmd) => {
       const ctx = makeCtx(cmd);
-      const hubs = await collect(listHubs(await dmHttp(ctx, opts.as), { limit: opts.limit }));
-      await ctx.emit(hubs.map((h) => withHelpers(h)), { columns: HUB_COLUMNS });
+      const hubs = await runHubList(opts, ctx);
+      await ctx.emit(hubs.items.map((h) => withHelpers(h)), { columns: HUB_COLUMNS });
     });
   examples(list, ["diazo hub list", "diazo hub list --as app -o json --query '[].id'"]);
 
   const get = hub.command("get").alias("info")
     .description("show one hub")
-    .argument("<hub>", "hub id: b.<account guid> (a bare account GUID gets the b.) or a.<id>")
+    .argument("<hub>", "hub id: b.<account guid> (a bare account GUID gets the b.) or a.<id>", dmHubId)
     .addOption(asOption())
-    .action(async (hubId, opts, cmd) => {
+    .action(async (hub, opts, cmd) => {
       const ctx = makeCtx(cmd);
-      dmHubId(hubId);
-      await ctx.emit(withHelpers(await getHub(await dmHttp(ctx, opts.as), hubId)), { columns: HUB_COLUMNS });
+      await ctx.emit(withHelpers(await runHubGet({ ...opts, hub }, ctx)), { columns: HUB_COLUMNS });
     });
   examples(get, [`diazo hub get ${HUB}`, `diazo hub get ${HUB.slice(2)}   # an ACC account id works too`]);
 }
@@ -137,50 +111,40 @@ export function registerProject(program: AnyCommand, makeCtx: ContextFactory): v
 
   const list = project.command("list").alias("ls")
     .description("list a hub's projects, following every page")
-    .argument("<hub>", "hub id (b.<guid> or a.<id>; see `diazo hub list`)")
+    .argument("<hub>", "hub id (b.<guid> or a.<id>; see `diazo hub list`)", dmHubId)
     .addOption(limitOption())
     .addOption(asOption())
-    .action(async (hubId, opts, cmd) => {
+    .action(async (hub, opts, cmd) => {
       const ctx = makeCtx(cmd);
-      dmHubId(hubId);
-      const projects = await collect(listProjects(await dmHttp(ctx, opts.as), hubId, { limit: opts.limit }));
-      await ctx.emit(projects.map((p) => withHelpers(p)), { columns: PROJECT_COLUMNS });
+      const projects = await runProjectList({ ...opts, hub }, ctx);
+      await ctx.emit(projects.items.map((p) => withHelpers(p)), { columns: PROJECT_COLUMNS });
     });
   examples(list, [`diazo project list ${HUB}`, `diazo project list ${HUB} --limit 5 -o json`]);
 
   const get = project.command("get").alias("info")
     .description("show one project (its root folder and top-folder links are in the JSON)")
-    .argument("<hub>", "hub id")
-    .argument("<project>", "project id: b.<guid>; an ACC/BIM 360 project GUID gets the b. prefix")
+    .argument("<hub>", "hub id", dmHubId)
+    .argument(
+      "<project>",
+      "project id: b.<guid>; an ACC/BIM 360 project GUID gets the b. prefix",
+      dmProjectId,
+    )
     .addOption(asOption())
-    .action(async (hubId, projectId, opts, cmd) => {
+    .action(async (hub, project, opts, cmd) => {
       const ctx = makeCtx(cmd);
-      dmHubId(hubId);
-      dmProjectId(projectId);
-      const p = await getProject(await dmHttp(ctx, opts.as), hubId, projectId);
+      const p = await runProjectGet({ ...opts, hub, project }, ctx);
       await ctx.emit(withHelpers(p), { columns: PROJECT_COLUMNS });
     });
   examples(get, [`diazo project get ${HUB} ${PROJECT}`, `diazo project get ${HUB} ${PROJECT.slice(2)}`]);
 }
 
 /** Rows of a folder's contents, items with their tip version's number and size. */
-async function contentRows(
-  http: Http,
-  projectId: string,
-  folderId: string,
-  opts: { limit?: number; type?: "folders" | "items" },
-) {
-  const tips = new Map<string, DmResource>();
-  const rows = [];
-  const items = listFolderContents(http, projectId, folderId, {
-    ...opts,
-    onIncluded: (versions) => versions.forEach((v) => tips.set(v.id, v)),
-  });
-  for await (const r of items) {
+function contentRows(page: DmPage) {
+  const tips = new Map(page.included.map((v) => [v.id, v]));
+  return page.items.map((r) => {
     const tip = (r.relationships?.tip as { data?: { id?: string } } | undefined)?.data?.id;
-    rows.push(withHelpers(r, tip ? tips.get(tip) : undefined));
-  }
-  return rows;
+    return withHelpers(r, tip ? tips.get(tip) : undefined);
+  });
 }
 
 /** Registers `folder`. */
@@ -192,36 +156,33 @@ export function registerFolder(program: AnyCommand, makeCtx: ContextFactory): vo
     .description(
       "list a project's top folders (with --hub), or a folder's folders and items, following every page",
     )
-    .argument("<project>", "project id (b.<guid>; see `diazo project list <hub>`)")
-    .argument("[folder]", "folder id (urn:adsk.wipprod:fs.folder:co....); omit for the top folders")
-    .option("--hub <hub>", "hub of the project; needed for the top folders")
+    .argument("<project>", "project id (b.<guid>; see `diazo project list <hub>`)", dmProjectId)
+    .argument(
+      "[folder]",
+      "folder id (urn:adsk.wipprod:fs.folder:co....); omit for the top folders",
+      dmFolderId,
+    )
+    .option("--hub <hub>", "hub of the project; needed for the top folders", dmHubId)
     .addOption(
       new Option("--type <type>", "only folders or only items").choices(["folders", "items"] as const),
     )
     .addOption(limitOption())
     .addOption(asOption())
-    .action(async (projectId, folderId, opts, cmd) => {
+    .action(async (project, folder, opts, cmd) => {
       const ctx = makeCtx(cmd);
-      dmProjectId(projectId);
-      if (folderId === undefined) {
-        if (opts.hub === undefined) {
-          throw usageError(
-            "`folder list` without a folder lists the project's top folders, which needs --hub <hub>",
-            `Add the hub (see \`diazo hub list\`), e.g. diazo folder list ${projectId} --hub ${HUB}; or name a folder.`,
-          );
-        }
-        dmHubId(opts.hub);
-        const http = await dmHttp(ctx, opts.as);
-        // Top folders are all folders: --type items leaves nothing.
-        const top = opts.type === "items"
-          ? []
-          : await collect(listTopFolders(http, opts.hub, projectId, opts));
-        await ctx.emit(top.map((f) => withHelpers(f)), { columns: CONTENT_COLUMNS });
-        return;
+      const target = folder !== undefined
+        ? { folder, hub: opts.hub }
+        : opts.hub !== undefined
+        ? { hub: opts.hub }
+        : undefined;
+      if (target === undefined) {
+        throw usageError(
+          "`folder list` without a folder lists the project's top folders, which needs --hub <hub>",
+          `Add the hub (see \`diazo hub list\`), e.g. diazo folder list ${project} --hub ${HUB}; or name a folder.`,
+        );
       }
-      dmFolderId(folderId);
-      const rows = await contentRows(await dmHttp(ctx, opts.as), projectId, folderId, opts);
-      await ctx.emit(rows, { columns: CONTENT_COLUMNS });
+      const page = await runFolderList({ ...opts, ...target, project }, ctx);
+      await ctx.emit(contentRows(page), { columns: CONTENT_COLUMNS });
     });
   examples(list, [
     `diazo folder list ${PROJECT} --hub ${HUB}`,
@@ -231,14 +192,12 @@ export function registerFolder(program: AnyCommand, makeCtx: ContextFactory): vo
 
   const get = folder.command("get").alias("info")
     .description("show one folder")
-    .argument("<project>", "project id")
-    .argument("<folder>", "folder id (urn:adsk.wipprod:fs.folder:co....)")
+    .argument("<project>", "project id", dmProjectId)
+    .argument("<folder>", "folder id (urn:adsk.wipprod:fs.folder:co....)", dmFolderId)
     .addOption(asOption())
-    .action(async (projectId, folderId, opts, cmd) => {
+    .action(async (project, folder, opts, cmd) => {
       const ctx = makeCtx(cmd);
-      dmProjectId(projectId);
-      dmFolderId(folderId);
-      const f = await getFolder(await dmHttp(ctx, opts.as), projectId, folderId);
+      const f = await runFolderGet({ ...opts, project, folder }, ctx);
       await ctx.emit(withHelpers(f), { columns: ["name", "id", "lastModified"] });
     });
   examples(get, [`diazo folder get ${PROJECT} ${FOLDER}`]);
@@ -251,14 +210,12 @@ export function registerItem(program: AnyCommand, makeCtx: ContextFactory): void
 
   const get = item.command("get").alias("info")
     .description("show one item with its tip (latest) version")
-    .argument("<project>", "project id")
-    .argument("<item>", "item id (urn:adsk.wipprod:dm.lineage:...)")
+    .argument("<project>", "project id", dmProjectId)
+    .argument("<item>", "item id (urn:adsk.wipprod:dm.lineage:...)", dmItemId)
     .addOption(asOption())
-    .action(async (projectId, itemId, opts, cmd) => {
+    .action(async (project, itemId, opts, cmd) => {
       const ctx = makeCtx(cmd);
-      dmProjectId(projectId);
-      dmItemId(itemId);
-      const { item: found, tip } = await getItemWithTip(await dmHttp(ctx, opts.as), projectId, itemId);
+      const { item: found, tip } = await runItemGet({ ...opts, project, item: itemId }, ctx);
       await ctx.emit({ ...withHelpers(found, tip), ...(tip ? { tip } : {}) }, {
         columns: ["name", "id", "lastModified", "versionNumber", "size"],
       });
@@ -270,17 +227,14 @@ export function registerItem(program: AnyCommand, makeCtx: ContextFactory): void
 
   const versions = item.command("versions")
     .description("list an item's versions, newest first, following every page")
-    .argument("<project>", "project id")
-    .argument("<item>", "item id (urn:adsk.wipprod:dm.lineage:...)")
+    .argument("<project>", "project id", dmProjectId)
+    .argument("<item>", "item id (urn:adsk.wipprod:dm.lineage:...)", dmItemId)
     .addOption(limitOption())
     .addOption(asOption())
-    .action(async (projectId, itemId, opts, cmd) => {
+    .action(async (project, itemId, opts, cmd) => {
       const ctx = makeCtx(cmd);
-      dmProjectId(projectId);
-      dmItemId(itemId);
-      const http = await dmHttp(ctx, opts.as);
-      const all = await collect(listItemVersions(http, projectId, itemId, { limit: opts.limit }));
-      await ctx.emit(all.map((v) => withHelpers(v)), { columns: VERSION_COLUMNS });
+      const all = await runItemVersions({ ...opts, project, item: itemId }, ctx);
+      await ctx.emit(all.items.map((v) => withHelpers(v)), { columns: VERSION_COLUMNS });
     });
   examples(versions, [
     `diazo item versions ${PROJECT} ${ITEM}`,

@@ -5,10 +5,7 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { expandAliases } from "../extend/aliases.ts";
-import { resolve } from "../config/config.ts";
-import { loadConfig, loadDotenv } from "../config/store.ts";
 import { DiazoError } from "../core/errors.ts";
-import { chooseFormat } from "../core/output.ts";
 import { resolvePlugin } from "../extend/plugins.ts";
 import { type LoadedPlugins, loadPluginsFile } from "../extend/plugins_config.ts";
 import { knownSecrets, redact } from "../core/redact.ts";
@@ -18,45 +15,27 @@ import { lookupOptions } from "../platform/which.ts";
 import type { AnyCommand } from "./command.ts";
 import type { RunState } from "./context.ts";
 import { createHookRunner } from "./extend_hooks.ts";
-import { FAMILIES } from "./families.ts";
+import { commandWordIndex, isBuiltinWord, type RunGlobals } from "./argv.ts";
 import type { Io } from "./io.ts";
 
-/** True for the words of built-in commands: every family, its aliases, and `help`. */
-export function isBuiltinWord(word: string): boolean {
-  return word === "help" || FAMILIES.some((f) => f.name === word || (f.aliases ?? []).includes(word));
+/** A plugin the command word names, found after alias expansion. */
+export interface PluginCall {
+  name: string;
+  file: string;
+  /** The index of the plugin's name in the expanded args. */
+  at: number;
+  /** The expanded args (global flags before the name, the plugin's own arguments after it). */
+  args: string[];
 }
-
-/** The global options given before a plugin's name, as a plugin's environment carries them. */
-export function globalsBeforeWord(
-  before: readonly string[],
-): { profile?: string; output?: string; debug: boolean; noColor: boolean } {
-  const out: { profile?: string; output?: string; debug: boolean; noColor: boolean } = {
-    debug: false,
-    noColor: false,
-  };
-  for (let i = 0; i < before.length; i++) {
-    const a = before[i];
-    const [flag, inline] = a.startsWith("--") && a.includes("=")
-      ? [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)]
-      : [a, undefined];
-    const value = () => inline ?? before[++i];
-    if (flag === "--profile") out.profile = value();
-    else if (flag === "-o" || flag === "--output") out.output = value();
-    else if (/^-o./.test(flag)) out.output = flag.slice(2);
-    else if (flag === "--debug") out.debug = true;
-    else if (flag === "--no-color") out.noColor = true;
-    else if (["--query", "--timeout", "--concurrency"].includes(flag) && inline === undefined) i++;
-  }
-  return out;
-}
-
-/** Where a run goes after aliases and plugins: on to the command tree, or done (a plugin ran). */
-export type Route = { args: string[] } | { exitCode: number };
 
 /** The per-run extension points `runCli` calls. */
 export interface Extensions {
-  /** Expands aliases and runs a plugin when the command word names one. */
-  route(argv: readonly string[]): Promise<Route>;
+  /** Expands the aliases of plugins.json (warning about those a built-in hides). */
+  expand(argv: readonly string[]): Promise<string[]>;
+  /** The plugin the command word of `args` names, if it names no built-in but a plugin. */
+  findPlugin(args: readonly string[]): Promise<PluginCall | undefined>;
+  /** Runs a plugin with the run's globals in its environment; its exit code. */
+  runPlugin(call: PluginCall, globals: RunGlobals): Promise<number>;
   /** Runs the pre hooks of the command about to act (commander's preAction). */
   beforeAction(actionCommand: AnyCommand): Promise<void>;
   /** Runs the post hooks once the command has ended with `exitCode` (never changes it). */
@@ -69,15 +48,14 @@ export interface ExtensionsInput {
   env: Record<string, string | undefined>;
   cwd: string;
   debug: boolean;
-  /** The index of the command word in argv (root.ts's commandWordIndex); -1 if none. */
-  wordIndex(args: readonly string[]): number;
   /** The run's state: a running plugin takes over Ctrl-C (it gets the signal from the terminal). */
   state?: RunState;
 }
 
 /** Creates a run's extensions; plugins.json is read at most once per run. */
 export function createExtensions(input: ExtensionsInput): Extensions {
-  const { io, env, cwd, wordIndex } = input;
+  const { io, env, cwd } = input;
+  const wordIndex = commandWordIndex;
   const os = Deno.build.os;
   const configDir = configDirFor((k) => env[k], os);
   type Loaded = { ok?: LoadedPlugins; error?: unknown };
@@ -93,26 +71,23 @@ export function createExtensions(input: ExtensionsInput): Extensions {
   const warn = (line: string) => io.stderr.write(`warning: ${line}\n`);
   const hooks = createHookRunner({ io, env, cwd, os, debug, warn, load });
 
-  async function pluginEnv(before: readonly string[]): Promise<Record<string, string>> {
-    const g = globalsBeforeWord(before);
+  /** What a plugin finds in its environment: the run's profile, output format and address, DIAZO_BIN. */
+  async function pluginEnv(g: RunGlobals): Promise<Record<string, string>> {
     const out: Record<string, string> = {};
     for (const [k, v] of Object.entries(env)) if (v !== undefined) out[k] = v;
-    let profile = g.profile ?? env.DIAZO_PROFILE;
-    let baseUrl = env.DIAZO_BASE_URL;
-    let setting: string | undefined;
-    try {
-      const [config, dotenv] = await Promise.all([loadConfig(configDir), loadDotenv(cwd)]);
-      const resolved = resolve({ flags: { profile: g.profile }, env, dotenv, config });
-      profile = resolved.profileName;
-      baseUrl = resolved.baseUrl.value;
-      setting = resolved.outputSetting;
-    } catch (e) {
-      debug(`plugin: configuration not resolved (${(e as Error).message}); passing what the environment has`);
+    if (g.configError !== undefined) {
+      debug(
+        `plugin: configuration not resolved (${
+          (g.configError as Error).message
+        }); passing what the environment has`,
+      );
     }
-    out.DIAZO_OUTPUT = chooseFormat(g.output, env.DIAZO_OUTPUT, setting, io.stdout.isTerminal);
-    if (profile) out.DIAZO_PROFILE = profile;
-    if (baseUrl) out.DIAZO_BASE_URL = baseUrl;
-    if (g.debug) out.DIAZO_DEBUG = "1";
+    if (g.outputError !== undefined) throw g.outputError;
+    out.DIAZO_OUTPUT = g.output;
+    if (g.profile) out.DIAZO_PROFILE = g.profile;
+    if (g.baseUrl) out.DIAZO_BASE_URL = g.baseUrl;
+    // DIAZO_DEBUG of the environment passes as it is; --debug alone sets it.
+    if (g.debug && !(env.DIAZO_DEBUG && env.DIAZO_DEBUG !== "0")) out.DIAZO_DEBUG = "1";
     if (g.noColor) out.NO_COLOR = "1";
     out.DIAZO_BIN = await diazoBin();
     return out;
@@ -135,7 +110,7 @@ export function createExtensions(input: ExtensionsInput): Extensions {
   }
 
   return {
-    async route(argv) {
+    async expand(argv) {
       const at = wordIndex(argv);
       const word = at < 0 ? undefined : argv[at];
       if (word === undefined || isBuiltinWord(word)) {
@@ -143,7 +118,7 @@ export function createExtensions(input: ExtensionsInput): Extensions {
         if (word !== undefined && ok && Object.hasOwn(ok.config.aliases, word)) {
           warn(`alias '${word}' in ${ok.file} is ignored: '${word}' is a built-in command`);
         }
-        return { args: [...argv] };
+        return [...argv];
       }
       const { ok, error } = await load();
       if (!ok) throw error;
@@ -155,14 +130,25 @@ export function createExtensions(input: ExtensionsInput): Extensions {
       if (expanded.chain.length > 0) {
         debug(`alias ${expanded.chain.join(" → ")}: ${expanded.args.join(" ")}`);
       }
-      const at2 = wordIndex(expanded.args);
-      const name = at2 < 0 ? undefined : expanded.args[at2];
-      if (name === undefined || isBuiltinWord(name)) return { args: expanded.args };
-      const lookup = lookupOptions(env, os);
-      const file = resolvePlugin(name, { config: ok.config, configFile: ok.file, lookup }, env);
-      if (!file) return { args: expanded.args };
-      const pluginArgs = expanded.args.slice(at2 + 1);
-      const penv = await pluginEnv(expanded.args.slice(0, at2));
+      return expanded.args;
+    },
+    async findPlugin(args) {
+      const at = wordIndex(args);
+      const name = at < 0 ? undefined : args[at];
+      if (name === undefined || isBuiltinWord(name)) return undefined;
+      const { ok, error } = await load();
+      if (!ok) throw error;
+      const file = resolvePlugin(name, {
+        config: ok.config,
+        configFile: ok.file,
+        lookup: lookupOptions(env, os),
+      }, env);
+      return file ? { name, file, at, args: [...args] } : undefined;
+    },
+    async runPlugin(call, globals) {
+      const { name, file } = call;
+      const pluginArgs = call.args.slice(call.at + 1);
+      const penv = await pluginEnv(globals);
       const started = performance.now();
       const previous = input.state?.interruptHandler;
       if (input.state) input.state.interruptHandler = () => {};
@@ -185,7 +171,7 @@ export function createExtensions(input: ExtensionsInput): Extensions {
           Math.round(performance.now() - started)
         } ms`,
       );
-      return { exitCode: code };
+      return code;
     },
     beforeAction: (cmd) => hooks.before(cmd),
     afterAction: (exitCode, result) => hooks.after(exitCode, result),

@@ -1,112 +1,157 @@
-/** The command families, each loaded only when its name is the command word. */
+/**
+ * The command families, each loaded only when its name is the command word, and the groups that
+ * `diazo --help` shows them in (as gh does: core, data, automation, extend, local).
+ */
 import type { FamilyModule } from "./command.ts";
+
+/** The help groups, in help order, with their headings. */
+export const HELP_GROUPS = {
+  core: "Core commands:",
+  data: "Data commands:",
+  automation: "Automation commands:",
+  extend: "Extension commands:",
+  local: "Local commands:",
+} as const;
+
+/** One of HELP_GROUPS. */
+export type HelpGroup = keyof typeof HELP_GROUPS;
 
 /** One family of commands. */
 export interface Family {
   name: string;
   summary: string;
+  group: HelpGroup;
   aliases?: string[];
   load(): Promise<FamilyModule>;
 }
 
-/** Every family, in help order. */
+/** Every family, in help order (grouped). */
 export const FAMILIES: readonly Family[] = [
   {
     name: "auth",
+    group: "core",
     summary: "log in, test and inspect credentials and tokens",
     load: () => import("./auth.ts"),
   },
   {
     name: "bucket",
+    group: "core",
     summary: "create, list, inspect and delete storage buckets",
     load: () => import("./bucket.ts"),
   },
   {
     name: "oss",
+    group: "core",
     summary: "object storage: `oss list` is an alias of `bucket list`",
     load: () => import("./oss.ts"),
   },
   {
     name: "object",
+    group: "core",
     summary: "upload, download, list and share objects in buckets",
     load: () => import("./object.ts"),
   },
   {
     name: "translate",
+    group: "core",
     summary: "translate models and inspect manifests, metadata and properties",
     load: () => import("./translate.ts"),
   },
   {
     name: "view",
+    group: "core",
     summary: "open a translated model in the platform's viewer",
     load: () => import("./view.ts"),
   },
   {
-    name: "generate",
-    summary: "write synthetic engineering files (obj, stl, dxf, ifc) for demos and tests",
-    load: () => import("./generate.ts"),
-  },
-  {
     name: "hub",
+    group: "data",
     summary: "list the hubs (accounts) your login can see",
     load: () => import("./dm.ts").then((m) => ({ register: m.registerHub })),
   },
   {
     name: "project",
+    group: "data",
     summary: "list and inspect projects of a hub",
     load: () => import("./dm.ts").then((m) => ({ register: m.registerProject })),
   },
   {
     name: "folder",
+    group: "data",
     summary: "list folders and their contents",
     load: () => import("./dm.ts").then((m) => ({ register: m.registerFolder })),
   },
   {
     name: "item",
+    group: "data",
     summary: "inspect items (files) and their versions",
     load: () => import("./dm.ts").then((m) => ({ register: m.registerItem })),
   },
   {
-    name: "da",
-    summary: "Design Automation: engines, app bundles, activities, work items",
-    load: () => import("./da.ts"),
-  },
-  {
     name: "admin",
+    group: "data",
     summary: "account administration: projects and users of an account",
     load: () => import("./admin.ts"),
   },
   {
+    name: "da",
+    group: "automation",
+    summary: "Design Automation: engines, app bundles, activities, work items",
+    load: () => import("./da.ts"),
+  },
+  {
     name: "pipeline",
+    group: "automation",
     summary: "run and validate pipeline files of diazo steps",
     load: () => import("./pipeline.ts"),
   },
   {
-    name: "plugin",
-    summary: "list, enable, disable and create plugins; manage aliases",
-    load: () => import("./plugin.ts"),
-  },
-  { name: "alias", summary: "list command aliases", load: () => import("./alias.ts") },
-  {
     name: "serve",
+    group: "automation",
     summary: "serve diazo's tools to AI assistants (Model Context Protocol)",
     load: () => import("./serve.ts"),
   },
-  { name: "config", summary: "profiles and settings", load: () => import("./config.ts") },
-  { name: "logs", summary: "local logs (scope usage)", load: () => import("./auth_report.ts") },
-  { name: "sandbox", summary: "run the offline platform emulator", load: () => import("./sandbox.ts") },
+  {
+    name: "plugin",
+    group: "extend",
+    summary: "list, enable, disable and create plugins; manage aliases",
+    load: () => import("./plugin.ts"),
+  },
+  { name: "alias", group: "extend", summary: "list command aliases", load: () => import("./alias.ts") },
+  { name: "config", group: "local", summary: "profiles and settings", load: () => import("./config.ts") },
+  {
+    name: "logs",
+    group: "local",
+    summary: "local logs (scope usage)",
+    load: () => import("./auth_report.ts"),
+  },
+  {
+    name: "sandbox",
+    group: "local",
+    summary: "run the offline platform emulator",
+    load: () => import("./sandbox.ts"),
+  },
   {
     name: "demo",
+    group: "local",
     summary: "run the main flow against the sandbox (no account needed)",
     load: () => import("./demo.ts"),
   },
   {
+    name: "generate",
+    group: "local",
+    summary: "write synthetic engineering files (obj, stl, dxf, ifc) for demos and tests",
+    load: () => import("./generate.ts"),
+  },
+  {
     name: "completions",
+    group: "local",
     summary: "print a shell completion script (bash, zsh, fish, powershell)",
     load: () => import("./completions.ts"),
   },
   {
     name: "version",
+    group: "local",
     summary: "print version details (--json for bug reports)",
     load: () => import("./version.ts"),
   },

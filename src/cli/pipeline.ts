@@ -1,17 +1,11 @@
 /** `diazo pipeline ...`: run, validate and describe pipeline files of diazo steps (YAML or JSON). */
-import {
-  effectiveVariables,
-  formatProblem,
-  invalidPipelineError,
-  loadPipeline,
-  parseVarFlags,
-  type Pipeline,
-  planSteps,
-  type Problem,
-  runPipeline,
-  summaryText,
-} from "../pipeline/pipeline.ts";
 import { schemaText } from "../pipeline/schema.ts";
+import {
+  type PipelineDeps,
+  runPipelinePlan,
+  runPipelineRun,
+  runPipelineValidate,
+} from "../pipeline/verbs.ts";
 import { knownSecrets, redact } from "../core/redact.ts";
 import { type AnyCommand, type ContextFactory, examples } from "./command.ts";
 import type { Ctx } from "./context.ts";
@@ -54,21 +48,15 @@ interface LoadOptions {
   allowShell?: boolean;
 }
 
-async function load(
-  ctx: Ctx,
-  file: string,
-  opts: LoadOptions,
-): Promise<{ pipeline?: Pipeline; problems: Problem[]; overrides: Record<string, string> }> {
-  const overrides = parseVarFlags(opts.var ?? []);
-  const [tree, extensions] = await Promise.all([commandTree(ctx.io), stepExtensions(ctx)]);
-  const { pipeline, problems } = await loadPipeline(file, ctx.cwd, {
-    tree,
-    extensions,
-    allowShell: opts.allowShell === true,
-    extraVariables: Object.keys(overrides),
-  });
-  for (const p of problems) ctx.io.stderr.write(formatProblem(file, p) + "\n");
-  return { pipeline, problems, overrides };
+/** The pipeline verbs' view of a context. */
+function pipelineDeps(ctx: Ctx): PipelineDeps {
+  return {
+    cwd: ctx.cwd,
+    info: (line) => ctx.info(line),
+    problem: (text) => ctx.io.stderr.write(text + "\n"),
+    tree: () => commandTree(ctx.io),
+    extensions: () => stepExtensions(ctx),
+  };
 }
 
 async function isReportFormat(ctx: Ctx): Promise<boolean> {
@@ -77,26 +65,14 @@ async function isReportFormat(ctx: Ctx): Promise<boolean> {
 }
 
 async function runAction(ctx: Ctx, file: string, opts: LoadOptions & { dryRun?: boolean }): Promise<void> {
-  const { pipeline, problems, overrides } = await load(ctx, file, opts);
-  if (!pipeline) throw invalidPipelineError(file, problems);
-  const vars = effectiveVariables(pipeline, overrides);
-  const total = pipeline.steps.length;
+  const fileOpts = { file, vars: opts.var, allowShell: opts.allowShell };
   if (opts.dryRun) {
-    const secrets = knownSecrets();
-    const plan = planSteps(pipeline, vars).map((s) => ({
-      ...s,
-      command: redact(s.command, secrets),
-      argv: s.argv?.map((a) => redact(a, secrets)),
-    }));
-    ctx.info(`Dry run of '${pipeline.name}' (${total} step(s)); nothing was executed.`);
+    const plan = await runPipelinePlan(fileOpts, pipelineDeps(ctx));
     await ctx.emit(plan, { columns: ["index", "name", "kind", "command", "continueOnError"] });
     return;
   }
   const reportMode = await isReportFormat(ctx);
-  const report = await runPipeline(
-    pipeline,
-    file,
-    vars,
+  const runners = (total: number) =>
     stepRunners(ctx, {
       quietData: reportMode,
       onStart: (step, shown) =>
@@ -109,47 +85,22 @@ async function runAction(ctx: Ctx, file: string, opts: LoadOptions & { dryRun?: 
             (r.continueOnError ? "; continuing (continue_on_error)" : ""),
         );
       },
-    }),
-  );
-  ctx.info(summaryText(report).trimEnd());
-  if (reportMode) {
-    // A secret passed on a step's command line (e.g. a client secret) stays out of the report.
-    const secrets = knownSecrets();
-    for (const step of report.steps) {
-      step.argv = step.argv?.map((a) => redact(a, secrets));
-      if (step.shell !== undefined) step.shell = redact(step.shell, secrets);
-    }
-    await ctx.emit(report);
-  }
+    });
+  const report = await runPipelineRun({ ...fileOpts, runners }, pipelineDeps(ctx));
+  if (reportMode) await ctx.emit(report);
   ctx.setExitCode(report.exitCode);
 }
 
 async function validateAction(ctx: Ctx, file: string, opts: LoadOptions): Promise<void> {
-  const { pipeline, problems } = await load(ctx, file, opts);
-  if (!pipeline) {
-    if (await isReportFormat(ctx)) {
-      await ctx.emit({
-        file,
-        valid: false,
-        problems: problems.map(({ line, column, message, source }) => ({ line, column, message, source })),
-      });
-    }
-    throw invalidPipelineError(file, problems);
+  const checked = await runPipelineValidate(
+    { file, vars: opts.var, allowShell: opts.allowShell },
+    pipelineDeps(ctx),
+  );
+  if (!checked.valid) {
+    if (await isReportFormat(ctx)) await ctx.emit(checked.record);
+    throw checked.error;
   }
-  ctx.info(`${file}: a valid pipeline '${pipeline.name}' with ${pipeline.steps.length} step(s)`);
-  await ctx.emit({
-    file,
-    valid: true,
-    name: pipeline.name,
-    steps: pipeline.steps.map((s) => ({
-      index: s.index,
-      name: s.name,
-      id: s.id,
-      kind: s.shell ? "shell" : "command",
-      command: s.command?.text ?? s.shell?.text,
-      continueOnError: s.continueOnError,
-    })),
-  }, { columns: ["file", "valid", "name"] });
+  await ctx.emit(checked.record, { columns: ["file", "valid", "name"] });
 }
 
 /** Registers the pipeline family. */

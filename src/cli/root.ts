@@ -9,54 +9,18 @@ import { knownSecrets, redact } from "../core/redact.ts";
 import { versionText } from "../core/version.ts";
 import { appendScopeUse } from "../config/scope_usage.ts";
 import { stateDirFor } from "../platform/dirs.ts";
-import { type AnyCommand, type ContextFactory, examples, positiveNumber } from "./command.ts";
-import { createContext, type GlobalFlags, type RunState } from "./context.ts";
-import { FAMILIES, type Family } from "./families.ts";
+import { commandWord, loadFrontFiles, resolveRunGlobals, type RunGlobals } from "./argv.ts";
+import {
+  type AnyCommand,
+  type ContextFactory,
+  examples,
+  type FamilyModule,
+  positiveNumber,
+} from "./command.ts";
+import { createContext, type Ctx, type GlobalFlags, type RunState } from "./context.ts";
+import { FAMILIES, type Family, HELP_GROUPS } from "./families.ts";
 import { createExtensions } from "./extend.ts";
 import { type Io, processIo } from "./io.ts";
-
-/** Options that take a value, so that the command word can be found before parsing. */
-const VALUE_OPTIONS = new Set(["-o", "--output", "--query", "--profile", "--timeout", "--concurrency"]);
-
-/** The index of the first word of argv that is not a global option or its value; -1 if none. */
-export function commandWordIndex(args: readonly string[]): number {
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    if (a === "--") return i + 1 < args.length ? i + 1 : -1;
-    if (VALUE_OPTIONS.has(a)) {
-      i++;
-      continue;
-    }
-    if (a.startsWith("-")) continue;
-    return i;
-  }
-  return -1;
-}
-
-/** The first word of argv that is not a global option or its value. */
-export function commandWord(args: readonly string[]): string | undefined {
-  const i = commandWordIndex(args);
-  return i < 0 ? undefined : args[i];
-}
-
-/** Commands whose `-o` names a path (as users of other download tools expect); `--output` still sets the format. */
-const PATH_O_COMMANDS: readonly (readonly string[])[] = [
-  ["object", "download"],
-  ["translate", "download"],
-  ["translate", "thumbnail"],
-  ["generate"],
-];
-
-/** Rewrites `-o` to `--out` after the command words of a command in PATH_O_COMMANDS. */
-export function pathOutputArgs(args: readonly string[]): string[] {
-  const first = commandWord(args);
-  if (first === undefined) return [...args];
-  const at = args.indexOf(first);
-  const match = PATH_O_COMMANDS.find((words) => words.every((w, i) => args[at + i] === w));
-  if (!match) return [...args];
-  const end = args.indexOf("--");
-  return args.map((a, i) => (i >= at + match.length && (end < 0 || i < end) && a === "-o" ? "--out" : a));
-}
 
 function globalFlags(cmd: AnyCommand): GlobalFlags {
   const o = cmd.optsWithGlobals() as Record<string, unknown>;
@@ -114,6 +78,21 @@ export function buildProgram(io: Io): AnyCommand {
   return program;
 }
 
+/** Registers `family` (its module, or a stub for help and suggestions) under its help group. */
+function attachFamily(
+  program: AnyCommand,
+  family: Family,
+  mod?: FamilyModule,
+  makeCtx?: ContextFactory,
+): void {
+  if (mod && makeCtx) mod.register(program, makeCtx);
+  else {
+    const stub = program.command(family.name).description(family.summary);
+    if (family.aliases) stub.aliases(family.aliases);
+  }
+  program.commands.find((c) => c.name() === family.name)?.helpGroup(HELP_GROUPS[family.group]);
+}
+
 async function attachFamilies(
   program: AnyCommand,
   word: string | undefined,
@@ -121,18 +100,16 @@ async function attachFamilies(
 ): Promise<void> {
   const wanted: Family | undefined = FAMILIES.find((f) => f.name === word || f.aliases?.includes(word ?? ""));
   for (const family of FAMILIES) {
-    if (family === wanted) {
-      const mod = await family.load();
-      mod.register(program, makeCtx);
-    } else {
-      // A stub for help and suggestions; its module is loaded only when used.
-      const stub = program.command(family.name).description(family.summary);
-      if (family.aliases) stub.aliases(family.aliases);
-    }
+    // Only the family named by the command word is loaded; the others are stubs.
+    attachFamily(program, family, family === wanted ? await family.load() : undefined, makeCtx);
   }
 }
 
-function reportError(e: unknown, io: Io, opts: { json: boolean; debug: boolean }): number {
+/** Writes `e` as `error:`/`hint:` lines (and the JSON object when the run's format is json); its exit code. */
+function reportError(e: unknown, io: Io, globals: RunGlobals): number {
+  // The JSON object only when json is asked for (flag, DIAZO_OUTPUT, setting), not for a mere pipe.
+  const asked = globals.outputSource !== "terminal" && globals.outputError === undefined;
+  const opts = { json: asked && globals.output === "json", debug: globals.debug };
   if (e instanceof CommanderError) {
     if (["commander.helpDisplayed", "commander.version", "commander.help"].includes(e.code)) {
       return e.code === "commander.help" ? ExitCode.usage : ExitCode.ok;
@@ -201,8 +178,27 @@ export async function buildFullProgram(io: Io): Promise<AnyCommand> {
   const notRunnable: ContextFactory = () => {
     throw new Error("buildFullProgram's command tree is for inspection only");
   };
-  for (const family of FAMILIES) (await family.load()).register(program, notRunnable);
+  for (const family of FAMILIES) attachFamily(program, family, await family.load(), notRunnable);
   return program;
+}
+
+/**
+ * A context as a run would build it for `flags` (the front door's globals resolved from this env,
+ * cwd and their files), for callers that need a context without a command line (tests of ops/).
+ */
+export async function contextFor(
+  io: Io,
+  flags: GlobalFlags,
+  env: Record<string, string | undefined>,
+  cwd: string,
+): Promise<Ctx> {
+  const argv = [
+    ...(flags.output ? ["--output", flags.output] : []),
+    ...(flags.profile ? ["--profile", flags.profile] : []),
+  ];
+  const files = await loadFrontFiles(env, cwd);
+  const globals = resolveRunGlobals(argv, { env, files, stdoutIsTerminal: io.stdout.isTerminal });
+  return createContext({ io, flags, env, cwd, state: { exitCode: 0, globals }, globals });
 }
 
 /** Options of one in-process run. */
@@ -220,19 +216,18 @@ export async function runCli(
   options: RunOptions = {},
 ): Promise<number> {
   const program = buildProgram(io);
-  let args = pathOutputArgs(argv);
-  let json = args.includes("json") && (args.includes("-o") || args.includes("--output")) ||
-    args.includes("--output=json") || env.DIAZO_OUTPUT === "json";
-  const debug = args.includes("--debug") ||
-    (env.DIAZO_DEBUG !== undefined && env.DIAZO_DEBUG !== "" && env.DIAZO_DEBUG !== "0");
   const state: RunState = options.state ?? { exitCode: 0 };
-  const ext = createExtensions({ io, env, cwd, debug, wordIndex: commandWordIndex, state });
+  const files = await loadFrontFiles(env, cwd);
+  const front = (args: readonly string[], flagsEnd?: number) =>
+    resolveRunGlobals(args, { env, files, stdoutIsTerminal: io.stdout.isTerminal, flagsEnd });
+  // Resolved from argv as given (for an error in alias expansion), then again once aliases are expanded.
+  let globals = state.globals = front(argv);
+  const ext = createExtensions({ io, env, cwd, debug: globals.debug, state });
   const makeCtx: ContextFactory = (cmd) => {
     state.command ??= commandPath(cmd);
     const flags = globalFlags(cmd);
-    if (debug) flags.debug = true;
-    json = (flags.output ?? env.DIAZO_OUTPUT) === "json";
-    return createContext(io, flags, env, cwd, state);
+    if (globals.debug) flags.debug = true;
+    return createContext({ io, flags, env, cwd, state, globals });
   };
   // Global checks before any command runs, so that bad input fails before any request.
   program.hook("preAction", async (_this, actionCommand) => {
@@ -249,9 +244,11 @@ export async function runCli(
     Deno.addSignalListener("SIGINT", onSigint);
   } catch { /* not supported here (e.g. some Windows consoles) */ }
   try {
-    const routed = await ext.route(argv);
-    if ("exitCode" in routed) return routed.exitCode;
-    args = pathOutputArgs(routed.args);
+    const expanded = await ext.expand(argv);
+    const plugin = await ext.findPlugin(expanded);
+    globals = state.globals = front(expanded, plugin?.at);
+    if (plugin) return await ext.runPlugin(plugin, globals);
+    const args = globals.args;
     if (args.length === 0) {
       await attachFamilies(program, undefined, makeCtx);
       io.stdout.write(program.helpInformation());
@@ -263,7 +260,7 @@ export async function runCli(
     await recordUsage(state, state.exitCode, env);
     return state.exitCode;
   } catch (e) {
-    const code = reportError(e, io, { json, debug });
+    const code = reportError(e, io, globals);
     await ext.afterAction(code, state.result);
     await recordUsage(state, code, env);
     return code;

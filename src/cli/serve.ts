@@ -1,10 +1,9 @@
 /** `diazo serve`: diazo's tools for AI assistants over the Model Context Protocol (stdio or HTTP). */
 import { Option } from "@commander-js/extra-typings";
 import { usageError } from "../core/errors.ts";
-import type { ServeDeps } from "../mcp/tool.ts";
+import type { ToolServerDeps } from "../ops/deps.ts";
 import { type AnyCommand, type ContextFactory, examples } from "./command.ts";
 import type { Ctx } from "./context.ts";
-import { pollOptions } from "./translate_wait.ts";
 
 /** Assistants `--print-config` writes a snippet for. */
 export const CONFIG_CLIENTS = ["claude", "cursor", "vscode"] as const;
@@ -66,7 +65,7 @@ export function configSnippet(
   return { mcpServers: { diazo: server } };
 }
 
-function serveDeps(ctx: Ctx): ServeDeps {
+function serveDeps(ctx: Ctx): ToolServerDeps {
   return {
     http: (o) => ctx.http(o),
     settings: () => ctx.settings(),
@@ -74,7 +73,7 @@ function serveDeps(ctx: Ctx): ServeDeps {
     tokenStoreStatus: () => ctx.tokenStoreStatus(),
     cwd: ctx.cwd,
     stateDir: ctx.stateDir,
-    poll: pollOptions(ctx),
+    poll: ctx.poll,
     info: (line) => ctx.info(line),
     warn: (line) => ctx.warn(line),
     log: (line) => ctx.io.stderr.write(line + "\n"),

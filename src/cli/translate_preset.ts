@@ -1,15 +1,12 @@
 /** `diazo translate preset ...`: named output specs, built in or kept in presets.json. */
+import { OUTPUT_TYPES } from "../aps/derivative_formats.ts";
 import {
-  addPreset,
-  findPreset,
-  listPresets,
-  loadUserPresets,
   type Preset,
-  presetsPath,
-  removePreset,
-  saveUserPresets,
-} from "../config/presets.ts";
-import { formatsFromFlags, OUTPUT_TYPES } from "../aps/derivative_formats.ts";
+  runPresetCreate,
+  runPresetDelete,
+  runPresetList,
+  runPresetShow,
+} from "../ops/translate_preset.ts";
 import { type AnyCommand, type ContextFactory, examples } from "./command.ts";
 
 /** "svf2(2d,3d) + thumbnail" for a table. */
@@ -30,7 +27,7 @@ export function registerPresets(translate: AnyCommand, makeCtx: ContextFactory):
     .description("list the built-in presets and yours")
     .action(async (_opts, cmd) => {
       const ctx = makeCtx(cmd);
-      const presets = listPresets(await loadUserPresets(ctx.configDir));
+      const presets = await runPresetList(ctx);
       await ctx.emit(presets.map((p) => ({ ...p, summary: summary(p) })), {
         columns: ["name", "builtin", "summary", "description"],
       });
@@ -45,7 +42,7 @@ export function registerPresets(translate: AnyCommand, makeCtx: ContextFactory):
     .argument("<name>", "the preset")
     .action(async (name, _opts, cmd) => {
       const ctx = makeCtx(cmd);
-      await ctx.emit(findPreset(name, await loadUserPresets(ctx.configDir)));
+      await ctx.emit(await runPresetShow({ configDir: ctx.configDir, name }));
     });
   examples(show, ["diazo translate preset show svf2"]);
 
@@ -62,14 +59,16 @@ export function registerPresets(translate: AnyCommand, makeCtx: ContextFactory):
     .option("--force", "replace a preset of yours with that name")
     .action(async (name, opts, cmd) => {
       const ctx = makeCtx(cmd);
-      const formats = formatsFromFlags(opts.format, opts.views?.split(","));
-      const user = addPreset(await loadUserPresets(ctx.configDir), name, {
-        ...(opts.description ? { description: opts.description } : {}),
-        formats,
-      }, { replace: opts.force });
-      await saveUserPresets(ctx.configDir, user);
-      ctx.info(`Saved preset ${name} in ${presetsPath(ctx.configDir)}`);
-      await ctx.emit(findPreset(name, user));
+      const { preset, file } = await runPresetCreate({
+        configDir: ctx.configDir,
+        name,
+        types: opts.format,
+        views: opts.views?.split(","),
+        description: opts.description,
+        replace: opts.force,
+      });
+      ctx.info(`Saved preset ${name} in ${file}`);
+      await ctx.emit(preset);
     });
   examples(create, [
     "diazo translate preset create shop-floor --format svf2,obj --views 3d --description 'viewer + OBJ'",
@@ -81,10 +80,9 @@ export function registerPresets(translate: AnyCommand, makeCtx: ContextFactory):
     .argument("<name>", "the preset")
     .action(async (name, _opts, cmd) => {
       const ctx = makeCtx(cmd);
-      const user = removePreset(await loadUserPresets(ctx.configDir), name);
-      await saveUserPresets(ctx.configDir, user);
-      ctx.info(`Deleted preset ${name}`);
-      await ctx.emit({ name, deleted: true });
+      await ctx.emit(await runPresetDelete({ configDir: ctx.configDir, name }), {
+        action: `Deleted preset ${name}`,
+      });
     });
   examples(del, ["diazo translate preset delete shop-floor"]);
 }

@@ -1,15 +1,6 @@
-/** Waiting for a translation in the CLI: poll settings, a progress display on stderr, Ctrl-C, status output. */
+/** Waiting for a translation in the CLI: a progress display on stderr, Ctrl-C, and the platform's messages on failure. */
 import { DiazoError } from "../core/errors.ts";
-import {
-  DEFAULT_STALL_AFTER_MS,
-  type Manifest,
-  manifestMessages,
-  manifestProgress,
-  type PollOptions,
-  progressPercent,
-  waitForJob,
-} from "../services/derivative.ts";
-import type { Http } from "../services/http.ts";
+import { type Manifest, manifestMessages, progressPercent, type TranslationWait } from "../ops/translate.ts";
 import type { Ctx } from "./context.ts";
 
 function envNumber(ctx: Ctx, name: string): number | undefined {
@@ -20,17 +11,8 @@ function envNumber(ctx: Ctx, name: string): number | undefined {
 }
 
 /** Poll delays of this run (see `pollOptionsFromEnv`). */
-export function pollOptions(ctx: Ctx): PollOptions {
+export function pollOptions(ctx: Ctx): Ctx["poll"] {
   return ctx.poll;
-}
-
-/** A manifest with computed helpers beside the platform's fields. */
-export function statusView(manifest: Manifest, objectId: string): Record<string, unknown> {
-  return {
-    ...manifest,
-    objectId,
-    ...manifestProgress(manifest),
-  };
 }
 
 /** Shows progress: a spinner when stderr is a terminal, else a line each time the status changes. */
@@ -66,27 +48,24 @@ async function progressDisplay(ctx: Ctx): Promise<ProgressDisplay> {
 }
 
 /**
- * Waits for a job with a progress display. `--timeout` limits the wait, `DIAZO_STALL_MINUTES`
- * overrides the 30 minutes after which a pending job counts as stalled, Ctrl-C stops waiting (the
- * job goes on). A failed job prints the platform's messages on stderr before the error.
+ * Runs a wait (`run`, given how to wait) with a progress display. `--timeout` limits the wait,
+ * `DIAZO_STALL_MINUTES` overrides the 30 minutes after which a pending job counts as stalled,
+ * Ctrl-C stops waiting (the job goes on). A failed job prints the platform's messages on stderr
+ * before the error.
  */
-export async function waitWithProgress(
+export async function withProgress<T>(
   ctx: Ctx,
-  http: Http,
   urn: string,
-  opts: { region?: string; startedAt?: number },
-): Promise<Manifest> {
+  run: (wait: TranslationWait) => Promise<T>,
+): Promise<T> {
   const controller = new AbortController();
   ctx.onInterrupt(() => controller.abort(new DOMException("interrupted", "AbortError")));
   const stallMinutes = envNumber(ctx, "DIAZO_STALL_MINUTES");
   const display = await progressDisplay(ctx);
   try {
-    return await waitForJob(http, urn, {
-      ...pollOptions(ctx),
-      region: opts.region,
-      startedAt: opts.startedAt,
+    return await run({
       timeoutMs: ctx.flags.timeout !== undefined ? ctx.flags.timeout * 1000 : undefined,
-      stallAfterMs: stallMinutes !== undefined ? stallMinutes * 60_000 : DEFAULT_STALL_AFTER_MS,
+      stallAfterMs: stallMinutes !== undefined ? stallMinutes * 60_000 : undefined,
       signal: controller.signal,
       onProgress: (m) => display.update(m),
     });

@@ -1,5 +1,5 @@
 /** `diazo version`: version, build and runtime facts; `--json` (or `-o json`) for bug reports. */
-import { applyQuery, chooseFormat, render } from "../core/output.ts";
+import { applyQuery, render } from "../core/output.ts";
 import { versionInfo, versionText } from "../core/version.ts";
 import { type AnyCommand, type ContextFactory, examples } from "./command.ts";
 
@@ -43,10 +43,9 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
     .action(async (opts, command) => {
       const ctx = makeCtx(command as AnyCommand);
       const report = versionReport(ctx);
-      // Human text unless a format is asked for (--json, -o, DIAZO_OUTPUT), whatever the terminal.
-      const flag = opts.json ? "json" : ctx.flags.output;
-      const fromEnv = ctx.env.DIAZO_OUTPUT || undefined;
-      if (!flag && !fromEnv) {
+      // Human text unless a format is asked for (--json, -o, DIAZO_OUTPUT), whatever the terminal or setting.
+      const { output, outputSource, outputError } = ctx.run;
+      if (!opts.json && outputSource !== "flag" && outputSource !== "env") {
         ctx.io.stdout.write(
           versionText() +
             `runtime ${report.os} ${report.arch}, ${report.compiled ? "compiled binary" : "from source"}\n` +
@@ -54,10 +53,9 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
         );
         return;
       }
+      if (!opts.json && outputError !== undefined) throw outputError;
       const shown = ctx.flags.query ? await applyQuery(report, ctx.flags.query) : report;
-      ctx.io.stdout.write(
-        await render(shown, { format: chooseFormat(flag, fromEnv, undefined, false), color: ctx.color }),
-      );
+      ctx.io.stdout.write(await render(shown, { format: opts.json ? "json" : output, color: ctx.color }));
     });
   examples(cmd, ["diazo version", "diazo version --json", "diazo --version"]);
 }

@@ -160,9 +160,34 @@ export interface Sourced<T> {
   from?: string;
 }
 
+/** Where the profile in use was chosen: --profile, DIAZO_PROFILE, a .env's DIAZO_PROFILE, active_profile, or none. */
+export type ProfileSource = "flag" | "env" | ".env" | "config" | "default";
+
+/** The profile in use and where it was chosen. */
+export interface ChosenProfile {
+  name: string;
+  source: ProfileSource;
+}
+
+/** Chooses the profile by precedence flag > environment > .env > config's active_profile > "default". */
+export function chooseProfile(
+  flag: string | undefined,
+  env: Record<string, string | undefined>,
+  dotenv: Record<string, string>,
+  config: ConfigFile,
+): ChosenProfile {
+  if (flag !== undefined) return { name: flag, source: "flag" };
+  if (env.DIAZO_PROFILE !== undefined) return { name: env.DIAZO_PROFILE, source: "env" };
+  if (dotenv.DIAZO_PROFILE !== undefined) return { name: dotenv.DIAZO_PROFILE, source: ".env" };
+  if (config.active_profile !== undefined) return { name: config.active_profile, source: "config" };
+  return { name: "default", source: "default" };
+}
+
 /** Everything a command needs to know about where and as whom to talk to the platform. */
 export interface Resolved {
   profileName: string;
+  /** Where the profile was chosen. */
+  profileSource: ProfileSource;
   profileExists: boolean;
   profile: Profile;
   clientId: Sourced<string | undefined>;
@@ -210,8 +235,8 @@ function positive(name: string, v: number | undefined, fallback: number): number
 /** Resolves settings by precedence flags > env > .env > profile > defaults; SVC_* before APS_*. */
 export function resolve(input: ResolveInput): Resolved {
   const { flags, env, dotenv, config } = input;
-  const profileName = flags.profile ?? env.DIAZO_PROFILE ?? dotenv.DIAZO_PROFILE ?? config.active_profile ??
-    "default";
+  const chosen = chooseProfile(flags.profile, env, dotenv, config);
+  const profileName = chosen.name;
   const profileExists = profileName in config.profiles;
   const profile = config.profiles[profileName] ?? {};
   const callback = pick(["SVC_CALLBACK_URL", "APS_CALLBACK_URL"], env, dotenv, profile.callback_url);
@@ -219,6 +244,7 @@ export function resolve(input: ResolveInput): Resolved {
   const envNumber = (name: string) => (env[name] ? Number(env[name]) : undefined);
   return {
     profileName,
+    profileSource: chosen.source,
     profileExists,
     profile,
     clientId: pick(["SVC_CLIENT_ID", "APS_CLIENT_ID"], env, dotenv, profile.client_id),

@@ -37,7 +37,7 @@ export const CATALOG = {
   auth_failed: {
     message: "Authentication failed",
     hint:
-      "Check SVC_CLIENT_ID and SVC_CLIENT_SECRET (or APS_*) for typos and stray spaces, and that the app is active; then run `diazo auth test`.",
+      "Check SVC_CLIENT_ID and SVC_CLIENT_SECRET (or APS_*) for typos and stray spaces, and that the app is active; then run `diazo auth logout` and `diazo auth test`.",
     exit: ExitCode.auth,
   },
   callback_mismatch: {
@@ -56,6 +56,12 @@ export const CATALOG = {
     message: "Insufficient privileges to access this resource",
     hint:
       "The token lacks the scope {scope}: add it with `diazo auth extend-scopes --add {scope}` and retry.",
+    exit: ExitCode.auth,
+  },
+  cannot_create_bucket: {
+    message: "Cannot create bucket",
+    hint:
+      "The token lacks the scope bucket:create: add it with `diazo auth extend-scopes --add bucket:create` and retry.",
     exit: ExitCode.auth,
   },
   insufficient_scope_user: {
@@ -406,6 +412,7 @@ export function errorFromResponse(
     if (code && SCOPE_CODES.has(code)) {
       // An operation needing several scopes names them as `--add` takes them: comma-separated.
       const scope = context.scope?.trim().split(/\s+/).join(",") || "<scope>";
+      if (scope === "bucket:create") return new DiazoError("cannot_create_bucket", base); // SPEC.md §7
       return new DiazoError("insufficient_scope", { ...base, params: { scope } });
     }
     return new DiazoError("permission_denied", base);

@@ -1,8 +1,6 @@
 /** Which login a tool call uses: the app's (2-legged) or the user's (3-legged, from `diazo auth login`). */
 import { z } from "zod";
-import { threeLeggedKey } from "../auth/three_legged.ts";
-import type { StoredToken } from "../auth/token_store.ts";
-import type { Http } from "../services/http.ts";
+import { storedUserLogin } from "../ops/dm.ts";
 import type { ServeDeps } from "./tool.ts";
 
 /** How to log in as a user, for texts that tell a model (and its user) what to do. */
@@ -16,18 +14,6 @@ export const authInput = z.enum(["auto", "app", "user"]).default("auto").describ
 );
 
 /** The profile's stored user login (valid or refreshable), if any. */
-export async function userLogin(deps: ServeDeps): Promise<StoredToken | undefined> {
-  const resolved = await deps.settings();
-  const clientId = resolved.clientId.value;
-  if (!clientId) return undefined;
-  const store = await deps.tokenStore();
-  const token = await store.get(threeLeggedKey(resolved.profileName, clientId, resolved.baseUrl.value));
-  if (!token) return undefined;
-  return token.expires_at > Date.now() || token.refresh_token ? token : undefined;
-}
-
-/** The HTTP client of a call made as `auth` says. */
-export async function httpAs(deps: ServeDeps, auth: "auto" | "app" | "user"): Promise<Http> {
-  const asUser = auth === "user" || (auth === "auto" && (await userLogin(deps)) !== undefined);
-  return deps.http({ mode: asUser ? "3-legged" : "2-legged" });
+export function userLogin(deps: ServeDeps): ReturnType<typeof storedUserLogin> {
+  return storedUserLogin(deps, true);
 }

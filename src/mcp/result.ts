@@ -4,7 +4,7 @@
  */
 import { DiazoError, isDiazoError } from "../core/errors.ts";
 import { knownSecrets, redact } from "../core/redact.ts";
-import type { PageResult } from "../services/pagination.ts";
+import type { ListPage } from "../ops/list.ts";
 import type { CallToolResult } from "./sdk.ts";
 
 /**
@@ -74,7 +74,7 @@ export interface ListAnswer<T> {
  * not fit are left to the next cursor (at least one item is always kept).
  */
 export function listAnswer<T>(
-  page: Pick<PageResult<unknown>, "nextCursor" | "cursorAfter">,
+  page: Pick<ListPage<unknown>, "nextCursor" | "cursorAfter">,
   items: T[],
   budget = MAX_RESULT_CHARS - 2_000,
 ): ListAnswer<T> {

@@ -178,6 +178,41 @@ function answerBadInput(transport: Transport, deps: ServeDeps): void {
   };
 }
 
+/** Why a `tools/call` message's params are malformed (JSON-RPC -32602), or undefined when they are fine. */
+export function toolCallParamsProblem(message: unknown): string | undefined {
+  const m = message as { method?: unknown; id?: unknown; params?: unknown };
+  if (m?.method !== "tools/call" || m.id === undefined) return undefined;
+  const params = m.params as { name?: unknown; arguments?: unknown } | undefined;
+  if (typeof params !== "object" || params === null || Array.isArray(params)) {
+    return "params must be an object";
+  }
+  if (typeof params.name !== "string" || params.name === "") return "params.name must name a tool (a string)";
+  const args = params.arguments;
+  if (args !== undefined && (typeof args !== "object" || args === null || Array.isArray(args))) {
+    return "params.arguments must be an object of the tool's arguments";
+  }
+  return undefined;
+}
+
+/**
+ * Answers a `tools/call` whose params are malformed with JSON-RPC's -32602 Invalid params and a short
+ * message, before the SDK sees it (the SDK answers -32603 with its validation dump).
+ */
+function guardToolCalls(transport: Transport, deps: ServeDeps): void {
+  const next = transport.onmessage;
+  transport.onmessage = (message, extra) => {
+    const problem = toolCallParamsProblem(message);
+    if (problem === undefined) return next?.(message, extra);
+    deps.log(`diazo serve: refused a tools/call: ${problem}`);
+    const reply = {
+      jsonrpc: "2.0",
+      id: (message as { id: string | number }).id,
+      error: { code: ErrorCode.InvalidParams, message: `Invalid params: ${problem}` },
+    } as unknown as JSONRPCMessage;
+    transport.send(reply).catch(() => {});
+  };
+}
+
 /** Serves over stdin/stdout until stdin ends or `stop` is called; logs go to stderr through `deps.log`. */
 export async function serveStdio(
   tools: readonly AnyTool[],
@@ -194,6 +229,7 @@ export async function serveStdio(
   // The client closed its end: answer the calls under way, then stop.
   process.stdin.once("end", () => void inFlight.idle().then(stop));
   await server.connect(transport);
+  guardToolCalls(transport, deps);
   return { done, stop };
 }
 
@@ -244,6 +280,7 @@ export function serveHttp(
       enableJsonResponse: true,
     });
     await server.connect(transport);
+    guardToolCalls(transport, deps);
     try {
       return await transport.handleRequest(req);
     } finally {

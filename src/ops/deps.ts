@@ -8,6 +8,11 @@ import type { TokenStore, TokenStoreStatus } from "../auth/token_store.ts";
 import type { Http } from "../services/http.ts";
 import type { PollOptions } from "../services/derivative_poll.ts";
 
+/** The types of the clients and stores above, for the front ends (which import ops/, not services/ or auth/). */
+export type { Http, PollOptions, TokenStore, TokenStoreStatus };
+export type { HttpResponse, RequestSpec } from "../services/http.ts";
+export type { OpenedTokenStore, StoredToken } from "../auth/token_store.ts";
+
 /** Which HTTP client a verb asks for: `auth: "none"` for endpoints without a bearer token, `mode` for the login. */
 export interface HttpChoice {
   auth?: "bearer" | "none";
@@ -36,4 +41,12 @@ export interface OpsDeps {
   warn(message: string): void;
   /** A debug line on stderr, redacted (only with --debug). */
   debug(message: string): void;
+}
+
+/** What the tool server (`serve`) is given: the verbs' dependencies, a line on stderr, and whether --debug is on. */
+export interface ToolServerDeps extends OpsDeps {
+  /** A line on stderr. */
+  log(line: string): void;
+  /** True with --debug. */
+  debugEnabled: boolean;
 }

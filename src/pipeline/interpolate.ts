@@ -1,6 +1,7 @@
 /**
- * `${{ ... }}` interpolation in pipeline steps: one syntax, `vars.<name>` and
- * `steps.<id>.result[.<path>]` / `.exit_code` / `.status`; `$${{` writes a literal `${{`.
+ * `${{ ... }}` interpolation in pipeline steps: `vars.<name>` and `steps.<id>.result[.<path>]` /
+ * `.exit_code` / `.status`; `$${{` writes a literal `${{`. Command steps also take `${NAME}` and
+ * `$NAME` (the variable syntax of the peer CLI's pipeline files) as synonyms of `${{ vars.NAME }}`.
  */
 import { usageError } from "../core/errors.ts";
 import { splitShellWords } from "../extend/shell_words.ts";
@@ -85,8 +86,26 @@ function parsePath(tail: string): (string | number)[] | string {
   return path;
 }
 
-/** Splits a text into literals and `${{ }}` expressions, collecting every malformed expression. */
-export function parseTemplate(text: string): { parts: TemplatePart[]; problems: TemplateProblem[] } {
+/**
+ * The variable syntax of pipeline files written for other tools: `${NAME}` is always a variable
+ * reference (so an undefined one is reported), `$NAME` only when NAME is one of `vars` (so a `$` of
+ * a query or a price stays text); `$${NAME}` and `$$NAME` are the literal texts.
+ */
+export interface PeerSyntax {
+  vars: readonly string[];
+}
+
+const BRACED = /^\$\{([^{}\s]*)\}/;
+const BARE = /^\$([A-Za-z_][A-Za-z0-9_]*)/;
+
+/**
+ * Splits a text into literals and `${{ }}` expressions, collecting every malformed expression; with
+ * `peer`, `${NAME}` and `$NAME` are variable references too (see PeerSyntax).
+ */
+export function parseTemplate(
+  text: string,
+  peer?: PeerSyntax,
+): { parts: TemplatePart[]; problems: TemplateProblem[] } {
   const parts: TemplatePart[] = [];
   const problems: TemplateProblem[] = [];
   let literal = "";
@@ -96,40 +115,77 @@ export function parseTemplate(text: string): { parts: TemplatePart[]; problems: 
     if (literal !== "") parts.push({ kind: "text", value: literal, start: literalStart, end });
     literal = "";
   };
+  const reference = (start: number, end: number, ref: Reference) => {
+    flush(start);
+    parts.push({ kind: "expr", start, end, ref });
+    literalStart = end;
+  };
   while (i < text.length) {
-    const p = text.indexOf("${{", i);
+    const p = text.indexOf("$", i);
     if (p < 0) break;
-    if (p - 1 >= i && text[p - 1] === "$") {
-      literal += text.slice(i, p - 1) + "${{"; // the escape $${{
-      i = p + 3;
+    literal += text.slice(i, p);
+    const rest = text.slice(p);
+    if (rest.startsWith("$${{")) {
+      literal += "${{"; // the escape $${{
+      i = p + 4;
       continue;
     }
-    literal += text.slice(i, p);
-    const close = text.indexOf("}}", p + 3);
-    if (close < 0) {
-      problems.push({
-        offset: p,
-        length: 3,
-        message: "unclosed ${{ (expected }}); write $${{ for a literal ${{",
-      });
-      literal += text.slice(p);
-      i = text.length;
-      break;
+    if (rest.startsWith("${{")) {
+      const close = text.indexOf("}}", p + 3);
+      if (close < 0) {
+        problems.push({
+          offset: p,
+          length: 3,
+          message: "unclosed ${{ (expected }}); write $${{ for a literal ${{",
+        });
+        literal += rest;
+        i = text.length;
+        break;
+      }
+      const ref = parseReference(text.slice(p + 3, close));
+      if (typeof ref === "string") {
+        problems.push({ offset: p, length: close + 2 - p, message: ref });
+        literal += text.slice(p, close + 2);
+      } else reference(p, close + 2, ref);
+      i = close + 2;
+      continue;
     }
-    const ref = parseReference(text.slice(p + 3, close));
-    if (typeof ref === "string") {
-      problems.push({ offset: p, length: close + 2 - p, message: ref });
-      literal += text.slice(p, close + 2);
+    const peerRef = peer ? peerReference(rest, peer) : undefined;
+    if (peerRef?.kind === "escaped") {
+      literal += peerRef.text;
+      i = p + peerRef.length;
+    } else if (peerRef?.kind === "ref") {
+      reference(p, p + peerRef.length, { kind: "var", name: peerRef.name });
+      i = p + peerRef.length;
     } else {
-      flush(p);
-      parts.push({ kind: "expr", start: p, end: close + 2, ref });
-      literalStart = close + 2;
+      literal += "$";
+      i = p + 1;
     }
-    i = close + 2;
   }
   literal += text.slice(i);
   flush(text.length);
   return { parts, problems };
+}
+
+/** A `${NAME}` / `$NAME` at the start of `rest` (or its `$$` escape), or undefined when there is none. */
+function peerReference(
+  rest: string,
+  peer: PeerSyntax,
+):
+  | { kind: "ref"; name: string; length: number }
+  | { kind: "escaped"; text: string; length: number }
+  | undefined {
+  const escaped = rest.startsWith("$$") ? peerReference(rest.slice(1), peer) : undefined;
+  if (escaped) {
+    return { kind: "escaped", text: rest.slice(1, 1 + escaped.length), length: 1 + escaped.length };
+  }
+  const braced = BRACED.exec(rest);
+  if (braced && NAME_PATTERN.test(braced[1])) {
+    return { kind: "ref", name: braced[1], length: braced[0].length };
+  }
+  const bare = BARE.exec(rest);
+  if (bare && peer.vars.includes(bare[1])) return { kind: "ref", name: bare[1], length: bare[0].length };
+  return undefined;
 }
 
 /** The canonical text of a reference, e.g. `steps.up.result.urn`. */

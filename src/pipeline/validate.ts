@@ -253,7 +253,8 @@ function checkTemplates(
     const { offset, length } = locate(c.text, valueNode, text, p.offset, p.length);
     c.report(offset, length, p.message);
   };
-  const { parts, problems } = parseTemplate(text);
+  // Shell steps leave `$NAME` to the shell (the variables are in its environment).
+  const { parts, problems } = parseTemplate(text, step.shell ? undefined : { vars: varNames });
   problems.forEach(here);
   for (const part of parts) {
     if (part.kind !== "expr") continue;

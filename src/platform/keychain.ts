@@ -7,30 +7,13 @@ import { linuxKeychain } from "./keychain_linux.ts";
 import { macosKeychain } from "./keychain_macos.ts";
 import { KeychainUnavailable } from "./keychain_run.ts";
 import { windowsKeychain } from "./keychain_windows.ts";
+import type { Keychain, KeychainOptions } from "./keychain_types.ts";
 
 /** Raised when the OS keychain cannot be used (no tool, no session bus, locked, timed out...). */
 export { KeychainUnavailable };
 
-/** One secret per (service, account) in the OS keychain. Every method may raise `KeychainUnavailable`. */
-export interface Keychain {
-  readonly name: "macos-keychain" | "secret-service" | "windows-credential-manager";
-  /** The secret, or null when there is none. */
-  get(service: string, account: string): Promise<string | null>;
-  /** Creates or replaces the secret. */
-  set(service: string, account: string, secret: string): Promise<void>;
-  /** Removes the secret; false when there was none. */
-  delete(service: string, account: string): Promise<boolean>;
-}
-
-/** Options shared by the backends. */
-export interface KeychainOptions {
-  /** The caller's environment; children get only an allow-listed part of it. Default: this process's. */
-  env?: Record<string, string | undefined>;
-  /** Per child process; default 5 s. */
-  timeoutMs?: number;
-  /** The tool to run instead of the usual one (tests). */
-  command?: string;
-}
+/** The backend shapes, from their own module. */
+export type { Keychain, KeychainOptions };
 
 // A macOS `security -i` line holds at most 4095 bytes and a Windows credential blob 2560; secrets
 // are split into parts this large (UTF-8 bytes) so that each part fits either with room to spare.

@@ -2,7 +2,7 @@
  * Secrets longer than one keychain item can hold, kept as several items: the first under the
  * account itself (with a header naming the count), the others under `<account>#2`, `#3`, ...
  */
-import type { Keychain } from "./keychain.ts";
+import type { Keychain } from "./keychain_types.ts";
 
 const MARK = "\u0001diazo-parts:";
 

@@ -1,5 +1,5 @@
 /** The Secret Service (GNOME Keyring, KWallet...) through libsecret's `secret-tool`. */
-import type { Keychain, KeychainOptions } from "./keychain.ts";
+import type { Keychain, KeychainOptions } from "./keychain_types.ts";
 import { KeychainUnavailable, type ToolResult, toolRunner } from "./keychain_run.ts";
 
 /** The argv of a `secret-tool` operation; the secret itself is never part of it. */

@@ -2,7 +2,7 @@
  * The macOS login keychain through `/usr/bin/security`. Items are generic passwords; the add
  * command is fed to `security -i` on stdin so that the secret never appears in argv.
  */
-import type { Keychain, KeychainOptions } from "./keychain.ts";
+import type { Keychain, KeychainOptions } from "./keychain_types.ts";
 import { KeychainUnavailable, toolRunner } from "./keychain_run.ts";
 
 /** The system's `security` tool. */

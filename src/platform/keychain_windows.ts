@@ -3,7 +3,7 @@
  * `CredDeleteW`, `CredFree`): generic credentials, target `service:account`, a UTF-8 blob.
  * Needs `--allow-ffi`; without it the keychain is simply unavailable.
  */
-import type { Keychain } from "./keychain.ts";
+import type { Keychain } from "./keychain_types.ts";
 import { KeychainUnavailable } from "./keychain_run.ts";
 
 /** CRED_TYPE_GENERIC. */

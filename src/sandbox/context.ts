@@ -1,23 +1,63 @@
 /**
- * What handlers are given: the sandbox's parts (state, keys, faults, request log) and the request's
- * own facts (base URL, path parameters, verified token).
+ * What handlers are given: the sandbox's parts (one store per emulated service, the clock, the
+ * settings, faults and the request log) and the request's own facts (base URL, path parameters,
+ * verified token).
  */
 
-import type { FaultStore } from "./faults.ts";
-import type { SigningKey } from "./jwt.ts";
-import type { RequestLog } from "./request_log.ts";
-import type { SandboxState } from "./state.ts";
-import type { AccessClaims } from "./tokens.ts";
+import { type AdminStore, createAdminStore } from "./admin/store.ts";
+import type { SigningKey } from "./auth/jwt.ts";
+import { type AuthStore, createAuthStore } from "./auth/store.ts";
+import type { AccessClaims } from "./auth/tokens.ts";
+import { type Clock, createClock } from "./clock.ts";
+import { createDaStore, type DaStore } from "./da/store.ts";
+import { createDerivativeStore, type DerivativeStore } from "./derivative/store.ts";
+import { createDmStore, type DmStore } from "./dm/store.ts";
+import { createFaultStore, type FaultStore } from "./faults.ts";
+import { createOssStore, type OssStore } from "./oss/store.ts";
+import { createRequestLog, type RequestLog } from "./request_log.ts";
+import { createSettings, type Settings } from "./settings.ts";
+import type { ServiceStore } from "./store.ts";
 
 /** The parts of one running sandbox. */
 export interface SandboxContext {
-  state: SandboxState;
-  /** Signing keys; the first signs new tokens, all verify. */
-  keys: SigningKey[];
+  auth: AuthStore;
+  oss: OssStore;
+  derivative: DerivativeStore;
+  dm: DmStore;
+  da: DaStore;
+  admin: AdminStore;
+  clock: Clock;
+  settings: Settings;
   faults: FaultStore;
   requests: RequestLog;
-  /** Where object data lives on disk. */
+  /** Where object and derivative data live on disk. */
   dataDir: string;
+  /** Every store above, in the order the control API resets them and lists them in the state dump. */
+  stores: readonly ServiceStore[];
+}
+
+/** A fresh sandbox: every service empty (or seeded), the clock at wall time, default settings. */
+export function createSandboxContext(keys: SigningKey[], dataDir: string): SandboxContext {
+  const clock = createClock();
+  const settings = createSettings();
+  const parts = {
+    auth: createAuthStore(keys, clock, settings),
+    oss: createOssStore(dataDir, clock),
+    derivative: createDerivativeStore(dataDir),
+    dm: createDmStore(),
+    da: createDaStore(),
+    admin: createAdminStore(),
+    faults: createFaultStore(),
+    requests: createRequestLog(),
+  };
+  const { auth, oss, derivative, dm, da, admin, faults, requests } = parts;
+  return {
+    ...parts,
+    clock,
+    settings,
+    dataDir,
+    stores: [auth, oss, derivative, dm, da, admin, faults, clock, settings, requests],
+  };
 }
 
 /** One request as a handler sees it. */

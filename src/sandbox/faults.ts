@@ -3,6 +3,8 @@
  * connection, so that clients' retry and error paths can be exercised.
  */
 
+import type { ServiceStore } from "./store.ts";
+
 /** A fault rule as the control API accepts it. */
 export interface FaultSpec {
   /** Only this method (any when absent). */
@@ -30,8 +32,8 @@ export interface Fault extends FaultSpec {
   fired: number;
 }
 
-/** The fault rules of a sandbox. */
-export interface FaultStore {
+/** The fault rules of a sandbox; a reset removes them all. */
+export interface FaultStore extends ServiceStore {
   add(spec: FaultSpec): Fault;
   list(): Fault[];
   remove(id: string): boolean;
@@ -124,6 +126,10 @@ export function createFaultStore(random: () => number = Math.random): FaultStore
     clear() {
       faults = [];
     },
+    reset() {
+      faults = [];
+    },
+    snapshot: () => ({ faults: faults.map((f) => ({ ...f.fault })) }),
     take(method, path) {
       // Rules are tried in order and each rolls its own rate: the first that fires wins.
       for (const { fault, matches } of faults) {

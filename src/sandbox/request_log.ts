@@ -3,6 +3,8 @@
  * tokens or secrets, capped so that a long run cannot exhaust memory.
  */
 
+import type { ServiceStore } from "./store.ts";
+
 /** One recorded request. `status` 0 means the connection was dropped without an answer. */
 export interface RequestLogEntry {
   seq: number;
@@ -19,8 +21,8 @@ export interface RequestLogEntry {
   fault_id?: string;
 }
 
-/** A bounded log that keeps the newest entries. */
-export interface RequestLog {
+/** A bounded log that keeps the newest entries; a reset empties it, and it is not in the state dump. */
+export interface RequestLog extends ServiceStore {
   /** Appends an entry, numbering it; the oldest entry goes when the log is full. */
   add(entry: Omit<RequestLogEntry, "seq">): RequestLogEntry;
   /** Entries oldest first, optionally only those whose path starts with `pathPrefix`. */
@@ -62,6 +64,10 @@ export function createRequestLog(cap = REQUEST_LOG_CAP): RequestLog {
   let ring: RequestLogEntry[] = [];
   let head = 0; // index of the oldest entry once the ring is full
   let seq = 0;
+  const clear = () => {
+    ring = [];
+    head = 0;
+  };
   const ordered = () => (ring.length < cap ? ring : [...ring.slice(head), ...ring.slice(0, head)]);
   return {
     add(entry) {
@@ -78,10 +84,9 @@ export function createRequestLog(cap = REQUEST_LOG_CAP): RequestLog {
       const all = ordered();
       return pathPrefix ? all.filter((e) => e.path.startsWith(pathPrefix)) : [...all];
     },
-    clear() {
-      ring = [];
-      head = 0;
-    },
+    clear,
+    reset: clear,
+    snapshot: () => ({}),
     get size() {
       return ring.length;
     },

@@ -1,13 +1,14 @@
 /**
  * A tiny router over route tables declared as data. A route names the scopes it accepts; the
- * router enforces them before the handler runs, so a service only declares its routes.
+ * router enforces them before the handler runs, so a service only declares its routes. Handlers
+ * throw `SandboxError` to refuse; dispatching renders it in the refusing service's shape.
  */
 
-import { authorize } from "./bearer.ts";
+import { requireBearer } from "./auth/bearer.ts";
 import type { RequestContext } from "./context.ts";
-import { notFound } from "./respond.ts";
+import { notFound, renderError, SandboxError } from "./errors.ts";
 
-/** Answers one request. */
+/** Answers one request; refuses by throwing `SandboxError`. */
 export type Handler = (req: Request, ctx: RequestContext) => Response | Promise<Response>;
 
 /** One operation of the emulated API. */
@@ -79,14 +80,19 @@ export function createRouter(...tables: readonly (readonly Route[])[]): Router {
   };
 }
 
-/** Routes a request: 404 when no route serves it, the bearer and scope check, then the handler. */
+/**
+ * Routes a request: 404 when no route serves it, the bearer and scope check, then the handler; a
+ * `SandboxError` thrown on the way becomes the platform's error answer (anything else propagates).
+ */
 export async function dispatch(router: Router, req: Request, ctx: RequestContext): Promise<Response> {
-  const found = router.match(req.method, ctx.url.pathname);
-  if (!found) return notFound();
-  ctx.params = found.params;
-  if (found.route.scopes.length > 0) {
-    const denied = await authorize(req, ctx, found.route.scopes);
-    if (denied) return denied;
+  try {
+    const found = router.match(req.method, ctx.url.pathname);
+    if (!found) throw notFound();
+    ctx.params = found.params;
+    if (found.route.scopes.length > 0) await requireBearer(req, ctx, found.route.scopes);
+    return await found.route.handler(req, ctx);
+  } catch (e) {
+    if (e instanceof SandboxError) return renderError(e);
+    throw e;
   }
-  return await found.route.handler(req, ctx);
 }

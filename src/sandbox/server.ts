@@ -2,21 +2,16 @@
  * Starts and stops a sandbox: the platform emulator served over HTTP on loopback.
  */
 
-import type { SandboxContext } from "./context.ts";
-import { createFaultStore } from "./faults.ts";
+import { adminRoutes } from "./admin/routes.ts";
+import { generateSigningKey, type SigningKey } from "./auth/jwt.ts";
+import { authRoutes } from "./auth/routes.ts";
+import { createSandboxContext } from "./context.ts";
+import { daRoutes } from "./da/routes.ts";
+import { derivativeRoutes } from "./derivative/routes.ts";
+import { dmRoutes } from "./dm/routes.ts";
 import { type Front, startFront } from "./front.ts";
-import { generateSigningKey, type SigningKey } from "./jwt.ts";
-import { createPipeline } from "./pipeline.ts";
-import { createRequestLog } from "./request_log.ts";
-import { adminRoutes } from "./routes/admin.ts";
-import { authRoutes } from "./routes/auth.ts";
-import { daRoutes } from "./routes/da.ts";
-import { derivativeRoutes } from "./routes/derivative.ts";
-import { dmRoutes } from "./routes/dm.ts";
-import { ossRoutes } from "./routes/oss.ts";
-import { ossObjectRoutes } from "./routes/oss_objects.ts";
-import { storageRoutes } from "./routes/storage.ts";
-import { createState } from "./state.ts";
+import { createRequestHandler } from "./middleware.ts";
+import { ossRoutes } from "./oss/routes.ts";
 
 /** How to start a sandbox. */
 export interface SandboxOptions {
@@ -53,8 +48,6 @@ export const DEFAULT_SANDBOX_PORT = 8787;
 export const SERVICE_ROUTES = [
   authRoutes,
   ossRoutes,
-  ossObjectRoutes,
-  storageRoutes,
   derivativeRoutes,
   dmRoutes,
   daRoutes,
@@ -80,14 +73,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   let front: Front | undefined;
   const stopping = new AbortController();
   try {
-    const sandbox: SandboxContext = {
-      state: createState(),
-      keys: [opts.signingKey ?? await generateSigningKey()],
-      faults: createFaultStore(),
-      requests: createRequestLog(),
-      dataDir,
-    };
-    const handler = createPipeline(sandbox, {
+    const sandbox = createSandboxContext([opts.signingKey ?? await generateSigningKey()], dataDir);
+    const handler = createRequestHandler(sandbox, {
       routes: SERVICE_ROUTES,
       connections: {
         drop: (innerPort) => front?.drop(innerPort) ?? false,

@@ -2,11 +2,11 @@
  * Account administration (aps-api.md §9): projects and project users of an account (ACC Admin
  * v1) and the account's member directory (BIM 360 HQ v1). Plain functions over an injected Http;
  * reading needs `account:read`, creating `account:write`, both granted only to a user's login.
- * Account and project ids are the bare GUIDs; a data management `b.` id is accepted and stripped.
+ * Account and project ids come checked, as the bare GUIDs (aps/dm_ids.ts `accId`).
  * Every request takes an optional `region`, sent as the `Region` header (absent: the platform's
  * default, US), so that accounts hosted in another data centre can be reached.
  */
-import { accId } from "../aps/dm_ids.ts";
+import type { AccAccountId, AccProjectId } from "../aps/ids.ts";
 import type { Http, RequestSpec } from "./http.ts";
 import { paginate } from "./pagination.ts";
 
@@ -55,7 +55,7 @@ export interface ProjectInput {
   startDate?: string;
   endDate?: string;
   /** Clone this project (a template) instead of starting empty. */
-  templateId?: string;
+  templateId?: AccProjectId;
 }
 
 /** A user of a project (ACC Admin, camelCase fields). */
@@ -92,11 +92,11 @@ export interface ProjectFilters {
 
 /** The first page request of an account's project list (pagination scheme "acc"). */
 export function accountProjectsRequest(
-  accountId: string,
+  accountId: AccAccountId,
   filters: ProjectFilters & RegionOption = {},
 ): RequestSpec {
   return {
-    path: `${ADMIN}/accounts/${encodeURIComponent(accId(accountId))}/projects`,
+    path: `${ADMIN}/accounts/${encodeURIComponent(accountId)}/projects`,
     headers: regionHeaders(filters.region),
     query: {
       limit: ACC_PAGE,
@@ -110,9 +110,9 @@ export function accountProjectsRequest(
 }
 
 /** The first page request of a project's user list (pagination scheme "acc"). */
-export function projectUsersRequest(projectId: string, opts: RegionOption = {}): RequestSpec {
+export function projectUsersRequest(projectId: AccProjectId, opts: RegionOption = {}): RequestSpec {
   return {
-    path: `${ADMIN}/projects/${encodeURIComponent(accId(projectId))}/users`,
+    path: `${ADMIN}/projects/${encodeURIComponent(projectId)}/users`,
     headers: regionHeaders(opts.region),
     query: { limit: ACC_PAGE },
     resource: "project",
@@ -123,7 +123,7 @@ export function projectUsersRequest(projectId: string, opts: RegionOption = {}):
 /** Every project of an account that passes the filters, following every page. */
 export function listAccountProjects(
   http: Http,
-  accountId: string,
+  accountId: AccAccountId,
   opts: ProjectFilters & RegionOption & { limit?: number } = {},
 ): AsyncGenerator<AccountProject> {
   return paginate<AccountProject>(http, accountProjectsRequest(accountId, opts), "acc", {
@@ -134,16 +134,16 @@ export function listAccountProjects(
 /** Creates a project; the platform accepts it (202) with status `pending` and provisions it after. */
 export async function createAccountProject(
   http: Http,
-  accountId: string,
+  accountId: AccAccountId,
   input: ProjectInput,
   opts: RegionOption = {},
 ): Promise<AccountProject> {
   const { templateId, ...fields } = input;
   const res = await http.request<AccountProject>({
     method: "POST",
-    path: `${ADMIN}/accounts/${encodeURIComponent(accId(accountId))}/projects`,
+    path: `${ADMIN}/accounts/${encodeURIComponent(accountId)}/projects`,
     headers: regionHeaders(opts.region),
-    json: { ...fields, ...(templateId ? { template: { projectId: accId(templateId) } } : {}) },
+    json: { ...fields, ...(templateId ? { template: { projectId: templateId } } : {}) },
     key: `account ${accountId}`,
     scope: ACCOUNT_WRITE,
   });
@@ -153,11 +153,11 @@ export async function createAccountProject(
 /** A project by id; 404 becomes "Project not found". */
 export async function getProject(
   http: Http,
-  projectId: string,
+  projectId: AccProjectId,
   opts: RegionOption = {},
 ): Promise<AccountProject> {
   const res = await http.request<AccountProject>({
-    path: `${ADMIN}/projects/${encodeURIComponent(accId(projectId))}`,
+    path: `${ADMIN}/projects/${encodeURIComponent(projectId)}`,
     headers: regionHeaders(opts.region),
     resource: "project",
     scope: ACCOUNT_READ,
@@ -168,7 +168,7 @@ export async function getProject(
 /** Every user of a project, following every page. */
 export function listProjectUsers(
   http: Http,
-  projectId: string,
+  projectId: AccProjectId,
   opts: RegionOption & { limit?: number } = {},
 ): AsyncGenerator<ProjectUser> {
   return paginate<ProjectUser>(http, projectUsersRequest(projectId, opts), "acc", { limit: opts.limit });
@@ -180,10 +180,10 @@ export function listProjectUsers(
  */
 export async function* listAccountUsers(
   http: Http,
-  accountId: string,
+  accountId: AccAccountId,
   opts: RegionOption & { limit?: number } = {},
 ): AsyncGenerator<AccountUser> {
-  const path = `/hq/v1/accounts/${encodeURIComponent(accId(accountId))}/users`;
+  const path = `/hq/v1/accounts/${encodeURIComponent(accountId)}/users`;
   if (opts.limit !== undefined && opts.limit <= 0) return;
   let count = 0;
   for (let offset = 0;; offset += HQ_PAGE) {

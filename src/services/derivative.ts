@@ -5,6 +5,7 @@
  */
 import { DiazoError } from "../core/errors.ts";
 import type { OutputFormat } from "../aps/derivative_formats.ts";
+import type { Urn } from "../aps/ids.ts";
 import type { Http } from "./http.ts";
 import { type Manifest, manifestMessages } from "./derivative_manifest.ts";
 import { type PollOptions, pollWhileAccepted, startPollClock } from "./derivative_poll.ts";
@@ -59,7 +60,7 @@ export interface RegionOption {
   signal?: AbortSignal;
 }
 
-function urnPath(urn: string, rest = ""): string {
+function urnPath(urn: Urn, rest = ""): string {
   return `${BASE}/${encodeURIComponent(urn)}${rest}`;
 }
 
@@ -69,7 +70,7 @@ function regionHeaders(region?: string): Record<string, string> {
 
 /** Builds a job body from a URN and output formats. */
 export function jobPayload(
-  urn: string,
+  urn: Urn,
   formats: OutputFormat[],
   opts: { rootFilename?: string; workflow?: string } = {},
 ): JobPayload {
@@ -104,14 +105,14 @@ export async function startJob(
 }
 
 /** The manifest of a source design; a missing one (never translated) is the not_found error. */
-export async function getManifest(http: Http, urn: string, opts: RegionOption = {}): Promise<Manifest> {
+export async function getManifest(http: Http, urn: Urn, opts: RegionOption = {}): Promise<Manifest> {
   return (await getManifestWithHeaders(http, urn, opts)).manifest;
 }
 
 /** The manifest and the answer's headers (their `Date` tells the server's time). */
 export async function getManifestWithHeaders(
   http: Http,
-  urn: string,
+  urn: Urn,
   opts: RegionOption = {},
 ): Promise<{ manifest: Manifest; headers: Headers }> {
   const res = await http.request<Manifest>({
@@ -125,7 +126,7 @@ export async function getManifestWithHeaders(
 }
 
 /** Deletes a manifest and every derivative of the design (idempotent). */
-export async function deleteManifest(http: Http, urn: string, opts: RegionOption = {}): Promise<unknown> {
+export async function deleteManifest(http: Http, urn: Urn, opts: RegionOption = {}): Promise<unknown> {
   const res = await http.request({
     method: "DELETE",
     path: urnPath(urn, "/manifest"),
@@ -138,7 +139,7 @@ export async function deleteManifest(http: Http, urn: string, opts: RegionOption
 }
 
 /** The model views of a translated design (`metadata`). */
-export async function listViews(http: Http, urn: string, opts: RegionOption = {}): Promise<ModelView[]> {
+export async function listViews(http: Http, urn: Urn, opts: RegionOption = {}): Promise<ModelView[]> {
   const res = await http.request<{ data?: { metadata?: ModelView[] } }>({
     path: urnPath(urn, "/metadata"),
     headers: regionHeaders(opts.region),
@@ -169,7 +170,7 @@ function extractQuery(opts: ExtractOptions): Record<string, string | number | un
 /** A metadata request of one view (`tail` after its guid), asked again while the platform answers 202. */
 function extract(
   http: Http,
-  urn: string,
+  urn: Urn,
   guid: string,
   tail: string,
   opts: ExtractOptions,
@@ -186,7 +187,7 @@ function extract(
 /** The object tree of a view, asking again while the platform answers 202 (still extracting). */
 export function getObjectTree(
   http: Http,
-  urn: string,
+  urn: Urn,
   guid: string,
   opts: ExtractOptions = {},
 ): Promise<unknown> {
@@ -196,7 +197,7 @@ export function getObjectTree(
 /** The properties of a view's objects, asking again while the platform answers 202. */
 export function getProperties(
   http: Http,
-  urn: string,
+  urn: Urn,
   guid: string,
   opts: ExtractOptions = {},
 ): Promise<unknown> {
@@ -242,7 +243,7 @@ export interface JobWaitOptions extends PollOptions {
  * Time pending is measured by the local clock and, when answers carry one, by the server's `Date`
  * header, whichever is longer: a server whose clock jumps ahead (the sandbox's) is believed.
  */
-export async function waitForJob(http: Http, urn: string, opts: JobWaitOptions = {}): Promise<Manifest> {
+export async function waitForJob(http: Http, urn: Urn, opts: JobWaitOptions = {}): Promise<Manifest> {
   const now = opts.now ?? Date.now;
   const stallAfterMs = opts.stallAfterMs ?? DEFAULT_STALL_AFTER_MS;
   const clock = startPollClock(opts);

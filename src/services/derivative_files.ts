@@ -2,6 +2,7 @@
  * Downloading derivatives (aps-api.md §3.5): a signed URL plus signed cookies from the platform,
  * then the bytes from that URL with the cookies and without the bearer token, streamed to a file.
  */
+import type { Urn } from "../aps/ids.ts";
 import { safeJoin } from "../core/paths.ts";
 import { writeFileAtomic } from "../platform/fs.ts";
 import type { DerivativeFile } from "./derivative_manifest.ts";
@@ -22,7 +23,7 @@ export interface DerivativeDownload {
 /** Asks for a derivative's download URL and signed cookies (`.../manifest/<derivativeUrn>/signedcookies`). */
 export async function getDerivativeDownload(
   http: Http,
-  urn: string,
+  urn: Urn,
   derivativeUrn: string,
   opts: { region?: string; minutes?: number; signal?: AbortSignal } = {},
 ): Promise<DerivativeDownload> {
@@ -59,7 +60,7 @@ export interface DownloadedDerivative {
  */
 export async function downloadDerivative(
   http: Http,
-  urn: string,
+  urn: Urn,
   derivative: DerivativeFile,
   opts: {
     dir: string;
@@ -90,7 +91,7 @@ export async function downloadDerivative(
 /** The design's thumbnail as PNG bytes (width/height 100, 200 or 400). */
 export async function getThumbnail(
   http: Http,
-  urn: string,
+  urn: Urn,
   opts: { region?: string; width?: number; height?: number; signal?: AbortSignal } = {},
 ): Promise<{ bytes: Uint8Array; contentType: string }> {
   const res = await http.request<Uint8Array>({
@@ -108,7 +109,7 @@ export async function getThumbnail(
 /** Writes the design's thumbnail (PNG) to `file` atomically. */
 export async function saveThumbnail(
   http: Http,
-  urn: string,
+  urn: Urn,
   file: string,
   opts: { region?: string; width?: number; height?: number; signal?: AbortSignal } = {},
 ): Promise<{ file: string; size: number; contentType: string }> {

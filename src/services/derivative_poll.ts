@@ -1,7 +1,7 @@
 /** Polling of the Model Derivative API: growing delays, an overall time limit, and 202 "not ready yet". */
 import { DiazoError } from "../core/errors.ts";
 import type { Http, RequestSpec } from "./http.ts";
-import { abortableSleep } from "./retry.ts";
+import { abortableSleep } from "../core/sleep.ts";
 
 /** Default first delay between two polls. */
 export const DEFAULT_POLL_BASE_MS = 1000;

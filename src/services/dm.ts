@@ -1,12 +1,13 @@
 /**
  * Data management (Project v1 / Data v1, datamanagement.yaml): hubs, projects, top folders, folder
  * contents, items and versions. Plain functions over an injected Http, which carries a 2-legged or
- * a 3-legged token as the caller chose; every operation here needs `data:read`.
+ * a 3-legged token as the caller chose; every operation here needs `data:read`. Ids come checked
+ * (aps/ids.ts). A list answers one page from a cursor, or every page up to `limit` without one.
  */
-import { dmFolderId, dmHubId, dmItemId, dmProjectId, dmVersionId } from "../aps/dm_ids.ts";
+import type { DmProjectId, FolderId, HubId, ItemId, VersionId } from "../aps/ids.ts";
 import { DiazoError, isDiazoError, platformErrorCode } from "../core/errors.ts";
 import type { Http, RequestSpec } from "./http.ts";
-import { paginate } from "./pagination.ts";
+import { fetchPage, type PageResult } from "./pagination.ts";
 
 /** A JSON:API resource object as data management returns it. */
 export interface DmResource {
@@ -23,7 +24,6 @@ export const DM_PAGE_LIMIT = 200;
 /** The scope of every read here. */
 export const DM_READ_SCOPE = "data:read";
 
-/** What a failing request was about: the "Not found: ..." text and its remedy. */
 /** What a request was about, for the "Not found" message and its remedy. */
 export interface DmTarget {
   what: string;
@@ -50,15 +50,12 @@ export function hubsRequest(): RequestSpec {
 }
 
 /** RequestSpec of a hub's projects (paged). */
-export function projectsRequest(hubId: string): RequestSpec {
-  const hub = dmHubId(hubId);
+export function projectsRequest(hub: HubId): RequestSpec {
   return spec(`/project/v1/hubs/${enc(hub)}/projects`, `projects of hub ${hub}`, true);
 }
 
 /** RequestSpec of a project's top folders (not paged by the platform). */
-export function topFoldersRequest(hubId: string, projectId: string): RequestSpec {
-  const hub = dmHubId(hubId);
-  const project = dmProjectId(projectId);
+export function topFoldersRequest(hub: HubId, project: DmProjectId): RequestSpec {
   return spec(
     `/project/v1/hubs/${enc(hub)}/projects/${enc(project)}/topFolders`,
     `project ${project} in hub ${hub}`,
@@ -68,12 +65,10 @@ export function topFoldersRequest(hubId: string, projectId: string): RequestSpec
 
 /** RequestSpec of a folder's contents (paged); `type` filters to folders or items. */
 export function folderContentsRequest(
-  projectId: string,
-  folderId: string,
+  project: DmProjectId,
+  folder: FolderId,
   opts: { type?: "folders" | "items" } = {},
 ): RequestSpec {
-  const project = dmProjectId(projectId);
-  const folder = dmFolderId(folderId);
   return spec(
     `/data/v1/projects/${enc(project)}/folders/${enc(folder)}/contents`,
     `folder ${folder} in project ${project}`,
@@ -83,9 +78,7 @@ export function folderContentsRequest(
 }
 
 /** RequestSpec of an item's versions, newest first (paged). */
-export function itemVersionsRequest(projectId: string, itemId: string): RequestSpec {
-  const project = dmProjectId(projectId);
-  const item = dmItemId(itemId);
+export function itemVersionsRequest(project: DmProjectId, item: ItemId): RequestSpec {
   return spec(
     `/data/v1/projects/${enc(project)}/items/${enc(item)}/versions`,
     `item ${item} in project ${project}`,
@@ -107,21 +100,48 @@ export function dmFailure(e: unknown, target: DmTarget): unknown {
   return e;
 }
 
-async function* mapped<T>(items: AsyncGenerator<T>, target: DmTarget): AsyncGenerator<T> {
-  try {
-    yield* items;
-  } catch (e) {
-    throw dmFailure(e, target);
-  }
+/** Where a list starts and how much of it to fetch: every page up to `limit` without a cursor. */
+export interface DmListOptions {
+  limit?: number;
+  cursor?: string;
+  /** The remedy of a "Not found" answer, when the caller words it in its own terms. */
+  hint?: string;
 }
 
-function list(
+/** A page of a list and, for folder contents, the tip versions that came `included` with it. */
+export interface DmPage extends PageResult<DmResource> {
+  included: DmResource[];
+}
+
+/**
+ * One page of a list from `cursor`, or (without a limit) every page. The JSON:API `included`
+ * resources of each page fetched are kept, read from the answers as they pass.
+ */
+async function list(
   http: Http,
   request: RequestSpec,
   target: DmTarget,
-  opts: { limit?: number; onPage?: (page: Record<string, unknown>) => void },
-): AsyncGenerator<DmResource> {
-  return mapped(paginate<DmResource>(http, request, "dm", opts), target);
+  opts: DmListOptions,
+): Promise<DmPage> {
+  const included: DmResource[] = [];
+  const seeing: Http = {
+    baseUrl: http.baseUrl,
+    async request<T>(spec: RequestSpec) {
+      const res = await http.request<T>(spec);
+      const more = (res.data as { included?: unknown } | undefined)?.included;
+      if (Array.isArray(more)) included.push(...more as DmResource[]);
+      return res;
+    },
+  };
+  try {
+    const page = await fetchPage<DmResource>(seeing, request, "dm", {
+      cursor: opts.cursor,
+      limit: opts.limit ?? Infinity,
+    });
+    return Object.assign(page, { included });
+  } catch (e) {
+    throw dmFailure(e, opts.hint === undefined ? target : { ...target, hint: opts.hint });
+  }
 }
 
 /** A JSON:API document: the resource and what came `included` with it. */
@@ -168,82 +188,61 @@ function itemTarget(project: string, item: string): DmTarget {
   };
 }
 
-/** Every hub the token can see (a 2-legged token sees no personal hubs); `limit` stops early. */
-export function listHubs(http: Http, opts: { limit?: number } = {}): AsyncGenerator<DmResource> {
+/** The hubs the token can see (a 2-legged token sees no personal hubs). */
+export function listHubs(http: Http, opts: DmListOptions = {}): Promise<DmPage> {
   return list(http, hubsRequest(), { what: "hubs", hint: HUBS_HINT }, opts);
 }
 
-/** Every project of a hub, following every page; `limit` stops early. */
-export function listProjects(
-  http: Http,
-  hubId: string,
-  opts: { limit?: number } = {},
-): AsyncGenerator<DmResource> {
-  const request = projectsRequest(hubId);
-  return list(http, request, { what: `hub ${dmHubId(hubId)}`, hint: HUBS_HINT }, opts);
+/** The projects of a hub. */
+export function listProjects(http: Http, hub: HubId, opts: DmListOptions = {}): Promise<DmPage> {
+  return list(http, projectsRequest(hub), { what: `hub ${hub}`, hint: HUBS_HINT }, opts);
 }
 
-/** The top folders of a project that the token may see; `limit` stops early. */
+/** The top folders of a project that the token may see. */
 export function listTopFolders(
   http: Http,
-  hubId: string,
-  projectId: string,
-  opts: { limit?: number } = {},
-): AsyncGenerator<DmResource> {
-  const request = topFoldersRequest(hubId, projectId);
-  return list(http, request, projectTarget(dmHubId(hubId), dmProjectId(projectId)), opts);
+  hub: HubId,
+  project: DmProjectId,
+  opts: DmListOptions = {},
+): Promise<DmPage> {
+  return list(http, topFoldersRequest(hub, project), projectTarget(hub, project), opts);
 }
 
-/**
- * Every folder and item in a folder, following every page; `limit` stops early, `type` filters,
- * and `onIncluded` receives each page's `included` tip versions of its items.
- */
+/** The folders and items in a folder (`type` filters); `included` holds the tip versions of its items. */
 export function listFolderContents(
   http: Http,
-  projectId: string,
-  folderId: string,
-  opts: { limit?: number; type?: "folders" | "items"; onIncluded?: (versions: DmResource[]) => void } = {},
-): AsyncGenerator<DmResource> {
-  const request = folderContentsRequest(projectId, folderId, { type: opts.type });
-  const onIncluded = opts.onIncluded;
-  return list(http, request, folderTarget(dmProjectId(projectId), dmFolderId(folderId)), {
-    limit: opts.limit,
-    onPage: onIncluded
-      ? (page) => onIncluded(Array.isArray(page.included) ? page.included as DmResource[] : [])
-      : undefined,
-  });
+  project: DmProjectId,
+  folder: FolderId,
+  opts: DmListOptions & { type?: "folders" | "items" } = {},
+): Promise<DmPage> {
+  const request = folderContentsRequest(project, folder, { type: opts.type });
+  return list(http, request, folderTarget(project, folder), opts);
 }
 
-/** Every version of an item, newest first, following every page; `limit` stops early. */
+/** The versions of an item, newest first. */
 export function listItemVersions(
   http: Http,
-  projectId: string,
-  itemId: string,
-  opts: { limit?: number } = {},
-): AsyncGenerator<DmResource> {
-  const request = itemVersionsRequest(projectId, itemId);
-  return list(http, request, itemTarget(dmProjectId(projectId), dmItemId(itemId)), opts);
+  project: DmProjectId,
+  item: ItemId,
+  opts: DmListOptions = {},
+): Promise<DmPage> {
+  return list(http, itemVersionsRequest(project, item), itemTarget(project, item), opts);
 }
 
 /** One hub. */
-export async function getHub(http: Http, hubId: string): Promise<DmResource> {
-  const hub = dmHubId(hubId);
+export async function getHub(http: Http, hub: HubId): Promise<DmResource> {
   return (await getDocument(http, `/project/v1/hubs/${enc(hub)}`, { what: `hub ${hub}`, hint: HUBS_HINT }))
     .data;
 }
 
 /** One project of a hub. */
-export async function getProject(http: Http, hubId: string, projectId: string): Promise<DmResource> {
-  const hub = dmHubId(hubId);
-  const project = dmProjectId(projectId);
+export async function getProject(http: Http, hub: HubId, project: DmProjectId): Promise<DmResource> {
   const path = `/project/v1/hubs/${enc(hub)}/projects/${enc(project)}`;
   return (await getDocument(http, path, projectTarget(hub, project))).data;
 }
 
 /** One folder of a project. */
-export async function getFolder(http: Http, projectId: string, folderId: string): Promise<DmResource> {
-  const project = dmProjectId(projectId);
-  const folder = dmFolderId(folderId);
+export async function getFolder(http: Http, project: DmProjectId, folder: FolderId): Promise<DmResource> {
   const path = `/data/v1/projects/${enc(project)}/folders/${enc(folder)}`;
   return (await getDocument(http, path, folderTarget(project, folder))).data;
 }
@@ -251,11 +250,9 @@ export async function getFolder(http: Http, projectId: string, folderId: string)
 /** One item and its tip version (which the platform includes with it). */
 export async function getItemWithTip(
   http: Http,
-  projectId: string,
-  itemId: string,
+  project: DmProjectId,
+  item: ItemId,
 ): Promise<{ item: DmResource; tip?: DmResource }> {
-  const project = dmProjectId(projectId);
-  const item = dmItemId(itemId);
   const doc = await getDocument(
     http,
     `/data/v1/projects/${enc(project)}/items/${enc(item)}`,
@@ -265,14 +262,12 @@ export async function getItemWithTip(
 }
 
 /** One item (a file's lineage). */
-export async function getItem(http: Http, projectId: string, itemId: string): Promise<DmResource> {
-  return (await getItemWithTip(http, projectId, itemId)).item;
+export async function getItem(http: Http, project: DmProjectId, item: ItemId): Promise<DmResource> {
+  return (await getItemWithTip(http, project, item)).item;
 }
 
 /** One version of an item. */
-export async function getVersion(http: Http, projectId: string, versionId: string): Promise<DmResource> {
-  const project = dmProjectId(projectId);
-  const version = dmVersionId(versionId);
+export async function getVersion(http: Http, project: DmProjectId, version: VersionId): Promise<DmResource> {
   const path = `/data/v1/projects/${enc(project)}/versions/${enc(version)}`;
   return (await getDocument(http, path, {
     what: `version ${version} in project ${project}`,

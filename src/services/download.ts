@@ -5,6 +5,7 @@
 import path from "node:path";
 import { DiazoError, usageError } from "../core/errors.ts";
 import type { Http } from "./http.ts";
+import type { BucketKey, ObjectKey } from "../aps/ids.ts";
 import { safeJoin } from "../core/paths.ts";
 import { getDownloadUrl } from "./oss_objects.ts";
 import { startTailHash } from "./tail_hash.ts";
@@ -141,8 +142,8 @@ async function streamOnce(
 export async function downloadObject(
   http: Http,
   o: Omit<FetchToFileOptions, "urls" | "label" | "expectedSize" | "expectedSha1"> & {
-    bucketKey: string;
-    objectKey: string;
+    bucketKey: BucketKey;
+    objectKey: ObjectKey;
   },
 ): Promise<Downloaded> {
   const signed = await getDownloadUrl(http, o.bucketKey, o.objectKey, { signal: o.signal });

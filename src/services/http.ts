@@ -6,26 +6,15 @@
 import { DiazoError, errorFromResponse, type ResourceKind, usageError } from "../core/errors.ts";
 import { knownSecrets, redact, redactHeaders } from "../core/redact.ts";
 import { VERSION } from "../core/version.ts";
-import {
-  abortableSleep,
-  backoffMs,
-  isRetryable,
-  parseRetryAfter,
-  RETRY_STATUSES,
-  type RetryMode,
-} from "./retry.ts";
+import { abortableSleep } from "../core/sleep.ts";
+import { backoffMs, isRetryable, parseRetryAfter, RETRY_STATUSES, type RetryMode } from "./retry.ts";
 
 /** Settings of an `Http` client; the last four are seams for tests. */
 export interface HttpConfig {
   /** e.g. https://developer.api.autodesk.com (a trailing slash is removed). */
   baseUrl: string;
-  /** Bearer token, asked for on each attempt so that a refreshed token is used on a retry. */
+  /** Bearer token of requests that bring none (`RequestSpec.bearer`), asked for on each attempt. */
   token?: () => Promise<string>;
-  /**
-   * Called at most once per request when the platform answers 401 to a bearer token (expired by
-   * its clock, revoked): `true` means the token was renewed and the request is sent again.
-   */
-  onUnauthorized?: (rejectedToken: string) => Promise<boolean>;
   /** Timeout of one attempt, until the whole answer is read (until its headers for streams). */
   timeoutMs: number;
   /** Total attempts including the first. */
@@ -74,6 +63,13 @@ export interface RequestSpec {
   responseType?: "json" | "text" | "bytes" | "stream" | "none";
   timeoutMs?: number;
   signal?: AbortSignal;
+  /**
+   * The bearer token of this request, asked for on each attempt so that a renewed token is used on
+   * a retry (set by the `withBearer` decorator; the client's `token` when absent).
+   */
+  bearer?: () => Promise<string>;
+  /** Receives this request's traffic log, redacted (set by the `withDebugLog` decorator). */
+  trace?: (line: string) => void;
 }
 
 /** A successful answer. */
@@ -144,9 +140,9 @@ async function send<T>(c: Client, spec: RequestSpec): Promise<HttpResponse<T>> {
   const url = resolve(c.baseUrl, spec);
   const maxAttempts = isRetryable(method, spec.retry) ? Math.max(1, c.config.maxAttempts) : 1;
   const timeoutMs = spec.timeoutMs ?? c.config.timeoutMs;
-  const log = c.config.debug ? (line: string) => c.config.debug!(redact(line, knownSecrets())) : undefined;
+  const sink = spec.trace ?? c.config.debug;
+  const log = sink ? (line: string) => sink(redact(line, knownSecrets())) : undefined;
 
-  let renewed = false;
   for (let attempt = 1;; attempt++) {
     if (spec.signal?.aborted) throw new DiazoError("interrupted", { cause: spec.signal.reason });
     const headers = await buildHeaders(c, spec, url);
@@ -167,15 +163,6 @@ async function send<T>(c: Client, spec: RequestSpec): Promise<HttpResponse<T>> {
     let waitAtLeast = 0;
     if (outcome.kind === "http") {
       const { res } = outcome;
-      const bearer = /^Bearer (.+)$/.exec(headers.get("authorization") ?? "")?.[1];
-      if (res.status === 401 && bearer && !renewed && c.config.onUnauthorized) {
-        renewed = true;
-        if (await c.config.onUnauthorized(bearer)) {
-          log?.("token: renewed after 401; sending again");
-          attempt--;
-          continue;
-        }
-      }
       if (!RETRY_STATUSES.has(res.status) || attempt >= maxAttempts) {
         throw errorFromResponse(res.status, outcome.body, {
           resource: spec.resource,
@@ -290,7 +277,8 @@ async function buildHeaders(c: Client, spec: RequestSpec, url: string): Promise<
     const { user, password } = auth.basic;
     headers.set("authorization", `Basic ${btoa(utf8Binary(`${user}:${password}`))}`);
   } else if (auth === "bearer" || (auth === undefined && sameOrigin(url, c.baseUrl))) {
-    if (c.config.token) headers.set("authorization", `Bearer ${await c.config.token()}`);
+    const token = spec.bearer ?? c.config.token;
+    if (token) headers.set("authorization", `Bearer ${await token()}`);
   }
   return headers;
 }

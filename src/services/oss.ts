@@ -1,7 +1,9 @@
-/** Object storage (OSS v2): buckets. Plain functions over an injected Http (oss.yaml). */
-import { usageError } from "../core/errors.ts";
+/**
+ * Object storage (OSS v2): buckets. Plain functions over an injected Http (oss.yaml); keys arrive
+ * checked (aps/ids.ts), so nothing here validates them again.
+ */
+import type { BucketKey } from "../aps/ids.ts";
 import type { Http, RequestSpec } from "./http.ts";
-import { paginate } from "./pagination.ts";
 
 /** Retention policies of a bucket. */
 export const POLICIES = ["transient", "temporary", "persistent"] as const;
@@ -19,38 +21,16 @@ export interface BucketDetails extends Bucket {
   permissions: { authId: string; access: string }[];
 }
 
-const BUCKET_KEY = /^[-_.a-z0-9]{3,128}$/;
-
-/** Checks a bucket key against the platform's rules before any request. */
-export function validateBucketKey(key: string): void {
-  if (BUCKET_KEY.test(key)) return;
-  const why = key.length < 3 || key.length > 128
-    ? `it has ${key.length} characters (3 to 128 allowed)`
-    : `it contains ${JSON.stringify([...new Set(key.replace(/[-_.a-z0-9]/g, ""))].join(""))}`;
-  throw usageError(
-    `invalid bucket key '${key}': ${why}`,
-    `Bucket keys use 3-128 characters of lower-case letters, digits, '-', '_' and '.', e.g. ${
-      key.toLowerCase().replace(/[^-_.a-z0-9]/g, "-").padEnd(3, "-").slice(0, 128)
-    }`,
-  );
-}
-
 /** The first page request of the bucket list of one region (pagination scheme "oss"). */
 export function bucketsRequest(region: string): RequestSpec {
   return { path: "/oss/v2/buckets", query: { region, limit: 100 }, scope: "bucket:read" };
 }
 
-/** Every bucket of the app in one region, following every page. */
-export function listBuckets(http: Http, opts: { region: string; limit?: number }): AsyncGenerator<Bucket> {
-  return paginate<Bucket>(http, bucketsRequest(opts.region), "oss", { limit: opts.limit });
-}
-
 /** Creates a bucket; 409 becomes "Bucket already exists". */
 export async function createBucket(
   http: Http,
-  input: { bucketKey: string; policyKey: string; region: string },
+  input: { bucketKey: BucketKey; policyKey: string; region: string },
 ): Promise<BucketDetails> {
-  validateBucketKey(input.bucketKey);
   const res = await http.request<BucketDetails>({
     method: "POST",
     path: "/oss/v2/buckets",
@@ -64,8 +44,7 @@ export async function createBucket(
 }
 
 /** A bucket's details; 404 becomes "Bucket not found". */
-export async function getBucket(http: Http, bucketKey: string): Promise<BucketDetails> {
-  validateBucketKey(bucketKey);
+export async function getBucket(http: Http, bucketKey: BucketKey): Promise<BucketDetails> {
   const res = await http.request<BucketDetails>({
     path: `/oss/v2/buckets/${encodeURIComponent(bucketKey)}/details`,
     resource: "bucket",
@@ -76,8 +55,7 @@ export async function getBucket(http: Http, bucketKey: string): Promise<BucketDe
 }
 
 /** Deletes a bucket (and everything in it). */
-export async function deleteBucket(http: Http, bucketKey: string): Promise<void> {
-  validateBucketKey(bucketKey);
+export async function deleteBucket(http: Http, bucketKey: BucketKey): Promise<void> {
   await http.request({
     method: "DELETE",
     path: `/oss/v2/buckets/${encodeURIComponent(bucketKey)}`,

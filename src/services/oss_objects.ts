@@ -1,9 +1,7 @@
 /** Object storage (OSS v2): objects, signed S3 transfers and signed URLs (oss.yaml). */
 import { usageError } from "../core/errors.ts";
-import { encodeUrn } from "../aps/urn.ts";
+import type { BucketKey, ObjectKey } from "../aps/ids.ts";
 import type { Http, RequestSpec } from "./http.ts";
-import { validateBucketKey } from "./oss.ts";
-import { paginate } from "./pagination.ts";
 
 /** An object as listed and as returned on completion (`objectDetails`). */
 export interface ObjectDetails {
@@ -47,23 +45,12 @@ export interface SignedUrl {
 /** Most URLs the platform hands out per signeds3upload call. */
 export const MAX_URLS_PER_REQUEST = 25;
 
-function objectPath(bucketKey: string, objectKey: string, tail = ""): string {
-  if (objectKey === "") throw usageError("the object key is empty", "Pass the object's key, e.g. model.obj.");
+function objectPath(bucketKey: BucketKey, objectKey: ObjectKey, tail = ""): string {
   return `/oss/v2/buckets/${encodeURIComponent(bucketKey)}/objects/${encodeURIComponent(objectKey)}${tail}`;
 }
 
-/** Every object of a bucket (optionally under a prefix), following every page. */
-export function listObjects(
-  http: Http,
-  bucketKey: string,
-  opts: { prefix?: string; limit?: number } = {},
-): AsyncGenerator<ObjectDetails> {
-  return paginate<ObjectDetails>(http, objectsRequest(bucketKey, opts.prefix), "oss", { limit: opts.limit });
-}
-
-/** The first page request of a bucket's object list (pagination scheme "oss"); checks the bucket key. */
-export function objectsRequest(bucketKey: string, prefix?: string): RequestSpec {
-  validateBucketKey(bucketKey);
+/** The first page request of a bucket's object list (pagination scheme "oss"). */
+export function objectsRequest(bucketKey: BucketKey, prefix?: string): RequestSpec {
   return {
     path: `/oss/v2/buckets/${encodeURIComponent(bucketKey)}/objects`,
     query: { limit: 100, beginsWith: prefix || undefined },
@@ -74,8 +61,11 @@ export function objectsRequest(bucketKey: string, prefix?: string): RequestSpec 
 }
 
 /** An object's details, with its dates. */
-export async function getObject(http: Http, bucketKey: string, objectKey: string): Promise<ObjectDetails> {
-  validateBucketKey(bucketKey);
+export async function getObject(
+  http: Http,
+  bucketKey: BucketKey,
+  objectKey: ObjectKey,
+): Promise<ObjectDetails> {
   const res = await http.request<ObjectDetails>({
     path: objectPath(bucketKey, objectKey, "/details"),
     query: { with: "createdDate,lastAccessedDate,lastModifiedDate" },
@@ -87,8 +77,7 @@ export async function getObject(http: Http, bucketKey: string, objectKey: string
 }
 
 /** Deletes an object. */
-export async function deleteObject(http: Http, bucketKey: string, objectKey: string): Promise<void> {
-  validateBucketKey(bucketKey);
+export async function deleteObject(http: Http, bucketKey: BucketKey, objectKey: ObjectKey): Promise<void> {
   await http.request({
     method: "DELETE",
     path: objectPath(bucketKey, objectKey),
@@ -102,8 +91,8 @@ export async function deleteObject(http: Http, bucketKey: string, objectKey: str
 /** Signed URLs for `parts` parts starting at `firstPart` (1-based), continuing `uploadKey` when given. */
 export async function getUploadUrls(
   http: Http,
-  bucketKey: string,
-  objectKey: string,
+  bucketKey: BucketKey,
+  objectKey: ObjectKey,
   opts: { parts: number; firstPart: number; uploadKey?: string; minutes?: number; signal?: AbortSignal },
 ): Promise<UploadUrls> {
   const res = await http.request<UploadUrls>({
@@ -131,8 +120,8 @@ export async function getUploadUrls(
 /** Completes a signed S3 upload; the platform checks `size` and the parts' eTags. */
 export async function completeUpload(
   http: Http,
-  bucketKey: string,
-  objectKey: string,
+  bucketKey: BucketKey,
+  objectKey: ObjectKey,
   body: { uploadKey: string; size: number; eTags: string[] },
   signal?: AbortSignal,
 ): Promise<ObjectDetails> {
@@ -153,11 +142,10 @@ export async function completeUpload(
 /** A signed S3 URL to download an object from. */
 export async function getDownloadUrl(
   http: Http,
-  bucketKey: string,
-  objectKey: string,
+  bucketKey: BucketKey,
+  objectKey: ObjectKey,
   opts: { minutes?: number; signal?: AbortSignal } = {},
 ): Promise<DownloadUrl> {
-  validateBucketKey(bucketKey);
   const res = await http.request<DownloadUrl>({
     path: objectPath(bucketKey, objectKey, "/signeds3download"),
     query: { minutesExpiration: opts.minutes ?? 60 },
@@ -175,11 +163,10 @@ export const SIGNED_ACCESS = ["read", "write", "readwrite"] as const;
 /** Creates a shareable signed URL for an object. */
 export async function createSignedUrl(
   http: Http,
-  bucketKey: string,
-  objectKey: string,
+  bucketKey: BucketKey,
+  objectKey: ObjectKey,
   opts: { minutes: number; access: (typeof SIGNED_ACCESS)[number]; singleUse?: boolean },
 ): Promise<SignedUrl> {
-  validateBucketKey(bucketKey);
   const res = await http.request<SignedUrl>({
     method: "POST",
     path: objectPath(bucketKey, objectKey, "/signed"),
@@ -190,13 +177,4 @@ export async function createSignedUrl(
     scope: "data:write",
   });
   return res.data;
-}
-
-/** Adds the base64 URN and readable dates beside the platform's fields. */
-export function withObjectHelpers<T extends Partial<ObjectDetails>>(o: T): T & { urn?: string } {
-  const dates: Record<string, string> = {};
-  for (const k of ["createdDate", "lastModifiedDate", "lastAccessedDate"] as const) {
-    if (typeof o[k] === "number") dates[k.replace("Date", "At")] = new Date(o[k] as number).toISOString();
-  }
-  return { ...o, ...(o.objectId ? { urn: encodeUrn(o.objectId) } : {}), ...dates };
 }

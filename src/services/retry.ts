@@ -35,17 +35,3 @@ export function parseRetryAfter(value: string | null, nowMs: number): number | u
   if (Number.isNaN(date)) return undefined;
   return Math.max(0, date - nowMs);
 }
-
-/** A sleep that ends early (rejecting nothing) when `signal` aborts, so a cancelled wait leaves no timer. */
-export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted || ms <= 0) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener("abort", done, { once: true });
-  });
-}

@@ -4,9 +4,9 @@
  * progress kept in a resume record, and the SHA-1 computed while reading checked at the end.
  */
 import { createHash } from "node:crypto";
-import path from "node:path";
 import { DiazoError, usageError } from "../core/errors.ts";
 import { encodeUrn } from "../aps/urn.ts";
+import type { BucketKey, ObjectKey, Urn } from "../aps/ids.ts";
 import { createLimiter, type Limiter } from "./concurrency.ts";
 import type { Http } from "./http.ts";
 import {
@@ -16,7 +16,6 @@ import {
   MAX_URLS_PER_REQUEST,
   type ObjectDetails,
 } from "./oss_objects.ts";
-import { validateBucketKey } from "./oss.ts";
 import {
   deleteRecord,
   readRecord,
@@ -41,11 +40,9 @@ const URL_RENEWALS = 3;
 
 /** What to upload and how. */
 export interface UploadOptions {
-  bucketKey: string;
-  objectKey: string;
+  bucketKey: BucketKey;
+  objectKey: ObjectKey;
   file: string;
-  /** The run's working directory, where a relative `file` is found (never the process's: runs share it). */
-  cwd?: string;
   partSize?: number;
   concurrency: number;
   /** Continue an earlier interrupted upload of the same file when a record exists. */
@@ -66,7 +63,7 @@ export interface UploadOptions {
 export interface UploadResult extends ObjectDetails {
   sha1: string;
   /** Model Derivative URN (URL-safe base64 of the objectId). */
-  urn: string;
+  urn: Urn;
   parts: number;
   /** Parts found stored by an earlier run and not sent again. */
   partsSkipped: number;
@@ -98,32 +95,28 @@ export function partCount(size: number, partSize: number): number {
   return Math.max(1, Math.ceil(size / partSize));
 }
 
-/** `file` as found from the run's working directory `cwd` (as it is without one). */
-export function fileIn(cwd: string | undefined, file: string): string {
-  return cwd === undefined ? file : path.resolve(cwd, file);
-}
-
-/** Size of the file at `file` (relative to `cwd`), or the catalog's "File not found" naming `file`. */
-export async function statFile(file: string, cwd?: string): Promise<Deno.FileInfo> {
+/** Size of the file at `file`, or the catalog's "File not found"; messages name it `shown` (as the user gave it). */
+export async function statFile(file: string, shown = file): Promise<Deno.FileInfo> {
   try {
-    const info = await Deno.stat(fileIn(cwd, file));
+    const info = await Deno.stat(file);
     if (!info.isFile) {
       throw usageError(
-        `${file} is ${info.isDirectory ? "a directory" : "not a regular file"}`,
+        `${shown} is ${info.isDirectory ? "a directory" : "not a regular file"}`,
         info.isDirectory ? "Upload a directory with --batch." : "Pass a regular file.",
       );
     }
     return info;
   } catch (e) {
-    if (e instanceof Deno.errors.NotFound) throw new DiazoError("file_not_found", { params: { file } });
+    if (e instanceof Deno.errors.NotFound) {
+      throw new DiazoError("file_not_found", { params: { file: shown } });
+    }
     throw e;
   }
 }
 
 /** Uploads one file as one object. */
 export async function uploadFile(http: Http, opts: UploadOptions): Promise<UploadResult> {
-  validateBucketKey(opts.bucketKey);
-  const info = await statFile(opts.file, opts.cwd);
+  const info = await statFile(opts.file);
   const size = info.size;
   const identity: UploadIdentity = {
     baseUrl: http.baseUrl,
@@ -173,7 +166,7 @@ export async function uploadFile(http: Http, opts: UploadOptions): Promise<Uploa
   const hash = createHash("sha1");
   const inFlight = new Set<Promise<void>>();
   let failure: unknown;
-  const file = await Deno.open(fileIn(opts.cwd, opts.file), { read: true });
+  const file = await Deno.open(opts.file, { read: true });
   try {
     // One slot more than the uploads in flight, so the next part is read while others upload.
     const pool = opts.pool && opts.pool.size >= Math.min(partSize, size)

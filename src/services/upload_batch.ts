@@ -1,12 +1,12 @@
 /** Many files (or directories) uploaded with one concurrency limit; one failure never stops the rest. */
 import path from "node:path";
 import { DiazoError, isDiazoError } from "../core/errors.ts";
+import { type ObjectKey, parseObjectKey } from "../aps/ids.ts";
 import { createLimiter, mapSettled } from "./concurrency.ts";
 import type { Http } from "./http.ts";
 import {
   createBufferPool,
   DEFAULT_PART_SIZE,
-  fileIn,
   uploadFile,
   type UploadOptions,
   type UploadResult,
@@ -14,8 +14,11 @@ import {
 
 /** One file to upload and the key it gets. */
 export interface BatchEntry {
+  /** The file as the user named it (relative names stay relative in the outcomes). */
   file: string;
-  objectKey: string;
+  /** Where it is read from. */
+  path: string;
+  objectKey: ObjectKey;
   size: number;
 }
 
@@ -24,32 +27,45 @@ export type BatchOutcome =
   | ({ file: string; status: "ok" } & UploadResult)
   | { file: string; objectKey: string; status: "failed"; error: string; exitCode: number };
 
-/** Joins a key prefix and a relative path with `/`, whatever the OS separator. */
-export function batchKey(prefix: string, relative: string): string {
-  return prefix + relative.split(path.sep).join("/");
+/** Joins a key prefix and a relative path with `/`, whatever the OS separator: a file's object key. */
+export function batchKey(prefix: string, relative: string): ObjectKey {
+  return parseObjectKey(prefix + relative.split(path.sep).join("/"));
 }
 
 /**
- * The files named by `inputs`: files as themselves (key = prefix + file name), directories walked
- * recursively (key = prefix + path inside the directory). Missing inputs are returned as such.
+ * The files named by `inputs` (relative to `cwd`): files as themselves (key = prefix + file name),
+ * directories walked recursively (key = prefix + path inside the directory). Missing inputs are
+ * returned as such.
  */
 export async function expandInputs(
   inputs: readonly string[],
   prefix = "",
-  cwd?: string,
+  cwd = "",
 ): Promise<{ entries: BatchEntry[]; missing: string[] }> {
   const entries: BatchEntry[] = [];
   const missing: string[] = [];
   for (const input of inputs) {
-    const info = await Deno.stat(fileIn(cwd, input)).catch(() => undefined);
+    const at = path.resolve(cwd, input);
+    const info = await Deno.stat(at).catch(() => undefined);
     if (!info) missing.push(input);
     else if (info.isDirectory) {
-      for (const rel of (await walk(fileIn(cwd, input))).sort()) {
-        const file = path.join(input, rel);
-        const size = (await Deno.stat(fileIn(cwd, file))).size;
-        entries.push({ file, objectKey: batchKey(prefix, rel), size });
+      for (const rel of (await walk(at)).sort()) {
+        const file = path.join(at, rel);
+        entries.push({
+          file: path.join(input, rel),
+          path: file,
+          objectKey: batchKey(prefix, rel),
+          size: (await Deno.stat(file)).size,
+        });
       }
-    } else entries.push({ file: input, objectKey: batchKey(prefix, path.basename(input)), size: info.size });
+    } else {
+      entries.push({
+        file: input,
+        path: at,
+        objectKey: batchKey(prefix, path.basename(input)),
+        size: info.size,
+      });
+    }
   }
   return { entries, missing };
 }
@@ -79,7 +95,7 @@ export async function uploadBatch(
     let reported = 0;
     const result = await uploadFile(http, {
       ...opts,
-      file: entry.file,
+      file: entry.path,
       objectKey: entry.objectKey,
       limiter,
       pool,

@@ -3,6 +3,7 @@
  * the platform's viewer for one URN) and `/token` (a viewables:read token for that page, renewed by
  * the caller's `token()` as it nears expiry). The token never appears in the page or in a URL.
  */
+import type { Urn } from "../aps/ids.ts";
 
 /** Where the platform serves its viewer (v7). */
 export const VIEWER_BASE = "https://developer.api.autodesk.com/modelderivative/v2/viewers/7.*";
@@ -17,7 +18,7 @@ export interface ViewerToken {
 /** What the page shows and how it gets its token. */
 export interface ViewerServerOptions {
   /** URL-safe base64 URN of the translated design. */
-  urn: string;
+  urn: Urn;
   /** A valid token; called on every `/token` request (the caller caches). */
   token(): Promise<ViewerToken>;
   /** Port on 127.0.0.1; 0 (default) picks a free one. */

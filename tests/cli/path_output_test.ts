@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { pathOutputArgs } from "../../src/cli/root.ts";
+import { pathOutputArgs } from "../../src/cli/argv.ts";
 
 Deno.test("-o names a path after download/generate commands, the format everywhere else", () => {
   assert.deepEqual(pathOutputArgs(["object", "download", "b", "k", "-o", "dir/"]), [

@@ -38,6 +38,7 @@ Deno.test("errorFromResponse maps by status, platform code and resource kind", (
     [401, { errorCode: "AUTH-010" }, {}, "token_expired", 3],
     [401, { error: "invalid_client" }, { resource: "token" }, "auth_failed", 3],
     [403, { errorCode: "AUTH-012" }, { scope: "bucket:read" }, "insufficient_scope", 3],
+    [403, { errorCode: "AUTH-012" }, { scope: "bucket:create" }, "cannot_create_bucket", 3],
     [403, { reason: "not yours" }, { scope: "bucket:read" }, "permission_denied", 3],
     [404, { reason: "x" }, { resource: "bucket" }, "bucket_not_found", 4],
     [404, {}, { resource: "project" }, "project_not_found", 4],
@@ -72,4 +73,16 @@ Deno.test("placeholders are filled", () => {
     new DiazoError("file_not_found", { params: { file: "a.obj" } }).message,
     "File not found: a.obj",
   );
+});
+
+Deno.test("SPEC.md §7's remedies: Authentication failed says log out then auth test; Cannot create bucket names the scope", () => {
+  const failed = errorFromResponse(401, { errorCode: "AUTH-006" }, {});
+  assert.match(failed.hint, /auth logout.*auth test/);
+  const create = errorFromResponse(403, { errorCode: "AUTH-012" }, {
+    scope: "bucket:create",
+    resource: "bucket",
+  });
+  assert.equal(create.message, "Cannot create bucket");
+  assert.match(create.hint, /--add bucket:create/);
+  assert.equal(create.exitCode, ExitCode.auth);
 });

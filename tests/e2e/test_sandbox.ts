@@ -3,7 +3,7 @@
  * generated once, where a new 2048-bit RSA key per sandbox would cost a few hundred ms of every test.
  * Loads the sandbox only (not the CLI), so that sandbox tests may use it too.
  */
-import { generateSigningKey, type SigningKey } from "../../src/sandbox/jwt.ts";
+import { generateSigningKey, type SigningKey } from "../../src/sandbox/auth/jwt.ts";
 import { type Sandbox, startSandbox } from "../../src/sandbox/server.ts";
 
 let signingKey: Promise<SigningKey> | undefined;

@@ -8,7 +8,7 @@ import {
   validAliasName,
 } from "../../src/extend/aliases.ts";
 import { DiazoError } from "../../src/core/errors.ts";
-import { commandWordIndex } from "../../src/cli/root.ts";
+import { commandWordIndex } from "../../src/cli/argv.ts";
 
 const BUILTINS = new Set(["bucket", "object", "translate", "help"]);
 

@@ -6,7 +6,7 @@ import {
   jwks,
   signJwt,
   verifyJwt,
-} from "../../src/sandbox/jwt.ts";
+} from "../../src/sandbox/auth/jwt.ts";
 
 Deno.test("jwt: sign then verify returns header and payload", async () => {
   const key = await generateSigningKey();

@@ -1,10 +1,14 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import type { SandboxContext } from "../../src/sandbox/context.ts";
-import { createFaultStore } from "../../src/sandbox/faults.ts";
-import { adoptFiles, deleteObject, findObject, putObject, readObject } from "../../src/sandbox/objects.ts";
-import { createRequestLog } from "../../src/sandbox/request_log.ts";
-import { createState } from "../../src/sandbox/state.ts";
+import { createClock } from "../../src/sandbox/clock.ts";
+import {
+  adoptFiles,
+  deleteObject,
+  findObject,
+  putObject,
+  readObject,
+} from "../../src/sandbox/oss/object_store.ts";
+import { createOssStore } from "../../src/sandbox/oss/store.ts";
 import { addApp, api, call, control, token, withSandbox } from "./helpers.ts";
 import {
   bucketWithToken,
@@ -412,13 +416,7 @@ Deno.test("oss objects: /_sandbox/reset clears objects and uploads, on disk too"
 Deno.test("objects: putObject, findObject and readObject keep the store's contract", async () => {
   const dataDir = await Deno.makeTempDir({ prefix: "diazo-objects-test-" });
   try {
-    const sb: SandboxContext = {
-      state: createState(),
-      keys: [],
-      faults: createFaultStore(),
-      requests: createRequestLog(),
-      dataDir,
-    };
+    const sb = createOssStore(dataDir, createClock());
     const a = patternBytes(70_000, 1), b = patternBytes(1234, 2);
     const stream = ReadableStream.from([a, b]);
     const obj = await putObject(sb, "bkt", "x/y.svf", stream, "application/x-svf");

@@ -6,7 +6,8 @@ import {
   listAccountUsers,
   projectUsersRequest,
 } from "../../src/services/admin.ts";
-import { checkDaName, checkEngineId, describeId, parseQualifiedId } from "../../src/services/da.ts";
+import { accId } from "../../src/aps/dm_ids.ts";
+import { checkDaName, checkEngineId, describeId, parseQualifiedId } from "../../src/aps/da_ids.ts";
 import type { Http, RequestSpec } from "../../src/services/http.ts";
 
 const GUID = "c8b0c73d-3ae9-4a3c-9b5e-1f2d3c4b5a69";
@@ -56,24 +57,24 @@ Deno.test("da ids: qualified ids split into owner, name and alias; others are us
   usage(() => checkDaName("nickname", "x".repeat(65)), /1-64/);
 });
 
-Deno.test("admin requests: b. ids are stripped, filters become filter[...] parameters, scopes are set", () => {
-  const list = accountProjectsRequest(`b.${GUID}`, { status: ["active", "pending"], name: "River" });
+Deno.test("admin requests: b. ids are stripped at the edge, filters become filter[...] parameters, scopes are set", () => {
+  const list = accountProjectsRequest(accId(`b.${GUID}`), { status: ["active", "pending"], name: "River" });
   assert.equal(list.path, `/construction/admin/v1/accounts/${GUID}/projects`);
   assert.equal(list.scope, "account:read");
   assert.equal(list.query?.["filter[status]"], "active,pending");
   assert.equal(list.query?.["filter[name]"], "River");
   assert.equal(list.query?.["filter[classification]"], undefined);
-  assert.equal(projectUsersRequest(GUID).path, `/construction/admin/v1/projects/${GUID}/users`);
-  usage(() => accountProjectsRequest("b.not-a-guid"), /GUID/);
-  usage(() => projectUsersRequest("a.YnVzaW5lc3M6ZGlhem8"), /GUID/);
+  assert.equal(projectUsersRequest(accId(GUID)).path, `/construction/admin/v1/projects/${GUID}/users`);
+  usage(() => accId("b.not-a-guid"), /GUID/);
+  usage(() => accId("a.YnVzaW5lc3M6ZGlhem8"), /GUID/);
 });
 
 Deno.test("admin create: posts the payload with a template as {projectId} and account:write", async () => {
   const http = fakeHttp(() => ({ id: "p1", name: "N", type: "Office", status: "pending" }));
-  const p = await createAccountProject(http, `b.${GUID}`, {
+  const p = await createAccountProject(http, accId(`b.${GUID}`), {
     name: "N",
     type: "Office",
-    templateId: `b.${GUID}`,
+    templateId: accId(`b.${GUID}`),
   });
   assert.equal(p.status, "pending");
   const sent = http.sent[0];
@@ -89,20 +90,20 @@ Deno.test("admin users: HQ pages by offset until a short page; --limit stops wit
     return users.slice(offset, offset + Number(spec.query?.limit));
   });
   const all = [];
-  for await (const u of listAccountUsers(http, GUID)) all.push(u.id);
+  for await (const u of listAccountUsers(http, accId(GUID))) all.push(u.id);
   assert.deepEqual(all, users.map((u) => u.id));
   assert.deepEqual(http.sent.map((s) => s.query?.offset), [0, 100, 200]);
   assert.ok(http.sent.every((s) => s.path === `/hq/v1/accounts/${GUID}/users` && s.scope === "account:read"));
 
   http.sent.length = 0;
   const some = [];
-  for await (const u of listAccountUsers(http, GUID, { limit: 100 })) some.push(u.id);
+  for await (const u of listAccountUsers(http, accId(GUID), { limit: 100 })) some.push(u.id);
   assert.equal(some.length, 100);
   assert.equal(http.sent.length, 1, "the limit is reached on the first page");
 
   const exact = fakeHttp((spec) => Number(spec.query?.offset) === 0 ? users.slice(0, 100) : []);
   const counted = [];
-  for await (const u of listAccountUsers(exact, GUID)) counted.push(u);
+  for await (const u of listAccountUsers(exact, accId(GUID))) counted.push(u);
   assert.equal(counted.length, 100);
   assert.equal(exact.sent.length, 2, "a full last page needs one more (empty) page to end");
 });

@@ -13,6 +13,10 @@ import {
   waitForJob,
 } from "../../src/services/derivative.ts";
 import type { Http, HttpResponse, RequestSpec } from "../../src/services/http.ts";
+import type { Urn } from "../../src/aps/ids.ts";
+
+/** A URN as the services take it (checked where input enters; any text serves a scripted answer). */
+const U = "U" as Urn;
 
 /** An Http that answers from a script and records what was asked. */
 function scriptedHttp(
@@ -58,7 +62,7 @@ function manifest(status: string, progress: string, extra: Partial<Manifest> = {
 
 Deno.test("startJob posts the payload with x-ads-force and region, and reports 201 (already there)", async () => {
   const { http, calls } = scriptedHttp(() => ({ status: 201, data: { result: "success", urn: "U" } }));
-  const job = await startJob(http, jobPayload("U", [{ type: "obj" }], { rootFilename: "top.iam" }), {
+  const job = await startJob(http, jobPayload(U, [{ type: "obj" }], { rootFilename: "top.iam" }), {
     force: true,
     region: "EMEA",
   });
@@ -83,7 +87,7 @@ Deno.test("waitForJob polls with growing, capped delays until success and report
   const { http, calls } = scriptedHttp((_s, n) => ({ data: states[Math.min(n - 1, states.length - 1)] }));
   const clock = fakeClock();
   const seen: string[] = [];
-  const done = await waitForJob(http, "U", {
+  const done = await waitForJob(http, U, {
     pollBaseMs: 100,
     pollMaxMs: 200,
     now: clock.now,
@@ -110,7 +114,7 @@ Deno.test("waitForJob: a failed job is translation_failed (exit 1) carrying the 
   });
   const { http } = scriptedHttp(() => ({ data: failed }));
   await assert.rejects(
-    () => waitForJob(http, "U", { pollBaseMs: 1 }),
+    () => waitForJob(http, U, { pollBaseMs: 1 }),
     (e: unknown) =>
       e instanceof DiazoError && e.code === "translation_failed" && e.exitCode === ExitCode.failure &&
       e.message === "Translation failed" &&
@@ -119,7 +123,7 @@ Deno.test("waitForJob: a failed job is translation_failed (exit 1) carrying the 
   );
   const timeout = manifest("timeout", "complete");
   await assert.rejects(
-    () => waitForJob(scriptedHttp(() => ({ data: timeout })).http, "U", { pollBaseMs: 1 }),
+    () => waitForJob(scriptedHttp(() => ({ data: timeout })).http, U, { pollBaseMs: 1 }),
     (e: unknown) => e instanceof DiazoError && e.code === "translation_failed",
   );
 });
@@ -128,7 +132,7 @@ Deno.test("waitForJob: pending longer than the threshold (local clock) is transl
   const { http, calls } = scriptedHttp(() => ({ data: manifest("pending", "0% complete") }));
   const clock = fakeClock();
   await assert.rejects(
-    () => waitForJob(http, "U", { pollBaseMs: 1000, pollMaxMs: 1000, stallAfterMs: 5000, ...clock }),
+    () => waitForJob(http, U, { pollBaseMs: 1000, pollMaxMs: 1000, stallAfterMs: 5000, ...clock }),
     (e: unknown) =>
       e instanceof DiazoError && e.code === "translation_stalled" && e.exitCode === ExitCode.transient,
   );
@@ -145,7 +149,7 @@ Deno.test("waitForJob: the server's Date header counts too, so a sandbox clock j
   });
   const clock = fakeClock();
   await assert.rejects(
-    () => waitForJob(http, "U", { pollBaseMs: 10, ...clock }),
+    () => waitForJob(http, U, { pollBaseMs: 10, ...clock }),
     (e: unknown) =>
       e instanceof DiazoError && e.code === "translation_stalled" && /31 minutes/.test(e.message),
   );
@@ -156,7 +160,7 @@ Deno.test("waitForJob: in progress is never stalled; pending again restarts the 
   const seq = ["pending", "inprogress", "pending", "pending", "success"];
   const { http } = scriptedHttp((_s, n) => ({ data: manifest(seq[n - 1], "x") }));
   const clock = fakeClock();
-  const m = await waitForJob(http, "U", { pollBaseMs: 3000, pollMaxMs: 3000, stallAfterMs: 5000, ...clock });
+  const m = await waitForJob(http, U, { pollBaseMs: 3000, pollMaxMs: 3000, stallAfterMs: 5000, ...clock });
   assert.equal(m.status, "success"); // 12 s in all, but never 5 s pending in a row
 });
 
@@ -164,7 +168,7 @@ Deno.test("waitForJob: --timeout gives the transient timeout error, with a last 
   const { http, calls } = scriptedHttp(() => ({ data: manifest("inprogress", "5% complete") }));
   const clock = fakeClock();
   await assert.rejects(
-    () => waitForJob(http, "U", { pollBaseMs: 400, pollMaxMs: 400, timeoutMs: 1000, ...clock }),
+    () => waitForJob(http, U, { pollBaseMs: 400, pollMaxMs: 400, timeoutMs: 1000, ...clock }),
     (e: unknown) => e instanceof DiazoError && e.code === "timeout" && e.exitCode === ExitCode.transient,
   );
   assert.deepEqual(clock.sleeps, [400, 400, 200]);
@@ -178,7 +182,7 @@ Deno.test("waitForJob stops with interrupted when its signal aborts", async () =
     return { data: manifest("inprogress", "1% complete") };
   });
   await assert.rejects(
-    () => waitForJob(http, "U", { pollBaseMs: 1, signal: controller.signal }),
+    () => waitForJob(http, U, { pollBaseMs: 1, signal: controller.signal }),
     (e: unknown) => e instanceof DiazoError && e.code === "interrupted",
   );
 });
@@ -189,7 +193,7 @@ Deno.test("getProperties asks again while the platform answers 202, with the obj
     n < 3 ? { status: 202, data: { result: "success" } } : { status: 200, data: final }
   );
   const clock = fakeClock();
-  const got = await getProperties(http, "U", "g-1", { objectId: 2, pollBaseMs: 10, ...clock });
+  const got = await getProperties(http, U, "g-1", { objectId: 2, pollBaseMs: 10, ...clock });
   assert.deepEqual(got, final);
   assert.equal(calls.length, 3);
   assert.equal(calls[0].path, "/modelderivative/v2/designdata/U/metadata/g-1/properties");
@@ -197,7 +201,7 @@ Deno.test("getProperties asks again while the platform answers 202, with the obj
   // Never-ending 202s end in the timeout error.
   const stuck = scriptedHttp(() => ({ status: 202, data: { result: "success" } }));
   await assert.rejects(
-    () => getProperties(stuck.http, "U", "g", { pollBaseMs: 10, timeoutMs: 50, ...fakeClock() }),
+    () => getProperties(stuck.http, U, "g", { pollBaseMs: 10, timeoutMs: 50, ...fakeClock() }),
     (e: unknown) => e instanceof DiazoError && e.code === "timeout",
   );
 });

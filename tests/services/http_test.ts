@@ -153,10 +153,10 @@ Deno.test("401 maps to auth_failed", async () => {
 
 Deno.test("403 AUTH-012 maps to insufficient_scope naming the scope", async () => {
   await withServer(() => json({ errorCode: "AUTH-012", developerMessage: "scope" }, 403), async (base) => {
-    const err = await rejection(createHttp(config(base)).request({ path: "/x", scope: "bucket:create" }));
+    const err = await rejection(createHttp(config(base)).request({ path: "/x", scope: "bucket:delete" }));
     assert.equal(err.code, "insufficient_scope");
     assert.equal(err.exitCode, 3);
-    assert.match(err.hint, /bucket:create/);
+    assert.match(err.hint, /bucket:delete/);
   });
 });
 

@@ -1,15 +1,14 @@
-/** Tools over storage buckets: list, create, get, delete (services/oss.ts, as `diazo bucket ...`). */
-import { BUCKET_REGIONS, parseBucketRegion } from "../../aps/regions.ts";
+/** Tools over storage buckets: list, create, get, delete — adapters over ops/bucket.ts, as `diazo bucket ...`. */
 import { z } from "zod";
+import { parseBucketKey } from "../../aps/ids.ts";
+import { BUCKET_REGIONS } from "../../aps/regions.ts";
 import {
-  type Bucket,
-  bucketsRequest,
-  createBucket,
-  deleteBucket,
-  getBucket,
   POLICIES,
-} from "../../services/oss.ts";
-import { fetchPage } from "../../services/pagination.ts";
+  runBucketCreate,
+  runBucketDelete,
+  runBucketInfo,
+  runBucketList,
+} from "../../ops/bucket.ts";
 import { listAnswer } from "../result.ts";
 import { type AnyTool, cursorInput, defineTool, limitInput, listOutput, READ } from "../tool.ts";
 
@@ -38,10 +37,6 @@ const bucketDetails = {
   region: z.string().optional(),
 };
 
-function withDate<T extends { createdDate?: number }>(b: T): T & { createdAt?: string } {
-  return typeof b.createdDate === "number" ? { ...b, createdAt: new Date(b.createdDate).toISOString() } : b;
-}
-
 const bucketList = defineTool({
   name: "bucket_list",
   title: "List buckets",
@@ -58,9 +53,8 @@ const bucketList = defineTool({
   scopes: ["bucket:read"],
   login: "app",
   async run(args, ctx) {
-    const region = parseBucketRegion(args.region);
-    const page = await fetchPage<Bucket>(await ctx.http(), bucketsRequest(region), "oss", args);
-    return listAnswer(page, page.items.map((b) => ({ ...withDate(b), region })));
+    const page = await runBucketList(args, ctx);
+    return listAnswer(page, page.items.map((b) => ({ ...b }))); // a plain record, as the schema's loose object wants
   },
 });
 
@@ -81,13 +75,8 @@ const bucketCreate = defineTool({
   scopes: ["bucket:create"],
   login: "app",
   async run(args, ctx) {
-    const region = parseBucketRegion(args.region);
-    const created = await createBucket(await ctx.http(), {
-      bucketKey: args.bucket_key,
-      policyKey: args.policy,
-      region,
-    });
-    return { ...withDate(created), region };
+    const bucketKey = parseBucketKey(args.bucket_key);
+    return await runBucketCreate({ bucketKey, policy: args.policy, region: args.region }, ctx);
   },
 });
 
@@ -101,7 +90,7 @@ const bucketGet = defineTool({
   scopes: ["bucket:read"],
   login: "app",
   async run(args, ctx) {
-    return withDate(await getBucket(await ctx.http(), args.bucket_key));
+    return await runBucketInfo({ bucketKey: parseBucketKey(args.bucket_key) }, ctx);
   },
 });
 
@@ -115,8 +104,8 @@ const bucketDelete = defineTool({
   scopes: ["bucket:delete"],
   login: "app",
   async run(args, ctx) {
-    await deleteBucket(await ctx.http(), args.bucket_key);
-    return { bucketKey: args.bucket_key, deleted: true };
+    // The model confirms with the user before calling (the description says so): no question here.
+    return (await runBucketDelete({ bucketKey: parseBucketKey(args.bucket_key) }, ctx))!;
   },
 });
 

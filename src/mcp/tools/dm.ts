@@ -1,28 +1,18 @@
 /** Tools over data management: hubs, projects, folders and item versions (services/dm.ts, as `diazo hub ...`). */
 import { z } from "zod";
+import { dmFolderId, dmHubId, dmItemId, dmProjectId } from "../../aps/dm_ids.ts";
 import { DiazoError, isDiazoError } from "../../core/errors.ts";
 import {
-  dmFailure,
+  type DmPage,
   type DmResource,
-  folderContentsRequest,
-  hubsRequest,
-  itemVersionsRequest,
-  projectsRequest,
-  topFoldersRequest,
-} from "../../services/dm.ts";
-import type { RequestSpec } from "../../services/http.ts";
-import { fetchPage } from "../../services/pagination.ts";
-import { authInput, httpAs, USER_LOGIN_HOW } from "../login.ts";
+  runFolderList,
+  runHubList,
+  runItemVersions,
+  runProjectList,
+} from "../../ops/dm.ts";
+import { authInput, USER_LOGIN_HOW } from "../login.ts";
 import { listAnswer } from "../result.ts";
-import {
-  type AnyTool,
-  cursorInput,
-  defineTool,
-  limitInput,
-  listOutput,
-  READ,
-  type ToolContext,
-} from "../tool.ts";
+import { type AnyTool, cursorInput, defineTool, limitInput, listOutput, READ } from "../tool.ts";
 
 const IDS =
   "Hub ids look like b.<guid> (ACC/BIM 360 account) or a.<id> (personal hub). Data management project ids carry " +
@@ -66,25 +56,30 @@ function compact(r: DmResource): z.input<typeof resource> {
   };
 }
 
-/** One page of a data management list, with 404s and personal-hub refusals told in the tools' terms. */
-async function dmPage(
-  ctx: ToolContext,
-  args: { auth: "auto" | "app" | "user"; limit: number; cursor?: string },
-  spec: RequestSpec,
-  hint: string,
-) {
-  const http = await httpAs(ctx, args.auth);
+/** What a list tool is given besides its ids: the login, how many, and where to go on. */
+interface ListArgs {
+  auth: "auto" | "app" | "user";
+  limit: number;
+  cursor?: string;
+}
+
+/** The options of a list verb for a tool call: one page, the login by `auth`, a remedy in tool terms. */
+function pageOf(args: ListArgs, hint: string) {
+  return { as: args.auth, usable: true, limit: args.limit, cursor: args.cursor, hint };
+}
+
+/** One page as a list answer, with a personal hub's refusal told in the tools' terms. */
+async function dmAnswer(fetch: Promise<DmPage>) {
   try {
-    const page = await fetchPage<DmResource>(http, spec, "dm", args);
+    const page = await fetch;
     return listAnswer(page, page.items.map(compact));
   } catch (e) {
-    const failure = dmFailure(e, { what: spec.key ?? "resource", hint });
-    if (failure !== e && isDiazoError(failure) && failure.code === "three_legged_required") {
-      // A personal hub refused the app: the service's remedy is a command, a tool's caller needs the
-      // argument that picks the login.
+    if (isDiazoError(e) && e.code === "three_legged_required" && e.status === 403) {
+      // A personal hub refused the app (the platform's 403; a missing login has no status): the
+      // verb's remedy is a command, a tool's caller needs the argument that picks the login.
       throw new DiazoError("failure", {
-        status: failure.status,
-        body: failure.body,
+        status: e.status,
+        body: e.body,
         cause: e,
         params: {
           detail: "This hub is reachable only with a user's login",
@@ -92,7 +87,7 @@ async function dmPage(
         },
       });
     }
-    throw failure;
+    throw e;
   }
 }
 
@@ -112,7 +107,7 @@ const hubList = defineTool({
   input: common,
   ...DM_LIST,
   run: (args, ctx) =>
-    dmPage(ctx, args, hubsRequest(), "Check the login: auth_status tells which login is used."),
+    dmAnswer(runHubList(pageOf(args, "Check the login: auth_status tells which login is used."), ctx)),
 });
 
 const projectList = defineTool({
@@ -122,12 +117,10 @@ const projectList = defineTool({
   input: { hub_id: hubIdInput, ...common },
   ...DM_LIST,
   run: (args, ctx) =>
-    dmPage(
-      ctx,
-      args,
-      projectsRequest(args.hub_id),
-      'Check the hub id with hub_list; personal (a.) hubs need auth "user".',
-    ),
+    dmAnswer(runProjectList({
+      ...pageOf(args, 'Check the hub id with hub_list; personal (a.) hubs need auth "user".'),
+      hub: dmHubId(args.hub_id),
+    }, ctx)),
 });
 
 const folderList = defineTool({
@@ -155,11 +148,18 @@ const folderList = defineTool({
           },
         });
       }
-      const spec = topFoldersRequest(args.hub_id, args.project_id);
-      return dmPage(ctx, args, spec, "Check both ids with hub_list and project_list (project ids carry b.).");
+      return dmAnswer(runFolderList({
+        ...pageOf(args, "Check both ids with hub_list and project_list (project ids carry b.)."),
+        hub: dmHubId(args.hub_id),
+        project: dmProjectId(args.project_id),
+      }, ctx));
     }
-    const spec = folderContentsRequest(args.project_id, args.folder_id, { type: args.type });
-    return dmPage(ctx, args, spec, "Check both ids: folder_list without folder_id lists the top folders.");
+    return dmAnswer(runFolderList({
+      ...pageOf(args, "Check both ids: folder_list without folder_id lists the top folders."),
+      project: dmProjectId(args.project_id),
+      folder: dmFolderId(args.folder_id),
+      type: args.type,
+    }, ctx));
   },
 });
 
@@ -177,12 +177,11 @@ const itemVersions = defineTool({
   },
   ...DM_LIST,
   run: (args, ctx) =>
-    dmPage(
-      ctx,
-      args,
-      itemVersionsRequest(args.project_id, args.item_id),
-      "Check both ids with folder_list and project_list.",
-    ),
+    dmAnswer(runItemVersions({
+      ...pageOf(args, "Check both ids with folder_list and project_list."),
+      project: dmProjectId(args.project_id),
+      item: dmItemId(args.item_id),
+    }, ctx)),
 });
 
 /** The data management area's tools. */

@@ -1,19 +1,15 @@
-/** Tools over objects in buckets: list, upload, delete, signed URL, URN (as `diazo object ...`). */
+/** Tools over objects in buckets: list, upload, delete, signed URL, URN — adapters over ops/object.ts. */
 import path from "node:path";
 import { z } from "zod";
-import { usageError } from "../../core/errors.ts";
-import { encodeUrn, objectIdOf } from "../../aps/urn.ts";
-import { validateBucketKey } from "../../services/oss.ts";
+import { parseBucketKey, parseObjectKey } from "../../aps/ids.ts";
 import {
-  createSignedUrl,
-  deleteObject,
-  type ObjectDetails,
-  objectsRequest,
+  runObjectDelete,
+  runObjectList,
+  runObjectSignedUrl,
+  runObjectUploadFile,
+  runObjectUrn,
   SIGNED_ACCESS,
-  withObjectHelpers,
-} from "../../services/oss_objects.ts";
-import { fetchPage } from "../../services/pagination.ts";
-import { uploadFile } from "../../services/upload.ts";
+} from "../../ops/object.ts";
 import { listAnswer } from "../result.ts";
 import { type AnyTool, cursorInput, defineTool, limitInput, listOutput, READ } from "../tool.ts";
 import { bucketKeyInput } from "./buckets.ts";
@@ -50,9 +46,8 @@ const objectList = defineTool({
   scopes: ["data:read"],
   login: "app",
   async run(args, ctx) {
-    const spec = objectsRequest(args.bucket_key, args.prefix);
-    const page = await fetchPage<ObjectDetails>(await ctx.http(), spec, "oss", args);
-    return listAnswer(page, page.items.map((o) => withObjectHelpers(o) as z.input<typeof objectItem>));
+    const page = await runObjectList({ ...args, bucketKey: parseBucketKey(args.bucket_key) }, ctx);
+    return listAnswer(page, page.items.map((o) => o as z.input<typeof objectItem>));
   },
 });
 
@@ -83,18 +78,14 @@ const objectUpload = defineTool({
   scopes: ["data:write", "data:create"],
   login: "app",
   async run(args, ctx) {
-    validateBucketKey(args.bucket_key);
-    const file = path.resolve(ctx.cwd, args.file);
-    const objectKey = args.object_key ?? path.basename(file);
-    const settings = await ctx.settings();
-    const r = await uploadFile(await ctx.http(), {
-      bucketKey: args.bucket_key,
-      objectKey,
-      file,
-      concurrency: settings.concurrency,
-      stateDir: ctx.stateDir,
-      debug: ctx.debugEnabled ? (line) => ctx.debug(line) : undefined,
-    });
+    const bucketKey = parseBucketKey(args.bucket_key);
+    const key = args.object_key === undefined ? undefined : parseObjectKey(args.object_key);
+    // Relative to the server's working directory, which the CLI's process has too.
+    const { result: r } = await runObjectUploadFile({
+      bucketKey,
+      key,
+      file: path.resolve(ctx.cwd, args.file),
+    }, ctx);
     return {
       bucketKey: r.bucketKey,
       objectKey: r.objectKey,
@@ -119,9 +110,9 @@ const objectDelete = defineTool({
   scopes: ["data:write"],
   login: "app",
   async run(args, ctx) {
-    validateBucketKey(args.bucket_key);
-    await deleteObject(await ctx.http(), args.bucket_key, args.object_key);
-    return { bucketKey: args.bucket_key, objectKey: args.object_key, deleted: true };
+    const ids = { bucketKey: parseBucketKey(args.bucket_key), objectKey: parseObjectKey(args.object_key) };
+    // The model confirms with the user before calling (the description says so): no question here.
+    return (await runObjectDelete(ids, ctx))!;
   },
 });
 
@@ -148,16 +139,16 @@ const objectSignedUrl = defineTool({
   scopes: ["data:write"],
   login: "app",
   async run(args, ctx) {
-    const res = await createSignedUrl(await ctx.http(), args.bucket_key, args.object_key, {
+    const res = await runObjectSignedUrl({
+      bucketKey: parseBucketKey(args.bucket_key),
+      objectKey: parseObjectKey(args.object_key),
       minutes: args.minutes,
       access: args.access,
       singleUse: args.single_use,
-    });
+    }, ctx);
     return {
       signedUrl: res.signedUrl,
-      ...(typeof res.expiration === "number"
-        ? { expiration: res.expiration, expiresAt: new Date(res.expiration).toISOString() }
-        : {}),
+      ...(typeof res.expiration === "number" ? { expiration: res.expiration, expiresAt: res.expiresAt } : {}),
       ...(res.singleUse !== undefined ? { singleUse: res.singleUse } : {}),
     };
   },
@@ -180,17 +171,12 @@ const objectUrn = defineTool({
   scopes: [],
   login: "none",
   run(args) {
-    validateBucketKey(args.bucket_key);
-    if (args.object_key === "") {
-      throw usageError("the object key is empty", "Pass the object's key, e.g. model.obj.");
-    }
-    const objectId = objectIdOf(args.bucket_key, args.object_key);
-    return Promise.resolve({
-      bucketKey: args.bucket_key,
-      objectKey: args.object_key,
-      objectId,
-      urn: encodeUrn(objectId),
-    });
+    return Promise.resolve(
+      runObjectUrn({
+        bucketKey: parseBucketKey(args.bucket_key),
+        objectKey: parseObjectKey(args.object_key),
+      }),
+    );
   },
 });
 

@@ -1,20 +1,17 @@
 /** Tools over translation (Model Derivative): start, status, manifest, properties (as `diazo translate ...`). */
 import { z } from "zod";
-import { DiazoError, usageError } from "../../core/errors.ts";
+import { usageError } from "../../core/errors.ts";
 import { formatsFromFlags, OUTPUT_TYPES, VIEWS } from "../../aps/derivative_formats.ts";
 import { DATA_CENTRES, parseDataCentre } from "../../aps/regions.ts";
 import { parseUrn } from "../../aps/urn.ts";
 import {
-  defaultView,
-  getManifest,
-  getProperties,
-  jobPayload,
-  listViews,
   type Manifest,
   manifestProgress,
-  startJob,
-  waitForJob,
-} from "../../services/derivative.ts";
+  runTranslateManifest,
+  runTranslateProperties,
+  runTranslateStart,
+  runTranslateStatus,
+} from "../../ops/translate.ts";
 import { listAnswer, MAX_RESULT_CHARS } from "../result.ts";
 import { type AnyTool, cursorInput, defineTool, limitInput, listOutput, READ } from "../tool.ts";
 
@@ -86,14 +83,13 @@ const translateStart = defineTool({
   async run(args, ctx) {
     const { urn, objectId } = parseUrn(args.urn);
     const formats = formatsFromFlags(args.formats ?? ["svf2"], args.views);
-    const job = await startJob(
-      await ctx.http(),
-      jobPayload(urn, formats, { rootFilename: args.root_filename }),
-      {
-        force: args.force,
-        region: region(args.region),
-      },
-    );
+    const { job } = await runTranslateStart({
+      urn,
+      formats,
+      rootFilename: args.root_filename,
+      force: args.force,
+      region: region(args.region),
+    }, ctx);
     return {
       result: String(job.data.result ?? ""),
       urn: job.data.urn ?? urn,
@@ -124,23 +120,14 @@ const translateStatus = defineTool({
   login: "app",
   async run(args, ctx) {
     const { urn, objectId } = parseUrn(args.urn);
-    const http = await ctx.http();
-    const opts = { region: region(args.region) };
-    if (args.wait_seconds === 0) return statusOf(await getManifest(http, urn, opts), objectId);
-    let last: Manifest | undefined;
-    try {
-      last = await waitForJob(http, urn, {
-        ...ctx.poll,
-        ...opts,
-        timeoutMs: args.wait_seconds * 1000,
-        onProgress: (m) => (last = m),
-      });
-    } catch (e) {
-      // A failed job is an answer here, and so is one still running when the wait ends.
-      const ended = e instanceof DiazoError && (e.code === "translation_failed" || e.code === "timeout");
-      if (!ended || !last) throw e;
-    }
-    return statusOf(last, objectId);
+    // A failed job is an answer here, and so is one still running when the wait ends.
+    const manifest = await runTranslateStatus({
+      urn,
+      region: region(args.region),
+      wait: args.wait_seconds === 0 ? undefined : { timeoutMs: args.wait_seconds * 1000 },
+      endedIsAnswer: true,
+    }, ctx);
+    return statusOf(manifest, objectId);
   },
 });
 
@@ -170,7 +157,7 @@ const translateManifest = defineTool({
   login: "app",
   async run(args, ctx) {
     const { urn, objectId } = parseUrn(args.urn);
-    const m = await getManifest(await ctx.http(), urn, { region: region(args.region) });
+    const m = await runTranslateManifest({ urn, region: region(args.region) }, ctx);
     const answer = {
       urn: m.urn,
       objectId,
@@ -228,24 +215,14 @@ const translateProperties = defineTool({
   login: "app",
   async run(args, ctx) {
     const { urn } = parseUrn(args.urn);
-    const http = await ctx.http();
-    const opts = { region: region(args.region) };
-    let guid = args.guid;
-    if (!guid) {
-      const view = defaultView(await listViews(http, urn, opts));
-      if (!view) {
-        throw new DiazoError("not_found", {
-          params: { what: "a model view: the design has no viewable (svf/svf2) derivative" },
-        });
-      }
-      guid = view.guid;
-    }
-    const answer = await getProperties(http, urn, guid, {
-      ...ctx.poll,
-      ...opts,
+    const { guid, data } = await runTranslateProperties({
+      urn,
+      region: region(args.region),
+      guid: args.guid,
       objectId: args.object_id,
       timeoutMs: 60_000,
-    }) as { data?: { collection?: z.input<typeof propertyItem>[] } };
+    }, ctx);
+    const answer = data as { data?: { collection?: z.input<typeof propertyItem>[] } };
     const all = answer?.data?.collection ?? [];
     const offset = args.cursor === undefined ? 0 : offsetOf(args.cursor);
     const items = all.slice(offset, offset + args.limit);

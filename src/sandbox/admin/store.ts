@@ -11,9 +11,8 @@
 
 import { createHash } from "node:crypto";
 import { dmWorld } from "../dm/world.ts";
-import { serviceState } from "../service_state.ts";
-import type { SandboxState } from "../state.ts";
-import { SANDBOX_USER } from "../users.ts";
+import { SANDBOX_USER } from "../auth/users.ts";
+import type { ServiceStore } from "../store.ts";
 
 /** The region a request without a `Region` header is routed to. */
 export const DEFAULT_ADMIN_REGION = "US";
@@ -95,7 +94,7 @@ export interface AdminAccount {
 }
 
 /** Every account of a sandbox, by id. */
-export interface AdminStore {
+export interface AdminStore extends ServiceStore {
   accounts: Map<string, AdminAccount>;
 }
 
@@ -159,7 +158,10 @@ function project(accountId: string, i: number, fields: Partial<AdminProject> & {
   return p;
 }
 
-/** Builds the seeded account. */
+/**
+ * Builds the seeded account. Over 80 lines because it is data: the projects, users, companies,
+ * roles and memberships are laid out together so that their ids can be read against each other.
+ */
 export function seedAccount(): AdminAccount {
   const world = dmWorld();
   const id = seededAccountId();
@@ -252,11 +254,17 @@ export function seedAccount(): AdminAccount {
   };
 }
 
-/** The account administration data of a sandbox: the seed until a request changes it. */
-export const adminStore: (state: SandboxState) => AdminStore = serviceState(() => {
-  const account = seedAccount();
-  return { accounts: new Map([[account.id, account]]) };
-});
+/** The account administration data of a sandbox: the seed until a request changes it or a reset. */
+export function createAdminStore(): AdminStore {
+  const accounts = new Map<string, AdminAccount>();
+  const seed = () => {
+    accounts.clear();
+    const account = seedAccount();
+    accounts.set(account.id, account);
+  };
+  seed();
+  return { accounts, reset: seed, snapshot: () => ({}) };
+}
 
 /** A project's status as of `nowMs` on the sandbox clock. */
 export function projectStatus(p: AdminProject, nowMs: number): AdminProject["status"] {

@@ -4,8 +4,7 @@
  * per-app part.
  */
 
-import { serviceState } from "../service_state.ts";
-import type { SandboxState } from "../state.ts";
+import type { ServiceStore } from "../store.ts";
 
 /** An engine as `GET /engines/{id}` answers it. */
 export interface DaEngine {
@@ -33,7 +32,7 @@ export interface DaApp {
 }
 
 /** Per-app data by client id. */
-export interface DaStore {
+export interface DaStore extends ServiceStore {
   apps: Map<string, DaApp>;
 }
 
@@ -68,8 +67,11 @@ export const DA_UPLOAD_ENDPOINT = "https://dasprod-store.s3.amazonaws.com";
 /** Names of app bundles, activities and nicknames: letters, digits and underscores. */
 export const DA_NAME = /^[A-Za-z0-9_]{1,64}$/;
 
-/** The Design Automation data of a sandbox. */
-export const daStore: (state: SandboxState) => DaStore = serviceState(() => ({ apps: new Map() }));
+/** Design Automation with no app data yet; the per-app data is not part of the state dump. */
+export function createDaStore(): DaStore {
+  const apps = new Map<string, DaApp>();
+  return { apps, reset: () => apps.clear(), snapshot: () => ({}) };
+}
 
 /** The data of the app `clientId`, created empty on first use. */
 export function daApp(store: DaStore, clientId: string): DaApp {

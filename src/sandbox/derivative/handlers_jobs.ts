@@ -4,11 +4,12 @@
  */
 
 import type { RequestContext } from "../context.ts";
-import { findObject } from "../objects.ts";
+import { derivativeError } from "../errors.ts";
+import { findObject } from "../oss/object_store.ts";
 import { empty, readJson } from "../respond.ts";
 import { FORMATS_LAST_MODIFIED, isOutputType, OUTPUT_TYPES, SUPPORTED_FORMATS } from "./formats.ts";
 import { DATA_CENTRES } from "../../aps/regions.ts";
-import { diagnostic, headerFlag, mdHeaders, mdJson, needsScope, requestRegion } from "./http.ts";
+import { headerFlag, mdHeaders, mdJson, requestRegion, requireScope } from "./http.ts";
 import { type RequestedFormat, submitJob } from "./translate.ts";
 import { decodeSourceUrn, manifestKey } from "./urn.ts";
 
@@ -43,49 +44,50 @@ function parseFormats(output: unknown): RequestedFormat[] | string {
 
 /** `POST /modelderivative/v2/designdata/job`: needs data:read and data:write or data:create. */
 export async function startJob(req: Request, ctx: RequestContext): Promise<Response> {
-  const denied = needsScope(ctx, "data:read");
-  if (denied) return denied;
+  requireScope(ctx, "data:read");
   const body = await readJson(req);
   if (!isObject(body) || !isObject(body.input) || typeof body.input.urn !== "string") {
-    return diagnostic(400, "The request body must be a JSON object with 'input.urn' and 'output.formats'");
+    throw derivativeError(
+      400,
+      "The request body must be a JSON object with 'input.urn' and 'output.formats'",
+    );
   }
   const { input, output, misc } = body;
   const formats = parseFormats(output);
-  if (typeof formats === "string") return diagnostic(400, formats);
+  if (typeof formats === "string") throw derivativeError(400, formats);
   const source = decodeSourceUrn(input.urn as string);
   if (!source) {
-    return diagnostic(
+    throw derivativeError(
       400,
       `Invalid 'input.urn': not the URL-safe base64 of an object id (urn:adsk.objects:os.object:<bucket>/<key>)`,
     );
   }
   const compressed = input.compressedUrn === true;
   if (compressed && (typeof input.rootFilename !== "string" || input.rootFilename === "")) {
-    return diagnostic(400, "'input.rootFilename' is required when 'input.compressedUrn' is true");
+    throw derivativeError(400, "'input.rootFilename' is required when 'input.compressedUrn' is true");
   }
   const workflow = isObject(misc) ? misc.workflow : undefined;
   if (workflow !== undefined && (typeof workflow !== "string" || !WORKFLOW.test(workflow))) {
-    return diagnostic(400, "'misc.workflow' must be at most 36 letters, digits and hyphens");
+    throw derivativeError(400, "'misc.workflow' must be at most 36 letters, digits and hyphens");
   }
   let region = requestRegion(req, ctx);
-  if (region instanceof Response) return region;
   const legacyRegion = isObject(output) && isObject(output.destination)
     ? output.destination.region
     : undefined;
   if (region === undefined && typeof legacyRegion === "string") {
     region = legacyRegion.toUpperCase();
     if (!(DATA_CENTRES as readonly string[]).includes(region)) {
-      return diagnostic(400, `Invalid 'output.destination.region' '${legacyRegion}'`);
+      throw derivativeError(400, `Invalid 'output.destination.region' '${legacyRegion}'`);
     }
   }
 
   const sb = ctx.sandbox;
-  const bucket = sb.state.buckets.get(source.bucketKey);
-  const object = bucket ? findObject(sb, source.bucketKey, source.objectKey) : undefined;
-  if (!bucket || !object) return diagnostic(404, `The source design '${source.objectId}' does not exist`);
+  const bucket = sb.oss.buckets.get(source.bucketKey);
+  const object = bucket ? findObject(sb.oss, source.bucketKey, source.objectKey) : undefined;
+  if (!bucket || !object) throw derivativeError(404, `The source design '${source.objectId}' does not exist`);
   const caller = ctx.clientId ?? "";
   if (bucket.bucketOwner !== caller && !bucket.permissions.some((p) => p.authId === caller)) {
-    return diagnostic(403, `The application has no access to the bucket of '${source.objectId}'`);
+    throw derivativeError(403, `The application has no access to the bucket of '${source.objectId}'`);
   }
   const fileName = compressed ? input.rootFilename as string : source.objectKey.replace(/^.*\//, "");
   const outcome = submitJob(sb, {
@@ -107,19 +109,18 @@ export async function startJob(req: Request, ctx: RequestContext): Promise<Respo
 
 /** `POST .../designdata/{urn}/references`: records the files a composite design refers to. */
 export async function specifyReferences(req: Request, ctx: RequestContext): Promise<Response> {
-  const denied = needsScope(ctx, "data:read");
-  if (denied) return denied;
+  requireScope(ctx, "data:read");
   const body = await readJson(req);
   if (!isObject(body) || !Array.isArray(body.references) || body.references.length === 0) {
-    return diagnostic(400, "'references' must be a non-empty array");
+    throw derivativeError(400, "'references' must be a non-empty array");
   }
   for (const r of body.references) {
     if (!isObject(r) || typeof r.urn !== "string" || r.urn === "") {
-      return diagnostic(400, "every reference needs a 'urn'");
+      throw derivativeError(400, "every reference needs a 'urn'");
     }
   }
   const key = manifestKey(ctx.params.urn);
-  ctx.sandbox.state.derivatives.references.set(key, body);
+  ctx.sandbox.derivative.references.set(key, body);
   return mdJson(200, { result: "success", urn: key });
 }
 

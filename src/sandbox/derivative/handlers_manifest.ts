@@ -5,10 +5,11 @@
  */
 
 import type { RequestContext } from "../context.ts";
-import { nowMs } from "../state.ts";
+import { derivativeError, renderError, SandboxError } from "../errors.ts";
+import { nowMs } from "../clock.ts";
 import { checkCookies, signedCookies } from "./cookies.ts";
 import { fileResponse } from "./download.ts";
-import { accepted, diagnostic, findManifest, mdHeaders, mdJson, needsScope } from "./http.ts";
+import { accepted, findManifest, mdHeaders, mdJson, requireScope } from "./http.ts";
 import { derivativeState, manifestState } from "./jobs.ts";
 import { hasThumbnail, manifestBody } from "./manifest.ts";
 import type { OutputFile, Translation } from "./store.ts";
@@ -22,45 +23,55 @@ const MAX_COOKIE_MINUTES = 360;
 
 /** `GET .../{urn}/manifest`. */
 export function getManifest(req: Request, ctx: RequestContext): Response {
-  const tr = findManifest(req, ctx);
-  return tr instanceof Response ? tr : mdJson(200, manifestBody(tr, nowMs(ctx.sandbox.state)));
+  return mdJson(200, manifestBody(findManifest(req, ctx), nowMs(ctx.sandbox.clock)));
 }
 
 /** `DELETE .../{urn}/manifest`: idempotent, needs data:write and data:read. */
 export function deleteManifest(req: Request, ctx: RequestContext): Response {
-  const denied = needsScope(ctx, "data:read");
-  if (denied) return denied;
-  const tr = findManifest(req, ctx);
-  if (!(tr instanceof Response)) discardManifest(ctx.sandbox, tr);
-  else if (tr.status !== 404) return tr;
+  requireScope(ctx, "data:read");
+  try {
+    discardManifest(ctx.sandbox, findManifest(req, ctx));
+  } catch (e) {
+    // Deleting a manifest that is not there succeeds: the call is idempotent.
+    if (!(e instanceof SandboxError && e.status === 404)) throw e;
+  }
   return mdJson(200, { result: "success" });
 }
 
-/** The file named by a derivative URN: found, not ready yet (202), or unknown (404). */
-function findDerivativeFile(tr: Translation, derivativeUrn: string, now: number): OutputFile | Response {
+/** The file named by a derivative URN, or "pending" while it is being made (answered 202); throws 404. */
+function findDerivativeFile(tr: Translation, derivativeUrn: string, now: number): OutputFile | "pending" {
   for (const job of tr.derivatives) {
     const state = derivativeState(job, now);
     if (job.outcome?.ok) {
       const file = job.outcome.files.find((f) => f.urn === derivativeUrn);
-      if (file) return state.status === "success" ? file : accepted();
+      if (file) return state.status === "success" ? file : "pending";
     } else if (state.status === "pending" || state.status === "inprogress") {
       // Its files are not known yet; a URN in this design's output space may still appear.
-      if (derivativeUrn.startsWith(`urn:adsk.viewing:fs.file:${tr.urn}/output/`)) return accepted();
+      if (derivativeUrn.startsWith(`urn:adsk.viewing:fs.file:${tr.urn}/output/`)) return "pending";
     }
   }
-  return diagnostic(404, `No derivative '${derivativeUrn}' in the manifest`);
+  throw derivativeError(404, `No derivative '${derivativeUrn}' in the manifest`);
 }
 
-function derivativeFrom(req: Request, ctx: RequestContext, derivativeUrn: string): OutputFile | Response {
+function derivativeFrom(req: Request, ctx: RequestContext, derivativeUrn: string): OutputFile | "pending" {
   const tr = findManifest(req, ctx);
-  if (tr instanceof Response) return tr;
-  return findDerivativeFile(tr, derivativeUrn, nowMs(ctx.sandbox.state));
+  return findDerivativeFile(tr, derivativeUrn, nowMs(ctx.sandbox.clock));
 }
 
 /** `HEAD .../{urn}/manifest/{derivativeUrn}`: size and type, 202 while the derivative is being made. */
 export async function headDerivative(req: Request, ctx: RequestContext): Promise<Response> {
-  const file = derivativeFrom(req, ctx, ctx.params["*"]);
-  if (file instanceof Response) return new Response(null, { status: file.status, headers: file.headers });
+  let file: OutputFile | "pending";
+  try {
+    file = derivativeFrom(req, ctx, ctx.params["*"]);
+  } catch (e) {
+    if (!(e instanceof SandboxError)) throw e;
+    const refusal = renderError(e); // a HEAD answer carries the refusal's status and headers only
+    return new Response(null, { status: refusal.status, headers: refusal.headers });
+  }
+  if (file === "pending") {
+    const res = accepted();
+    return new Response(null, { status: res.status, headers: res.headers });
+  }
   return await fileResponse(file, req, mdHeaders(), true);
 }
 
@@ -73,48 +84,46 @@ export async function getDerivative(req: Request, ctx: RequestContext): Promise<
   const suffix = "/signedcookies";
   if (!rest.endsWith(suffix)) {
     const file = derivativeFrom(req, ctx, rest);
-    return file instanceof Response ? file : await fileResponse(file, req, mdHeaders());
+    return file === "pending" ? accepted() : await fileResponse(file, req, mdHeaders());
   }
   const q = ctx.url.searchParams;
   const minutesText = q.get("minutes-expiration");
   const minutes = minutesText === null ? MAX_COOKIE_MINUTES : Number(minutesText);
   if (!Number.isInteger(minutes) || minutes < 1 || minutes > MAX_COOKIE_MINUTES) {
-    return diagnostic(400, `'minutes-expiration' must be an integer from 1 to ${MAX_COOKIE_MINUTES}`);
+    throw derivativeError(400, `'minutes-expiration' must be an integer from 1 to ${MAX_COOKIE_MINUTES}`);
   }
   const disposition = q.get("response-content-disposition");
   if (disposition !== null && !disposition.startsWith("attachment")) {
-    return diagnostic(400, "'response-content-disposition' must begin with 'attachment'");
+    throw derivativeError(400, "'response-content-disposition' must begin with 'attachment'");
   }
   const file = derivativeFrom(req, ctx, rest.slice(0, -suffix.length));
-  if (file instanceof Response) return file;
+  if (file === "pending") return accepted();
   const path = `${CDN_PREFIX}/${file.id}`;
   const url = `${ctx.baseUrl}${path}` +
     (disposition === null ? "" : `?response-content-disposition=${encodeURIComponent(disposition)}`);
-  const expiration = nowMs(ctx.sandbox.state) + minutes * 60_000;
+  const expiration = nowMs(ctx.sandbox.clock) + minutes * 60_000;
   const headers = new Headers(mdHeaders({ "content-type": "application/json; charset=utf-8" }));
-  for (const cookie of signedCookies(ctx.sandbox.state.derivatives, url, expiration, CDN_PREFIX)) {
+  for (const cookie of signedCookies(ctx.sandbox.derivative, url, expiration, CDN_PREFIX)) {
     headers.append("set-cookie", cookie);
   }
   const body = { etag: file.etag, size: file.size, url, "content-type": file.mime, expiration };
   return new Response(JSON.stringify(body), { status: 200, headers });
 }
 
-function cdnError(status: number, code: string, message: string): Response {
-  const xml =
-    `<?xml version="1.0" encoding="UTF-8"?><Error><Code>${code}</Code><Message>${message}</Message></Error>`;
-  return new Response(xml, { status, headers: { "content-type": "text/xml" } });
+function cdnError(status: number, code: string, message: string): SandboxError {
+  return new SandboxError(status, { service: "cdn", code, message });
 }
 
 /** `GET|HEAD /__cdn/derivatives/{id}`: the download URL, open only with valid signed cookies. */
 export async function cdnDownload(req: Request, ctx: RequestContext): Promise<Response> {
-  const store = ctx.sandbox.state.derivatives;
-  const check = checkCookies(store, req.headers.get("cookie"), ctx.url.pathname, nowMs(ctx.sandbox.state));
+  const store = ctx.sandbox.derivative;
+  const check = checkCookies(store, req.headers.get("cookie"), ctx.url.pathname, nowMs(ctx.sandbox.clock));
   if (check === "missing") {
-    return cdnError(403, "MissingKey", "Missing Key-Pair-Id query parameter or cookie value");
+    throw cdnError(403, "MissingKey", "Missing Key-Pair-Id query parameter or cookie value");
   }
-  if (check !== "ok") return cdnError(403, "AccessDenied", "Access denied");
+  if (check !== "ok") throw cdnError(403, "AccessDenied", "Access denied");
   const file = store.files.get(ctx.params.id);
-  if (!file) return cdnError(404, "NoSuchKey", "The specified key does not exist.");
+  if (!file) throw cdnError(404, "NoSuchKey", "The specified key does not exist.");
   const disposition = ctx.url.searchParams.get("response-content-disposition");
   const extra: Record<string, string> = disposition ? { "content-disposition": disposition } : {};
   return await fileResponse(file, req, extra, req.method === "HEAD");
@@ -123,19 +132,18 @@ export async function cdnDownload(req: Request, ctx: RequestContext): Promise<Re
 /** `GET .../{urn}/thumbnail?width=&height=`: a PNG once a derivative with a thumbnail is done. */
 export function getThumbnail(req: Request, ctx: RequestContext): Response {
   const tr = findManifest(req, ctx);
-  if (tr instanceof Response) return tr;
   const q = ctx.url.searchParams;
   const sizes = THUMBNAIL_SIZES as readonly number[];
   const width = q.get("width"), height = q.get("height");
   for (const [name, value] of [["width", width], ["height", height]]) {
     if (value !== null && !sizes.includes(Number(value))) {
-      return diagnostic(400, `'${name}' must be one of ${sizes.join(", ")}`);
+      throw derivativeError(400, `'${name}' must be one of ${sizes.join(", ")}`);
     }
   }
-  const now = nowMs(ctx.sandbox.state);
+  const now = nowMs(ctx.sandbox.clock);
   const ready = tr.derivatives.some((d) => derivativeState(d, now).status === "success" && hasThumbnail(d));
   if (!ready || tr.parse.state !== "done") {
-    return diagnostic(404, "No thumbnail is available for this design yet");
+    throw derivativeError(404, "No thumbnail is available for this design yet");
   }
   const w = Number(width ?? height ?? 200), h = Number(height ?? width ?? 200);
   const size = Math.max(w, h);

@@ -5,8 +5,9 @@
  */
 
 import type { RequestContext } from "../context.ts";
-import { nowMs } from "../state.ts";
-import { accepted, diagnostic, findManifest, headerFlag, mdJson } from "./http.ts";
+import { derivativeError } from "../errors.ts";
+import { nowMs } from "../clock.ts";
+import { accepted, findManifest, headerFlag, mdJson } from "./http.ts";
 import { succeeded } from "./jobs.ts";
 import { VIEW_NAME } from "./manifest.ts";
 import type { ParsedModel } from "./model.ts";
@@ -29,33 +30,34 @@ function viewDerivatives(req: Request, tr: Translation, now: number): Derivative
 /** `GET .../{urn}/metadata`: the 3D view once an SVF/SVF2 derivative is done, else an empty list. */
 export function listModelViews(req: Request, ctx: RequestContext): Response {
   const tr = findManifest(req, ctx);
-  if (tr instanceof Response) return tr;
-  const [view] = viewDerivatives(req, tr, nowMs(ctx.sandbox.state));
+  const [view] = viewDerivatives(req, tr, nowMs(ctx.sandbox.clock));
   const metadata = view ? [{ name: VIEW_NAME, role: "3d", guid: view.guid, isMasterView: true }] : [];
   return mdJson(200, { data: { type: "metadata", metadata } });
 }
 
-/** The model of the view `:guid`, a 202 on the first read of `what`, or the error answer. */
-function extractedModel(req: Request, ctx: RequestContext, what: string): ParsedModel | Response {
+/** The model of the view `:guid`, or "extracting" on the first read of `what` (answered 202); throws 404. */
+function extractedModel(req: Request, ctx: RequestContext, what: string): ParsedModel | "extracting" {
   const tr = findManifest(req, ctx);
-  if (tr instanceof Response) return tr;
   const guid = ctx.params.guid;
-  const view = viewDerivatives(req, tr, nowMs(ctx.sandbox.state)).find((d) => d.guid === guid);
-  if (!view || tr.parse.state !== "done") return diagnostic(404, `No model view '${guid}' in this design`);
+  const view = viewDerivatives(req, tr, nowMs(ctx.sandbox.clock)).find((d) => d.guid === guid);
+  if (!view || tr.parse.state !== "done") {
+    throw derivativeError(404, `No model view '${guid}' in this design`);
+  }
   const key = `${what}:${guid}`;
   if (headerFlag(req, "x-ads-force")) tr.extracted.delete(key);
   if (!tr.extracted.has(key)) {
     tr.extracted.add(key);
-    return accepted();
+    return "extracting";
   }
   return tr.parse.model;
 }
 
-function objectIdParam(ctx: RequestContext): number | undefined | Response {
+function objectIdParam(ctx: RequestContext): number | undefined {
   const text = ctx.url.searchParams.get("objectid");
   if (text === null) return undefined;
   const id = Number(text);
-  return Number.isInteger(id) && id > 0 ? id : diagnostic(400, "'objectid' must be a positive integer");
+  if (!Number.isInteger(id) || id <= 0) throw derivativeError(400, "'objectid' must be a positive integer");
+  return id;
 }
 
 /** A large answer needs `forceget=true`; `x-ads-size` tells the size either way. */
@@ -63,7 +65,7 @@ function sized(ctx: RequestContext, body: unknown): Response {
   const text = JSON.stringify(body);
   const size = new TextEncoder().encode(text).length;
   if (size > FORCEGET_LIMIT && ctx.url.searchParams.get("forceget") !== "true") {
-    return diagnostic(413, "Please use the 'forceget' parameter to force querying the data.");
+    throw derivativeError(413, "Please use the 'forceget' parameter to force querying the data.");
   }
   return new Response(text, {
     status: 200,
@@ -74,27 +76,25 @@ function sized(ctx: RequestContext, body: unknown): Response {
 /** `GET .../{urn}/metadata/{guid}`: the object tree, or the subtree of `objectid` (`level=1`: its children). */
 export function getObjectTree(req: Request, ctx: RequestContext): Response {
   const objectid = objectIdParam(ctx);
-  if (objectid instanceof Response) return objectid;
   const model = extractedModel(req, ctx, "tree");
-  if (model instanceof Response) return model;
+  if (model === "extracting") return accepted();
   const tree = objectTree(model);
   const level = ctx.url.searchParams.get("level");
   const node = objectid === undefined
     ? tree
     : subtree(tree, objectid, level === null ? undefined : Number(level));
-  if (!node) return diagnostic(404, `No object ${objectid} in this model view`);
+  if (!node) throw derivativeError(404, `No object ${objectid} in this model view`);
   return sized(ctx, { data: { type: "objects", objects: [node] } });
 }
 
 /** `GET .../{urn}/metadata/{guid}/properties`: every object's properties, or those of `objectid`. */
 export function getProperties(req: Request, ctx: RequestContext): Response {
   const objectid = objectIdParam(ctx);
-  if (objectid instanceof Response) return objectid;
   const model = extractedModel(req, ctx, "properties");
-  if (model instanceof Response) return model;
+  if (model === "extracting") return accepted();
   const all = propertyCollection(model);
   const collection = objectid === undefined ? all : all.filter((p) => p.objectid === objectid);
-  if (collection.length === 0) return diagnostic(404, `No object ${objectid} in this model view`);
+  if (collection.length === 0) throw derivativeError(404, `No object ${objectid} in this model view`);
   return sized(ctx, { data: { type: "properties", collection } });
 }
 
@@ -105,12 +105,12 @@ export async function queryPropertiesRoute(req: Request, ctx: RequestContext): P
   try {
     body = text.trim() === "" ? undefined : JSON.parse(text);
   } catch {
-    return diagnostic(400, "The request body is not JSON");
+    throw derivativeError(400, "The request body is not JSON");
   }
   const model = extractedModel(req, ctx, "properties");
-  if (model instanceof Response) return model;
+  if (model === "extracting") return accepted();
   const page = queryProperties(propertyCollection(model), body);
-  if (typeof page === "string") return diagnostic(400, page);
+  if (typeof page === "string") throw derivativeError(400, page);
   return mdJson(200, {
     pagination: page.pagination,
     data: { type: "properties", collection: page.collection },

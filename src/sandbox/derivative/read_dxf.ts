@@ -28,7 +28,11 @@ interface LayerStats {
   bounds: Bounds;
 }
 
-/** Reads a DXF stream into a model summary; throws `CorruptModelError` on invalid input. */
+/**
+ * Reads a DXF stream into a model summary; throws `CorruptModelError` on invalid input.
+ * One function over 80 lines: a single streaming pass whose group-code state (section, entity,
+ * layer, pending vertex) is shared by every line; split, that state would travel between pieces.
+ */
 export async function readDxf(
   input: ReadableStream<Uint8Array>,
   size: number,

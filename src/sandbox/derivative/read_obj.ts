@@ -93,7 +93,11 @@ function scanRefs(line: string, from: number, vertices: number): number | string
   }
 }
 
-/** Reads an OBJ stream into a model summary; throws `CorruptModelError` on invalid input. */
+/**
+ * Reads an OBJ stream into a model summary; throws `CorruptModelError` on invalid input.
+ * One function over 80 lines: a single streaming pass whose state (vertices seen, current group
+ * and material, bounds) every statement updates; split, that state would travel between pieces.
+ */
 export async function readObj(stream: ReadableStream<Uint8Array>, fileName: string): Promise<ParsedModel> {
   const collector = objectCollector();
   const stats: GroupStats[] = [];

@@ -3,6 +3,8 @@
  * its derivative jobs and their output files, and the key that signs download cookies.
  */
 
+import { join } from "node:path";
+import type { ServiceStore } from "../store.ts";
 import type { OutputType } from "./formats.ts";
 import type { ParsedModel } from "./model.ts";
 
@@ -79,26 +81,42 @@ export interface Translation {
   workflow?: string;
 }
 
-/** The emulator's part of the sandbox state. */
-export interface DerivativeStore {
+/** What Model Derivative keeps. */
+export interface DerivativeStore extends ServiceStore {
   /** By canonical source URN. */
   manifests: Map<string, Translation>;
   /** Downloadable output files by their opaque id. */
   files: Map<string, OutputFile>;
   /** Referenced files recorded by `POST .../references`, by canonical source URN. */
   references: Map<string, unknown>;
-  /** Signs the download cookies (`CloudFront-Key-Pair-Id` names it). */
+  /** Signs the download cookies (`CloudFront-Key-Pair-Id` names it); a reset draws a new one. */
   cookieKey: { id: string; secret: Uint8Array };
+  /** Where output files live: one subdirectory per manifest. */
+  dir: string;
 }
 
-/** An empty store with a fresh cookie key. */
-export function createDerivativeStore(): DerivativeStore {
+function newCookieKey(): DerivativeStore["cookieKey"] {
   const id = Array.from(crypto.getRandomValues(new Uint8Array(7)), (b) => b.toString(36).toUpperCase())
     .join("").slice(0, 14).padEnd(14, "K");
-  return {
+  return { id: `K${id}`, secret: crypto.getRandomValues(new Uint8Array(32)) };
+}
+
+/** An empty store with a fresh cookie key, keeping output files under `dataDir`. */
+export function createDerivativeStore(dataDir = ""): DerivativeStore {
+  const store: DerivativeStore = {
     manifests: new Map(),
     files: new Map(),
     references: new Map(),
-    cookieKey: { id: `K${id}`, secret: crypto.getRandomValues(new Uint8Array(32)) },
+    cookieKey: newCookieKey(),
+    dir: join(dataDir, "derivatives"),
+    async reset() {
+      store.manifests.clear();
+      store.files.clear();
+      store.references.clear();
+      store.cookieKey = newCookieKey();
+      await Deno.remove(store.dir, { recursive: true }).catch(() => {});
+    },
+    snapshot: () => ({ derivative_manifests: store.manifests.size }),
   };
+  return store;
 }

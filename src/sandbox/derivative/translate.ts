@@ -6,8 +6,9 @@
 
 import { join } from "node:path";
 import type { SandboxContext } from "../context.ts";
-import { readObject, type StoredObject } from "../objects.ts";
-import { nowMs } from "../state.ts";
+import { nowMs } from "../clock.ts";
+import { readObject } from "../oss/object_store.ts";
+import type { StoredObject } from "../oss/store.ts";
 import { type OutputType, translatable } from "./formats.ts";
 import { successfulDerivative } from "./jobs.ts";
 import { CorruptModelError, genericModel } from "./model.ts";
@@ -41,26 +42,21 @@ export interface JobRequest {
   workflow?: string;
 }
 
-/** Where derivative files of a sandbox live. */
-export function derivativesDir(sb: SandboxContext): string {
-  return join(sb.dataDir, "derivatives");
-}
-
 function isCurrent(sb: SandboxContext, tr: Translation, job: DerivativeJob): boolean {
-  return sb.state.derivatives.manifests.get(tr.urn) === tr && tr.derivatives.includes(job);
+  return sb.derivative.manifests.get(tr.urn) === tr && tr.derivatives.includes(job);
 }
 
 function forgetFiles(sb: SandboxContext, job: DerivativeJob): void {
   if (!job.outcome?.ok) return;
   for (const f of job.outcome.files) {
-    sb.state.derivatives.files.delete(f.id);
+    sb.derivative.files.delete(f.id);
     if (f.path) Deno.remove(f.path).catch(() => {});
   }
 }
 
 /** Deletes a manifest with its derivatives and their files. */
 export function discardManifest(sb: SandboxContext, tr: Translation): void {
-  const store = sb.state.derivatives;
+  const store = sb.derivative;
   if (store.manifests.get(tr.urn) === tr) store.manifests.delete(tr.urn);
   for (const job of tr.derivatives) forgetFiles(sb, job);
   Deno.remove(tr.dir, { recursive: true }).catch(() => {});
@@ -72,7 +68,7 @@ function beginRead(sb: SandboxContext, tr: Translation, obj: StoredObject, compr
     ? Promise.resolve(
       genericModel(fileName, size, "Compressed design: read as a single object by the sandbox"),
     )
-    : readModel(fileName, size, () => readObject(sb, obj));
+    : readModel(fileName, size, () => readObject(sb.oss, obj));
   tr.parsed = reading.then((model) => {
     tr.parse = { state: "done", model };
     return model;
@@ -111,7 +107,7 @@ function beginDerivative(sb: SandboxContext, tr: Translation, job: DerivativeJob
         await Promise.all(files.map((f) => f.path ? Deno.remove(f.path).catch(() => {}) : undefined));
         return;
       }
-      for (const f of files) if (f.path) sb.state.derivatives.files.set(f.id, f);
+      for (const f of files) if (f.path) sb.derivative.files.set(f.id, f);
       job.outcome = { ok: true, files };
     } catch (e) {
       job.outcome = {
@@ -135,8 +131,8 @@ function reusable(tr: Translation, req: JobRequest): boolean {
  * changed source object or another region discards the old manifest first.
  */
 export function submitJob(sb: SandboxContext, req: JobRequest): "accepted" | "created" {
-  const store = sb.state.derivatives;
-  const now = nowMs(sb.state);
+  const store = sb.derivative;
+  const now = nowMs(sb.clock);
   let tr = store.manifests.get(req.urn);
   if (tr && (req.force || !reusable(tr, req))) {
     discardManifest(sb, tr);
@@ -160,13 +156,13 @@ export function submitJob(sb: SandboxContext, req: JobRequest): "accepted" | "cr
       parsed: Promise.resolve(undefined),
       derivatives: [],
       extracted: new Set(),
-      dir: join(derivativesDir(sb), crypto.randomUUID()),
+      dir: join(sb.derivative.dir, crypto.randomUUID()),
       ...(req.workflow ? { workflow: req.workflow } : {}),
     };
     store.manifests.set(req.urn, tr);
     beginRead(sb, tr, req.object, req.compressed);
   }
-  const durationMs = Math.round(sb.state.config.jobSeconds * 1000);
+  const durationMs = Math.round(sb.settings.jobSeconds * 1000);
   const byType = new Map(req.formats.map((f) => [f.type, f]));
   for (const f of byType.values()) {
     if (successfulDerivative(tr, now, f.type)) continue;

@@ -1,11 +1,10 @@
 /**
  * JSON:API plumbing of the data management emulator (aps-api.md §4.1, §4.2, §4.6): documents,
- * error bodies, `page[number]`/`page[limit]` pagination with absolute `first/prev/next` links, and
+ * its usual refusals, `page[number]`/`page[limit]` pagination with absolute `first/prev/next` links, and
  * `filter[...]` parameters.
  */
 
-/** Content type of data management answers. */
-export const JSON_API_TYPE = "application/vnd.api+json";
+import { dmError, JSON_API_TYPE, type SandboxError } from "../errors.ts";
 
 /** Largest and default `page[limit]`. */
 export const MAX_PAGE_LIMIT = 200;
@@ -24,21 +23,13 @@ export function jsonApi(status: number, body: unknown): Response {
   return new Response(JSON.stringify(body), { status, headers: { "content-type": JSON_API_TYPE } });
 }
 
-/** A JSON:API error answer: `{"jsonapi","errors":[{"id","status","code","title","detail"}]}`. */
-export function dmError(status: number, code: string, title: string, detail: string): Response {
-  return jsonApi(status, {
-    jsonapi: { version: "1.0" },
-    errors: [{ id: crypto.randomUUID(), status: String(status), code, title, detail }],
-  });
-}
-
 /** 404 in the platform's shape. */
-export function dmNotFound(detail: string): Response {
+export function dmNotFound(detail: string): SandboxError {
   return dmError(404, "NOT_FOUND", "Not Found", detail);
 }
 
 /** 400 in the platform's shape. */
-export function dmBadInput(detail: string): Response {
+export function dmBadInput(detail: string): SandboxError {
   return dmError(400, "BAD_INPUT", "Bad Input", detail);
 }
 
@@ -74,13 +65,13 @@ function pageInt(url: URL, name: string): number | undefined | "bad" {
   return /^\d+$/.test(text) ? Number(text) : "bad";
 }
 
-/** Cuts the page the request asks for out of `all`; a 400 answer for bad page parameters. */
-export function paginate<T>(all: readonly T[], url: URL, baseUrl: string): Paged<T> | Response {
+/** Cuts the page the request asks for out of `all`; throws 400 for bad page parameters. */
+export function paginate<T>(all: readonly T[], url: URL, baseUrl: string): Paged<T> {
   const number = pageInt(url, "page[number]");
   const limit = pageInt(url, "page[limit]");
-  if (number === "bad") return dmBadInput("page[number] must be an integer >= 0");
+  if (number === "bad") throw dmBadInput("page[number] must be an integer >= 0");
   if (limit === "bad" || (limit !== undefined && (limit < 1 || limit > MAX_PAGE_LIMIT))) {
-    return dmBadInput(`page[limit] must be an integer between 1 and ${MAX_PAGE_LIMIT}`);
+    throw dmBadInput(`page[limit] must be an integer between 1 and ${MAX_PAGE_LIMIT}`);
   }
   const size = limit ?? MAX_PAGE_LIMIT;
   const n = number ?? 0;

@@ -4,7 +4,7 @@
  * client used.
  */
 import { encodeUrn } from "../../aps/urn.ts";
-import { SANDBOX_USER } from "../users.ts";
+import { SANDBOX_USER } from "../auth/users.ts";
 import type { Resource } from "./jsonapi.ts";
 import {
   DM_STORAGE_BUCKET,

@@ -9,7 +9,7 @@
  */
 import type { Buffer } from "node:buffer";
 import { createHash } from "node:crypto";
-import { SANDBOX_USER } from "../users.ts";
+import { SANDBOX_USER } from "../auth/users.ts";
 
 /** A hub (an ACC/BIM 360 account or a personal hub). */
 export interface DmHub {

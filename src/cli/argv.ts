@@ -1,0 +1,172 @@
+/**
+ * The front door (DESIGN.md §1): the ONLY reader of raw argv before commander. It finds the command
+ * word, rewrites the `-o` of commands whose `-o` names a path, reads the global flags, and resolves
+ * once per run what every later step needs before (or without) commander: the output format, the
+ * profile with where it was chosen, debug. Plugins, error rendering, `version` and `config profile
+ * current` all read the result instead of argv.
+ */
+import { chooseProfile, type ConfigFile, emptyConfig, resolve } from "../config/config.ts";
+import { loadConfig, loadDotenv } from "../config/store.ts";
+import { chooseFormat, type OutputFormat } from "../core/output.ts";
+import type { OutputSource, RunGlobals } from "./globals.ts";
+import { configDirFor } from "../platform/dirs.ts";
+import { FAMILIES } from "./families.ts";
+
+export type { OutputSource, RunGlobals };
+
+/** Global options that take a value, so that the command word can be found before parsing. */
+const VALUE_OPTIONS = new Set(["-o", "--output", "--query", "--profile", "--timeout", "--concurrency"]);
+
+/** The index of the first word of argv that is not a global option or its value; -1 if none. */
+export function commandWordIndex(args: readonly string[]): number {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === "--") return i + 1 < args.length ? i + 1 : -1;
+    if (VALUE_OPTIONS.has(a)) {
+      i++;
+      continue;
+    }
+    if (a.startsWith("-")) continue;
+    return i;
+  }
+  return -1;
+}
+
+/** The first word of argv that is not a global option or its value. */
+export function commandWord(args: readonly string[]): string | undefined {
+  const i = commandWordIndex(args);
+  return i < 0 ? undefined : args[i];
+}
+
+/** True for the words of built-in commands: every family, its aliases, and `help`. */
+export function isBuiltinWord(word: string): boolean {
+  return word === "help" || FAMILIES.some((f) => f.name === word || (f.aliases ?? []).includes(word));
+}
+
+/** Commands whose `-o` names a path (as users of other download tools expect); `--output` still sets the format. */
+const PATH_O_COMMANDS: readonly (readonly string[])[] = [
+  ["object", "download"],
+  ["translate", "download"],
+  ["translate", "thumbnail"],
+  ["generate"],
+];
+
+/** Rewrites `-o` to `--out` after the command words of a command in PATH_O_COMMANDS. */
+export function pathOutputArgs(args: readonly string[]): string[] {
+  const first = commandWord(args);
+  if (first === undefined) return [...args];
+  const at = args.indexOf(first);
+  const match = PATH_O_COMMANDS.find((words) => words.every((w, i) => args[at + i] === w));
+  if (!match) return [...args];
+  const end = args.indexOf("--");
+  return args.map((a, i) => (i >= at + match.length && (end < 0 || i < end) && a === "-o" ? "--out" : a));
+}
+
+/** The global flags as written on the command line (nothing resolved yet). */
+export interface ArgvGlobals {
+  output?: string;
+  profile?: string;
+  debug: boolean;
+  noColor: boolean;
+}
+
+/**
+ * Reads the global flags from `args` (up to `--`): `-o X`, `-oX`, `--output X`, `--output=X`,
+ * `--profile`, `--debug`, `--no-color`. Run it on the path-rewritten args (see `pathOutputArgs`).
+ */
+export function readGlobals(args: readonly string[]): ArgvGlobals {
+  const out: ArgvGlobals = { debug: false, noColor: false };
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === "--") break;
+    const eq = a.startsWith("--") ? a.indexOf("=") : -1;
+    const [flag, inline] = eq > 0 ? [a.slice(0, eq), a.slice(eq + 1)] : [a, undefined];
+    const value = () => inline ?? args[++i];
+    if (flag === "--profile") out.profile = value();
+    else if (flag === "-o" || flag === "--output") out.output = value();
+    else if (/^-o./.test(flag)) out.output = flag.slice(2);
+    else if (flag === "--debug") out.debug = true;
+    else if (flag === "--no-color") out.noColor = true;
+    else if (VALUE_OPTIONS.has(flag) && inline === undefined) i++;
+  }
+  return out;
+}
+
+/** The files the front door reads once per run: config.json and the working directory's .env. */
+export interface FrontFiles {
+  config: ConfigFile;
+  dotenv: Record<string, string>;
+  /** Why one of them could not be read (commands that need them fail with it later). */
+  error?: unknown;
+}
+
+/** Reads config.json and .env once for the run; a file that cannot be read is remembered, not raised. */
+export async function loadFrontFiles(
+  env: Record<string, string | undefined>,
+  cwd: string,
+): Promise<FrontFiles> {
+  const [loaded, read] = await Promise.allSettled([
+    loadConfig(configDirFor((k) => env[k], Deno.build.os)),
+    loadDotenv(cwd),
+  ]);
+  const failed = [loaded, read].find((r) => r.status === "rejected");
+  return {
+    config: loaded.status === "fulfilled" ? loaded.value : emptyConfig(),
+    dotenv: read.status === "fulfilled" ? read.value : {},
+    ...(failed?.status === "rejected" ? { error: failed.reason } : {}),
+  };
+}
+
+/** What resolving a run's globals reads besides argv. */
+export interface FrontDoorInput {
+  env: Record<string, string | undefined>;
+  files: FrontFiles;
+  stdoutIsTerminal: boolean;
+  /** Read global flags only before this index (a plugin's own arguments follow its name). */
+  flagsEnd?: number;
+}
+
+function debugEnv(v: string | undefined): boolean {
+  return v !== undefined && v !== "" && v !== "0";
+}
+
+/** Resolves the run's globals from its argv, environment, `.env` and config.json (a pure function). */
+export function resolveRunGlobals(argv: readonly string[], input: FrontDoorInput): RunGlobals {
+  const { env, files: { config, dotenv, error: configError } } = input;
+  const args = pathOutputArgs(argv);
+  const flags = readGlobals(input.flagsEnd === undefined ? args : args.slice(0, input.flagsEnd));
+  const chosen = chooseProfile(flags.profile, env, dotenv, config);
+  let baseUrl = env.DIAZO_BASE_URL;
+  if (configError === undefined) {
+    try {
+      baseUrl = resolve({ flags: { profile: flags.profile }, env, dotenv, config }).baseUrl.value;
+    } catch { /* a bad number setting: the command that needs it says so */ }
+  }
+  const terminal = input.stdoutIsTerminal;
+  let output: OutputFormat = terminal ? "table" : "json";
+  let outputError: unknown;
+  try {
+    output = chooseFormat(flags.output, env.DIAZO_OUTPUT, config.settings.output, terminal);
+  } catch (e) {
+    outputError = e;
+  }
+  const outputSource: OutputSource = flags.output
+    ? "flag"
+    : env.DIAZO_OUTPUT
+    ? "env"
+    : config.settings.output
+    ? "config"
+    : "terminal";
+  return {
+    args,
+    output,
+    outputSource,
+    ...(outputError === undefined ? {} : { outputError }),
+    profile: chosen.name,
+    profileSource: chosen.source,
+    ...(baseUrl === undefined ? {} : { baseUrl }),
+    debug: flags.debug || debugEnv(env.DIAZO_DEBUG),
+    noColor: flags.noColor,
+    ...(configError === undefined ? {} : { configError }),
+  };
+}

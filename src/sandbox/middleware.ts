@@ -1,0 +1,172 @@
+/**
+ * The request middleware of a sandbox, each named for what it does: `serveControlApi` (the
+ * `/_sandbox/` routes, never faulted nor recorded), `injectFaults`, `answerInternalErrors`,
+ * `logRequests` (request log and access log), `followSandboxClock` (the Date header),
+ * `closeWhileDropArmed` and `trackConnections`; `createRequestHandler` composes them around the
+ * routes of the emulated services.
+ */
+
+import { abortableSleep } from "../core/sleep.ts";
+import { nowMs } from "./clock.ts";
+import type { RequestContext, SandboxContext } from "./context.ts";
+import { controlRoutes, isControlPath } from "./control.ts";
+import { gatewayError, renderError } from "./errors.ts";
+import type { Fault } from "./faults.ts";
+import type { Front } from "./front.ts";
+import { redactedQuery } from "./request_log.ts";
+import { empty, json } from "./respond.ts";
+import { createRouter, dispatch, type Route, type Router } from "./router.ts";
+
+/** What the middleware needs from the server around it. */
+export interface MiddlewareOptions {
+  /** Route tables of the emulated services. */
+  routes: readonly (readonly Route[])[];
+  /** The connections, addressed by the inner port a request arrives from. */
+  connections: Pick<Front, "drop" | "closeIdle">;
+  /** Receives one access-log line per request. */
+  log?: (line: string) => void;
+  /** Aborted when the sandbox closes, to cut injected delays short. */
+  signal?: AbortSignal;
+}
+
+/** Handles one request; `info` is what `Deno.serve` passes. */
+export type RequestHandler = (req: Request, info: Deno.ServeHandlerInfo<Deno.NetAddr>) => Promise<Response>;
+
+/** What one request came to: its answer (none when its connection was dropped) and why it failed. */
+interface Outcome {
+  res?: Response;
+  error?: string;
+  fault?: Fault;
+}
+
+/** Routes a request, turning a handler's crash into the gateway's 500 answer. */
+async function answerInternalErrors(router: Router, req: Request, ctx: RequestContext): Promise<Outcome> {
+  try {
+    return { res: await dispatch(router, req, ctx) };
+  } catch (e) {
+    const error = e instanceof Error ? e.message : String(e);
+    return { res: renderError(gatewayError(500, `Internal sandbox error: ${error}`, "SANDBOX-500")), error };
+  }
+}
+
+/** Applies the fault that fires for this request, if any: a delay, then a drop or a status, or neither. */
+async function injectFaults(
+  sb: SandboxContext,
+  req: Request,
+  ctx: RequestContext,
+  info: Deno.ServeHandlerInfo<Deno.NetAddr>,
+  opts: MiddlewareOptions,
+  next: () => Promise<Outcome>,
+): Promise<Outcome> {
+  const fault = sb.faults.take(req.method, ctx.url.pathname);
+  if (fault?.delay_ms) await abortableSleep(fault.delay_ms, opts.signal);
+  if (fault?.drop) {
+    opts.connections.drop(info.remoteAddr.port);
+    return { fault };
+  }
+  if (fault?.status !== undefined) {
+    const headers: Record<string, string> = {};
+    if (fault.retry_after !== undefined) headers["retry-after"] = String(fault.retry_after);
+    return { fault, res: json(fault.status, { developerMessage: "Injected fault" }, headers) };
+  }
+  return { ...await next(), ...(fault ? { fault } : {}) };
+}
+
+/** Records a request in the request log and the access log. */
+function logRequests(
+  sb: SandboxContext,
+  req: Request,
+  ctx: RequestContext,
+  outcome: Outcome,
+  timing: { time: string; started: number },
+  log?: (line: string) => void,
+): void {
+  const { res, error, fault } = outcome;
+  const path = ctx.url.pathname;
+  const ms = performance.now() - timing.started;
+  sb.requests.add({
+    time: timing.time,
+    method: req.method,
+    path,
+    query: redactedQuery(ctx.url),
+    status: res?.status ?? 0,
+    duration_ms: Math.round(ms * 10) / 10,
+    ...(ctx.clientId !== undefined ? { client_id: ctx.clientId } : {}),
+    ...(ctx.grantType !== undefined ? { grant_type: ctx.grantType } : {}),
+    ...(fault ? { fault_id: fault.id } : {}),
+  });
+  const note = (fault ? ` fault=${fault.id}` : "") + (error ? ` error: ${error}` : "");
+  log?.(`${req.method} ${path} ${res ? res.status : "dropped"} ${Math.round(ms)}ms${note}`);
+}
+
+/** Sets the Date header from the sandbox clock, so that clients timing by the server see it advanced. */
+function followSandboxClock(sb: SandboxContext, res: Response): Response {
+  if (sb.clock.offsetMs !== 0) res.headers.set("date", new Date(nowMs(sb.clock)).toUTCString());
+  return res;
+}
+
+/**
+ * A client resends a request transparently when a reused keep-alive connection fails before the
+ * answer (Deno's fetch does), which would hide a drop. So while a drop fault is armed, idle
+ * connections are closed and answers close theirs: every request then has a fresh one.
+ */
+function closeWhileDropArmed(sb: SandboxContext, res: Response): Response {
+  if (sb.faults.dropArmed()) res.headers.set("connection", "close");
+  return res;
+}
+
+/** Serves the control API; arming a drop fault closes the idle connections at once. */
+async function serveControlApi(
+  sb: SandboxContext,
+  control: Router,
+  req: Request,
+  ctx: RequestContext,
+  opts: MiddlewareOptions,
+  busy: (port: number) => boolean,
+): Promise<Response> {
+  const started = performance.now();
+  const wasArmed = sb.faults.dropArmed();
+  const { res, error } = await answerInternalErrors(control, req, ctx);
+  if (!wasArmed && sb.faults.dropArmed()) opts.connections.closeIdle(busy);
+  const note = error ? ` error: ${error}` : "";
+  opts.log?.(
+    `${req.method} ${ctx.url.pathname} ${res!.status} ${Math.round(performance.now() - started)}ms${note}`,
+  );
+  return closeWhileDropArmed(sb, res!);
+}
+
+/** Counts the requests in flight per inner port, so that closing idle connections spares busy ones. */
+function trackConnections(
+  handle: RequestHandler,
+): { handler: RequestHandler; busy: (port: number) => boolean } {
+  const inFlight = new Map<number, number>();
+  const handler: RequestHandler = (req, info) => {
+    const port = info.remoteAddr.port;
+    inFlight.set(port, (inFlight.get(port) ?? 0) + 1);
+    info.completed.catch(() => {}).finally(() => {
+      const n = (inFlight.get(port) ?? 1) - 1;
+      if (n > 0) inFlight.set(port, n);
+      else inFlight.delete(port);
+    });
+    return handle(req, info);
+  };
+  return { handler, busy: (port) => inFlight.has(port) };
+}
+
+/** Builds the request handler of a sandbox. */
+export function createRequestHandler(sb: SandboxContext, opts: MiddlewareOptions): RequestHandler {
+  const api = createRouter(...opts.routes);
+  const control = createRouter(controlRoutes);
+  const tracked = trackConnections(async (req, info) => {
+    const timing = { started: performance.now(), time: new Date(nowMs(sb.clock)).toISOString() };
+    const url = new URL(req.url);
+    const ctx: RequestContext = { sandbox: sb, url, baseUrl: url.origin, params: {} };
+    if (isControlPath(url.pathname)) return serveControlApi(sb, control, req, ctx, opts, tracked.busy);
+    const outcome = await injectFaults(sb, req, ctx, info, opts, () => answerInternalErrors(api, req, ctx));
+    logRequests(sb, req, ctx, outcome, timing, opts.log);
+    // After a drop the connection is gone and this answer goes nowhere (unless the client had
+    // already left, in which case nobody reads it either).
+    return outcome.res ? closeWhileDropArmed(sb, followSandboxClock(sb, outcome.res)) : empty(500);
+  });
+  return tracked.handler;
+}

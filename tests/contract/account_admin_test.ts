@@ -1,0 +1,73 @@
+/** Contract of construction/accountadmin/accountadmin.yaml: projects and users of an ACC account. */
+
+import assert from "node:assert/strict";
+import { seededAccountId } from "../../src/sandbox/admin/store.ts";
+import { expect, runPlan, type World } from "./contract.ts";
+
+const ADMIN = "/construction/admin/v1";
+const HQ = "the sandbox emulates what diazo's `admin` commands use: account projects, project users and " +
+  "the account's user list; this part of the HQ v1 API is not emulated";
+const ADMIN_MORE = "not emulated: diazo's `admin` commands do not use it";
+
+Deno.test("contract: accountadmin.yaml", async () => {
+  await runPlan<World>({
+    file: "construction/accountadmin/accountadmin.yaml",
+    setup: async (s) => ({
+      t: await s.userToken("account:read account:write"),
+      accountId: seededAccountId(),
+    }),
+    ops: {
+      "GET /construction/admin/v1/accounts/{accountId}/projects": async (s, w) => {
+        const op = "GET /construction/admin/v1/accounts/{accountId}/projects";
+        w.projectId = (await expect(s, w, op, 200, { query: "?limit=2" })).json.results[0].id;
+        assert.equal((await s.call(op, `${ADMIN}/accounts/${w.accountId}/projects`)).status, 401);
+      },
+      "POST /construction/admin/v1/accounts/{accountId}/projects": async (s, w) => {
+        const op = "POST /construction/admin/v1/accounts/{accountId}/projects";
+        const json = { name: "Contract Tower", type: "Office" };
+        await expect(s, w, op, 202, { json });
+        await expect(s, w, op, 409, { json });
+        await expect(s, w, op, 400, { json: {} });
+      },
+      "GET /construction/admin/v1/projects/{projectId}": async (s, w) => {
+        const op = "GET /construction/admin/v1/projects/{projectId}";
+        await expect(s, w, op, 200);
+        await expect(s, w, op, 404, { params: { projectId: "00000000-0000-0000-0000-000000000000" } });
+      },
+      "GET /construction/admin/v1/projects/{projectId}/users": async (s, w) => {
+        await expect(s, w, "GET /construction/admin/v1/projects/{projectId}/users", 200, {
+          query: "?limit=5",
+        });
+      },
+      "GET /hq/v1/accounts/{account_id}/users": async (s, w) => {
+        const op = "GET /hq/v1/accounts/{account_id}/users";
+        await expect(s, w, op, 200, { query: "?limit=5", params: { account_id: w.accountId } });
+      },
+      "PATCH /hq/v1/accounts/{account_id}/projects/{project_id}/image": { notServed: HQ },
+      "GET /hq/v1/accounts/{account_id}/companies": { notServed: HQ },
+      "POST /hq/v1/accounts/{account_id}/companies": { notServed: HQ },
+      "POST /hq/v1/accounts/{account_id}/companies/import": { notServed: HQ },
+      "GET /hq/v1/accounts/{account_id}/companies/{company_id}": { notServed: HQ },
+      "PATCH /hq/v1/accounts/{account_id}/companies/{company_id}": { notServed: HQ },
+      "PATCH /hq/v1/accounts/{account_id}/companies/{company_id}/image": { notServed: HQ },
+      "GET /hq/v1/accounts/{account_id}/companies/search": { notServed: HQ },
+      "GET /hq/v1/accounts/{account_id}/projects/{project_id}/companies": { notServed: HQ },
+      "POST /hq/v1/accounts/{account_id}/users": { notServed: HQ },
+      "POST /hq/v1/accounts/{account_id}/users/import": { notServed: HQ },
+      "GET /hq/v1/accounts/{account_id}/users/{user_id}": { notServed: HQ },
+      "PATCH /hq/v1/accounts/{account_id}/users/{user_id}": { notServed: HQ },
+      "GET /hq/v1/accounts/{account_id}/users/search": { notServed: HQ },
+      "GET /hq/v1/accounts/{account_id}/business_units_structure": { notServed: HQ },
+      "PUT /hq/v1/accounts/{account_id}/business_units_structure": { notServed: HQ },
+      "POST /construction/admin/v1/projects/{projectId}/users": { notServed: ADMIN_MORE },
+      "POST /construction/admin/v2/projects/{projectId}/users:import": { notServed: ADMIN_MORE },
+      "GET /construction/admin/v1/projects/{projectId}/users/{userId}": { notServed: ADMIN_MORE },
+      "PATCH /construction/admin/v1/projects/{projectId}/users/{userId}": { notServed: ADMIN_MORE },
+      "DELETE /construction/admin/v1/projects/{projectId}/users/{userId}": { notServed: ADMIN_MORE },
+      "GET /construction/admin/v1/accounts/{accountId}/users/{userId}/projects": { notServed: ADMIN_MORE },
+      "GET /construction/admin/v1/accounts/{accountId}/companies": { notServed: ADMIN_MORE },
+      "GET /construction/admin/v1/accounts/{accountId}/users/{userId}/products": { notServed: ADMIN_MORE },
+      "GET /construction/admin/v1/accounts/{accountId}/users/{userId}/roles": { notServed: ADMIN_MORE },
+    },
+  });
+});
