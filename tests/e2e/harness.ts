@@ -8,10 +8,11 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { COMPILE_PERMISSIONS } from "../../scripts/build.ts";
 import { runCli } from "../../src/cli/root.ts";
-import type { Io } from "../../src/cli/io.ts";
 import { forgetSecrets } from "../../src/core/redact.ts";
 import type { Sandbox } from "../../src/sandbox/server.ts";
+import { captureIo, type Keyboard } from "./capture.ts";
 import { startTestSandbox } from "./test_sandbox.ts";
+export { captureIo, type Keyboard, keyboard } from "./capture.ts";
 export { startTestSandbox } from "./test_sandbox.ts";
 
 /** Repository root. */
@@ -115,81 +116,6 @@ export interface RunOptions extends Omit<SpawnOptions, "stdin"> {
   stdin?: string | Keyboard;
   /** Called with the whole stderr so far after every write. */
   onStderr?: (stderr: string) => void;
-}
-
-/** Standard input that a test types on while the run reads it (a closed one reads as end of input). */
-export interface Keyboard {
-  stdin: Io["stdin"];
-  type(text: string): void;
-  close(): void;
-}
-
-/** A keyboard; with `text`, that text is typed and the input closed at once. */
-export function keyboard(text?: string): Keyboard {
-  let buf = "";
-  let closed = false;
-  let wake: (() => void) | undefined;
-  const changed = () => new Promise<void>((resolve) => (wake = resolve));
-  const kb: Keyboard = {
-    stdin: {
-      isTerminal: false,
-      async readText() {
-        while (!closed) await changed();
-        const all = buf;
-        buf = "";
-        return all;
-      },
-      async readLine() {
-        while (true) {
-          const nl = buf.indexOf("\n");
-          if (nl >= 0 || (closed && buf !== "")) {
-            const line = nl >= 0 ? buf.slice(0, nl) : buf;
-            buf = nl >= 0 ? buf.slice(nl + 1) : "";
-            return line.replace(/\r$/, "");
-          }
-          if (closed) return null;
-          await changed();
-        }
-      },
-    },
-    type(text) {
-      buf += text;
-      wake?.();
-    },
-    close() {
-      closed = true;
-      wake?.();
-    },
-  };
-  if (text !== undefined) {
-    kb.type(text);
-    kb.close();
-  }
-  return kb;
-}
-
-/** Streams that keep what is written, reading `stdin`; none of them is a terminal. */
-export function captureIo(
-  stdin: string | Keyboard = "",
-  onStderr?: (stderr: string) => void,
-): { io: Io; stdout(): string; stderr(): string } {
-  let out = "";
-  let err = "";
-  const bytes = new TextDecoder();
-  const text = (data: string | Uint8Array) =>
-    typeof data === "string" ? data : bytes.decode(data, { stream: true });
-  const io: Io = {
-    stdout: { write: (data) => void (out += text(data)), isTerminal: false },
-    stderr: {
-      write(data) {
-        err += text(data);
-        onStderr?.(err);
-      },
-      isTerminal: false,
-    },
-    stdin: (typeof stdin === "string" ? keyboard(stdin) : stdin).stdin,
-  };
-  return { io, stdout: () => out, stderr: () => err };
 }
 
 /** DIAZO_TEST_SPAWN=1 runs every command test as a child process, as before (to compare, or to bisect). */
