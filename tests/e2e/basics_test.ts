@@ -1,4 +1,4 @@
-/** e2e: the real CLI process against a sandbox on port 0 — auth, lists, output, errors. */
+/** e2e: the CLI (in process, through runCli) against a sandbox on port 0 — auth, lists, output, errors. */
 import assert from "node:assert/strict";
 import path from "node:path";
 import { diazo, json, requestLog, SANDBOX_SECRET, sandboxEnv, withSandboxHome } from "./harness.ts";

@@ -1,4 +1,4 @@
-/** e2e: profiles and settings through the real CLI. */
+/** e2e: profiles and settings through the CLI, run in process. */
 import assert from "node:assert/strict";
 import path from "node:path";
 import { cliEnv, diazo, json, makeHome, SANDBOX_SECRET, withSandboxHome } from "./harness.ts";

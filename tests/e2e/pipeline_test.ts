@@ -1,4 +1,4 @@
-/** e2e: `diazo pipeline run|validate|schema` — one CLI process runs every step, against the sandbox. */
+/** e2e: `diazo pipeline run|validate|schema` — one CLI run executes every step, against the sandbox. */
 import assert from "node:assert/strict";
 import path from "node:path";
 import { encodeUrn, objectIdOf } from "../../src/aps/urn.ts";

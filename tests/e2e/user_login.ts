@@ -1,4 +1,4 @@
-/** A 3-legged login of the sandbox user through the real CLI, the browser step done by hand. */
+/** A 3-legged login of the sandbox user through the CLI run in process, the browser step done by hand. */
 import assert from "node:assert/strict";
 import type { RunResult } from "./harness.ts";
 import { startLogin } from "./login_helpers.ts";
