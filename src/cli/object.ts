@@ -80,15 +80,31 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
       "file, or directory (existing, or ending in /) to write into; default the current directory",
     )
     .option("--force", "overwrite an existing file")
+    .option("--resume", "keep the part file when interrupted or failing, to go on from it next time")
     .action(async (bucketKey, objectKey, opts, cmd) => {
       const ctx = makeCtx(cmd);
-      const { summary, ...got } = await runObjectDownload({ bucketKey, objectKey, ...opts }, ctx, bar(ctx));
+      // Ctrl-C stops the transfer so that its part file is removed (kept with --resume), then exit 130.
+      const abort = new AbortController();
+      ctx.onInterrupt(() => abort.abort());
+      const toStdout = opts.out === "-";
+      const { summary, ...got } = await runObjectDownload(
+        {
+          bucketKey,
+          objectKey,
+          ...opts,
+          signal: abort.signal,
+          stdout: toStdout ? Deno.stdout.writable : undefined,
+        },
+        ctx,
+        toStdout ? undefined : bar(ctx),
+      );
       ctx.info(summary);
-      await ctx.emit(got);
+      if (!toStdout) await ctx.emit(got);
     });
   examples(download, [
     "diazo object download myco-models house.rvt",
     "diazo object download myco-models plans/a.dwg -o ./out/",
+    "diazo object download myco-models house.rvt -o - | sha1sum",
   ]);
 
   const info = object.command("info")

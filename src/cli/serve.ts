@@ -1,4 +1,5 @@
 /** `diazo serve`: diazo's tools for AI assistants over the Model Context Protocol (stdio or HTTP). */
+import path from "node:path";
 import { Option } from "@commander-js/extra-typings";
 import { usageError } from "../core/errors.ts";
 import type { ToolServerDeps } from "../ops/deps.ts";
@@ -31,6 +32,7 @@ interface ServeOptions {
   tools?: string[];
   excludeTools?: string[];
   printConfig?: (typeof CONFIG_CLIENTS)[number];
+  allowDir?: string[];
 }
 
 /** The command line that starts this diazo: the binary itself when compiled, else `deno run ... main.ts`. */
@@ -65,8 +67,12 @@ export function configSnippet(
   return { mcpServers: { diazo: server } };
 }
 
-function serveDeps(ctx: Ctx): ToolServerDeps {
+function serveDeps(ctx: Ctx, allowDir: readonly string[] = []): ToolServerDeps {
   return {
+    fileRoots: {
+      allowed: allowDir.length ? allowDir.map((d) => path.resolve(ctx.cwd, d)) : [ctx.cwd],
+      denied: [ctx.configDir, ctx.stateDir],
+    },
     http: (o) => ctx.http(o),
     settings: () => ctx.settings(),
     tokenStore: () => ctx.tokenStore(),
@@ -108,7 +114,7 @@ async function runServe(ctx: Ctx, opts: ServeOptions): Promise<void> {
     include: opts.tools,
     exclude: opts.excludeTools,
   });
-  const deps = serveDeps(ctx);
+  const deps = serveDeps(ctx, opts.allowDir);
   const profile = (await ctx.settings()).profileName;
   const stopped = new Promise<void>((resolve) => {
     ctx.onInterrupt(() => resolve());
@@ -153,6 +159,11 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
       "require `Authorization: Bearer <value of $NAME>` on every HTTP request (the secret never goes in argv)",
     )
     .option("--read-only", "offer only tools that change nothing (the others are not even listed)")
+    .option(
+      "--allow-dir <dir>",
+      "a directory whose files tools may upload (repeatable; default the working directory; never diazo's config or state dir)",
+      (v: string, prev: string[] = []) => [...prev, v],
+    )
     .option("--tools <names>", "offer only these tools, comma-separated", names)
     .option("--exclude-tools <names>", "never offer these tools (wins over --tools)", names)
     .addOption(

@@ -3,15 +3,10 @@
  * it is given to run: the command layer's services behind a small dependency object.
  */
 import { z } from "zod";
-import type { OpsDeps } from "../ops/deps.ts";
+import type { ToolServerDeps } from "../ops/deps.ts";
 
-/** What `serve` hands the tool server: the verbs' dependencies plus its own log lines (mcp never imports cli). */
-export interface ServeDeps extends OpsDeps {
-  /** A line on stderr. */
-  log(line: string): void;
-  /** True with --debug. */
-  debugEnabled: boolean;
-}
+/** What `serve` hands the tool server (ops/deps.ts): the verbs' dependencies, its log lines and file roots. */
+export type ServeDeps = ToolServerDeps;
 
 /** Which login a tool needs: none (local), the app's (2-legged), or either the app's or the user's. */
 export type LoginNeed = "none" | "app" | "either";

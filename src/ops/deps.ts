@@ -3,6 +3,7 @@
  * settings, the token store, where files live, how to poll, and lines on stderr. The CLI's context
  * and the tool server both provide it; neither commander nor MCP reaches ops/.
  */
+import type { FileRoots } from "./file_roots.ts";
 import type { Resolved } from "../config/config.ts";
 import type { TokenStore, TokenStoreStatus } from "../auth/token_store.ts";
 import type { Http } from "../services/http.ts";
@@ -45,6 +46,8 @@ export interface OpsDeps {
 
 /** What the tool server (`serve`) is given: the verbs' dependencies, a line on stderr, and whether --debug is on. */
 export interface ToolServerDeps extends OpsDeps {
+  /** The local files tools may use (ops/file_roots.ts). */
+  fileRoots: FileRoots;
   /** A line on stderr. */
   log(line: string): void;
   /** True with --debug. */

@@ -8,7 +8,7 @@ import type { BucketKey, ObjectKey } from "../aps/ids.ts";
 import { parseObjectKey } from "../aps/ids.ts";
 import { encodeUrn, objectIdOf } from "../aps/urn.ts";
 import { usageError } from "../core/errors.ts";
-import { downloadObject, downloadTarget } from "../services/download.ts";
+import { downloadObject, downloadObjectTo, downloadTarget } from "../services/download.ts";
 import {
   createSignedUrl,
   deleteObject,
@@ -194,21 +194,46 @@ export async function runObjectList(
 export interface ObjectDownloaded {
   bucketKey: string;
   objectKey: string;
+  /** The file written, or "-" for standard output. */
   file: string;
   size: number;
   sha1: string;
+  /** Bytes a part file of an earlier run supplied. */
+  resumedBytes?: number;
+}
+
+/** What `object download` takes; `out` "-" streams to `stdout` (which the front end must then give). */
+export interface DownloadOpts {
+  bucketKey: BucketKey;
+  objectKey: ObjectKey;
+  out?: string;
+  force?: boolean;
+  /** Keep the part file when interrupted or failing, to go on from it next time. */
+  resume?: boolean;
+  stdout?: WritableStream<Uint8Array>;
+  signal?: AbortSignal;
 }
 
 /**
  * Downloads an object into `out` (a file, or a directory to write into; default the working
- * directory), streamed and SHA-1 checked, never outside the target directory.
+ * directory; "-" standard output), streamed and SHA-1 checked, never outside the target directory.
+ * A part file left by an earlier run for the same object is continued with a Range request.
  */
 export async function runObjectDownload(
-  opts: { bucketKey: BucketKey; objectKey: ObjectKey; out?: string; force?: boolean },
+  opts: DownloadOpts,
   deps: OpsDeps,
   progress: StartProgress = noProgress,
 ): Promise<ObjectDownloaded & { summary: string }> {
   const { bucketKey, objectKey } = opts;
+  const verified = (where: string, size: number, resumed?: number) =>
+    `Downloaded ${bucketKey}/${objectKey} to ${where} (${size} bytes${
+      resumed ? `, ${resumed} of them from an earlier run` : ""
+    }, SHA-1 verified)`;
+  if (opts.out === "-") {
+    if (!opts.stdout) throw usageError("-o - needs standard output", "Name a file or directory with -o.");
+    const got = await downloadObjectTo(await deps.http(), opts.stdout, opts);
+    return { bucketKey, objectKey, file: "-", ...got, summary: verified("standard output", got.size) };
+  }
   const target = await downloadTarget(deps.cwd, objectKey, opts.out);
   const http = await deps.http();
   const bar = await progress(objectKey, 0);
@@ -218,11 +243,12 @@ export async function runObjectDownload(
       objectKey,
       target,
       overwrite: opts.force,
+      resume: opts.resume,
+      signal: opts.signal,
       onProgress: (done, total) => bar.update(done, total),
       debug: (line) => deps.debug(line),
     });
-    const summary = `Downloaded ${bucketKey}/${objectKey} to ${got.file} (${got.size} bytes, SHA-1 verified)`;
-    return { bucketKey, objectKey, ...got, summary };
+    return { bucketKey, objectKey, ...got, summary: verified(got.file, got.size, got.resumedBytes) };
   } finally {
     bar.stop();
   }

@@ -1,8 +1,12 @@
 /**
- * Streams a remote file to disk: into a temp file beside the target, hashed on the way, checked
+ * Streams a remote file to disk: into a part file beside the target, hashed on the way, checked
  * against the expected size and SHA-1, then renamed into place — never a half-written target.
+ * The part file has a fixed name and a small description beside it (size and SHA-1 it is for), so
+ * that a later run can go on from where a killed one stopped with an HTTP Range request; it is
+ * removed on failure and on Ctrl-C unless the caller asked to resume (issue 14 item 11).
  */
 import path from "node:path";
+import { createHash } from "node:crypto";
 import { DiazoError, usageError } from "../core/errors.ts";
 import type { Http } from "./http.ts";
 import type { BucketKey, ObjectKey } from "../aps/ids.ts";
@@ -10,7 +14,7 @@ import { safeJoin } from "../core/paths.ts";
 import { getDownloadUrl } from "./oss_objects.ts";
 import { startTailHash } from "./tail_hash.ts";
 
-/** How often a download that broke off mid-stream is started again. */
+/** How often a download that broke off mid-stream is continued (or started again). */
 const STREAM_ROUNDS = 3;
 
 /** A finished download. */
@@ -18,6 +22,8 @@ export interface Downloaded {
   file: string;
   size: number;
   sha1: string;
+  /** Bytes taken from a part file of an earlier run instead of being fetched again. */
+  resumedBytes?: number;
 }
 
 /** What to fetch and what the bytes must match. */
@@ -32,9 +38,43 @@ export interface FetchToFileOptions {
   /** Name used in messages. */
   label: string;
   overwrite?: boolean;
+  /** Keep the part file when interrupted or failing, for a later run to go on from. */
+  resume?: boolean;
   onProgress?: (done: number, total: number | undefined) => void;
   signal?: AbortSignal;
   debug?: (line: string) => void;
+}
+
+/** What a part file is for: a later run goes on from it only when the remote object is the same. */
+interface PartMeta {
+  size?: number;
+  sha1?: string;
+}
+
+/** The part file of `target` and its description. */
+function partFiles(target: string): { part: string; meta: string } {
+  const part = path.join(path.dirname(target), `.${path.basename(target)}.diazo.part`);
+  return { part, meta: `${part}.json` };
+}
+
+/**
+ * Bytes of an earlier part file to go on from: its length when it was written for the same
+ * remote object (size and SHA-1) and fits in it; else 0 and the stale file removed.
+ */
+async function resumableBytes(o: FetchToFileOptions, part: string, meta: string): Promise<number> {
+  const info = await Deno.stat(part).catch(() => undefined);
+  if (!info) return 0;
+  const was = await Deno.readTextFile(meta).then((t) => JSON.parse(t) as PartMeta, () => undefined);
+  const same = was !== undefined && o.urls.length === 1 && o.expectedSize !== undefined &&
+    was.size === o.expectedSize && (was.sha1 ?? "") === (o.expectedSha1 ?? "") && info.size <= o.expectedSize;
+  if (same) return info.size;
+  o.debug?.(`download of ${o.label}: the part file ${part} is for another object; starting over`);
+  await removePart(part, meta);
+  return 0;
+}
+
+function removePart(part: string, meta: string): Promise<unknown> {
+  return Promise.all([Deno.remove(part).catch(() => {}), Deno.remove(meta).catch(() => {})]);
 }
 
 /** Downloads `urls` (concatenated) into `target` atomically, checking size and SHA-1. */
@@ -45,41 +85,63 @@ export async function fetchToFile(http: Http, o: FetchToFileOptions): Promise<Do
       throw usageError(`${o.target} already exists`, "Pass --force to overwrite it, or choose another -o.");
     }
   }
-  const dir = path.dirname(o.target);
-  await Deno.mkdir(dir, { recursive: true });
-  for (let round = 1;; round++) {
-    const tmp = path.join(dir, `.${path.basename(o.target)}.${crypto.randomUUID().slice(0, 8)}.part`);
-    try {
-      const got = await streamOnce(http, o, tmp);
-      if (o.expectedSize !== undefined && got.size !== o.expectedSize) {
-        throw new DiazoError("integrity_mismatch", {
-          params: {
-            key: o.label,
-            local: `${got.sha1} (${got.size} bytes)`,
-            remote: `? (${o.expectedSize} bytes)`,
-          },
-        });
+  await Deno.mkdir(path.dirname(o.target), { recursive: true });
+  const { part, meta } = partFiles(o.target);
+  const resumed = await resumableBytes(o, part, meta);
+  if (resumed > 0) o.debug?.(`download of ${o.label}: going on from ${resumed} bytes of ${part}`);
+  await Deno.writeTextFile(
+    meta,
+    JSON.stringify({ size: o.expectedSize, sha1: o.expectedSha1 } satisfies PartMeta),
+  );
+  let keep = false;
+  try {
+    for (let round = 1;; round++) {
+      try {
+        const got = await streamOnce(http, o, part, round === 1 ? resumed : undefined);
+        checkIntegrity(o, got);
+        await Deno.rename(part, o.target);
+        await Deno.remove(meta).catch(() => {});
+        return { file: o.target, ...got, ...(resumed > 0 ? { resumedBytes: resumed } : {}) };
+      } catch (e) {
+        if (!isBrokenStream(e)) {
+          // Bytes that failed the check are never worth keeping; an interruption or error are, when asked.
+          keep = Boolean(o.resume) && !(e instanceof DiazoError && e.code === "integrity_mismatch");
+          throw e;
+        }
+        const why = e.brokenStream instanceof Error ? e.brokenStream.message : String(e.brokenStream);
+        if (round >= STREAM_ROUNDS) {
+          keep = Boolean(o.resume);
+          throw new DiazoError("network", {
+            params: { host: new URL(o.urls[0]).host },
+            cause: e.brokenStream,
+          });
+        }
+        o.debug?.(`download of ${o.label} broke off (${why}); going on`);
       }
-      if (o.expectedSha1 && o.expectedSha1.toLowerCase() !== got.sha1) {
-        throw new DiazoError("integrity_mismatch", {
-          params: { key: o.label, local: got.sha1, remote: o.expectedSha1 },
-        });
-      }
-      await Deno.rename(tmp, o.target);
-      return { file: o.target, size: got.size, sha1: got.sha1 };
-    } catch (e) {
-      await Deno.remove(tmp).catch(() => {});
-      if (!isBrokenStream(e)) throw e;
-      const why = e.brokenStream instanceof Error ? e.brokenStream.message : String(e.brokenStream);
-      if (round >= STREAM_ROUNDS) {
-        throw new DiazoError("network", { params: { host: new URL(o.urls[0]).host }, cause: e.brokenStream });
-      }
-      o.debug?.(`download of ${o.label} broke off (${why}); starting again`);
     }
+  } finally {
+    if (!keep) await removePart(part, meta);
   }
 }
 
-/** A stream that failed after its headers arrived: worth one more try from the start. */
+function checkIntegrity(o: FetchToFileOptions, got: { size: number; sha1: string }): void {
+  if (o.expectedSize !== undefined && got.size !== o.expectedSize) {
+    throw new DiazoError("integrity_mismatch", {
+      params: {
+        key: o.label,
+        local: `${got.sha1} (${got.size} bytes)`,
+        remote: `? (${o.expectedSize} bytes)`,
+      },
+    });
+  }
+  if (o.expectedSha1 && o.expectedSha1.toLowerCase() !== got.sha1) {
+    throw new DiazoError("integrity_mismatch", {
+      params: { key: o.label, local: got.sha1, remote: o.expectedSha1 },
+    });
+  }
+}
+
+/** A stream that failed after its headers arrived: worth going on with. */
 interface BrokenStream {
   brokenStream: unknown;
 }
@@ -88,34 +150,63 @@ function isBrokenStream(e: unknown): e is BrokenStream {
   return typeof e === "object" && e !== null && "brokenStream" in e;
 }
 
+/**
+ * One pass over the URLs into `part`. `from` is where to go on from (undefined: the part file's
+ * length when there is one URL); a server that ignores the Range header gets the file rewritten.
+ */
 async function streamOnce(
   http: Http,
   o: FetchToFileOptions,
-  tmp: string,
+  part: string,
+  from?: number,
 ): Promise<{ size: number; sha1: string }> {
-  const file = await Deno.open(tmp, { write: true, createNew: true });
+  let offset = from ?? (o.urls.length === 1 ? (await Deno.stat(part).catch(() => undefined))?.size ?? 0 : 0);
+  const complete = offset > 0 && offset === o.expectedSize;
+  let first: ReadableStream<Uint8Array> | undefined;
+  if (offset > 0 && !complete) {
+    const res = await http.request<ReadableStream<Uint8Array>>({
+      path: o.urls[0],
+      auth: "none",
+      headers: { ...o.headers, range: `bytes=${offset}-` },
+      responseType: "stream",
+      signal: o.signal,
+    });
+    first = res.data;
+    if (
+      res.status !== 206 || !(res.headers.get("content-range") ?? "").startsWith(`bytes ${offset}-`)
+    ) {
+      offset = 0;
+    }
+  }
+  const file = await Deno.open(part, {
+    write: true,
+    create: true,
+    append: offset > 0,
+    truncate: offset === 0,
+  });
   let closed = false;
   // The file is hashed as it grows, behind the writer, so that hashing overlaps the transfer.
-  const tail = startTailHash(tmp);
+  const tail = startTailHash(part);
   // Progress comes from the file's size: the bytes then flow from socket to file without
   // passing through JavaScript, which is about twice as fast as reading them chunk by chunk.
   const progress = o.onProgress
     ? setInterval(() => {
-      Deno.stat(tmp).then((i) => o.onProgress?.(i.size, o.expectedSize), () => {});
+      Deno.stat(part).then((i) => o.onProgress?.(i.size, o.expectedSize), () => {});
     }, 200)
     : undefined;
   try {
-    for (const [i, url] of o.urls.entries()) {
-      const res = await http.request<ReadableStream<Uint8Array>>({
+    const urls = complete ? [] : o.urls;
+    for (const [i, url] of urls.entries()) {
+      const body = i === 0 && first ? first : (await http.request<ReadableStream<Uint8Array>>({
         path: url,
         auth: "none",
         headers: o.headers,
         responseType: "stream",
         signal: o.signal,
-      });
-      const last = i === o.urls.length - 1;
+      })).data;
+      const last = i === urls.length - 1;
       try {
-        await res.data.pipeTo(file.writable, { preventClose: !last, signal: o.signal });
+        await body.pipeTo(file.writable, { preventClose: !last, signal: o.signal });
         if (last) closed = true;
       } catch (e) {
         if (o.signal?.aborted) throw new DiazoError("interrupted", { cause: e });
@@ -138,14 +229,11 @@ async function streamOnce(
   return digest;
 }
 
-/** Downloads an object through its signed S3 URL(s) into `target`, checking size and SHA-1. */
-export async function downloadObject(
+/** Where an object is and what its bytes must be, from its signed S3 download answer. */
+async function signedSource(
   http: Http,
-  o: Omit<FetchToFileOptions, "urls" | "label" | "expectedSize" | "expectedSha1"> & {
-    bucketKey: BucketKey;
-    objectKey: ObjectKey;
-  },
-): Promise<Downloaded> {
+  o: { bucketKey: BucketKey; objectKey: ObjectKey; signal?: AbortSignal },
+): Promise<Pick<FetchToFileOptions, "urls" | "label" | "expectedSize" | "expectedSha1">> {
   const signed = await getDownloadUrl(http, o.bucketKey, o.objectKey, { signal: o.signal });
   const urls = signed.url ? [signed.url] : orderedRanges(signed.urls ?? {});
   if (urls.length === 0) {
@@ -154,13 +242,63 @@ export async function downloadObject(
       "Retry; `--debug` shows its answer.",
     );
   }
-  return await fetchToFile(http, {
-    ...o,
+  return {
     urls,
     label: `${o.bucketKey}/${o.objectKey}`,
     expectedSize: signed.size,
     expectedSha1: signed.sha1,
-  });
+  };
+}
+
+/** Downloads an object through its signed S3 URL(s) into `target`, checking size and SHA-1. */
+export async function downloadObject(
+  http: Http,
+  o: Omit<FetchToFileOptions, "urls" | "label" | "expectedSize" | "expectedSha1"> & {
+    bucketKey: BucketKey;
+    objectKey: ObjectKey;
+  },
+): Promise<Downloaded> {
+  return await fetchToFile(http, { ...o, ...(await signedSource(http, o)) });
+}
+
+/**
+ * Streams an object to `out` (standard output), hashing on the way; the size and SHA-1 are checked
+ * at the end — bytes already written cannot be taken back, so a mismatch is an error after them.
+ */
+export async function downloadObjectTo(
+  http: Http,
+  out: WritableStream<Uint8Array>,
+  o: { bucketKey: BucketKey; objectKey: ObjectKey; signal?: AbortSignal },
+): Promise<{ size: number; sha1: string }> {
+  const src = await signedSource(http, o);
+  const hash = createHash("sha1");
+  let size = 0;
+  for (const url of src.urls) {
+    const res = await http.request<ReadableStream<Uint8Array>>({
+      path: url,
+      auth: "none",
+      responseType: "stream",
+      signal: o.signal,
+    });
+    const counted = res.data.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, c) {
+          hash.update(chunk);
+          size += chunk.length;
+          c.enqueue(chunk);
+        },
+      }),
+    );
+    try {
+      await counted.pipeTo(out, { preventClose: true, signal: o.signal });
+    } catch (e) {
+      if (o.signal?.aborted) throw new DiazoError("interrupted", { cause: e });
+      throw new DiazoError("network", { params: { host: new URL(url).host }, cause: e });
+    }
+  }
+  const got = { size, sha1: hash.digest("hex") };
+  checkIntegrity({ ...src, target: "-" }, got);
+  return got;
 }
 
 /** The URLs of a `chunked` answer (keyed "start-end") in byte order. */
@@ -173,11 +311,38 @@ export function orderedRanges(urls: Record<string, string>): string[] {
 
 /**
  * Where `object download` writes `objectKey`: `out` itself when it names a file, else under `out`
- * (an existing directory or a path ending in a separator) or the working directory — never outside.
+ * (an existing directory or a path ending in a separator) or the working directory — never outside,
+ * also not through a symlink inside the directory that resolves elsewhere (issue 14 item 17).
  */
 export async function downloadTarget(cwd: string, objectKey: string, out?: string): Promise<string> {
-  if (out === undefined) return safeJoin(cwd, objectKey);
+  if (out === undefined) return await confined(cwd, safeJoin(cwd, objectKey), objectKey);
   const abs = path.resolve(cwd, out);
   const isDir = /[\\/]$/.test(out) || (await Deno.stat(abs).then((i) => i.isDirectory, () => false));
-  return isDir ? safeJoin(abs, objectKey) : abs;
+  return isDir ? await confined(abs, safeJoin(abs, objectKey), objectKey) : abs;
+}
+
+/** `target` with symlinks resolved, refused when that leaves `dir` (also with links resolved). */
+async function confined(dir: string, target: string, name: string): Promise<string> {
+  const [realDir, realTarget] = await Promise.all([realPathSoFar(dir), realPathSoFar(target)]);
+  const rel = path.relative(realDir, realTarget);
+  if (rel === "" || rel === ".." || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel)) {
+    throw usageError(
+      `refusing to write '${name}' outside ${dir}: a symlink in it leads to ${realTarget}`,
+      "Remove the symlink, or choose the file name yourself with -o <file>.",
+    );
+  }
+  return realTarget;
+}
+
+/** The real path of `p`: its deepest existing ancestor with links resolved, and the rest as given. */
+async function realPathSoFar(p: string): Promise<string> {
+  const rest: string[] = [];
+  for (let at = p;; at = path.dirname(at)) {
+    try {
+      return path.join(await Deno.realPath(at), ...rest);
+    } catch (e) {
+      if (!(e instanceof Deno.errors.NotFound) || path.dirname(at) === at) throw e;
+      rest.unshift(path.basename(at));
+    }
+  }
 }

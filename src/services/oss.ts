@@ -4,6 +4,7 @@
  */
 import type { BucketKey } from "../aps/ids.ts";
 import type { Http, RequestSpec } from "./http.ts";
+import { apiPath } from "./path.ts";
 
 /** Retention policies of a bucket. */
 export const POLICIES = ["transient", "temporary", "persistent"] as const;
@@ -46,7 +47,7 @@ export async function createBucket(
 /** A bucket's details; 404 becomes "Bucket not found". */
 export async function getBucket(http: Http, bucketKey: BucketKey): Promise<BucketDetails> {
   const res = await http.request<BucketDetails>({
-    path: `/oss/v2/buckets/${encodeURIComponent(bucketKey)}/details`,
+    path: apiPath`/oss/v2/buckets/${bucketKey}/details`,
     resource: "bucket",
     key: bucketKey,
     scope: "bucket:read",
@@ -58,7 +59,7 @@ export async function getBucket(http: Http, bucketKey: BucketKey): Promise<Bucke
 export async function deleteBucket(http: Http, bucketKey: BucketKey): Promise<void> {
   await http.request({
     method: "DELETE",
-    path: `/oss/v2/buckets/${encodeURIComponent(bucketKey)}`,
+    path: apiPath`/oss/v2/buckets/${bucketKey}`,
     resource: "bucket",
     key: bucketKey,
     scope: "bucket:delete",

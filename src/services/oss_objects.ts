@@ -2,6 +2,7 @@
 import { usageError } from "../core/errors.ts";
 import type { BucketKey, ObjectKey } from "../aps/ids.ts";
 import type { Http, RequestSpec } from "./http.ts";
+import { apiPath } from "./path.ts";
 
 /** An object as listed and as returned on completion (`objectDetails`). */
 export interface ObjectDetails {
@@ -46,19 +47,22 @@ export interface SignedUrl {
 export const MAX_URLS_PER_REQUEST = 25;
 
 function objectPath(bucketKey: BucketKey, objectKey: ObjectKey, tail = ""): string {
-  return `/oss/v2/buckets/${encodeURIComponent(bucketKey)}/objects/${encodeURIComponent(objectKey)}${tail}`;
+  return apiPath`/oss/v2/buckets/${bucketKey}/objects/${objectKey}` + tail;
 }
 
 /** The first page request of a bucket's object list (pagination scheme "oss"). */
 export function objectsRequest(bucketKey: BucketKey, prefix?: string): RequestSpec {
   return {
-    path: `/oss/v2/buckets/${encodeURIComponent(bucketKey)}/objects`,
+    path: apiPath`/oss/v2/buckets/${bucketKey}/objects`,
     query: { limit: 100, beginsWith: prefix || undefined },
     resource: "bucket",
     key: bucketKey,
     scope: "data:read",
   };
 }
+
+/** The optional fields object details ask for (oss.yaml `with`). */
+const DETAIL_FIELDS = ["createdDate", "lastAccessedDate", "lastModifiedDate"] as const;
 
 /** An object's details, with its dates. */
 export async function getObject(
@@ -67,8 +71,8 @@ export async function getObject(
   objectKey: ObjectKey,
 ): Promise<ObjectDetails> {
   const res = await http.request<ObjectDetails>({
-    path: objectPath(bucketKey, objectKey, "/details"),
-    query: { with: "createdDate,lastAccessedDate,lastModifiedDate" },
+    // The contract takes one value per `with` parameter, repeated; `query` holds one value per name.
+    path: objectPath(bucketKey, objectKey, `/details?${DETAIL_FIELDS.map((f) => `with=${f}`).join("&")}`),
     resource: "object",
     key: objectKey,
     scope: "data:read",
@@ -129,10 +133,11 @@ export async function completeUpload(
     method: "POST",
     path: objectPath(bucketKey, objectKey, "/signeds3upload"),
     json: body,
-    resource: "bucket",
-    key: bucketKey,
+    // An object, not the bucket: a 409 here is about this upload, never "Bucket already exists".
+    resource: "object",
+    key: objectKey,
     scope: "data:create",
-    // Completing the same upload twice is harmless: the second answer is an error we report.
+    // Completing the same upload twice is harmless: the second answer is a 409 the caller checks.
     retry: "always",
     signal,
   });
@@ -160,6 +165,13 @@ export async function getDownloadUrl(
 /** Access a shareable signed URL grants. */
 export const SIGNED_ACCESS = ["read", "write", "readwrite"] as const;
 
+/** The contract's spelling of each access (oss.yaml `access`: Read, Write, ReadWrite). */
+const CONTRACT_ACCESS: Record<(typeof SIGNED_ACCESS)[number], string> = {
+  read: "Read",
+  write: "Write",
+  readwrite: "ReadWrite",
+};
+
 /** Creates a shareable signed URL for an object. */
 export async function createSignedUrl(
   http: Http,
@@ -170,7 +182,7 @@ export async function createSignedUrl(
   const res = await http.request<SignedUrl>({
     method: "POST",
     path: objectPath(bucketKey, objectKey, "/signed"),
-    query: { access: opts.access },
+    query: { access: CONTRACT_ACCESS[opts.access] },
     json: { minutesExpiration: opts.minutes, singleUse: opts.singleUse ?? false },
     resource: "object",
     key: objectKey,

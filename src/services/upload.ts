@@ -9,13 +9,8 @@ import { encodeUrn } from "../aps/urn.ts";
 import type { BucketKey, ObjectKey, Urn } from "../aps/ids.ts";
 import { createLimiter, type Limiter } from "./concurrency.ts";
 import type { Http } from "./http.ts";
-import {
-  completeUpload,
-  getObject,
-  getUploadUrls,
-  MAX_URLS_PER_REQUEST,
-  type ObjectDetails,
-} from "./oss_objects.ts";
+import { getUploadUrls, MAX_URLS_PER_REQUEST, type ObjectDetails } from "./oss_objects.ts";
+import { finishUpload } from "./upload_finish.ts";
 import {
   deleteRecord,
   readRecord,
@@ -210,21 +205,23 @@ export async function uploadFile(http: Http, opts: UploadOptions): Promise<Uploa
   const uploadKey = rec.uploadKey || urls.uploadKey();
   const eTags = Array.from({ length: total }, (_, i) => rec.parts[i + 1]);
   const sha1 = hash.digest("hex");
-  const completed = await completeUpload(
-    http,
-    opts.bucketKey,
-    opts.objectKey,
-    { uploadKey, size, eTags },
-    opts.signal,
-  );
-  const remoteSha1 = completed.sha1 ??
-    (await getObject(http, opts.bucketKey, opts.objectKey)).sha1;
+  const completed = await finishUpload(http, {
+    bucketKey: opts.bucketKey,
+    objectKey: opts.objectKey,
+    uploadKey,
+    size,
+    eTags,
+    sha1,
+    signal: opts.signal,
+    debug: opts.debug,
+  }).catch(async (e) => {
+    // Completed either way: the record of its parts can no longer help a resume.
+    if (e instanceof DiazoError && (e.code === "integrity_mismatch" || e.code === "conflict")) {
+      await deleteRecord(opts.stateDir, identity);
+    }
+    throw e;
+  });
   await deleteRecord(opts.stateDir, identity);
-  if (remoteSha1 && remoteSha1.toLowerCase() !== sha1) {
-    throw new DiazoError("integrity_mismatch", {
-      params: { key: `${opts.bucketKey}/${opts.objectKey}`, local: sha1, remote: remoteSha1 },
-    });
-  }
   return {
     ...completed,
     bucketKey: completed.bucketKey ?? opts.bucketKey,

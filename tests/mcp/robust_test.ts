@@ -69,6 +69,7 @@ function brokenDeps(): ServeDeps {
     warn: () => {},
     debug: () => {},
     debugEnabled: false,
+    fileRoots: { allowed: [Deno.cwd()], denied: [] },
   };
 }
 

@@ -5,32 +5,13 @@
  */
 import assert from "node:assert/strict";
 import { runCli } from "../../src/cli/root.ts";
-import type { Io } from "../../src/cli/io.ts";
 import { startSandbox } from "../../src/sandbox/server.ts";
 import { callTool } from "../../src/mcp/server.ts";
 import type { ToolContext } from "../../src/mcp/tool.ts";
 import { BUCKET_TOOLS } from "../../src/mcp/tools/buckets.ts";
 import { OBJECT_TOOLS } from "../../src/mcp/tools/objects.ts";
 import { assertUsageError, makeHome, requestLog, type RunResult, sandboxEnv } from "../e2e/harness.ts";
-
-/** Streams that keep what was written, none of them a terminal. */
-function captureIo(stdoutIsTerminal = false): { io: Io; out: () => string; err: () => string } {
-  let out = "";
-  let err = "";
-  return {
-    io: {
-      stdout: { write: (t) => void (out += t), isTerminal: stdoutIsTerminal },
-      stderr: { write: (t) => void (err += t), isTerminal: false },
-      stdin: {
-        isTerminal: false,
-        readText: () => Promise.resolve(""),
-        readLine: () => Promise.resolve(null),
-      },
-    },
-    out: () => out,
-    err: () => err,
-  };
-}
+import { captureIo } from "../storage/_cli.ts";
 
 Deno.test("a malformed bucket key fails object upload, bucket delete and object list once, before any request", async () => {
   const sb = await startSandbox({ port: 0 });

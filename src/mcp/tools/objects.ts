@@ -1,7 +1,7 @@
 /** Tools over objects in buckets: list, upload, delete, signed URL, URN — adapters over ops/object.ts. */
-import path from "node:path";
 import { z } from "zod";
 import { parseBucketKey, parseObjectKey } from "../../aps/ids.ts";
+import { toolFile } from "../../ops/file_roots.ts";
 import {
   runObjectDelete,
   runObjectList,
@@ -56,7 +56,8 @@ const objectUpload = defineTool({
   title: "Upload a local file",
   description:
     "Uploads a file from this machine (the computer running the server) into a bucket, in parallel parts with a " +
-    "SHA-1 check. `file` is an absolute path, or relative to the server's working directory. Replaces an object " +
+    "SHA-1 check. `file` is an absolute path, or relative to the server's working directory, inside the " +
+    "directories the server allows (its working directory unless started with --allow-dir). Replaces an object " +
     "with the same key. Answers the object's details with the URN for translate_start.",
   input: {
     bucket_key: bucketKeyInput,
@@ -80,12 +81,9 @@ const objectUpload = defineTool({
   async run(args, ctx) {
     const bucketKey = parseBucketKey(args.bucket_key);
     const key = args.object_key === undefined ? undefined : parseObjectKey(args.object_key);
-    // Relative to the server's working directory, which the CLI's process has too.
-    const { result: r } = await runObjectUploadFile({
-      bucketKey,
-      key,
-      file: path.resolve(ctx.cwd, args.file),
-    }, ctx);
+    // Only files inside the allowed roots, never diazo's own config or state (symlinks resolved first).
+    const file = await toolFile(args.file, ctx.cwd, ctx.fileRoots);
+    const { result: r } = await runObjectUploadFile({ bucketKey, key, file }, ctx);
     return {
       bucketKey: r.bucketKey,
       objectKey: r.objectKey,

@@ -1,0 +1,217 @@
+/**
+ * Issue 14 items 11 and 17 (downloads): a part file left by an earlier run is continued with an
+ * HTTP Range request; a failed or interrupted download leaves no part file unless --resume asked
+ * to keep it; Ctrl-C exits 130 without one; `-o -` is standard output; a symlink inside the `-o`
+ * directory is written through only when it resolves inside it.
+ */
+import assert from "node:assert/strict";
+import path from "node:path";
+import { cliCommand, sandboxEnv } from "../e2e/harness.ts";
+import { randomFile, sha1Of } from "../e2e/object_helpers.ts";
+import { startFaultProxy } from "./_proxy.ts";
+import { storageFixture } from "./_cli.ts";
+
+const MiB = 1024 * 1024;
+
+/** Part files (`.<name>.diazo.part*`) anywhere under `dir`. */
+async function partFiles(dir: string): Promise<string[]> {
+  return await Array.fromAsync(Deno.readDir(dir), (e) => e.name).then((n) =>
+    n.filter((x) => x.includes(".part"))
+  );
+}
+
+/** True for a GET of the emulated storage (a signed S3 download). */
+function isStorageGet(req: Request): boolean {
+  return req.method === "GET" && new URL(req.url).pathname.startsWith("/__s3/");
+}
+
+/** The first `limit` bytes of `res`, then a dropped connection. */
+function cutAfter(res: Response, limit: number): Response {
+  let sent = 0;
+  const reader = res.body!.getReader();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(c) {
+      const { value, done } = await reader.read();
+      if (done) return c.close();
+      const room = limit - sent;
+      if (value.length < room) {
+        sent += value.length;
+        return c.enqueue(value);
+      }
+      c.enqueue(value.subarray(0, room));
+      await reader.cancel();
+      c.error(new Error("stream cut by the fault proxy"));
+    },
+  });
+  return new Response(body, { status: res.status, headers: res.headers });
+}
+
+Deno.test("a cut download with --resume keeps its part file, and the next run goes on with a Range request", async () => {
+  const f = await storageFixture("st-dl-resume");
+  let cut = true;
+  const ranges: (string | null)[] = [];
+  const proxy = startFaultProxy(f.url, async (req, forward) => {
+    if (!isStorageGet(req)) return undefined;
+    ranges.push(req.headers.get("range"));
+    const res = await forward(req);
+    return cut ? cutAfter(res, 1 * MiB) : res;
+  });
+  try {
+    const sha1 = await randomFile(`${f.home.cwd}/big.bin`, 8 * MiB);
+    assert.equal((await f.run(["object", "upload", f.bucket, "big.bin", "--key", "k.bin"])).code, 0);
+    const env = sandboxEnv(f.home, proxy.url);
+    const out = `${f.home.cwd}/dl`;
+    await Deno.mkdir(out);
+
+    const plain = await f.run(["object", "download", f.bucket, "k.bin", "-o", "dl/"], env);
+    assert.equal(plain.code, 5, plain.stderr);
+    assert.deepEqual(await partFiles(out), [], "without --resume a failed download leaves nothing");
+
+    const kept = await f.run(["object", "download", f.bucket, "k.bin", "-o", "dl/", "--resume"], env);
+    assert.equal(kept.code, 5, kept.stderr);
+    const [part] = (await partFiles(out)).filter((n) => n.endsWith(".part"));
+    assert.ok(part, "the part file is kept with --resume");
+    const partSize = (await Deno.stat(path.join(out, part))).size;
+    assert.equal(partSize, 3 * MiB, "three rounds of 1 MiB, each going on from the last");
+
+    cut = false;
+    ranges.length = 0;
+    const done = await f.run(["object", "download", f.bucket, "k.bin", "-o", "dl/"], env);
+    assert.equal(done.code, 0, done.stderr);
+    assert.deepEqual(ranges, [`bytes=${partSize}-`], "only the rest is asked for");
+    assert.match(
+      done.stderr,
+      new RegExp(`\\(8388608 bytes, ${partSize} of them from an earlier run, SHA-1 verified\\)`),
+    );
+    assert.equal(await sha1Of(`${out}/k.bin`), sha1);
+    assert.deepEqual(await partFiles(out), []);
+  } finally {
+    await proxy.close();
+    await f.close();
+  }
+});
+
+Deno.test("a part file written for another object is not continued", async () => {
+  const f = await storageFixture("st-dl-stale");
+  try {
+    const sha1 = await randomFile(`${f.home.cwd}/a.bin`, 1 * MiB);
+    assert.equal((await f.run(["object", "upload", f.bucket, "a.bin"])).code, 0);
+    await Deno.mkdir(`${f.home.cwd}/dl`);
+    await Deno.writeTextFile(`${f.home.cwd}/dl/.a.bin.diazo.part`, "stale bytes");
+    await Deno.writeTextFile(
+      `${f.home.cwd}/dl/.a.bin.diazo.part.json`,
+      JSON.stringify({ size: 1, sha1: "0" }),
+    );
+    const r = await f.run(["object", "download", f.bucket, "a.bin", "-o", "dl/"]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(await sha1Of(`${f.home.cwd}/dl/a.bin`), sha1);
+    assert.deepEqual(await partFiles(`${f.home.cwd}/dl`), []);
+  } finally {
+    await f.close();
+  }
+});
+
+Deno.test("Ctrl-C during a download exits 130 and leaves no part file", async () => {
+  const f = await storageFixture("st-dl-sigint");
+  // Storage answers with half the object, then holds the connection open.
+  const proxy = startFaultProxy(f.url, async (req, forward) => {
+    if (!isStorageGet(req)) return undefined;
+    const res = await forward(req);
+    const reader = res.body!.getReader();
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      async pull(c) {
+        if (sent >= 2 * MiB) return await new Promise<void>(() => {}); // stall
+        const { value, done } = await reader.read();
+        if (done) return c.close();
+        sent += value.length;
+        c.enqueue(value);
+      },
+      cancel: () => reader.cancel(),
+    });
+    return new Response(body, { status: res.status, headers: res.headers });
+  });
+  try {
+    await randomFile(`${f.home.cwd}/big.bin`, 6 * MiB);
+    assert.equal((await f.run(["object", "upload", f.bucket, "big.bin"])).code, 0);
+    const child = new Deno.Command(Deno.execPath(), {
+      args: cliCommand(["object", "download", f.bucket, "big.bin", "-o", "dl/"]),
+      env: sandboxEnv(f.home, proxy.url),
+      clearEnv: true,
+      cwd: f.home.cwd,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    const dl = `${f.home.cwd}/dl`;
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline) {
+      const parts = await partFiles(dl).catch(() => []);
+      const part = parts.find((n) => n.endsWith(".part"));
+      if (part && (await Deno.stat(path.join(dl, part))).size > 0) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.ok((await partFiles(dl)).length > 0, "the download was under way");
+    child.kill("SIGINT");
+    const out = await child.output();
+    assert.equal(out.code, 130, new TextDecoder().decode(out.stderr));
+    assert.deepEqual(await partFiles(dl), []);
+  } finally {
+    await proxy.close();
+    await f.close();
+  }
+});
+
+Deno.test("-o - writes the object to standard output and no file named -", async () => {
+  const f = await storageFixture("st-dl-stdout");
+  try {
+    await Deno.writeTextFile(`${f.home.cwd}/m.obj`, "o model\nv 1 2 3\n");
+    assert.equal((await f.run(["object", "upload", f.bucket, "m.obj"])).code, 0);
+    await Deno.remove(`${f.home.cwd}/m.obj`);
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: cliCommand(["object", "download", f.bucket, "m.obj", "-o", "-"]),
+      env: f.env,
+      clearEnv: true,
+      cwd: f.home.cwd,
+      stdin: "null",
+    }).output();
+    const stderr = new TextDecoder().decode(out.stderr);
+    assert.equal(out.code, 0, stderr);
+    assert.equal(new TextDecoder().decode(out.stdout), "o model\nv 1 2 3\n");
+    assert.match(stderr, /to standard output \(16 bytes, SHA-1 verified\)/);
+    assert.deepEqual(await Array.fromAsync(Deno.readDir(f.home.cwd), (e) => e.name), []);
+  } finally {
+    await f.close();
+  }
+});
+
+Deno.test("a symlink inside the -o directory is written through only when it resolves inside it", async () => {
+  const f = await storageFixture("st-dl-link");
+  try {
+    await Deno.writeTextFile(`${f.home.cwd}/m.obj`, "o model\n");
+    assert.equal((await f.run(["object", "upload", f.bucket, "m.obj", "--key", "sub/m.obj"])).code, 0);
+    const outside = await Deno.makeTempDir();
+    const dl = `${f.home.cwd}/dl`;
+    await Deno.mkdir(`${dl}/real`, { recursive: true });
+    try {
+      await Deno.symlink(outside, `${dl}/sub`);
+      const refused = await f.run(["object", "download", f.bucket, "sub/m.obj", "-o", "dl/", "--force"]);
+      assert.equal(refused.code, 2, refused.stderr);
+      assert.match(
+        refused.stderr,
+        /^error: refusing to write 'sub\/m\.obj' outside .*: a symlink in it leads to /m,
+      );
+      assert.deepEqual(await Array.fromAsync(Deno.readDir(outside)), [], "nothing written outside");
+
+      await Deno.remove(`${dl}/sub`);
+      await Deno.symlink(`${dl}/real`, `${dl}/sub`);
+      const inside = await f.run(["object", "download", f.bucket, "sub/m.obj", "-o", "dl/"]);
+      assert.equal(inside.code, 0, inside.stderr);
+      assert.equal(await Deno.readTextFile(`${dl}/real/m.obj`), "o model\n");
+    } finally {
+      await Deno.remove(outside, { recursive: true });
+    }
+  } finally {
+    await f.close();
+  }
+});
