@@ -25,6 +25,11 @@ function sink(file: typeof Deno.stdout | typeof Deno.stderr): Sink {
   };
 }
 
+/** A byte stream into `sink` (closing it leaves the sink open), for code that writes to a WritableStream. */
+export function writableOf(sink: Sink): WritableStream<Uint8Array> {
+  return new WritableStream({ write: (chunk) => sink.write(chunk) });
+}
+
 /** The real standard streams of this process. */
 export function processIo(): Io {
   return {
