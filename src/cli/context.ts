@@ -11,7 +11,7 @@ import { configDirFor, stateDirFor } from "../platform/dirs.ts";
 import type { Http, OpenedTokenStore, OpsDeps, TokenStore, TokenStoreStatus } from "../ops/deps.ts";
 import { createSession, type ScopeUsage } from "../ops/session.ts";
 import type { RunGlobals } from "./globals.ts";
-import type { Io } from "./io.ts";
+import { type Io, outputWidth } from "./io.ts";
 
 /** The global flags of DESIGN.md §4, as parsed. */
 export interface GlobalFlags {
@@ -216,7 +216,12 @@ async function emitResult(ctx: Ctx, state: RunState, value: unknown, opts: EmitO
   }
   const shown = flags.query ? await applyQuery(value, flags.query) : value;
   io.stdout.write(
-    await render(shown, { format, columns: flags.query ? undefined : opts.columns, color: ctx.color }),
+    await render(shown, {
+      format,
+      columns: flags.query ? undefined : opts.columns,
+      color: ctx.color,
+      width: outputWidth(io.stdout, ctx.env),
+    }),
   );
 }
 

@@ -4,6 +4,8 @@
 export interface Sink {
   write(data: string | Uint8Array): void;
   readonly isTerminal: boolean;
+  /** The terminal's width in columns, asked each time (a window may be resized); undefined when unknown. */
+  readonly columns?: number;
 }
 
 /** The three standard streams. */
@@ -15,19 +17,42 @@ export interface Io {
 
 function sink(file: typeof Deno.stdout | typeof Deno.stderr): Sink {
   const enc = new TextEncoder();
+  const isTerminal = file.isTerminal();
   return {
     write(data: string | Uint8Array) {
       const bytes = typeof data === "string" ? enc.encode(data) : data;
       let off = 0;
       while (off < bytes.length) off += file.writeSync(bytes.subarray(off));
     },
-    isTerminal: file.isTerminal(),
+    isTerminal,
+    get columns() {
+      return isTerminal ? terminalColumns() : undefined;
+    },
   };
 }
 
 /** A byte stream into `sink` (closing it leaves the sink open), for code that writes to a WritableStream. */
 export function writableOf(sink: Sink): WritableStream<Uint8Array> {
   return new WritableStream({ write: (chunk) => sink.write(chunk) });
+}
+
+/** The width of the process's terminal; undefined where the OS cannot tell (or says 0). */
+function terminalColumns(): number | undefined {
+  try {
+    return Deno.consoleSize().columns || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The width tables are fitted to: `COLUMNS` when it is a positive whole number (a person's
+ * override, and the width where the sink is not a terminal), else the terminal's, else none.
+ */
+export function outputWidth(out: Sink, env: Record<string, string | undefined>): number | undefined {
+  const fromEnv = env.COLUMNS?.trim();
+  if (fromEnv && /^\d+$/.test(fromEnv) && Number(fromEnv) > 0) return Number(fromEnv);
+  return out.columns;
 }
 
 /** The real standard streams of this process. */

@@ -138,6 +138,9 @@ export function stepRunners(
         stdout: {
           write: (t) => opts.quietData || ctx.io.stdout.write(t),
           isTerminal: ctx.io.stdout.isTerminal,
+          get columns() {
+            return ctx.io.stdout.columns;
+          },
         },
         stderr: {
           write: (t) => {

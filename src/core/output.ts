@@ -1,8 +1,11 @@
 /**
  * Rendering of one result value as json, yaml, table or csv, after an optional JMESPath query
- * (DESIGN.md §4). Heavy renderers are imported only when their format is used.
+ * (DESIGN.md §4). Heavy renderers are imported only when their format is used; only the table
+ * (output_table.ts) makes values readable and fits the terminal, the other formats keep them raw.
  */
 import { usageError } from "./errors.ts";
+import { cellText, tabulate } from "./output_cells.ts";
+import { renderTable, type TableOptions } from "./output_table.ts";
 
 /** The output formats of `--output`. */
 export const OUTPUT_FORMATS = ["json", "yaml", "table", "csv"] as const;
@@ -10,12 +13,9 @@ export const OUTPUT_FORMATS = ["json", "yaml", "table", "csv"] as const;
 /** One of the output formats. */
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
-/** How to render a value. */
-export interface RenderOptions {
+/** How to render a value: the format, and for tables and csv the columns (see TableOptions). */
+export interface RenderOptions extends TableOptions {
   format: OutputFormat;
-  /** Column order for tables and csv; defaults to the keys in order of appearance. */
-  columns?: readonly string[];
-  color?: boolean;
 }
 
 /** True when `s` names an output format. */
@@ -86,36 +86,6 @@ export async function render(value: unknown, opts: RenderOptions): Promise<strin
   }
 }
 
-type Row = Record<string, unknown>;
-
-function isPlainObject(v: unknown): v is Row {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
-/** Turns a value into rows and columns: arrays of objects, one object, or scalars. */
-export function tabulate(
-  value: unknown,
-  columns?: readonly string[],
-): { columns: string[]; rows: unknown[][] } {
-  const items = Array.isArray(value) ? value : value === undefined || value === null ? [] : [value];
-  if (items.length > 0 && items.every(isPlainObject)) {
-    const cols = columns ? [...columns] : [...new Set(items.flatMap((o) => Object.keys(o as Row)))];
-    return { columns: cols, rows: items.map((o) => cols.map((c) => (o as Row)[c])) };
-  }
-  return { columns: ["value"], rows: items.map((v) => [v]) };
-}
-
-/** Text of one cell: scalars as they are, structures as compact JSON. */
-export function cellText(v: unknown): string {
-  if (v === undefined || v === null) return "";
-  if (typeof v === "object") return JSON.stringify(v);
-  return String(v);
-}
-
-function csvField(s: string): string {
-  return /[",\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
-}
-
 /** RFC 4180 csv with a header line. */
 export function renderCsv(value: unknown, columns?: readonly string[]): string {
   const t = tabulate(value, columns);
@@ -125,17 +95,6 @@ export function renderCsv(value: unknown, columns?: readonly string[]): string {
   return lines.join("\r\n") + "\r\n";
 }
 
-async function renderTable(value: unknown, opts: RenderOptions): Promise<string> {
-  const { default: Table } = await import("cli-table3");
-  const clip = (s: string) => (s.length > 80 ? s.slice(0, 77) + "..." : s);
-  if (isPlainObject(value) && !opts.columns) {
-    const table = new Table({ style: { head: opts.color ? ["cyan"] : [], border: [] } });
-    for (const [k, v] of Object.entries(value)) table.push({ [k]: clip(cellText(v)) });
-    return table.toString() + "\n";
-  }
-  const t = tabulate(value, opts.columns);
-  if (t.rows.length === 0) return "";
-  const table = new Table({ head: t.columns, style: { head: opts.color ? ["cyan"] : [], border: [] } });
-  for (const r of t.rows) table.push(r.map((c) => clip(cellText(c))));
-  return table.toString() + "\n";
+function csvField(s: string): string {
+  return /[",\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
 }

@@ -5,6 +5,7 @@
 import type { BucketKey } from "../aps/ids.ts";
 import { BUCKET_REGIONS, type parseBucketRegion } from "../aps/regions.ts";
 import { DiazoError, usageError } from "../core/errors.ts";
+import { isoOfEpochMs } from "../core/output_human.ts";
 import type { Http } from "../services/http.ts";
 import {
   type Bucket,
@@ -34,11 +35,8 @@ export type BucketRow<T extends { createdDate?: number } = Bucket> = T & {
 
 /** Adds computed helpers beside the platform's fields. */
 function withHelpers<T extends { createdDate?: number }>(b: T, region?: string): BucketRow<T> {
-  return {
-    ...b,
-    ...(region ? { region } : {}),
-    ...(typeof b.createdDate === "number" ? { createdAt: new Date(b.createdDate).toISOString() } : {}),
-  };
+  const createdAt = isoOfEpochMs(b.createdDate);
+  return { ...b, ...(region ? { region } : {}), ...(createdAt ? { createdAt } : {}) };
 }
 
 /**

@@ -8,6 +8,7 @@ import type { BucketKey, ObjectKey } from "../aps/ids.ts";
 import { parseObjectKey } from "../aps/ids.ts";
 import { encodeUrn, objectIdOf } from "../aps/urn.ts";
 import { usageError } from "../core/errors.ts";
+import { isoOfEpochMs } from "../core/output_human.ts";
 import { downloadObject, downloadObjectTo, downloadTarget } from "../services/download.ts";
 import {
   createSignedUrl,
@@ -41,7 +42,8 @@ const noProgress: StartProgress = () => Promise.resolve({ update() {}, stop() {}
 export function withObjectHelpers<T extends Partial<ObjectDetails>>(o: T): T & { urn?: string } {
   const dates: Record<string, string> = {};
   for (const k of ["createdDate", "lastModifiedDate", "lastAccessedDate"] as const) {
-    if (typeof o[k] === "number") dates[k.replace("Date", "At")] = new Date(o[k] as number).toISOString();
+    const iso = isoOfEpochMs(o[k]);
+    if (iso !== undefined) dates[k.replace("Date", "At")] = iso;
   }
   return { ...o, ...(o.objectId ? { urn: encodeUrn(o.objectId) } : {}), ...dates };
 }
@@ -308,10 +310,8 @@ export async function runObjectSignedUrl(
     access: opts.access,
     singleUse: opts.singleUse,
   });
-  return {
-    ...res,
-    ...(typeof res.expiration === "number" ? { expiresAt: new Date(res.expiration).toISOString() } : {}),
-  };
+  const expiresAt = isoOfEpochMs(res.expiration);
+  return { ...res, ...(expiresAt ? { expiresAt } : {}) };
 }
 
 /** An object's raw id and Model Derivative URN. */
