@@ -6,8 +6,13 @@ import { VERSION, versionText } from "./core/version.ts";
 
 const args = Deno.args;
 if (args.length === 1 && (args[0] === "--version" || args[0] === "-V")) {
-  // Fast path: answers without loading the command tree.
-  await Deno.stdout.write(new TextEncoder().encode(versionText()));
+  // Fast path: answers without loading the command tree; a closed stdout ends it as in root.ts.
+  try {
+    await Deno.stdout.write(new TextEncoder().encode(versionText()));
+  } catch (e) {
+    if (!(e instanceof Deno.errors.BrokenPipe)) throw e;
+    Deno.exit(141);
+  }
 } else if (args[0] === "__complete") {
   // Asked by the shell completion scripts at TAB time; never alias-expanded or dispatched to a plugin.
   const [{ runComplete }, { processIo }] = await Promise.all([

@@ -1,4 +1,5 @@
-/** `deno task bench`: every benchmark, printed (never asserted). BENCH_ONLY=startup|transfer|serve|tests picks one. */
+/** `deno task bench`: every benchmark, printed (never asserted). BENCH_ONLY=startup|transfer|serve|pipeline|tests picks one. */
+import { benchPipeline } from "./pipeline.ts";
 import { benchServe } from "./serve.ts";
 import { benchStartup } from "./startup.ts";
 import { benchTests } from "./tests.ts";
@@ -8,4 +9,5 @@ const only = Deno.env.get("BENCH_ONLY");
 if (!only || only === "startup") await benchStartup();
 if (!only || only === "transfer") await benchTransfer();
 if (!only || only === "serve") await benchServe();
+if (!only || only === "pipeline") await benchPipeline();
 if (!only || only === "tests") await benchTests();

@@ -53,9 +53,23 @@ export function isBucketKey(key: string): key is BucketKey {
   return BUCKET_KEY.test(key);
 }
 
-/** An object key, checked once where input enters: not empty. */
+/**
+ * The longest object key accepted, in characters: as S3's 1024-byte keys, and well inside what a URL
+ * can carry once percent-encoded (a 120k-character key used to be sent, retried and "Cannot reach").
+ */
+export const MAX_OBJECT_KEY_LENGTH = 1024;
+
+/** An object key, checked once where input enters: not empty, at most MAX_OBJECT_KEY_LENGTH characters. */
 export function parseObjectKey(key: string): ObjectKey {
-  if (key.length > 0) return key as ObjectKey;
+  if (key.length > 0 && key.length <= MAX_OBJECT_KEY_LENGTH) return key as ObjectKey;
+  if (key.length > 0) {
+    throw usageError(
+      `invalid object key '${
+        key.slice(0, 40)
+      }...': it has ${key.length} characters (at most ${MAX_OBJECT_KEY_LENGTH})`,
+      `Use a shorter object key (1-${MAX_OBJECT_KEY_LENGTH} characters).`,
+    );
+  }
   throw usageError(
     "the object key is empty",
     "Name the object, e.g. `diazo object info my-bucket model.rvt`.",

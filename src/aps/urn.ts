@@ -2,8 +2,14 @@
  * Object ids and Model Derivative URNs (aps-api.md §2.1): a raw `urn:<nid>:<rest>` and its URL-safe
  * base64 form without padding, which the Model Derivative API takes in its paths and bodies.
  */
-import { DiazoError } from "../core/errors.ts";
+import { DiazoError, usageError } from "../core/errors.ts";
 import type { Urn } from "./ids.ts";
+
+/**
+ * The longest URN accepted (raw or base64), in characters: an OSS object id of the longest bucket
+ * and object keys, base64-encoded, stays well below it.
+ */
+export const MAX_URN_LENGTH = 4096;
 
 /** Prefix of the object id of an OSS object. */
 const OSS_OBJECT_PREFIX = "urn:adsk.objects:os.object:";
@@ -44,6 +50,12 @@ export function parseUrn(
   input: string,
 ): ParsedUrn {
   const text = input.trim();
+  if (text.length > MAX_URN_LENGTH) {
+    throw usageError(
+      `invalid URN '${text.slice(0, 40)}...': it has ${text.length} characters (at most ${MAX_URN_LENGTH})`,
+      "Pass the base64 URN printed by `diazo object upload`, or a raw urn:adsk.objects:os.object:<bucket>/<key>.",
+    );
+  }
   const objectId = RAW_URN.test(text) ? text : decodeBase64Urn(text);
   if (objectId === undefined || !RAW_URN.test(objectId) || CONTROL.test(objectId)) {
     throw new DiazoError("invalid_urn", { params: { input: text } });

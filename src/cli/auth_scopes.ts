@@ -1,38 +1,13 @@
-/** `diazo auth scopes|inspect-token|test-scope|test-scopes|extend-scopes|reduce-scopes`. */
-import { profileScopes, requireCredentials, twoLeggedToken } from "../auth/two_legged.ts";
-import { DiazoError, isDiazoError, usageError } from "../core/errors.ts";
-import { decodeJwt, jwtScopes } from "../aps/jwt.ts";
-import { registerSecret } from "../core/redact.ts";
-import { SCOPES } from "../aps/scopes.ts";
-import { createHttp } from "../services/http.ts";
-import { checkedScopes } from "./auth_login.ts";
+/** `diazo auth scopes|inspect-token|test-scope|test-scopes|extend-scopes|reduce-scopes`: adapters over ops/auth_scopes.ts. */
+import {
+  runExtendScopes,
+  runInspectToken,
+  runReduceScopes,
+  runScopes,
+  runTestScope,
+  runTestScopes,
+} from "../ops/auth_scopes.ts";
 import { type AnyCommand, type ContextFactory, examples } from "./command.ts";
-import type { Ctx } from "./context.ts";
-
-async function tokenWith(ctx: Ctx, scopes: readonly string[]) {
-  const resolved = await ctx.settings();
-  requireCredentials(resolved);
-  return await twoLeggedToken(
-    { resolved, store: await ctx.tokenStore(), authHttp: await ctx.http({ auth: "none" }) },
-    { force: true, scopes },
-  );
-}
-
-async function changeScopes(ctx: Ctx, change: (current: string[]) => string[]) {
-  const resolved = await ctx.settings();
-  const before = profileScopes(resolved);
-  const after = [...new Set(change(before))].sort();
-  if (after.length === 0) {
-    throw usageError("a profile needs at least one scope", "Keep at least one, e.g. bucket:read.");
-  }
-  // Prove the app may hold them before saving.
-  await tokenWith(ctx, after);
-  const cfg = structuredClone(await ctx.config());
-  (cfg.profiles[resolved.profileName] ??= {}).scopes = after;
-  cfg.active_profile ??= resolved.profileName;
-  await ctx.saveConfig(cfg);
-  return { profile: resolved.profileName, before, after };
-}
 
 /** Registers the scope-related auth commands. */
 export function registerScopeCommands(auth: AnyCommand, makeCtx: ContextFactory): void {
@@ -40,17 +15,7 @@ export function registerScopeCommands(auth: AnyCommand, makeCtx: ContextFactory)
     "the platform's scopes, what each is for and in which mode",
   )
     .action(async (_o, cmd) => {
-      await makeCtx(cmd).emit(
-        SCOPES.map((s) => ({
-          scope: s.name,
-          purpose: s.purpose,
-          modes: s.modes.join(", "),
-          note: s.note ?? "",
-        })),
-        {
-          columns: ["scope", "modes", "purpose", "note"],
-        },
-      );
+      await makeCtx(cmd).emit(runScopes(), { columns: ["scope", "modes", "purpose", "note"] });
     });
   examples(scopes, [
     "diazo auth scopes",
@@ -64,38 +29,8 @@ export function registerScopeCommands(auth: AnyCommand, makeCtx: ContextFactory)
     .option("--token <jwt>", "the token to decode, or - to read it from stdin")
     .action(async (opts, cmd) => {
       const ctx = makeCtx(cmd);
-      let token = opts.token;
-      if (token === "-") token = (await ctx.io.stdin.readText()).trim();
-      if (!token) {
-        const resolved = await ctx.settings();
-        const stored = Object.values(await (await ctx.tokenStore()).list(resolved.profileName))
-          .sort((
-            a,
-            b,
-          ) => (a.mode === b.mode ? b.expires_at - a.expires_at : a.mode === "3-legged" ? -1 : 1))[0];
-        if (!stored) {
-          throw usageError(
-            "no cached token to inspect",
-            "Pass --token <jwt>, or run `diazo auth test` or `diazo auth login` first.",
-          );
-        }
-        token = stored.access_token;
-      }
-      registerSecret(token);
-      const { header, payload } = decodeJwt(token);
-      const exp = typeof payload.exp === "number" ? payload.exp : undefined;
-      const now = Math.floor(Date.now() / 1000);
-      await ctx.emit({
-        header,
-        payload,
-        scopes: jwtScopes(payload),
-        client_id: payload.client_id ?? null,
-        userid: payload.userid ?? null,
-        mode: payload.userid ? "3-legged" : "2-legged",
-        expires_at: exp ? new Date(exp * 1000).toISOString() : null,
-        expires_in_seconds: exp ? exp - now : null,
-        expired: exp ? exp <= now : null,
-      });
+      const token = opts.token === "-" ? (await ctx.io.stdin.readText()).trim() : opts.token;
+      await ctx.emit(await runInspectToken({ token }, ctx));
     });
   examples(inspect, ["diazo auth inspect-token", 'echo "$TOKEN" | diazo auth inspect-token --token -']);
 
@@ -104,20 +39,7 @@ export function registerScopeCommands(auth: AnyCommand, makeCtx: ContextFactory)
     .argument("<scope>", "a scope name, e.g. bucket:read")
     .action(async (scope, _o, cmd) => {
       const ctx = makeCtx(cmd);
-      const [s] = checkedScopes(scope, "2-legged");
-      try {
-        const { token } = await tokenWith(ctx, [s]);
-        await ctx.emit({ scope: s, granted: token.scopes.includes(s), mode: token.mode });
-      } catch (e) {
-        if (isDiazoError(e) && e.code === "bad_request") {
-          throw new DiazoError("insufficient_scope", {
-            params: { scope: s },
-            status: e.status,
-            body: e.body,
-          });
-        }
-        throw e;
-      }
+      await ctx.emit(await runTestScope({ scope }, ctx));
     });
   examples(testScope, ["diazo auth test-scope bucket:delete"]);
 
@@ -127,25 +49,7 @@ export function registerScopeCommands(auth: AnyCommand, makeCtx: ContextFactory)
     .requiredOption("--endpoint <path>", "a GET path, e.g. /oss/v2/buckets")
     .action(async (opts, cmd) => {
       const ctx = makeCtx(cmd);
-      const list = checkedScopes(opts.scopes, "2-legged");
-      if (!opts.endpoint.startsWith("/")) {
-        throw usageError(
-          `--endpoint must be a path starting with /, got '${opts.endpoint}'`,
-          "Example: --endpoint /oss/v2/buckets",
-        );
-      }
-      const { token } = await tokenWith(ctx, list);
-      const resolved = await ctx.settings();
-      const http = createHttp({
-        baseUrl: resolved.baseUrl.value,
-        timeoutMs: resolved.timeoutSec * 1000,
-        maxAttempts: resolved.maxAttempts,
-        retryBaseMs: resolved.retryBaseMs,
-        token: () => Promise.resolve(token.access_token),
-        debug: ctx.flags.debug ? (l) => ctx.debug(l) : undefined,
-      });
-      const res = await http.request({ path: opts.endpoint, scope: list.join(" "), responseType: "none" });
-      await ctx.emit({ scopes: list, endpoint: opts.endpoint, status: res.status, ok: true });
+      await ctx.emit(await runTestScopes(opts, ctx));
     });
   examples(testScopes, ["diazo auth test-scopes --scopes bucket:read --endpoint /oss/v2/buckets"]);
 
@@ -153,8 +57,8 @@ export function registerScopeCommands(auth: AnyCommand, makeCtx: ContextFactory)
     .requiredOption("--add <list>", "scopes to add")
     .action(async (opts, cmd) => {
       const ctx = makeCtx(cmd);
-      const add = checkedScopes(opts.add, "2-legged");
-      await ctx.emit(await changeScopes(ctx, (cur) => [...cur, ...add]));
+      const change = await runExtendScopes(opts, ctx);
+      await ctx.emit(change, { action: `Profile ${change.profile} now has ${change.after.join(" ")}` });
     });
   examples(extend, ["diazo auth extend-scopes --add bucket:delete,data:write"]);
 
@@ -162,8 +66,8 @@ export function registerScopeCommands(auth: AnyCommand, makeCtx: ContextFactory)
     .requiredOption("--remove <list>", "scopes to remove")
     .action(async (opts, cmd) => {
       const ctx = makeCtx(cmd);
-      const remove = new Set(checkedScopes(opts.remove, "2-legged"));
-      await ctx.emit(await changeScopes(ctx, (cur) => cur.filter((s) => !remove.has(s))));
+      const change = await runReduceScopes(opts, ctx);
+      await ctx.emit(change, { action: `Profile ${change.profile} now has ${change.after.join(" ")}` });
     });
   examples(reduce, ["diazo auth reduce-scopes --remove bucket:delete"]);
 }

@@ -2,6 +2,7 @@
 import type { Command } from "@commander-js/extra-typings";
 import type { Ctx } from "./context.ts";
 import { usageError } from "../core/errors.ts";
+import { timerNumber, type TimerUnit } from "../core/bounds.ts";
 
 /** A command whose options are not statically known here. */
 // deno-lint-ignore no-explicit-any
@@ -19,6 +20,11 @@ export interface FamilyModule {
 export function examples<C extends AnyCommand>(cmd: C, lines: readonly string[]): C {
   cmd.addHelpText("after", "\nExamples:\n" + lines.map((l) => `  $ ${l}`).join("\n") + "\n");
   return cmd;
+}
+
+/** An option parser for a number that becomes a timer: positive and within the timer range. */
+export function timerOption(name: string, unit: TimerUnit): (value: string) => number {
+  return (value: string): number => timerNumber(name, value, unit);
 }
 
 /** An option parser accepting a positive number (an integer when `integer`), else a usage error. */

@@ -119,7 +119,9 @@ export interface ContextInput {
 export function createContext(input: ContextInput): Ctx {
   const { io, flags, env, cwd, state, globals } = input;
   const interactive = !flags.nonInteractive && !truthy(env.CI) && io.stdin.isTerminal;
-  const color = flags.color && !("NO_COLOR" in env && env.NO_COLOR !== "") && env.TERM !== "dumb";
+  // Colour codes only for a terminal: a pipe or file gets plain text even with `--output table`.
+  const color = flags.color && io.stdout.isTerminal && !("NO_COLOR" in env && env.NO_COLOR !== "") &&
+    env.TERM !== "dumb";
   const configDir = configDirFor((k) => env[k], Deno.build.os);
   const stateDir = stateDirFor((k) => env[k], Deno.build.os);
   let configP: Promise<ConfigFile> | undefined;

@@ -2,6 +2,7 @@
  * What runs around the command tree (DESIGN.md §6): alias expansion and plugin dispatch before it,
  * pre_/post_ hooks around the action. `runCli` makes one `Extensions` per run.
  */
+import { childEnv } from "../extend/child_env.ts";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { expandAliases } from "../extend/aliases.ts";
@@ -73,8 +74,7 @@ export function createExtensions(input: ExtensionsInput): Extensions {
 
   /** What a plugin finds in its environment: the run's profile, output format and address, DIAZO_BIN. */
   async function pluginEnv(g: RunGlobals): Promise<Record<string, string>> {
-    const out: Record<string, string> = {};
-    for (const [k, v] of Object.entries(env)) if (v !== undefined) out[k] = v;
+    const out = childEnv(env);
     if (g.configError !== undefined) {
       debug(
         `plugin: configuration not resolved (${

@@ -13,6 +13,7 @@ import {
 } from "../extend/hooks.ts";
 import type { LoadedPlugins } from "../extend/plugins_config.ts";
 import { runShell } from "../platform/shell.ts";
+import { childEnv } from "../extend/child_env.ts";
 import type { AnyCommand } from "./command.ts";
 import type { Io } from "./io.ts";
 
@@ -68,15 +69,7 @@ export function createHookRunner(input: HookRunnerInput): {
   let subject: Omit<HookContext, "hookName"> | undefined;
   let hooks: Record<string, string[]> = {};
 
-  const timeoutMs = () => {
-    const ms = hookTimeoutMs(env.DIAZO_HOOK_TIMEOUT);
-    if (ms === undefined && env.DIAZO_HOOK_TIMEOUT) {
-      input.warn(
-        `DIAZO_HOOK_TIMEOUT=${env.DIAZO_HOOK_TIMEOUT} is not a positive number of seconds; using ${DEFAULT_HOOK_TIMEOUT_S}`,
-      );
-    }
-    return ms ?? DEFAULT_HOOK_TIMEOUT_S * 1000;
-  };
+  const timeoutMs = () => hookTimeoutMs(env.DIAZO_HOOK_TIMEOUT) ?? DEFAULT_HOOK_TIMEOUT_S * 1000;
 
   async function run(phase: HookPhase, extra: Partial<HookContext>): Promise<void> {
     if (!subject) return;
@@ -90,6 +83,7 @@ export function createHookRunner(input: HookRunnerInput): {
         try {
           const r = await runShell(command, {
             env: hookEnv(ctx),
+            inherit: childEnv(env),
             cwd: input.cwd,
             timeoutMs: limit,
             onOutput: (chunk) => io.stderr.write(decoder.decode(chunk, { stream: true })),
@@ -130,6 +124,8 @@ export function createHookRunner(input: HookRunnerInput): {
         return;
       }
       hooks = ok.config.hooks;
+      // A bad DIAZO_HOOK_TIMEOUT is a usage error before the command runs, not after it.
+      if (Object.values(hooks).some((list) => list.length > 0)) timeoutMs();
       subject = { commandPath, args: namedArgs(cmd), options: cmd.opts() as Record<string, unknown> };
       await run("pre", {});
     },

@@ -1,20 +1,10 @@
-/** `diazo generate <format>`: a synthetic engineering file of an exact size, for demos and tests. */
-import path from "node:path";
-import { DiazoError, usageError } from "../core/errors.ts";
-import {
-  DEFAULT_MAX_OBJECTS,
-  DEFAULT_SEED,
-  formatSize,
-  generateModel,
-  MAX_OBJECTS,
-  MODEL_FORMATS,
-  parseFormat,
-  parseSize,
-  sha1Chunks,
-} from "../generate/generate.ts";
-import { writeChunksAtomic, writeChunksTo } from "../platform/fs.ts";
+/** `diazo generate <format>`: the commander adapter over ops/generate.ts. */
+import { usageError } from "../core/errors.ts";
+import { GENERATOR, runGenerate } from "../ops/generate.ts";
+import { writeChunksTo } from "../platform/fs.ts";
 import { type AnyCommand, type ContextFactory, examples, positiveNumber } from "./command.ts";
 
+/** The --seed option: a whole number that fits 32 bits. */
 function seed(value: string): number {
   const n = Number(value);
   if (!/^\d+$/.test(value.trim()) || n > 2 ** 32 - 1) {
@@ -26,18 +16,14 @@ function seed(value: string): number {
   return n;
 }
 
-function isAbort(e: unknown): boolean {
-  return e instanceof DOMException && e.name === "AbortError";
-}
-
 /** Registers the generate command. */
 export function register(program: AnyCommand, makeCtx: ContextFactory): void {
   const cmd = program.command("generate")
     .description(
-      `write a synthetic engineering file (${MODEL_FORMATS.join(", ")}) of exactly --size bytes, ` +
+      `write a synthetic engineering file (${GENERATOR.formats.join(", ")}) of exactly --size bytes, ` +
         "for upload and translation demos and tests",
     )
-    .argument("<format>", MODEL_FORMATS.join(" | "))
+    .argument("<format>", GENERATOR.formats.join(" | "))
     .option(
       "--size <size>",
       "exact size: bytes, or a number with KB MB GB (1000s) or KiB MiB GiB (1024s)",
@@ -46,47 +32,36 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
     .option("-o, --out <file>", "file to write, or - for standard output (default: model.<format>)")
     .option(
       "--objects <n>",
-      `groups/elements in the file (default: grows with --size, up to ${DEFAULT_MAX_OBJECTS}; at most ${MAX_OBJECTS})`,
+      `groups/elements in the file (default: grows with --size, up to ${GENERATOR.defaultMaxObjects}; at most ${GENERATOR.maxObjects})`,
       positiveNumber("--objects", true),
     )
-    .option("--seed <n>", "seed of the geometry: the same seed gives the same bytes", seed, DEFAULT_SEED)
+    .option(
+      "--seed <n>",
+      "seed of the geometry: the same seed gives the same bytes",
+      seed,
+      GENERATOR.defaultSeed,
+    )
     .option("--force", "overwrite the file if it exists")
-    .action(async (formatArg, opts, command) => {
+    .action(async (format, opts, command) => {
       const ctx = makeCtx(command);
-      const format = parseFormat(formatArg);
-      const size = parseSize(opts.size);
-      const model = generateModel({ format, size, objects: opts.objects, seed: opts.seed });
       const abort = new AbortController();
       ctx.onInterrupt(() => abort.abort());
-      const hashed = sha1Chunks(model.chunks());
-      const what = `${formatSize(size)} ${format} with ${model.objects} objects (seed ${model.seed})`;
-      const out = opts.out ?? `model.${format}`;
-      try {
-        if (out === "-") {
-          await writeChunksTo(ctx.io.stdout, hashed.chunks, { signal: abort.signal });
-          ctx.info(`Wrote ${what} to standard output, sha1 ${hashed.sha1()}`);
-          return;
-        }
-        const file = path.resolve(ctx.cwd, out);
-        await writeChunksAtomic(file, hashed.chunks, {
-          overwrite: Boolean(opts.force),
+      const { generated, description } = await runGenerate(
+        {
+          ...opts,
+          format,
           signal: abort.signal,
-        });
-        ctx.info(`Wrote ${what} to ${file}`);
-        await ctx.emit(
-          { file, format, size, sha1: hashed.sha1(), objects: model.objects, seed: model.seed },
-          { columns: ["file", "format", "size", "sha1", "objects"] },
-        );
-      } catch (e) {
-        if (isAbort(e)) throw new DiazoError("interrupted", { cause: e });
-        if (e instanceof Deno.errors.AlreadyExists) {
-          throw usageError(
-            `${out} already exists`,
-            "Pass --force to overwrite it, or choose another file with --out.",
-          );
-        }
-        throw e;
-      }
+          // The run's stdout (a test's or a pipeline step's capture), not the process's.
+          toStream: (chunks, o) => writeChunksTo(ctx.io.stdout, chunks, o),
+        },
+        ctx,
+      );
+      // The bytes went to stdout: a summary there would corrupt them.
+      if (!generated.file) return ctx.info(`Wrote ${description}`);
+      await ctx.emit(generated, {
+        columns: ["file", "format", "size", "sha1", "objects"],
+        action: `Wrote ${description}`,
+      });
     });
   cmd.addHelpText(
     "after",

@@ -16,6 +16,7 @@ import { resolvePlugin } from "../extend/plugins.ts";
 import { loadPluginsFile } from "../extend/plugins_config.ts";
 import { lookupOptions } from "../platform/which.ts";
 import { runShell } from "../platform/shell.ts";
+import { childEnv } from "../extend/child_env.ts";
 import type { AnyCommand } from "./command.ts";
 import type { Ctx, RunState } from "./context.ts";
 import type { Io } from "./io.ts";
@@ -159,6 +160,7 @@ export function stepRunners(
       const decoder = new TextDecoder();
       const r = await runShell(text, {
         env,
+        inherit: childEnv(ctx.env),
         cwd: ctx.cwd,
         timeoutMs: seconds * 1000,
         onOutput: (chunk) => ctx.io.stderr.write(decoder.decode(chunk, { stream: true })),

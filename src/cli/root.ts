@@ -9,13 +9,15 @@ import { knownSecrets, redact } from "../core/redact.ts";
 import { versionText } from "../core/version.ts";
 import { appendScopeUse } from "../config/scope_usage.ts";
 import { stateDirFor } from "../platform/dirs.ts";
-import { commandWord, loadFrontFiles, resolveRunGlobals, type RunGlobals } from "./argv.ts";
+import { commandWord, commandWordIndex, loadFrontFiles, resolveRunGlobals, type RunGlobals } from "./argv.ts";
+import { suggest } from "../core/suggest.ts";
 import {
   type AnyCommand,
   type ContextFactory,
   examples,
   type FamilyModule,
   positiveNumber,
+  timerOption,
 } from "./command.ts";
 import { createContext, type Ctx, type GlobalFlags, type RunState } from "./context.ts";
 import { FAMILIES, type Family, HELP_GROUPS } from "./families.ts";
@@ -55,7 +57,7 @@ export function buildProgram(io: Io): AnyCommand {
     .option(
       "--timeout <seconds>",
       "request timeout and limit of --wait, in seconds",
-      positiveNumber("--timeout", false),
+      timerOption("--timeout", "seconds"),
     )
     .option("--concurrency <n>", "parallel transfers", positiveNumber("--concurrency", true))
     .option("--no-color", "disable colours")
@@ -105,6 +107,20 @@ async function attachFamilies(
   }
 }
 
+/**
+ * The exit code of a run whose reader went away (`diazo ... | head -c1`): 128 + SIGPIPE, what `cat`,
+ * `git` and Go programs end with there, so that `set -o pipefail` sees the cut, and nothing printed.
+ */
+export const CLOSED_OUTPUT_EXIT = 141;
+
+/** True when `e` (or an error it wraps) is a write to a pipe whose reader has closed it. */
+export function isClosedOutput(e: unknown): boolean {
+  for (let c: unknown = e, depth = 0; c && depth < 8; c = (c as Error).cause, depth++) {
+    if (c instanceof Deno.errors.BrokenPipe) return true;
+  }
+  return false;
+}
+
 /** Writes `e` as `error:`/`hint:` lines (and the JSON object when the run's format is json); its exit code. */
 function reportError(e: unknown, io: Io, globals: RunGlobals): number {
   // The JSON object only when json is asked for (flag, DIAZO_OUTPUT, setting), not for a mere pipe.
@@ -112,7 +128,7 @@ function reportError(e: unknown, io: Io, globals: RunGlobals): number {
   const opts = { json: asked && globals.output === "json", debug: globals.debug };
   if (e instanceof CommanderError) {
     if (["commander.helpDisplayed", "commander.version", "commander.help"].includes(e.code)) {
-      return e.code === "commander.help" ? ExitCode.usage : ExitCode.ok;
+      return e.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
     }
     const [first, ...rest] = e.message.replace(/^error: /, "").split("\n");
     const suggestion = rest.join(" ").trim().replace(/^\(|\)$/g, "");
@@ -143,6 +159,78 @@ function reportError(e: unknown, io: Io, globals: RunGlobals): number {
     io.stderr.write(redact(de.cause.stack, secrets) + "\n");
   }
   return de.exitCode;
+}
+
+/** `reportError`, except that a closed stderr cannot turn one failure into a crash. */
+function reportErrorSafely(e: unknown, io: Io, globals: RunGlobals): number {
+  try {
+    return reportError(e, io, globals);
+  } catch (writeError) {
+    if (!isClosedOutput(writeError)) throw writeError;
+    return isDiazoError(e) ? e.exitCode : ExitCode.failure;
+  }
+}
+
+/** The deepest command that `words` name from `program`, its path, and the words left over. */
+function walkCommands(
+  program: AnyCommand,
+  words: readonly string[],
+): { cmd: AnyCommand; path: string[]; rest: string[] } {
+  let cmd = program;
+  const path: string[] = [];
+  let i = 0;
+  for (; i < words.length; i++) {
+    const next = cmd.commands.find((c) => c.name() === words[i] || c.aliases().includes(words[i]));
+    if (!next) break;
+    cmd = next as AnyCommand;
+    path.push(next.name());
+  }
+  return { cmd, path, rest: words.slice(i) };
+}
+
+/** A usage error for a word that names no subcommand of `cmd` (at `path`), with a suggestion. */
+function unknownCommand(cmd: AnyCommand, path: readonly string[], word: string) {
+  const names = cmd.commands.map((c) => c.name());
+  const guess = suggest(word, names);
+  const where = ["diazo", ...path].join(" ");
+  return usageError(
+    `unknown command '${[...path, word].join(" ")}'`,
+    guess
+      ? `Did you mean '${guess}'? Run \`${where} --help\` for the commands.`
+      : `Run \`${where} --help\` for the commands.`,
+  );
+}
+
+/**
+ * `diazo help [command...]`: the help of that command on stdout, exit 0 (as `gh help repo`); an
+ * unknown command is a usage error with a suggestion.
+ */
+async function showHelp(
+  program: AnyCommand,
+  words: readonly string[],
+  makeCtx: ContextFactory,
+): Promise<number> {
+  await attachFamilies(program, words[0], makeCtx);
+  const { cmd, path, rest } = walkCommands(program, words);
+  if (rest.length > 0) throw unknownCommand(cmd, path, rest[0]);
+  cmd.outputHelp();
+  return ExitCode.ok;
+}
+
+/**
+ * The one-line error of a help that commander printed on stderr as a failure (`diazo bucket` without
+ * a subcommand, `diazo bucket help nosuch`): commander itself adds no `error:` line there.
+ */
+function incompleteCommand(program: AnyCommand, args: readonly string[]) {
+  const words = args.filter((a) => !a.startsWith("-"));
+  const { cmd, path, rest } = walkCommands(program, words);
+  const asked = rest[0] === "help" ? rest[1] : rest[0];
+  if (asked !== undefined) return unknownCommand(cmd, path, asked);
+  const names = cmd.commands.map((c) => c.name());
+  return usageError(
+    `'${["diazo", ...path].join(" ")}' needs a subcommand: ${names.join(", ")}`,
+    `Run \`${["diazo", ...path].join(" ")} --help\` for what each does.`,
+  );
 }
 
 function commandPath(cmd: AnyCommand): string {
@@ -254,13 +342,22 @@ export async function runCli(
       io.stdout.write(program.helpInformation());
       return ExitCode.ok;
     }
+    const word = commandWordIndex(args);
+    if (args[word] === "help") {
+      return await showHelp(program, args.slice(word + 1).filter((a) => !a.startsWith("-")), makeCtx);
+    }
     await attachFamilies(program, commandWord(args), makeCtx);
-    await program.parseAsync([...args], { from: "user" });
+    try {
+      await program.parseAsync([...args], { from: "user" });
+    } catch (e) {
+      const failedHelp = e instanceof CommanderError && e.code === "commander.help" && e.exitCode !== 0;
+      throw failedHelp ? incompleteCommand(program, args) : e;
+    }
     await ext.afterAction(state.exitCode, state.result);
     await recordUsage(state, state.exitCode, env);
     return state.exitCode;
   } catch (e) {
-    const code = reportError(e, io, globals);
+    const code = isClosedOutput(e) ? CLOSED_OUTPUT_EXIT : reportErrorSafely(e, io, globals);
     await ext.afterAction(code, state.result);
     await recordUsage(state, code, env);
     return code;

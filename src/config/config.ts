@@ -2,6 +2,7 @@
  * Configuration: the config.json model, its validation, and the resolution of every setting by
  * precedence flags > environment > .env > active profile > defaults (DESIGN.md §3).
  */
+import { timerNumber, type TimerUnit } from "../core/bounds.ts";
 import { DiazoError, usageError } from "../core/errors.ts";
 
 /** Credentials and endpoints of one profile. */
@@ -22,6 +23,8 @@ export interface Settings {
   max_attempts?: number;
   retry_base_ms?: number;
   concurrency?: number;
+  /** Longest wait, in seconds, a `Retry-After` of the platform may impose. */
+  max_retry_after?: number;
 }
 
 /** The content of config.json. */
@@ -48,6 +51,7 @@ export const SETTING_KEYS = {
   max_attempts: "number",
   retry_base_ms: "number",
   concurrency: "number",
+  max_retry_after: "number",
 } as const;
 
 /** The default platform address. */
@@ -60,6 +64,8 @@ export const DEFAULT_TIMEOUT_S = 60;
 export const DEFAULT_MAX_ATTEMPTS = 4;
 /** Default backoff base, milliseconds. */
 export const DEFAULT_RETRY_BASE_MS = 500;
+/** Default longest wait a `Retry-After` may impose, seconds. */
+export const DEFAULT_MAX_RETRY_AFTER_S = 60;
 /** Default parallelism of transfers. */
 export const DEFAULT_CONCURRENCY = 5;
 
@@ -198,8 +204,15 @@ export interface Resolved {
   timeoutSec: number;
   maxAttempts: number;
   retryBaseMs: number;
+  /** Longest wait a `Retry-After` may impose, seconds (DIAZO_MAX_RETRY_AFTER, max_retry_after). */
+  maxRetryAfterSec: number;
   concurrency: number;
   outputSetting?: string;
+  /**
+   * Why a timer setting (timeout, retry base, Retry-After cap) was refused; its default is used
+   * above, and the HTTP client raises this before any request.
+   */
+  timerError?: unknown;
 }
 
 /** Inputs to `resolve`: each layer as plain data, so that resolution is a pure function. */
@@ -232,6 +245,26 @@ function positive(name: string, v: number | undefined, fallback: number): number
   return v;
 }
 
+/** A timer setting (seconds or ms) from its first defined source, checked against the timer range. */
+/**
+ * Checks timer settings, keeping the first refusal instead of throwing it: it is raised where the
+ * numbers become timers (the HTTP client, ops/session.ts), so that `config set timeout 30` can
+ * still repair a config.json whose timeout is out of range.
+ */
+function timerChecker() {
+  let problem: unknown;
+  const timer = (name: string, v: number | string | undefined, fallback: number, unit: TimerUnit) => {
+    if (v === undefined) return fallback;
+    try {
+      return timerNumber(name, v, unit);
+    } catch (e) {
+      problem ??= e;
+      return fallback;
+    }
+  };
+  return { timer, problem: () => problem };
+}
+
 /** Resolves settings by precedence flags > env > .env > profile > defaults; SVC_* before APS_*. */
 export function resolve(input: ResolveInput): Resolved {
   const { flags, env, dotenv, config } = input;
@@ -241,8 +274,9 @@ export function resolve(input: ResolveInput): Resolved {
   const profile = config.profiles[profileName] ?? {};
   const callback = pick(["SVC_CALLBACK_URL", "APS_CALLBACK_URL"], env, dotenv, profile.callback_url);
   const base = pick(["DIAZO_BASE_URL"], env, dotenv, profile.base_url);
-  const envNumber = (name: string) => (env[name] ? Number(env[name]) : undefined);
-  return {
+  const envText = (name: string) => env[name] || undefined;
+  const { timer, problem } = timerChecker();
+  const resolved: Resolved = {
     profileName,
     profileSource: chosen.source,
     profileExists,
@@ -256,22 +290,32 @@ export function resolve(input: ResolveInput): Resolved {
     baseUrl: base.value
       ? { ...base, value: base.value.replace(/\/+$/, "") } as Sourced<string>
       : { value: DEFAULT_BASE_URL, source: "default" },
-    timeoutSec: positive(
-      "--timeout",
-      flags.timeout ?? envNumber("DIAZO_TIMEOUT") ?? config.settings.timeout,
+    timeoutSec: timer(
+      flags.timeout !== undefined ? "--timeout" : env.DIAZO_TIMEOUT ? "DIAZO_TIMEOUT" : "settings.timeout",
+      flags.timeout ?? envText("DIAZO_TIMEOUT") ?? config.settings.timeout,
       DEFAULT_TIMEOUT_S,
+      "seconds",
     ),
     maxAttempts: Math.floor(positive("max_attempts", config.settings.max_attempts, DEFAULT_MAX_ATTEMPTS)),
-    retryBaseMs: positive(
-      "retry_base_ms",
-      envNumber("DIAZO_RETRY_BASE_MS") ?? config.settings.retry_base_ms,
+    retryBaseMs: timer(
+      env.DIAZO_RETRY_BASE_MS ? "DIAZO_RETRY_BASE_MS" : "settings.retry_base_ms",
+      envText("DIAZO_RETRY_BASE_MS") ?? config.settings.retry_base_ms,
       DEFAULT_RETRY_BASE_MS,
+      "ms",
+    ),
+    maxRetryAfterSec: timer(
+      env.DIAZO_MAX_RETRY_AFTER ? "DIAZO_MAX_RETRY_AFTER" : "settings.max_retry_after",
+      envText("DIAZO_MAX_RETRY_AFTER") ?? config.settings.max_retry_after,
+      DEFAULT_MAX_RETRY_AFTER_S,
+      "seconds",
     ),
     concurrency: Math.floor(
       positive("--concurrency", flags.concurrency ?? config.settings.concurrency, DEFAULT_CONCURRENCY),
     ),
     outputSetting: config.settings.output,
   };
+  const timerError = problem();
+  return timerError === undefined ? resolved : { ...resolved, timerError };
 }
 
 /** Masks a secret for display: the first 4 characters and the length. */

@@ -1,5 +1,6 @@
 /** Loading and saving config.json and reading the working directory's .env. */
 import path from "node:path";
+import { DiazoError, usageError } from "../core/errors.ts";
 import { type ConfigFile, emptyConfig, parseConfig, stringifyConfig } from "./config.ts";
 import { parseDotenv } from "./dotenv.ts";
 import { readTextIfExists, writeFileAtomic } from "../platform/fs.ts";
@@ -9,10 +10,22 @@ export function configPath(dir: string): string {
   return path.join(dir, "config.json");
 }
 
-/** Loads config.json from a config dir; a missing file is an empty configuration. */
+/** Why a file could not be read, in words (the OS message names no path of ours). */
+function unreadable(e: unknown): string {
+  if (e instanceof Deno.errors.IsADirectory) return "it is a directory, not a file";
+  if (e instanceof Deno.errors.PermissionDenied) return "it cannot be read (permission denied)";
+  return `it cannot be read (${(e as Error)?.message ?? String(e)})`;
+}
+
+/** Loads config.json from a config dir; a missing file is an empty configuration, an unreadable one an error with its path. */
 export async function loadConfig(dir: string): Promise<ConfigFile> {
   const file = configPath(dir);
-  const text = await readTextIfExists(file);
+  let text: string | undefined;
+  try {
+    text = await readTextIfExists(file);
+  } catch (e) {
+    throw new DiazoError("invalid_config", { params: { file, detail: unreadable(e) }, cause: e });
+  }
   return text === undefined ? emptyConfig() : parseConfig(text, file);
 }
 
@@ -21,9 +34,18 @@ export async function saveConfig(dir: string, config: ConfigFile): Promise<void>
   await writeFileAtomic(configPath(dir), stringifyConfig(config), 0o600);
 }
 
-/** Reads `.env` from a directory; a missing file is empty. */
+/**
+ * Reads `.env` from a directory; a missing file is empty, and so is a directory of that name (a
+ * Python virtual environment made by `python -m venv .env` is common); an unreadable file is an error.
+ */
 export async function loadDotenv(cwd: string): Promise<Record<string, string>> {
   const file = path.join(cwd, ".env");
-  const text = await readTextIfExists(file);
+  let text: string | undefined;
+  try {
+    text = await readTextIfExists(file);
+  } catch (e) {
+    if (e instanceof Deno.errors.IsADirectory) return {};
+    throw usageError(`cannot read ${file}: ${unreadable(e)}`, "Fix its permissions or move it away.");
+  }
   return text === undefined ? {} : parseDotenv(text, file);
 }

@@ -2,6 +2,7 @@
  * Hook rules (DESIGN.md §6): which `pre_`/`post_` hook names a command has, when its post hooks run,
  * and the `DIAZO_*` environment that tells a hook what happened. Running them is the caller's job.
  */
+import { timerNumber } from "../core/bounds.ts";
 
 /** Before or after the command. */
 export type HookPhase = "pre" | "post";
@@ -107,11 +108,13 @@ export function hookEnv(ctx: HookContext): Record<string, string> {
   return env;
 }
 
-/** A hook timeout in ms from DIAZO_HOOK_TIMEOUT (seconds); undefined when unset or not a positive number. */
+/**
+ * A hook timeout in ms from DIAZO_HOOK_TIMEOUT (seconds); undefined when unset; a usage error with the
+ * range when it is not a positive number a timer can take.
+ */
 export function hookTimeoutMs(value: string | undefined): number | undefined {
   if (value === undefined || value.trim() === "") return undefined;
-  const s = Number(value);
-  return Number.isFinite(s) && s > 0 ? Math.round(s * 1000) : undefined;
+  return Math.round(timerNumber("DIAZO_HOOK_TIMEOUT", value, "seconds") * 1000);
 }
 
 /** The default hook timeout, seconds. */

@@ -24,6 +24,7 @@ import {
 } from "./sdk.ts";
 import type { AnyTool, ServeDeps, ToolContext } from "./tool.ts";
 import { ALL_TOOLS } from "./tools/index.ts";
+import { limitLines, MAX_STDIO_MESSAGE_BYTES } from "./stdio_limit.ts";
 
 const INSTRUCTIONS =
   "diazo's tools for Autodesk Platform Services: storage buckets and objects, model translation (Model Derivative) " +
@@ -220,7 +221,20 @@ export async function serveStdio(
 ): Promise<{ done: Promise<void>; stop(): Promise<void> }> {
   const inFlight = inFlightCounter();
   const server = createServer(tools, deps, inFlight);
-  const transport = new StdioServerTransport();
+  const input = limitLines(process.stdin, ({ bytes, id }) => {
+    deps.log(`diazo serve: refused a message of ${bytes} bytes (at most ${MAX_STDIO_MESSAGE_BYTES})`);
+    const reply = {
+      jsonrpc: "2.0",
+      id,
+      error: {
+        code: ErrorCode.InvalidRequest,
+        message:
+          `Invalid Request: the message has ${bytes} bytes, more than the ${MAX_STDIO_MESSAGE_BYTES} accepted`,
+      },
+    } as unknown as JSONRPCMessage;
+    transport.send(reply).catch(() => {});
+  });
+  const transport = new StdioServerTransport(input);
   answerBadInput(transport, deps);
   const done = new Promise<void>((resolve) => {
     server.onclose = () => resolve();

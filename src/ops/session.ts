@@ -5,6 +5,7 @@
  * both get their clients here.
  */
 import type { Resolved } from "../config/config.ts";
+import { timerNumber } from "../core/bounds.ts";
 import { VERSION } from "../core/version.ts";
 import { createHttp, type Http, type HttpConfig } from "../services/http.ts";
 import {
@@ -84,7 +85,8 @@ export function createSession(input: SessionInput): Session {
 
   async function http(choice: HttpChoice = {}): Promise<Http> {
     const resolved = await input.settings();
-    const base = createHttp(baseConfig(resolved, env));
+    if (resolved.timerError !== undefined) throw resolved.timerError;
+    const base = createHttp({ ...baseConfig(resolved, env), notice: input.warn });
     const logged: HttpDecorator[] = input.debugEnabled ? [withDebugLog(input.debug)] : [];
     if (choice.auth === "none") return decorate(base, ...logged);
     const mode = choice.mode ?? "2-legged";
@@ -130,9 +132,16 @@ export function createSession(input: SessionInput): Session {
     http,
     tokenStore,
     tokenStoreStatus: async () => (await open()).status,
-    poll: pollOptionsFromEnv(env),
+    poll: pollOptionsFromEnv(checkedPollEnv(env)),
     opened: () => opened,
   };
+}
+
+/** The environment with DIAZO_POLL_BASE_MS, when set, checked as a timer (ms, zero allowed). */
+function checkedPollEnv(env: Record<string, string | undefined>): Record<string, string | undefined> {
+  const raw = env.DIAZO_POLL_BASE_MS;
+  if (raw !== undefined && raw !== "") timerNumber("DIAZO_POLL_BASE_MS", raw, "ms", true);
+  return env;
 }
 
 /** The base client's settings: address, timeouts and retries of the profile, the raw transport when no proxy. */
@@ -142,6 +151,7 @@ function baseConfig(resolved: Resolved, env: Record<string, string | undefined>)
     timeoutMs: resolved.timeoutSec * 1000,
     maxAttempts: resolved.maxAttempts,
     retryBaseMs: resolved.retryBaseMs,
+    maxRetryAfterMs: resolved.maxRetryAfterSec * 1000,
     userAgent: userAgent(),
     rawFetch: proxyConfigured(env) ? undefined : rawFetch,
   };

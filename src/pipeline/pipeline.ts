@@ -25,18 +25,65 @@ export type { Pipeline, PipelineStep, Problem } from "./validate.ts";
 export type { CommandSpec, OptionSpec } from "./command.ts";
 export type { StepExtensions } from "./alias.ts";
 
-/** Reads a pipeline file; a missing file is "File not found" (exit 2). */
+/** The largest pipeline file read, bytes: 200,000 steps fit; /dev/zero is refused after 16 MiB. */
+export const MAX_PIPELINE_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Reads a pipeline file; a missing file is "File not found" (exit 2), and reading stops past
+ * MAX_PIPELINE_BYTES (a usage error), so that an endless or huge input is never held whole.
+ */
 export async function readPipelineFile(file: string, cwd: string): Promise<string> {
   const full = path.resolve(cwd, file);
+  let handle: Deno.FsFile;
   try {
-    return await Deno.readTextFile(full);
-  } catch (e) {
-    if (e instanceof Deno.errors.NotFound) throw new DiazoError("file_not_found", { params: { file } });
-    if (e instanceof Deno.errors.IsADirectory || (e as { code?: string }).code === "EISDIR") {
-      throw usageError(`${file} is a directory`, "Pass a pipeline file (.yaml, .yml or .json).");
+    handle = await Deno.open(full, { read: true });
+    if ((await handle.stat()).isDirectory) {
+      handle.close();
+      throw Object.assign(new Error("is a directory"), { code: "EISDIR" });
     }
-    throw usageError(`cannot read ${file}: ${(e as Error).message}`, "Check the path and its permissions.");
+  } catch (e) {
+    throw readError(file, e);
   }
+  try {
+    const bytes = await readAtMost(handle, MAX_PIPELINE_BYTES);
+    if (bytes === undefined) {
+      throw usageError(
+        `${file} is larger than ${MAX_PIPELINE_BYTES / (1024 * 1024)} MiB`,
+        "A pipeline file is at most 16 MiB: split the work into several pipelines.",
+      );
+    }
+    return new TextDecoder().decode(bytes);
+  } catch (e) {
+    throw e instanceof DiazoError ? e : readError(file, e);
+  } finally {
+    handle.close();
+  }
+}
+
+/** The whole content of `handle` when it has at most `max` bytes, else undefined (read no further). */
+async function readAtMost(handle: Deno.FsFile, max: number): Promise<Uint8Array | undefined> {
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const buf = new Uint8Array(Math.min(1024 * 1024, max + 1 - total));
+    const n = await handle.read(buf);
+    if (n === null) break;
+    total += n;
+    if (total > max) return undefined;
+    chunks.push(buf.subarray(0, n));
+  }
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) out.set(c, (at += c.length) - c.length);
+  return out;
+}
+
+function readError(file: string, e: unknown): DiazoError {
+  if (e instanceof Deno.errors.NotFound) return new DiazoError("file_not_found", { params: { file } });
+  if (e instanceof Deno.errors.IsADirectory || (e as { code?: string }).code === "EISDIR") {
+    return usageError(`${file} is a directory`, "Pass a pipeline file (.yaml, .yml or .json).");
+  }
+  return usageError(`cannot read ${file}: ${(e as Error).message}`, "Check the path and its permissions.");
 }
 
 /** Reads and validates a pipeline file; `pipeline` is set only when there is no problem. */

@@ -68,7 +68,8 @@ export async function validatePipelineText(
 ): Promise<{ pipeline?: Pipeline; problems: Problem[] }> {
   const yaml: Yaml = await import("yaml");
   const lineCounter = new yaml.LineCounter();
-  const doc = yaml.parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: true });
+  lineCounter.addNewLine(0);
+  for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) lineCounter.addNewLine(i + 1);
   const lines = text.split(/\r?\n|\r/);
   const problems: Problem[] = [];
   const report = (offset: number, length: number, message: string) => {
@@ -83,14 +84,74 @@ export async function validatePipelineText(
     });
   };
   const sorted = () => problems.sort((a, b) => a.line - b.line || a.column - b.column);
+  const nul = text.indexOf("\0");
+  if (nul >= 0) {
+    report(nul, 1, "the file contains a NUL byte: a pipeline is text (is this a binary file?)");
+    return { problems };
+  }
+  // Parsed once: the syntax tree is checked for depth, then composed (as parseDocument would).
+  const tokens = Array.from(new yaml.Parser().parse(text));
+  const tooDeep = deepCollection(tokens, MAX_NESTING);
+  if (tooDeep !== undefined) {
+    report(tooDeep, 1, `nesting deeper than ${MAX_NESTING} levels: a pipeline needs a few`);
+    return { problems };
+  }
+  const doc = composeDocument(yaml, tokens, text.length);
   if (doc.errors.length > 0) {
     for (const e of doc.errors) {
       report(e.pos[0], e.pos[1] - e.pos[0], e.message.replace(/ at line \d+, column \d+:[\s\S]*$/, ""));
     }
     return { problems: sorted() };
   }
-  const pipeline = checkPipeline({ yaml, text, report, opts }, doc.contents);
+  const lineOf = (offset: number) => lineCounter.linePos(offset).line;
+  const pipeline = checkPipeline({ yaml, text, report, opts, lineOf }, doc.contents);
   return problems.length > 0 ? { problems: sorted() } : { pipeline, problems };
+}
+
+/** The deepest nesting of collections accepted (a pipeline needs 4; the parser recurses per level). */
+export const MAX_NESTING = 64;
+
+const COLLECTIONS = new Set(["block-map", "block-seq", "flow-collection"]);
+
+/**
+ * The offset of the first collection nested deeper than `max` in the text's syntax tree, or
+ * undefined. The tree is walked with a stack, not recursion: 3,000 levels used to overflow the
+ * call stack of the parser's later stages.
+ */
+function deepCollection(tokens: readonly unknown[], max: number): number | undefined {
+  const stack: [unknown, number][] = tokens.map((token) => [token, 0]);
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (Array.isArray(node)) {
+      for (const item of node) if (item && typeof item === "object") stack.push([item, depth]);
+      continue;
+    }
+    const token = node as { type?: string; offset?: number };
+    const level = COLLECTIONS.has(token.type ?? "") ? depth + 1 : depth;
+    if (level > max) return token.offset ?? 0;
+    for (const value of Object.values(token)) {
+      if (value && typeof value === "object") stack.push([value, level]);
+    }
+  }
+  return undefined;
+}
+
+/** The first document of the syntax tree, with an error when more follow (as `yaml.parseDocument`). */
+function composeDocument(yaml: Yaml, tokens: Iterable<unknown>, length: number) {
+  const composer = new yaml.Composer({ uniqueKeys: true });
+  let doc: ReturnType<typeof yaml.parseDocument> | undefined;
+  // deno-lint-ignore no-explicit-any
+  for (const next of composer.compose(tokens as any, true, length)) {
+    if (!doc) doc = next as ReturnType<typeof yaml.parseDocument>;
+    else {
+      const [start, end] = next.range;
+      doc.errors.push(
+        new yaml.YAMLParseError([start, end], "MULTIPLE_DOCS", "Source contains multiple documents"),
+      );
+      break;
+    }
+  }
+  return doc!;
 }
 
 type Report = (offset: number, length: number, message: string) => void;
@@ -101,6 +162,8 @@ interface Check {
   text: string;
   report: Report;
   opts: ValidateOptions;
+  /** The 1-based line of an offset (a binary search: slicing the text per step was quadratic). */
+  lineOf(offset: number): number;
 }
 
 function at(c: Check, node: Node | null | undefined, message: string): void {
@@ -160,8 +223,9 @@ function checkPipeline(c: Check, root: Node | null): Pipeline | undefined {
   if (stepsNode.items.length === 0) at(c, stepsNode, "`steps` is empty");
   const names = [...Object.keys(variables), ...(c.opts.extraVariables ?? [])];
   const steps = checkSteps(c, stepsNode.items as Node[]);
-  const ids = steps.map((s) => s?.step.id);
-  steps.forEach((s, i) => s && checkTemplates(c, s, i, ids, names));
+  const ids = stepIds(steps.map((s) => s?.step.id));
+  const known = { ids, vars: new Set(names), varNames: names };
+  steps.forEach((s, i) => s && checkTemplates(c, s, i, known));
   return { name: name ?? "", variables, steps: steps.filter((s) => s !== undefined).map((s) => s.step) };
 }
 
@@ -227,7 +291,7 @@ function checkSteps(c: Check, items: Node[]): (CheckedStep | undefined)[] {
       name: name ?? `step ${index}`,
       id,
       continueOnError: c.yaml.isScalar(coe) && coe.value === true,
-      line: c.text.slice(0, node.range?.[0] ?? 0).split(/\r?\n|\r/).length,
+      line: c.lineOf(node.range?.[0] ?? 0),
     };
     const commandText = stringValue(c, command, `command of step ${index}`);
     const shellText = command ? undefined : stringValue(c, shell, `shell of step ${index}`);
@@ -237,14 +301,28 @@ function checkSteps(c: Check, items: Node[]): (CheckedStep | undefined)[] {
   });
 }
 
+/** Step ids by name (the first step of each) and in order, so that a reference is found in constant time. */
+interface StepIds {
+  list: readonly (string | undefined)[];
+  index: ReadonlyMap<string, number>;
+}
+
+function stepIds(list: readonly (string | undefined)[]): StepIds {
+  const index = new Map<string, number>();
+  list.forEach((id, i) => id !== undefined && !index.has(id) && index.set(id, i));
+  return { list, index };
+}
+
+/** What a step's references may name: the steps' ids and the variables. */
+interface Known {
+  ids: StepIds;
+  vars: ReadonlySet<string>;
+  varNames: readonly string[];
+}
+
 /** Checks a step's expressions and, for a command step, its command line. */
-function checkTemplates(
-  c: Check,
-  s: CheckedStep,
-  i: number,
-  ids: readonly (string | undefined)[],
-  varNames: readonly string[],
-): void {
+function checkTemplates(c: Check, s: CheckedStep, i: number, known: Known): void {
+  const { varNames } = known;
   const { step, node } = s;
   const valueNode = node.get(step.command ? "command" : "shell", true) as Scalar | undefined;
   const text = step.command?.text ?? step.shell?.text;
@@ -261,7 +339,7 @@ function checkTemplates(
     const ref = part.ref;
     const span = { offset: part.start, length: part.end - part.start };
     if (ref.kind === "var") {
-      if (!varNames.includes(ref.name)) {
+      if (!known.vars.has(ref.name)) {
         const guess = suggest(ref.name, varNames);
         here({
           ...span,
@@ -270,9 +348,9 @@ function checkTemplates(
       }
       continue;
     }
-    const target = ids.indexOf(ref.id);
+    const target = known.ids.index.get(ref.id) ?? -1;
     if (target < 0) {
-      const guess = suggest(ref.id, ids.filter((x): x is string => !!x));
+      const guess = suggest(ref.id, known.ids.list.filter((x): x is string => !!x));
       here({ ...span, message: `no step has id '${ref.id}'${guess ? ` (did you mean '${guess}'?)` : ""}` });
     } else if (target === i) {
       here({ ...span, message: `step '${ref.id}' cannot use its own ${ref.field}` });

@@ -23,6 +23,11 @@ export interface ShellResult {
 export interface ShellOptions {
   /** Extra environment on top of the inherited one. */
   env?: Record<string, string>;
+  /**
+   * The environment to inherit instead of this process's (the run's, with credentials removed); when
+   * set, the child gets exactly it plus `env`.
+   */
+  inherit?: Record<string, string>;
   cwd?: string;
   /** Kill the shell and every process it started after this long. */
   timeoutMs: number;
@@ -37,7 +42,8 @@ export async function runShell(command: string, opts: ShellOptions): Promise<She
   const child = new Deno.Command(inv.program, {
     args: inv.args,
     windowsRawArguments: inv.windowsRawArguments,
-    env: opts.env,
+    env: opts.inherit ? { ...opts.inherit, ...opts.env } : opts.env,
+    clearEnv: opts.inherit !== undefined,
     cwd: opts.cwd,
     stdin: "null",
     stdout: "piped",
@@ -45,15 +51,31 @@ export async function runShell(command: string, opts: ShellOptions): Promise<She
     detached: Deno.build.os !== "windows",
   }).spawn();
   let timedOut = false;
+  let exited = false;
+  let expire: () => void = () => {};
+  const expired = new Promise<void>((resolve) => expire = resolve);
   const timer = setTimeout(() => {
-    timedOut = true;
-    killTree(child.pid);
+    if (!exited) {
+      timedOut = true;
+      killTree(child.pid);
+    }
+    expire();
   }, opts.timeoutMs);
-  const pump = async (stream: ReadableStream<Uint8Array>) => {
-    for await (const chunk of stream) opts.onOutput(chunk);
+  const readers = [child.stdout.getReader(), child.stderr.getReader()];
+  const pump = async (reader: ReadableStreamDefaultReader<Uint8Array>) => {
+    for (let r = await reader.read(); !r.done; r = await reader.read()) opts.onOutput(r.value);
   };
+  const pumped = Promise.all(readers.map(pump)).catch(() => {});
   try {
-    const [status] = await Promise.all([child.status, pump(child.stdout), pump(child.stderr)]);
+    const status = await child.status;
+    exited = true;
+    // A process it left behind in another session (`setsid`) may hold the pipes open: read what
+    // comes until the timeout (and a moment after a kill), then stop waiting for it.
+    let grace: ReturnType<typeof setTimeout> | undefined;
+    const graceOver = expired.then(() => new Promise<void>((r) => grace = setTimeout(r, OUTPUT_GRACE_MS)));
+    await Promise.race([pumped, graceOver]);
+    clearTimeout(grace);
+    await Promise.all(readers.map((r) => r.cancel().catch(() => {})));
     return {
       code: timedOut ? null : status.code,
       timedOut,
@@ -63,6 +85,9 @@ export async function runShell(command: string, opts: ShellOptions): Promise<She
     clearTimeout(timer);
   }
 }
+
+/** How long output is still read after the timeout, for the last words of a killed command. */
+const OUTPUT_GRACE_MS = 200;
 
 /** Kills a process and everything in its group (POSIX) or tree (Windows). */
 function killTree(pid: number): void {

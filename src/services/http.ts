@@ -7,7 +7,15 @@ import { DiazoError, errorFromResponse, type ResourceKind, usageError } from "..
 import { knownSecrets, redact, redactHeaders } from "../core/redact.ts";
 import { VERSION } from "../core/version.ts";
 import { abortableSleep } from "../core/sleep.ts";
-import { backoffMs, isRetryable, parseRetryAfter, RETRY_STATUSES, type RetryMode } from "./retry.ts";
+import {
+  backoffMs,
+  boundedRetryAfter,
+  DEFAULT_MAX_RETRY_AFTER_MS,
+  isRetryable,
+  parseRetryAfter,
+  RETRY_STATUSES,
+  type RetryMode,
+} from "./retry.ts";
 
 /** Settings of an `Http` client; the last four are seams for tests. */
 export interface HttpConfig {
@@ -23,6 +31,10 @@ export interface HttpConfig {
   retryBaseMs: number;
   /** Cap of one backoff (default 20 000). */
   retryMaxMs?: number;
+  /** Longest wait a `Retry-After` may impose (default 60 000); the attempt timeout bounds it too. */
+  maxRetryAfterMs?: number;
+  /** Receives the one line said before a long wait (`Retry-After`), for stderr. */
+  notice?: (line: string) => void;
   /** When set, receives the traffic log line by line, always redacted. */
   debug?: (line: string) => void;
   userAgent?: string;
@@ -103,9 +115,33 @@ export function buildUrl(baseUrl: string, path: string, query?: RequestSpec["que
   return url.toString();
 }
 
-/** Creates the HTTP client. */
+const BASE_URL_HINT =
+  "Set DIAZO_BASE_URL (or the profile's base_url) to https://developer.api.autodesk.com, or to the sandbox's http://127.0.0.1:<port>.";
+
+/** The base URL checked once: an absolute http(s) URL, else a usage error before any request. */
+export function checkBaseUrl(baseUrl: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(baseUrl);
+  } catch { /* reported below */ }
+  const shown = redact(baseUrl.length > 80 ? `${baseUrl.slice(0, 77)}...` : baseUrl, knownSecrets());
+  if (!url) throw usageError(`invalid base URL '${shown}': it is not a URL`, BASE_URL_HINT);
+  if (url.protocol !== "https:" && url.protocol !== "http:") {
+    throw usageError(`invalid base URL '${shown}': only http and https are supported`, BASE_URL_HINT);
+  }
+  return baseUrl.replace(/\/+$/, "");
+}
+
+/** True for a host name of this machine (the sandbox's), where plain http leaves no wire to read. */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/^\[|\]$/g, "");
+  return host === "localhost" || host.endsWith(".localhost") || host === "::1" ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+/** Creates the HTTP client; a base URL that is not http(s) is a usage error here, before any request. */
 export function createHttp(config: HttpConfig): Http {
-  const baseUrl = config.baseUrl.replace(/\/+$/, "");
+  const baseUrl = checkBaseUrl(config.baseUrl);
   const client: Client = {
     config,
     baseUrl,
@@ -114,6 +150,7 @@ export function createHttp(config: HttpConfig): Http {
     random: config.random ?? Math.random,
     now: config.now ?? Date.now,
     retryMaxMs: config.retryMaxMs ?? 20_000,
+    maxRetryAfterMs: config.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS,
   };
   return { baseUrl, request: <T>(spec: RequestSpec) => send<T>(client, spec) };
 }
@@ -126,6 +163,7 @@ interface Client {
   random: () => number;
   now: () => number;
   retryMaxMs: number;
+  maxRetryAfterMs: number;
 }
 
 /** What one attempt ended with. */
@@ -172,7 +210,11 @@ async function send<T>(c: Client, spec: RequestSpec): Promise<HttpResponse<T>> {
         });
       }
       const retryAfter = res.headers.get("retry-after");
-      waitAtLeast = parseRetryAfter(retryAfter, c.now()) ?? 0;
+      waitAtLeast = boundedRetryAfter(
+        parseRetryAfter(retryAfter, c.now()) ?? 0,
+        c.maxRetryAfterMs,
+        timeoutMs,
+      );
       reason = `HTTP ${res.status}${
         retryAfter ? `, Retry-After ${retryAfter.trim()}${/^\d/.test(retryAfter.trim()) ? " s" : ""}` : ""
       }`;
@@ -188,21 +230,44 @@ async function send<T>(c: Client, spec: RequestSpec): Promise<HttpResponse<T>> {
       }
       reason = `network error: ${message}`;
     }
-    const delay = Math.max(waitAtLeast, backoffMs(attempt - 1, c.config.retryBaseMs, c.retryMaxMs, c.random));
+    const backoff = backoffMs(attempt - 1, c.config.retryBaseMs, c.retryMaxMs, c.random);
+    const delay = Math.max(waitAtLeast, backoff);
     log?.(`retry ${attempt + 1}/${maxAttempts} in ${delay} ms (${reason})`);
+    if (waitAtLeast > backoff && delay >= 1000) {
+      // A wait the platform imposed can be long: say what the run is waiting for.
+      c.config.notice?.(
+        `waiting ${Math.round(delay / 1000)} s (Retry-After) before retrying ${method} ${
+          new URL(url).pathname
+        }`,
+      );
+    }
     await c.sleep(delay, spec.signal);
   }
 }
 
+/**
+ * The longest request URL sent: servers refuse longer ones or drop the connection, which used to be
+ * retried and end in "Cannot reach"; an identifier that long is a mistake in the input.
+ */
+export const MAX_URL_LENGTH = 32 * 1024;
+
 function resolve(baseUrl: string, spec: RequestSpec): string {
+  let url: string;
   try {
-    return buildUrl(baseUrl, spec.path, spec.query);
+    url = buildUrl(baseUrl, spec.path, spec.query);
   } catch {
     throw usageError(
       `invalid URL '${redact(spec.path, knownSecrets())}' (base ${baseUrl})`,
       "Check DIAZO_BASE_URL and the identifiers in the command.",
     );
   }
+  if (url.length > MAX_URL_LENGTH) {
+    throw usageError(
+      `the request URL has ${url.length} characters (at most ${MAX_URL_LENGTH}): an identifier is too long`,
+      "Check the identifiers in the command (keys, URNs, ids).",
+    );
+  }
+  return url;
 }
 
 async function attemptOnce(
@@ -274,6 +339,7 @@ async function buildHeaders(c: Client, spec: RequestSpec, url: string): Promise<
 
   const auth = spec.auth;
   if (auth && typeof auth === "object") {
+    refuseClearTextSecret(url);
     const { user, password } = auth.basic;
     headers.set("authorization", `Basic ${btoa(utf8Binary(`${user}:${password}`))}`);
   } else if (auth === "bearer" || (auth === undefined && sameOrigin(url, c.baseUrl))) {
@@ -281,6 +347,19 @@ async function buildHeaders(c: Client, spec: RequestSpec, url: string): Promise<
     if (token) headers.set("authorization", `Bearer ${await token()}`);
   }
   return headers;
+}
+
+/**
+ * Basic auth carries the client secret itself (not a short-lived token): it is never sent in clear
+ * text over a network, only over https or to this machine (the sandbox).
+ */
+function refuseClearTextSecret(url: string): void {
+  const { protocol, hostname, host } = new URL(url);
+  if (protocol === "https:" || isLoopbackHost(hostname)) return;
+  throw usageError(
+    `refusing to send the client secret over plain http to ${host}`,
+    "Use an https base URL, or a loopback address (127.0.0.1, localhost) for the sandbox.",
+  );
 }
 
 function buildBody(spec: RequestSpec): BodyInit | undefined {

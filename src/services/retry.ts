@@ -35,3 +35,14 @@ export function parseRetryAfter(value: string | null, nowMs: number): number | u
   if (Number.isNaN(date)) return undefined;
   return Math.max(0, date - nowMs);
 }
+
+/** Default longest wait a `Retry-After` may impose, milliseconds (DIAZO_MAX_RETRY_AFTER, seconds). */
+export const DEFAULT_MAX_RETRY_AFTER_MS = 60_000;
+
+/**
+ * The wait a `Retry-After` of `askedMs` gets: at most `capMs`, and never past the attempt timeout
+ * (the `--timeout` the user gave), so that a platform asking for a day cannot stall a run silently.
+ */
+export function boundedRetryAfter(askedMs: number, capMs: number, timeoutMs: number): number {
+  return Math.max(0, Math.min(askedMs, capMs, timeoutMs));
+}

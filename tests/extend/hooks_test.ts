@@ -105,12 +105,15 @@ Deno.test("hookEnv: name, command, status and exit code, result file; pre hooks 
   for (const v of Object.keys(ok)) assert.match(v, /^DIAZO_/, "only DIAZO_* variables are added");
 });
 
-Deno.test("hookTimeoutMs: seconds (fractions allowed) to ms; anything else is unset", () => {
+Deno.test("hookTimeoutMs: seconds (fractions allowed) to ms; unset is undefined; anything else a usage error", () => {
   assert.equal(hookTimeoutMs("1"), 1000);
   assert.equal(hookTimeoutMs("0.25"), 250);
   assert.equal(hookTimeoutMs(undefined), undefined);
   assert.equal(hookTimeoutMs(""), undefined);
-  assert.equal(hookTimeoutMs("0"), undefined);
-  assert.equal(hookTimeoutMs("-3"), undefined);
-  assert.equal(hookTimeoutMs("soon"), undefined);
+  for (const bad of ["0", "-3", "soon", "2147484", "1e300"]) {
+    assert.throws(
+      () => hookTimeoutMs(bad),
+      /DIAZO_HOOK_TIMEOUT must be a positive number of seconds up to 2147483/,
+    );
+  }
 });

@@ -67,7 +67,7 @@ Deno.test("Retry-After as an HTTP date sets the least wait", async () => {
     if (seen.length === 1) return json({}, 503, { "retry-after": new Date(now + 7000).toUTCString() });
     return json({ ok: 1 });
   }, async (base) => {
-    const c = config(base, { now: () => now });
+    const c = config(base, { now: () => now, timeoutMs: 10_000 }); // the wait is bounded by the timeout
     await createHttp(c).request({ path: "/x" });
     assert.deepEqual(c.slept, [7000]);
   });

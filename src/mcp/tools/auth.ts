@@ -1,7 +1,7 @@
 /** Tools `auth_test` and `auth_status`: do the credentials work, and which tools can be used with them. */
 import { z } from "zod";
-import { profileScopes, requireCredentials, twoLeggedToken } from "../../auth/two_legged.ts";
 import { jwtUserId } from "../../aps/jwt.ts";
+import { runAuthStatus, runAuthTest } from "../../ops/auth.ts";
 import { USER_LOGIN_HOW, userLogin } from "../login.ts";
 import { type AnyTool, defineTool, type ToolContext } from "../tool.ts";
 
@@ -30,21 +30,8 @@ const authTest = defineTool({
   scopes: [],
   login: "app",
   async run(_args, ctx) {
-    const resolved = await ctx.settings();
-    const { clientId } = requireCredentials(resolved);
-    const { token } = await twoLeggedToken(
-      { resolved, store: await ctx.tokenStore(), authHttp: await ctx.http({ auth: "none" }) },
-      { force: true },
-    );
-    return {
-      ok: true,
-      mode: token.mode,
-      profile: resolved.profileName,
-      client_id: clientId,
-      base_url: resolved.baseUrl.value,
-      scopes: token.scopes,
-      expires_at: new Date(token.expires_at).toISOString(),
-    };
+    const { client_id_source: _, ...result } = await runAuthTest({}, ctx);
+    return result;
   },
 });
 
@@ -84,28 +71,31 @@ const authStatus = defineTool({
   scopes: [],
   login: "none",
   async run(_args, ctx) {
-    const resolved = await ctx.settings();
-    const appCredentials = Boolean(resolved.clientId.value && resolved.clientSecret.value);
-    const appScopes = profileScopes(resolved);
+    const status = await runAuthStatus({}, ctx);
+    const appCredentials = status.client_id !== null && status.client_secret !== null;
     const user = await userLogin(ctx);
     const userScopes = user?.scopes ?? [];
     const how: string[] = [];
     if (!appCredentials) how.push(NO_CREDENTIALS_HOW);
     if (!user) how.push(`For tools that act as you (auth: "user", e.g. personal hubs): ${USER_LOGIN_HOW}`);
     return {
-      profile: resolved.profileName,
-      base_url: resolved.baseUrl.value,
-      client_id: resolved.clientId.value ?? null,
+      profile: status.profile,
+      base_url: status.base_url,
+      client_id: status.client_id,
       app_credentials: appCredentials,
-      app_scopes: appScopes,
+      app_scopes: status.scopes,
       user_login: {
         logged_in: user !== undefined,
         user: user ? jwtUserId(user.access_token) : null,
         scopes: userScopes,
         expires_at: user ? new Date(user.expires_at).toISOString() : null,
       },
-      token_store: await ctx.tokenStoreStatus(),
-      tools: toolUses(ctx, { appCredentials, appScopes, userScopes: user ? userScopes : undefined }),
+      token_store: status.token_store,
+      tools: toolUses(ctx, {
+        appCredentials,
+        appScopes: status.scopes,
+        userScopes: user ? userScopes : undefined,
+      }),
       how_to_log_in: how,
     };
   },

@@ -1,0 +1,33 @@
+/** Pipeline validation benchmark (issue 14): 20,000 and 200,000 steps, printed; linear means ~10x. */
+import { validatePipelineText } from "../../src/pipeline/validate.ts";
+import { commandTree } from "../../src/cli/pipeline_steps.ts";
+import type { Io } from "../../src/cli/io.ts";
+
+const quiet: Io = {
+  stdout: { write: () => {}, isTerminal: false },
+  stderr: { write: () => {}, isTerminal: false },
+  stdin: { isTerminal: false, readText: () => Promise.resolve(""), readLine: () => Promise.resolve(null) },
+};
+
+function pipelineText(steps: number): string {
+  const lines = ["name: big", "steps:"];
+  for (let i = 0; i < steps; i++) {
+    lines.push(`  - name: s${i}`, `    id: s${i}`, "    command: bucket list --region US");
+  }
+  return lines.join("\n") + "\n";
+}
+
+/** Validates pipelines of 20k and 200k steps and prints the time of each. */
+export async function benchPipeline(): Promise<void> {
+  const tree = await commandTree(quiet);
+  console.log("pipeline validate (ms)");
+  for (const steps of [20_000, 200_000]) {
+    const text = pipelineText(steps);
+    const t0 = performance.now();
+    const { problems } = await validatePipelineText(text, { allowShell: false, tree });
+    const ms = Math.round(performance.now() - t0);
+    console.log(
+      `  ${steps} steps (${(text.length / 1e6).toFixed(1)} MB): ${ms} ms, ${problems.length} problems`,
+    );
+  }
+}
