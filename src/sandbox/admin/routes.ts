@@ -15,6 +15,7 @@
  * project is hosted in the request's region.
  */
 
+import { PROJECT_CLASSIFICATIONS, PROJECT_PLATFORMS, PROJECT_STATUSES } from "../../aps/admin.ts";
 import { DATA_CENTRES } from "../../aps/regions.ts";
 import { nowMs } from "../clock.ts";
 import type { RequestContext } from "../context.ts";
@@ -31,9 +32,6 @@ import {
   projectStatus,
 } from "./store.ts";
 
-const CLASSIFICATIONS = ["production", "template", "component", "sample"];
-const STATUSES = ["active", "pending", "archived", "suspended"];
-const PLATFORMS = ["acc", "bim360"];
 const TEXT_MATCHES = ["contains", "startsWith", "endsWith", "equals"];
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -162,9 +160,9 @@ function listProjects(req: Request, ctx: RequestContext): Response {
   const region = requestRegion(req);
   const acc = account(ctx);
   const win = window(ctx, 20, 200);
-  const statuses = listFilter(ctx, "status", STATUSES);
-  const classes = listFilter(ctx, "classification", CLASSIFICATIONS);
-  const platforms = listFilter(ctx, "platform", PLATFORMS);
+  const statuses = listFilter(ctx, "status", PROJECT_STATUSES);
+  const classes = listFilter(ctx, "classification", PROJECT_CLASSIFICATIONS);
+  const platforms = listFilter(ctx, "platform", PROJECT_PLATFORMS);
   const how = ctx.url.searchParams.get("filterTextMatch") ?? "contains";
   if (!TEXT_MATCHES.includes(how)) {
     throw adminError(400, "ERR_BAD_INPUT", `'filterTextMatch' must be one of ${TEXT_MATCHES.join(", ")}`);
@@ -206,8 +204,8 @@ async function createProject(req: Request, ctx: RequestContext): Promise<Respons
   const problem = badText("name", b.name, 255, true) ?? badText("type", b.type, 255, true) ??
     badText("jobNumber", b.jobNumber, 100) ?? badText("startDate", b.startDate, 10) ??
     badText("endDate", b.endDate, 10) ??
-    (b.classification !== undefined && !CLASSIFICATIONS.includes(String(b.classification))
-      ? `'classification' must be one of ${CLASSIFICATIONS.join(", ")}`
+    (b.classification !== undefined && !PROJECT_CLASSIFICATIONS.includes(String(b.classification))
+      ? `'classification' must be one of ${PROJECT_CLASSIFICATIONS.join(", ")}`
       : undefined);
   if (problem) throw adminError(400, "ERR_BAD_INPUT", problem);
   const name = (b.name as string).trim();
