@@ -14,6 +14,7 @@ import {
 } from "../ops/object.ts";
 import { type AnyCommand, type ContextFactory, examples, positiveNumber } from "./command.ts";
 import type { Ctx } from "./context.ts";
+import { writableOf } from "./io.ts";
 import { byteProgress } from "./progress.ts";
 
 /** A progress bar on stderr when it is a terminal. */
@@ -93,7 +94,7 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
           objectKey,
           ...opts,
           signal: abort.signal,
-          stdout: toStdout ? Deno.stdout.writable : undefined,
+          stdout: toStdout ? writableOf(ctx.io.stdout) : undefined, // the run's stdout, not the process's
         },
         ctx,
         toStdout ? undefined : bar(ctx),

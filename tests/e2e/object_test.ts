@@ -340,3 +340,17 @@ Deno.test("oss list is bucket list", async () => {
     await fx.close();
   }
 });
+
+Deno.test("object download -o - writes the object to the run's stdout (in process too), the summary to stderr", async () => {
+  const fx = await objectFixture();
+  try {
+    await Deno.writeTextFile(file(fx.home, "m.obj"), "o model\nv 1 2 3\n");
+    assert.equal((await fx.run(["object", "upload", fx.bucket, "m.obj"])).code, 0);
+    const r = await fx.run(["object", "download", fx.bucket, "m.obj", "-o", "-"]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, "o model\nv 1 2 3\n");
+    assert.doesNotMatch(r.stderr, /^\{/m, "no JSON summary mixed into the data");
+  } finally {
+    await fx.close();
+  }
+});

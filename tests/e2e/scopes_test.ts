@@ -1,8 +1,7 @@
 /** e2e: the scope matrix, the scope-usage log, and secret-free reports. */
 import assert from "node:assert/strict";
-import { startSandbox } from "../../src/sandbox/server.ts";
 import { encodeUrn, objectIdOf } from "../../src/aps/urn.ts";
-import { diazo, json, makeHome, SANDBOX_SECRET, sandboxEnv } from "./harness.ts";
+import { diazo, json, SANDBOX_SECRET, sandboxEnv, withSandboxHome } from "./harness.ts";
 import { CUBE_OBJ } from "./md_helpers.ts";
 
 /** Commands that need exactly one scope, with what makes them run. */
@@ -81,10 +80,8 @@ async function dataBucket(env: Record<string, string>, i: number, withObject = f
   }
 }
 
-Deno.test("scope matrix: without the scope -> catalog message naming it and exit 3; with it -> success", async () => {
-  const sb = await startSandbox({ port: 0 });
-  const home = await makeHome();
-  try {
+Deno.test("scope matrix: without the scope -> catalog message naming it and exit 3; with it -> success", () =>
+  withSandboxHome(async ({ sb, home }) => {
     const env = sandboxEnv(home, sb.url, { MATRIX_CWD: home.cwd });
     await Deno.writeTextFile(`${home.cwd}/payload.txt`, "payload");
     let i = 0;
@@ -159,16 +156,10 @@ Deno.test("scope matrix: without the scope -> catalog message naming it and exit
     assert.ok(verbose.tokens.every((t) => t.claims.client_id === "diazo-sandbox"));
     const badPeriod = await diazo(["auth", "scope-report", "--period", "soon"], { env });
     assert.equal(badPeriod.code, 2);
-  } finally {
-    await home.cleanup();
-    await sb.close();
-  }
-});
+  }));
 
-Deno.test("support-report --sanitize and --debug runs contain no secret, token or code", async () => {
-  const sb = await startSandbox({ port: 0 });
-  const home = await makeHome();
-  try {
+Deno.test("support-report --sanitize and --debug runs contain no secret, token or code", () =>
+  withSandboxHome(async ({ sb, home }) => {
     const env = sandboxEnv(home, sb.url);
     const runs = [
       await diazo(["auth", "test", "--debug"], { env }),
@@ -192,8 +183,4 @@ Deno.test("support-report --sanitize and --debug runs contain no secret, token o
       report.environment_variables_set.includes("SVC_CLIENT_SECRET"),
       "names of variables, never values",
     );
-  } finally {
-    await home.cleanup();
-    await sb.close();
-  }
-});
+  }));
