@@ -190,3 +190,62 @@ export async function createSignedUrl(
   });
   return res.data;
 }
+
+/** One object's answer inside a batch: its result, or why the platform refused that object alone. */
+export type BatchItem<T> = T | { status: "error"; reason?: string };
+
+/** True when a batch item is the platform's refusal of that one object. */
+export function isBatchError<T>(
+  item: BatchItem<T> | undefined,
+): item is { status: "error"; reason?: string } {
+  return item === undefined || (item as { status?: string }).status === "error";
+}
+
+/** Most objects one batch request names (oss.yaml). */
+export const MAX_BATCH_ITEMS = 25;
+
+/** Posts a batch operation (`batchsigneds3upload`, `batchcompleteupload`) and returns its per-key results. */
+async function batchRequest<T>(
+  http: Http,
+  bucketKey: BucketKey,
+  operation: string,
+  requests: readonly Record<string, unknown>[],
+  opts: { query?: Record<string, number>; retry?: "always"; signal?: AbortSignal },
+): Promise<Record<string, BatchItem<T>>> {
+  const res = await http.request<{ results?: Record<string, BatchItem<T>> }>({
+    method: "POST",
+    path: apiPath`/oss/v2/buckets/${bucketKey}/objects/` + operation,
+    query: opts.query,
+    json: { requests },
+    resource: "bucket",
+    key: bucketKey,
+    scope: "data:create",
+    retry: opts.retry,
+    signal: opts.signal,
+  });
+  return res.data?.results ?? {};
+}
+
+/** Signed upload URLs for up to 25 objects of a bucket in one request (`batchsigneds3upload`). */
+export function batchUploadUrls(
+  http: Http,
+  bucketKey: BucketKey,
+  items: readonly { objectKey: ObjectKey; parts?: number }[],
+  opts: { minutes?: number; signal?: AbortSignal } = {},
+): Promise<Record<string, BatchItem<UploadUrls>>> {
+  return batchRequest(http, bucketKey, "batchsigneds3upload", items, {
+    query: { minutesExpiration: opts.minutes ?? 60 },
+    signal: opts.signal,
+  });
+}
+
+/** Completes up to 25 signed S3 uploads of a bucket in one request (`batchcompleteupload`). */
+export function batchCompleteUpload(
+  http: Http,
+  bucketKey: BucketKey,
+  items: readonly { objectKey: ObjectKey; uploadKey: string; size: number; eTags: string[] }[],
+  signal?: AbortSignal,
+): Promise<Record<string, BatchItem<ObjectDetails>>> {
+  // Completing twice is harmless: a repeated item answers with an error that sends it to the single flow.
+  return batchRequest(http, bucketKey, "batchcompleteupload", items, { retry: "always", signal });
+}

@@ -4,6 +4,8 @@ import { DiazoError, isDiazoError } from "../core/errors.ts";
 import { type ObjectKey, parseObjectKey } from "../aps/ids.ts";
 import { createLimiter, mapSettled } from "./concurrency.ts";
 import type { Http } from "./http.ts";
+import { MAX_BATCH_ITEMS } from "./oss_objects.ts";
+import { uploadGroup } from "./upload_batch_signed.ts";
 import {
   createBufferPool,
   DEFAULT_PART_SIZE,
@@ -80,7 +82,14 @@ async function walk(dir: string, rel = ""): Promise<string[]> {
   return out;
 }
 
-/** Uploads every entry: files in parallel, their parts and buffers under one shared limit. */
+/** Groups of batch operations in flight at once: signing and completing one while another's PUTs run. */
+const GROUPS_IN_FLIGHT = 3;
+
+/**
+ * Uploads every entry: files small enough for one part in groups of 25 through the batch operations
+ * (a file the batch could not carry falls back to the single-file flow), larger files one by one
+ * through the multipart flow; PUTs and buffers under one shared limit.
+ */
 export async function uploadBatch(
   http: Http,
   entries: readonly BatchEntry[],
@@ -90,38 +99,64 @@ export async function uploadBatch(
   },
 ): Promise<BatchOutcome[]> {
   const limiter = createLimiter(opts.concurrency);
-  const pool = createBufferPool(opts.concurrency + 1, opts.partSize ?? DEFAULT_PART_SIZE);
-  const settled = await mapSettled(entries, opts.concurrency, async (entry) => {
+  const partSize = opts.partSize ?? DEFAULT_PART_SIZE;
+  const pool = createBufferPool(opts.concurrency + 1, partSize);
+  const done = (outcome: BatchOutcome): BatchOutcome => {
+    opts.onFileDone?.(outcome);
+    return outcome;
+  };
+  const single = (entry: BatchEntry): Promise<BatchOutcome> => {
     let reported = 0;
-    const result = await uploadFile(http, {
+    return uploadFile(http, {
       ...opts,
       file: entry.path,
       objectKey: entry.objectKey,
       limiter,
       pool,
-      onProgress: (done) => {
-        opts.onBytes?.(done - reported);
-        reported = done;
+      onProgress: (n) => {
+        opts.onBytes?.(n - reported);
+        reported = n;
       },
-    });
-    const outcome: BatchOutcome = { file: entry.file, status: "ok", ...result };
-    opts.onFileDone?.(outcome);
-    return outcome;
-  });
-  return settled.map((s, i) => {
-    if (s.status === "fulfilled") return s.value;
-    const e = s.reason;
-    if (isDiazoError(e) && e.code === "interrupted") throw e;
-    const outcome: BatchOutcome = {
-      file: entries[i].file,
-      objectKey: entries[i].objectKey,
-      status: "failed",
-      error: e instanceof Error ? e.message : String(e),
-      exitCode: isDiazoError(e) ? e.exitCode : 1,
-    };
-    opts.onFileDone?.(outcome);
-    return outcome;
-  });
+    }).then((result) => done({ file: entry.file, status: "ok", ...result }), (e) => done(failure(entry, e)));
+  };
+  const small = entries.filter((e) => e.size <= partSize);
+  const large = entries.filter((e) => e.size > partSize);
+  const groups = Array.from(
+    { length: Math.ceil(small.length / MAX_BATCH_ITEMS) },
+    (_, i) => small.slice(i * MAX_BATCH_ITEMS, (i + 1) * MAX_BATCH_ITEMS),
+  );
+  const byEntry = new Map<BatchEntry, BatchOutcome>();
+  const [grouped, alone] = await Promise.all([
+    mapSettled(groups, GROUPS_IN_FLIGHT, async (group) => {
+      const results = await uploadGroup(http, group, { ...opts, limiter, partSize });
+      await Promise.all(group.map(async (entry, i) => {
+        const r = results[i];
+        byEntry.set(
+          entry,
+          r.kind === "ok"
+            ? done({ file: entry.file, status: "ok", ...r.result })
+            : r.kind === "failed"
+            ? done(failure(entry, r.error))
+            : await single(entry),
+        );
+      }));
+    }),
+    mapSettled(large, opts.concurrency, async (entry) => byEntry.set(entry, await single(entry))),
+  ]);
+  for (const s of [...grouped, ...alone]) if (s.status === "rejected") throw s.reason;
+  return entries.map((e) => byEntry.get(e)!);
+}
+
+/** A file's failed outcome; an interruption is no file's failure and stops the batch. */
+function failure(entry: BatchEntry, e: unknown): BatchOutcome {
+  if (isDiazoError(e) && e.code === "interrupted") throw e;
+  return {
+    file: entry.file,
+    objectKey: entry.objectKey,
+    status: "failed",
+    error: e instanceof Error ? e.message : String(e),
+    exitCode: isDiazoError(e) ? e.exitCode : 1,
+  };
 }
 
 /** The outcome for an input that does not exist. */

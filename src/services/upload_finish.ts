@@ -54,6 +54,16 @@ export async function finishUpload(http: Http, o: FinishInput): Promise<ObjectDe
     }
     return stored;
   }
+  return await checkStored(http, o, stored);
+}
+
+/** Compares a just-completed object's SHA-1 with the file's; deletes the object and throws when they differ. */
+export async function checkStored(
+  http: Http,
+  o: Pick<FinishInput, "bucketKey" | "objectKey" | "sha1">,
+  stored: ObjectDetails,
+): Promise<ObjectDetails> {
+  const label = `${o.bucketKey}/${o.objectKey}`;
   const remoteSha1 = (stored.sha1 ?? (await getObject(http, o.bucketKey, o.objectKey)).sha1)?.toLowerCase();
   if (remoteSha1 && remoteSha1 !== o.sha1) {
     // Never leave bytes that differ from the file where a later download would trust them.
