@@ -5,7 +5,7 @@ import { type ObjectKey, parseObjectKey } from "../aps/ids.ts";
 import { createLimiter, mapSettled } from "./concurrency.ts";
 import type { Http } from "./http.ts";
 import { MAX_BATCH_ITEMS } from "./oss_objects.ts";
-import { uploadGroup } from "./upload_batch_signed.ts";
+import { TINY_FANOUT, uploadGroup } from "./upload_batch_signed.ts";
 import {
   createBufferPool,
   DEFAULT_PART_SIZE,
@@ -83,7 +83,7 @@ async function walk(dir: string, rel = ""): Promise<string[]> {
 }
 
 /** Groups of batch operations in flight at once: signing and completing one while another's PUTs run. */
-const GROUPS_IN_FLIGHT = 3;
+const GROUPS_IN_FLIGHT = 4;
 
 /**
  * Uploads every entry: files small enough for one part in groups of 25 through the batch operations
@@ -99,6 +99,7 @@ export async function uploadBatch(
   },
 ): Promise<BatchOutcome[]> {
   const limiter = createLimiter(opts.concurrency);
+  const tinyLimiter = createLimiter(opts.concurrency * TINY_FANOUT);
   const partSize = opts.partSize ?? DEFAULT_PART_SIZE;
   const pool = createBufferPool(opts.concurrency + 1, partSize);
   const done = (outcome: BatchOutcome): BatchOutcome => {
@@ -128,7 +129,7 @@ export async function uploadBatch(
   const byEntry = new Map<BatchEntry, BatchOutcome>();
   const [grouped, alone] = await Promise.all([
     mapSettled(groups, GROUPS_IN_FLIGHT, async (group) => {
-      const results = await uploadGroup(http, group, { ...opts, limiter, partSize });
+      const results = await uploadGroup(http, group, { ...opts, limiter, tinyLimiter, partSize });
       await Promise.all(group.map(async (entry, i) => {
         const r = results[i];
         byEntry.set(

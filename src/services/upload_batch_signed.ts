@@ -23,6 +23,14 @@ export interface GroupEntry {
   size: number;
 }
 
+/**
+ * Files this small are PUT TINY_FANOUT times as many at once as larger ones: their cost is the round
+ * trip, not the bytes, and the memory they hold stays under 1 MiB × fan-out × concurrency.
+ */
+export const TINY_FILE = 1024 * 1024;
+/** How many tiny-file PUTs run per unit of `--concurrency`. */
+export const TINY_FANOUT = 4;
+
 /** What happened to one file of a group: uploaded, failed for good, or left to the single-file flow. */
 export type GroupResult =
   | { kind: "ok"; result: UploadResult }
@@ -34,6 +42,8 @@ export interface GroupOptions {
   bucketKey: BucketKey;
   /** Bounds the PUTs across groups (and the single-file uploads of the same batch). */
   limiter: Limiter;
+  /** Bounds the PUTs of tiny files (at most `TINY_FILE` bytes each) across groups. */
+  tinyLimiter: Limiter;
   /** The size the objects take as their one part (what the single-file flow would report). */
   partSize: number;
   onBytes?: (n: number) => void;
@@ -81,7 +91,8 @@ export async function uploadGroup(
       return undefined;
     }
     try {
-      return await o.limiter.run(() => putFile(http, entry, item.uploadKey, item.urls[0], o));
+      const limiter = entry.size <= TINY_FILE ? o.tinyLimiter : o.limiter;
+      return await limiter.run(() => putFile(http, entry, item.uploadKey, item.urls[0], o));
     } catch (e) {
       if (isDiazoError(e) && e.code === "interrupted") throw e;
       fallback(entry, `storing its bytes failed (${e instanceof Error ? e.message : e})`);
