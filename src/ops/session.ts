@@ -111,6 +111,7 @@ export function createSession(input: SessionInput): Session {
       authHttp,
       stateDir: input.stateDir,
       debug: input.debug,
+      lockWaitMs: lockWaitMs(env),
     });
     return {
       fetch: async () => {
@@ -135,6 +136,12 @@ export function createSession(input: SessionInput): Session {
     poll: pollOptionsFromEnv(checkedPollEnv(env)),
     opened: () => opened,
   };
+}
+
+/** DIAZO_LOCK_WAIT_MS, when set: how long to wait for another process's token fetch (checked as a timer). */
+function lockWaitMs(env: Record<string, string | undefined>): number | undefined {
+  const raw = env.DIAZO_LOCK_WAIT_MS;
+  return raw === undefined || raw === "" ? undefined : timerNumber("DIAZO_LOCK_WAIT_MS", raw, "ms");
 }
 
 /** The environment with DIAZO_POLL_BASE_MS, when set, checked as a timer (ms, zero allowed). */
