@@ -2,15 +2,14 @@
  * 3-legged tokens: the authorization-code login with PKCE, the stored user token, and its refresh
  * under a cross-process lock so that parallel diazo processes never spend the same refresh token.
  */
-import path from "node:path";
 import type { Resolved } from "../config/config.ts";
 import { DiazoError, isDiazoError, platformDetail, platformErrorCode } from "../core/errors.ts";
 import { decodeJwt, jwtScopes } from "../aps/jwt.ts";
 import { registerSecret } from "../core/redact.ts";
-import { LOCK_TIMEOUT, withFileLock } from "../platform/lock.ts";
 import type { Http } from "../services/http.ts";
 import { authorizationCodeToken, refreshToken, type TokenResponse } from "../services/authentication.ts";
 import { EXPIRY_MARGIN_MS } from "./two_legged.ts";
+import { tokenLockFile, withTokenLock } from "./token_lock.ts";
 import type { StoredToken, TokenStore } from "./token_store.ts";
 
 /** Scopes asked for by a 3-legged login when none are given. */
@@ -117,11 +116,6 @@ export interface ThreeLeggedDeps {
   lockWaitMs?: number;
 }
 
-/** The lock file of the refresh of login `key` (exported for the tests that play a killed holder). */
-export async function refreshLockFile(stateDir: string, key: string): Promise<string> {
-  return path.join(stateDir, "locks", `refresh-${await hash(key)}.lock`);
-}
-
 /**
  * The error of a refused refresh: the platform's invalid_grant (a token spent by an interrupted
  * refresh or another login) means logging in again, and says why; no clock is to blame there.
@@ -156,19 +150,8 @@ export async function threeLeggedToken(
   registerSecret(current.access_token);
   if (fresh(current)) return current;
   if (!current.refresh_token) throw new DiazoError("token_expired");
-  const lockFile = await refreshLockFile(deps.stateDir, key);
-  return await withFileLock(lockFile, () => refreshUnderLock(deps, key, fresh, current), {
-    timeoutMs: deps.lockWaitMs ?? 60_000,
-  }).catch((e) => {
-    if (!(e instanceof Error) || e.name !== LOCK_TIMEOUT) throw e;
-    throw new DiazoError("failure", {
-      cause: e,
-      params: {
-        detail: `waited for another diazo process to refresh the login: ${e.message}`,
-        hint: "Wait for the other diazo command to finish; if none is running, remove the lock file.",
-      },
-    });
-  });
+  const lockFile = await tokenLockFile(deps.stateDir, "refresh", key);
+  return await withTokenLock(lockFile, deps.lockWaitMs, () => refreshUnderLock(deps, key, fresh, current));
 }
 
 /** The refresh itself, under the lock: another process may have refreshed while this one waited. */
@@ -210,9 +193,4 @@ async function refreshUnderLock(
   await deps.store.put(key, token);
   deps.debug?.("token: refreshed the 3-legged token");
   return token;
-}
-
-async function hash(s: string): Promise<string> {
-  const d = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(s));
-  return [...new Uint8Array(d).slice(0, 8)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }

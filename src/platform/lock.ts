@@ -27,9 +27,8 @@ function thisHost(): string | undefined {
   }
 }
 
-/** The holder recorded in `file`, or undefined while it is being written or is unreadable. */
-async function readHolder(file: string): Promise<Holder | undefined> {
-  const text = await Deno.readTextFile(file).catch(() => "");
+/** The holder a lock file's text records, or undefined while it is being written. */
+function parseHolder(text: string): Holder | undefined {
   const [pid, host] = text.trim().split(/\s+/);
   const n = Number(pid);
   return Number.isSafeInteger(n) && n > 0 ? { pid: n, host } : undefined;
@@ -41,28 +40,41 @@ async function readHolder(file: string): Promise<Holder | undefined> {
  */
 export async function holderAlive(holder: Holder): Promise<boolean> {
   if (holder.host !== undefined && holder.host !== thisHost()) return true;
-  if (holder.pid === Deno.pid) return true;
-  if (Deno.build.os === "linux") {
-    const stat = await Deno.readTextFile(`/proc/${holder.pid}/stat`).catch(() => undefined);
-    // The state follows the parenthesised command name; "Z" (zombie) and "X" (dead) hold nothing.
-    return stat !== undefined && !/\)\s+[ZX]\s/.test(stat);
-  }
-  if (Deno.build.os === "windows") return true;
+  if (holder.pid === Deno.pid || Deno.build.os === "windows") return true;
+  // `kill -0` asks the kernel without signalling; /proc would need --allow-all under Deno.
   try {
-    const out = await new Deno.Command("kill", { args: ["-0", String(holder.pid)], stderr: "null" }).output();
+    const out = await new Deno.Command("kill", {
+      args: ["-0", String(holder.pid)],
+      stdout: "null",
+      stderr: "null",
+    })
+      .output();
     return out.success;
   } catch {
-    return true;
+    return true; // no `kill` program or no permission to run it: only the lock's age tells
   }
 }
 
-/** True when the lock `file` is left over: older than `staleMs`, or its recorded holder is dead. */
-async function leftOver(file: string, staleMs: number): Promise<boolean> {
-  const st = await Deno.stat(file).catch(() => undefined);
-  if (!st) return false; // released meanwhile: try again
-  if (st.mtime && Date.now() - st.mtime.getTime() > staleMs) return true;
-  const holder = await readHolder(file);
-  return holder !== undefined && !(await holderAlive(holder));
+/** How often a waiting process asks again whether the same holder is alive. */
+const RECHECK_MS = 1000;
+
+/**
+ * A judge of left-over lock files for one wait: older than `staleMs`, or naming a dead holder. The
+ * holder is checked once per second at most (a process start each time), and again when it changes.
+ */
+function leftOverJudge(staleMs: number): (file: string, seen: string) => Promise<boolean> {
+  let last: { seen: string; at: number; alive: boolean } | undefined;
+  return async (file, seen) => {
+    const st = await Deno.stat(file).catch(() => undefined);
+    if (!st) return false; // released meanwhile: try again
+    if (st.mtime && Date.now() - st.mtime.getTime() > staleMs) return true;
+    const holder = parseHolder(seen);
+    if (!holder) return false; // still being written
+    if (last?.seen !== seen || Date.now() - last.at > RECHECK_MS) {
+      last = { seen, at: Date.now(), alive: await holderAlive(holder) };
+    }
+    return !last.alive;
+  };
 }
 
 /** Runs `fn` while holding the lock file `file` (created exclusively; removed afterwards). */
@@ -76,6 +88,7 @@ export async function withFileLock<T>(
   await Deno.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
   const deadline = Date.now() + timeoutMs;
   const host = thisHost();
+  const leftOver = leftOverJudge(staleMs);
   while (true) {
     try {
       const f = await Deno.open(file, { write: true, createNew: true, mode: 0o600 });
@@ -85,7 +98,7 @@ export async function withFileLock<T>(
     } catch (e) {
       if (!(e instanceof Deno.errors.AlreadyExists)) throw e;
       const seen = await Deno.readTextFile(file).catch(() => undefined);
-      if (seen !== undefined && await leftOver(file, staleMs)) {
+      if (seen !== undefined && await leftOver(file, seen)) {
         // Removed only while it still names the holder judged gone: a process that took it over
         // meanwhile keeps its lock (the window left is the few microseconds between read and remove).
         if (await Deno.readTextFile(file).catch(() => undefined) === seen) {

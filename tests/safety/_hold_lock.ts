@@ -6,5 +6,5 @@ import { withFileLock } from "../../src/platform/lock.ts";
 
 await withFileLock(Deno.args[0], async () => {
   await Deno.stdout.write(new TextEncoder().encode("held\n"));
-  await new Promise(() => {}); // held until killed
+  await new Promise(() => setInterval(() => {}, 60_000)); // held until killed (a timer keeps it running)
 });

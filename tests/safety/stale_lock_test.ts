@@ -6,7 +6,8 @@
 import assert from "node:assert/strict";
 import path from "node:path";
 import { startSandbox } from "../../src/sandbox/server.ts";
-import { refreshLockFile, threeLeggedKey } from "../../src/auth/three_legged.ts";
+import { threeLeggedKey } from "../../src/auth/three_legged.ts";
+import { tokenLockFile } from "../../src/auth/token_lock.ts";
 import { withFileLock } from "../../src/platform/lock.ts";
 import { diazo, json, makeHome, sandboxEnv, type TestHome } from "../e2e/harness.ts";
 import { finish, startLogin } from "../e2e/login_helpers.ts";
@@ -48,8 +49,8 @@ async function loggedIn(url: string, home: TestHome, extra: Record<string, strin
   return env;
 }
 
-/** Starts a process that takes `lockFile`, waits until it holds it, then SIGKILLs it. */
-async function killWhileHolding(lockFile: string): Promise<void> {
+/** Starts a process that takes `lockFile`; once it holds it, a way to SIGKILL it (and reap it). */
+async function holder(lockFile: string): Promise<{ kill(): Promise<void> }> {
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", path.join(import.meta.dirname!, "_hold_lock.ts"), lockFile],
     stdout: "piped",
@@ -57,15 +58,24 @@ async function killWhileHolding(lockFile: string): Promise<void> {
   }).spawn();
   const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
   assert.equal((await reader.read()).value, "held\n");
-  child.kill("SIGKILL");
-  await child.status; // reaped: its pid names no process now
-  await reader.cancel();
+  return {
+    async kill() {
+      child.kill("SIGKILL");
+      await child.status; // reaped: its pid names no process now
+      await reader.cancel();
+    },
+  };
+}
+
+/** Starts a process that takes `lockFile`, waits until it holds it, then SIGKILLs it. */
+async function killWhileHolding(lockFile: string): Promise<void> {
+  await (await holder(lockFile)).kill();
   assert.ok(await Deno.stat(lockFile), "the killed holder left its lock file behind");
 }
 
 /** The refresh lock of the test app's login in `home`. */
 function lockOf(home: TestHome, url: string): Promise<string> {
-  return refreshLockFile(home.stateDir, threeLeggedKey("default", APP, url));
+  return tokenLockFile(home.stateDir, "refresh", threeLeggedKey("default", APP, url));
 }
 
 /** Bounds a run: a lock left to age would hold it for 30 s or more (the old stale rule). */
@@ -145,6 +155,21 @@ Deno.test("a lock held by a live process is waited for, up to DIAZO_LOCK_WAIT_MS
     release();
     await holding;
   } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a lock held by another live process is not taken over", async () => {
+  const dir = await Deno.makeTempDir();
+  const file = `${dir}/live.lock`;
+  const child = await holder(file);
+  try {
+    await assert.rejects(
+      () => withFileLock(file, () => Promise.resolve(), { timeoutMs: 1500 }),
+      (e: Error) => e.name === "LockTimeoutError",
+    );
+  } finally {
+    await child.kill();
     await Deno.remove(dir, { recursive: true });
   }
 });
