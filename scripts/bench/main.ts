@@ -1,6 +1,7 @@
-/** `deno task bench`: every benchmark, printed (never asserted). BENCH_ONLY=startup|transfer|serve|pipeline picks one. */
+/** `deno task bench`: every benchmark, printed (never asserted). BENCH_ONLY=startup|transfer|serve|pipeline|soak picks one. */
 import { benchPipeline } from "./pipeline.ts";
 import { benchServe } from "./serve.ts";
+import { benchSoak } from "./soak.ts";
 import { benchStartup } from "./startup.ts";
 import { benchTransfer } from "./transfer.ts";
 
@@ -9,3 +10,4 @@ if (!only || only === "startup") await benchStartup();
 if (!only || only === "transfer") await benchTransfer();
 if (!only || only === "serve") await benchServe();
 if (!only || only === "pipeline") await benchPipeline();
+if ((!only || only === "soak") && !(await benchSoak())) Deno.exitCode = 1;

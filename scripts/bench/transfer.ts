@@ -21,7 +21,7 @@ interface Run {
 }
 
 /** Peak resident memory of a process so far (Linux), in MiB. */
-async function peakRss(pid: number): Promise<number | undefined> {
+export async function peakRss(pid: number): Promise<number | undefined> {
   try {
     const status = await Deno.readTextFile(`/proc/${pid}/status`);
     const kb = /VmHWM:\s+(\d+) kB/.exec(status)?.[1];
@@ -59,7 +59,7 @@ async function diazo(args: string[], env: Record<string, string>, cwd: string): 
 }
 
 /** Starts `diazo sandbox --port 0` as its own process and returns its URL. */
-async function startSandboxProcess(env: Record<string, string>) {
+export async function startSandboxProcess(env: Record<string, string>) {
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", ...COMPILE_PERMISSIONS, ...CFG, MAIN, "sandbox", "--port", "0"],
     env,
