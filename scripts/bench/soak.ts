@@ -41,6 +41,7 @@ interface Tally {
   corrupt: number;
   peakMiB: number;
   cuts: number;
+  connections: number;
   resent: { label: string; bytes: number }[];
   problems: string[];
 }
@@ -214,7 +215,9 @@ async function soakRounds(src: Source, ctx: SoakCtx, sandboxUrl: string): Promis
   const { env, home, tally, proxy } = ctx;
   await armFaults(sandboxUrl);
   proxy.resetCounters();
-  proxy.setCuts({ rate: 0.2, minBytes: MiB, maxBytes: Math.max(2 * MiB, src.size) });
+  // A cut connection is cut within its first 32 MiB, so that a keep-alive connection carrying many
+  // parts does not mostly escape; every reconnection rolls again.
+  proxy.setCuts({ rate: 0.2, minBytes: MiB, maxBytes: Math.min(32 * MiB, Math.max(2 * MiB, src.size)) });
   for (let i = 0; i < ROUNDS; i++) {
     const key = `soak-${i}.obj`;
     const up = await untilDone(["object", "upload", BUCKET, src.file, "--key", key], env, home, tally);
@@ -225,6 +228,7 @@ async function soakRounds(src: Source, ctx: SoakCtx, sandboxUrl: string): Promis
     await checkDownload(out, src, down, tally);
     await spawnDiazo(["object", "delete", BUCKET, key, "--yes"], env, home, tally).finished;
     tally.cuts = proxy.counters.cuts;
+    tally.connections = proxy.counters.connections;
     console.log(`  round ${i + 1}/${ROUNDS}: ${tally.succeeded} of ${tally.attempted} intact so far`);
   }
   proxy.setCuts(null);
@@ -271,7 +275,7 @@ function printFigures(tally: Tally, src: Source, ms: number): void {
       (tally.faultsFired / Math.max(1, tally.storageRequests) * 100).toFixed(1)
     }%: 500s and dropped connections)`,
   );
-  console.log(`  connections cut mid-stream by the proxy: ${tally.cuts}`);
+  console.log(`  connections cut mid-stream by the proxy: ${tally.cuts} of ${tally.connections}`);
   console.log(`  bytes lost: ${tally.bytesLost}`);
   console.log(`  corrupt: ${tally.corrupt}`);
   console.log(`  resumed bytes re-sent after each kill (incl. HTTP headers):`);
@@ -321,6 +325,7 @@ export async function benchSoak(): Promise<boolean> {
     corrupt: 0,
     peakMiB: 0,
     cuts: 0,
+    connections: 0,
     resent: [],
     problems: [],
   };
