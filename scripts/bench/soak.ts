@@ -6,13 +6,9 @@
  * Size: BENCH_SOAK_MIB (default 200).
  */
 import path from "node:path";
-import { COMPILE_PERMISSIONS } from "../build.ts";
 import { type CutProxy, startCutProxy } from "./_fault_proxy.ts";
-import { peakRss, startSandboxProcess } from "./transfer.ts";
+import { benchEnv, diazoCommand, peakRss, startSandboxProcess } from "./transfer.ts";
 
-const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../..");
-const MAIN = path.join(ROOT, "src/main.ts");
-const CFG = ["--config", path.join(ROOT, "deno.json")];
 const MiB = 1024 * 1024;
 const BUCKET = "bench-soak";
 const ROUNDS = 10;
@@ -48,13 +44,7 @@ interface Tally {
 
 /** A spawned diazo process whose peak memory is sampled into the tally. */
 function spawnDiazo(args: string[], env: Record<string, string>, cwd: string, tally: Tally) {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", ...COMPILE_PERMISSIONS, ...CFG, MAIN, ...args],
-    env,
-    cwd,
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
+  const child = diazoCommand(args, env, cwd).spawn();
   let done = false;
   const sampler = (async () => {
     while (!done) {
@@ -299,17 +289,8 @@ export async function benchSoak(): Promise<boolean> {
   const t0 = performance.now();
   const mib = Number(Deno.env.get("BENCH_SOAK_MIB") ?? 200);
   const home = await Deno.makeTempDir({ prefix: "diazo-bench-soak-" });
-  const env: Record<string, string> = {
-    PATH: Deno.env.get("PATH") ?? "",
-    HOME: Deno.env.get("HOME") ?? home,
-    DIAZO_CONFIG_DIR: path.join(home, "config"),
-    DIAZO_STATE_DIR: path.join(home, "state"),
-    DIAZO_TOKEN_STORE: "file",
-    DIAZO_RETRY_BASE_MS: "20",
-    SVC_CLIENT_ID: "diazo-sandbox",
-    SVC_CLIENT_SECRET: "diazo-sandbox-secret",
-    NO_COLOR: "1",
-  };
+  // Short backoff: the soak is about what survives the faults, not how long the waits are.
+  const env = { ...benchEnv(home), DIAZO_RETRY_BASE_MS: "20" };
   const sb = await startSandboxProcess(env);
   const proxy = startCutProxy(sb.url);
   env.DIAZO_BASE_URL = proxy.url;
