@@ -290,7 +290,7 @@ export async function benchSoak(): Promise<boolean> {
   const mib = Number(Deno.env.get("BENCH_SOAK_MIB") ?? 200);
   const home = await Deno.makeTempDir({ prefix: "diazo-bench-soak-" });
   // Short backoff: the soak is about what survives the faults, not how long the waits are.
-  const env = { ...benchEnv(home), DIAZO_RETRY_BASE_MS: "20" };
+  const env: Record<string, string> = { ...benchEnv(home), DIAZO_RETRY_BASE_MS: "20" };
   const sb = await startSandboxProcess(env);
   const proxy = startCutProxy(sb.url);
   env.DIAZO_BASE_URL = proxy.url;
