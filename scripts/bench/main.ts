@@ -1,7 +1,9 @@
-/** `deno task bench`: every benchmark, printed (never asserted). BENCH_ONLY=startup|transfer|serve|pipeline picks one. */
+/** `deno task bench`: every benchmark, printed (never asserted). BENCH_ONLY=startup|transfer|serve|pipeline|tests|soak picks one. */
 import { benchPipeline } from "./pipeline.ts";
 import { benchServe } from "./serve.ts";
+import { benchSoak } from "./soak.ts";
 import { benchStartup } from "./startup.ts";
+import { benchTests } from "./tests.ts";
 import { benchTransfer } from "./transfer.ts";
 
 const only = Deno.env.get("BENCH_ONLY");
@@ -9,3 +11,5 @@ if (!only || only === "startup") await benchStartup();
 if (!only || only === "transfer") await benchTransfer();
 if (!only || only === "serve") await benchServe();
 if (!only || only === "pipeline") await benchPipeline();
+if (!only || only === "tests") await benchTests();
+if ((!only || only === "soak") && !(await benchSoak())) Deno.exitCode = 1;

@@ -1,62 +1,104 @@
 /**
- * OAuth scopes of the platform as data: what each is for and in which mode it can be granted.
- * Drives the commands (what to request, what to tell the user) and the sandbox (what to enforce).
+ * OAuth scopes of the platform as data: what each is for, in which mode the platform grants it (the
+ * sandbox enforces that), and what diazo recommends per mode (SPEC.md §5; diazo's messages follow it).
+ * The two differ on purpose: refusing what the platform grants breaks real clients.
  */
 
 /** Authentication mode: client credentials (no user) or a user's authorization. */
 export type AuthMode = "2-legged" | "3-legged";
 
-/** One scope and where it applies. */
+/** Both modes, in the order they are shown. */
+export const AUTH_MODES: readonly AuthMode[] = ["2-legged", "3-legged"];
+
+/** diazo's advice for a scope in a mode (SPEC.md §5): use it fully, within limits, or not at all. */
+export type Recommendation = "full" | "limited" | "none";
+
+/** One scope: what the platform grants it to, and separately what diazo recommends. */
 export interface ScopeInfo {
   name: string;
   purpose: string;
-  /** Modes in which the platform grants it. */
-  modes: readonly AuthMode[];
+  /** Modes in which the platform grants it: the sandbox's token endpoint enforces exactly this. */
+  granted: readonly AuthMode[];
+  /** diazo's guidance per mode (SPEC.md §5's table), used by its messages and `auth scopes`. */
+  recommended: Readonly<Record<AuthMode, Recommendation>>;
   /** A note on limits in a mode (e.g. 2-legged data:* only reaches the app's own data). */
   note?: string;
 }
 
-/** The scope table (the seed's table plus the platform's other documented scopes). */
+const BOTH = AUTH_MODES;
+const USER_ONLY: readonly AuthMode[] = ["3-legged"];
+const FULL = { "2-legged": "full", "3-legged": "full" } as const;
+// 2-legged data access reaches only what the app itself owns, never a user's projects.
+const LIMITED = { "2-legged": "limited", "3-legged": "full" } as const;
+const USER = { "2-legged": "none", "3-legged": "full" } as const;
+
+/**
+ * The scope table: SPEC.md's ten scopes plus the platform's other documented ones. `account:*` is
+ * granted to 2-legged tokens (accountadmin.yaml declares 2-legged security, with a `User-Id`
+ * header for writes) although diazo recommends a user's login for it.
+ */
 export const SCOPES: readonly ScopeInfo[] = [
   {
     name: "data:read",
     purpose: "Read data: objects, hubs, projects, folders, items, derivatives",
-    modes: ["2-legged", "3-legged"],
+    granted: BOTH,
+    recommended: LIMITED,
     note: "2-legged: only data the app itself owns (no hubs/projects without provisioning)",
   },
   {
     name: "data:write",
     purpose: "Change data: upload, update and delete objects and items",
-    modes: ["2-legged", "3-legged"],
+    granted: BOTH,
+    recommended: LIMITED,
     note: "2-legged: limited to the app's own buckets",
   },
   {
     name: "data:create",
     purpose: "Create data: new items, folders, versions",
-    modes: ["2-legged", "3-legged"],
+    granted: BOTH,
+    recommended: LIMITED,
     note: "2-legged: limited to the app's own buckets",
   },
-  { name: "data:search", purpose: "Search data", modes: ["2-legged", "3-legged"] },
-  { name: "bucket:read", purpose: "List buckets and read their details", modes: ["2-legged", "3-legged"] },
-  { name: "bucket:create", purpose: "Create buckets", modes: ["2-legged", "3-legged"] },
-  { name: "bucket:update", purpose: "Update buckets and their permissions", modes: ["2-legged", "3-legged"] },
-  { name: "bucket:delete", purpose: "Delete buckets", modes: ["2-legged", "3-legged"] },
+  { name: "data:search", purpose: "Search data", granted: BOTH, recommended: LIMITED },
+  { name: "bucket:read", purpose: "List buckets and read their details", granted: BOTH, recommended: FULL },
+  { name: "bucket:create", purpose: "Create buckets", granted: BOTH, recommended: FULL },
+  {
+    name: "bucket:update",
+    purpose: "Update buckets and their permissions",
+    granted: BOTH,
+    recommended: FULL,
+  },
+  { name: "bucket:delete", purpose: "Delete buckets", granted: BOTH, recommended: FULL },
   {
     name: "viewables:read",
     purpose: "Load viewables in the viewer (read-only)",
-    modes: ["2-legged", "3-legged"],
+    granted: BOTH,
+    recommended: FULL,
   },
   {
     name: "code:all",
     purpose: "Design Automation: engines, app bundles, activities, work items",
-    modes: ["2-legged"],
+    granted: BOTH,
+    recommended: FULL,
   },
-  { name: "account:read", purpose: "Read account administration data", modes: ["3-legged"] },
-  { name: "account:write", purpose: "Change account administration data", modes: ["3-legged"] },
-  { name: "user-profile:read", purpose: "Read the user's profile", modes: ["3-legged"] },
-  { name: "user:read", purpose: "Read the user's information", modes: ["3-legged"] },
-  { name: "user:write", purpose: "Change the user's information", modes: ["3-legged"] },
-  { name: "openid", purpose: "Issue an OpenID Connect ID token", modes: ["3-legged"] },
+  {
+    name: "account:read",
+    purpose: "Read account administration data",
+    granted: BOTH,
+    recommended: USER,
+    note: "2-legged: granted, but account data is a user's: diazo uses a 3-legged login",
+  },
+  {
+    name: "account:write",
+    purpose: "Change account administration data",
+    granted: BOTH,
+    recommended: USER,
+    note: "2-legged: granted (writes then name a user in User-Id), but diazo uses a 3-legged login",
+  },
+  { name: "user-profile:read", purpose: "Read the user's profile", granted: USER_ONLY, recommended: USER },
+  { name: "user:read", purpose: "Read the user's information", granted: USER_ONLY, recommended: USER },
+  { name: "user:write", purpose: "Change the user's information", granted: USER_ONLY, recommended: USER },
+  { name: "openid", purpose: "Issue an OpenID Connect ID token", granted: USER_ONLY, recommended: USER },
 ] as const;
 
 /** Every scope name the platform knows. */
@@ -74,9 +116,26 @@ export const DEFAULT_2L_SCOPES: readonly string[] = [
   "code:all",
 ];
 
-/** The table entry of a scope, or undefined for an unknown name. */
+/** The table entry of a scope, or undefined for an unknown name (`data:read:<urn>` is data:read's). */
 export function scopeInfo(name: string): ScopeInfo | undefined {
-  return SCOPES.find((s) => s.name === name);
+  const base = name.startsWith("data:read:") ? "data:read" : name;
+  return SCOPES.find((s) => s.name === base);
+}
+
+/** Scopes in `names` the platform does not grant in `mode` (unknown names are not among them). */
+export function ungrantedScopes(names: readonly string[], mode: AuthMode): string[] {
+  return names.filter((n) => {
+    const info = scopeInfo(n);
+    return info !== undefined && !info.granted.includes(mode);
+  });
+}
+
+/** Scopes in `names` the platform grants in `mode` but diazo advises against using there. */
+export function discouragedScopes(names: readonly string[], mode: AuthMode): string[] {
+  return names.filter((n) => {
+    const info = scopeInfo(n);
+    return info !== undefined && info.granted.includes(mode) && info.recommended[mode] === "none";
+  });
 }
 
 /** Names in `names` that are not scopes of the platform (`data:read:<urn>` counts as known). */

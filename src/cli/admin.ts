@@ -3,6 +3,7 @@
  * account's member directory. Every command acts as the logged-in user (`diazo auth login`).
  * `--region` routes a command to the data centre hosting the account (no header: the platform's US).
  */
+import { PROJECT_CLASSIFICATIONS, PROJECT_STATUSES } from "../aps/admin.ts";
 import { Option } from "@commander-js/extra-typings";
 import { accId } from "../aps/dm_ids.ts";
 import type { AccAccountId, AccProjectId } from "../aps/ids.ts";
@@ -17,8 +18,6 @@ import {
 } from "../ops/admin.ts";
 import { type AnyCommand, type ContextFactory, examples, positiveNumber } from "./command.ts";
 
-const STATUSES = ["active", "pending", "archived", "suspended"];
-const CLASSIFICATIONS = ["production", "template", "component", "sample"];
 const PROJECT_COLUMNS = ["id", "name", "type", "status", "platform", "classification", "createdAt"];
 const ACCOUNT_HELP = "account id: the ACC hub id (b.<guid>, as `diazo hub list` shows it) or its bare GUID";
 
@@ -61,7 +60,7 @@ function registerCreate(project: AnyCommand, makeCtx: ContextFactory): void {
     .requiredOption("--account <id>", ACCOUNT_HELP, accountOption)
     .requiredOption("--name <name>", "project name, unique in the account (at most 255 characters)")
     .requiredOption("--type <type>", "project type, e.g. Office, Bridge, Hospital")
-    .option("--classification <c>", `one of ${CLASSIFICATIONS.join(", ")} (default production)`)
+    .option("--classification <c>", `one of ${PROJECT_CLASSIFICATIONS.join(", ")} (default production)`)
     .option("--job-number <text>", "your own identifier for the project")
     .option("--template <projectId>", "clone this template project")
     .addOption(regionOption())
@@ -72,7 +71,7 @@ function registerCreate(project: AnyCommand, makeCtx: ContextFactory): void {
         throw usageError("--name must be 1 to 255 characters", "Example: --name 'Riverside Tower'");
       }
       if (opts.classification !== undefined) {
-        choices("--classification", CLASSIFICATIONS)(opts.classification);
+        choices("--classification", PROJECT_CLASSIFICATIONS)(opts.classification);
       }
       const templateId = opts.template === undefined ? undefined : projectArgument(opts.template);
       const timeoutMs = ctx.flags.timeout === undefined ? undefined : ctx.flags.timeout * 1000;
@@ -102,12 +101,16 @@ function registerProjects(admin: AnyCommand, makeCtx: ContextFactory): void {
   const list = project.command("list").alias("ls")
     .description("list the projects of an account, following every page")
     .requiredOption("--account <id>", ACCOUNT_HELP, accountOption)
-    .option("--status <list>", `only these statuses (${STATUSES.join(", ")})`, choices("--status", STATUSES))
+    .option(
+      "--status <list>",
+      `only these statuses (${PROJECT_STATUSES.join(", ")})`,
+      choices("--status", PROJECT_STATUSES),
+    )
     .option("--name <text>", "only names containing this text")
     .option(
       "--classification <list>",
-      `only these classifications (${CLASSIFICATIONS.join(", ")})`,
-      choices("--classification", CLASSIFICATIONS),
+      `only these classifications (${PROJECT_CLASSIFICATIONS.join(", ")})`,
+      choices("--classification", PROJECT_CLASSIFICATIONS),
     )
     .option("--limit <n>", "stop after n projects", positiveNumber("--limit", true))
     .addOption(regionOption())

@@ -12,14 +12,16 @@ import { type AnyCommand, type ContextFactory, examples } from "./command.ts";
 /** Registers the scope-related auth commands. */
 export function registerScopeCommands(auth: AnyCommand, makeCtx: ContextFactory): void {
   const scopes = auth.command("scopes").description(
-    "the platform's scopes, what each is for and in which mode",
+    "the platform's scopes: what each is for, the modes the platform grants it in, and what diazo recommends",
   )
     .action(async (_o, cmd) => {
-      await makeCtx(cmd).emit(runScopes(), { columns: ["scope", "modes", "purpose", "note"] });
+      await makeCtx(cmd).emit(runScopes(), {
+        columns: ["scope", "granted_by_platform", "recommended_by_diazo", "purpose", "note"],
+      });
     });
   examples(scopes, [
     "diazo auth scopes",
-    "diazo auth scopes -o json --query \"[?contains(modes, '3-legged')].scope\"",
+    "diazo auth scopes -o json --query \"[?contains(granted_by_platform, '2-legged')].scope\"",
   ]);
 
   const inspect = auth.command("inspect-token")

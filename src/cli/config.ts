@@ -1,4 +1,5 @@
 /** `diazo config ...`: profiles and settings, a thin commander adapter over ops/config.ts. */
+import path from "node:path";
 import { DiazoError, usageError } from "../core/errors.ts";
 import {
   runGet,
@@ -29,7 +30,9 @@ async function secretFromStdin(ctx: Ctx): Promise<string> {
 /** The text of an export file, or of stdin for `-`. */
 async function readExport(ctx: Ctx, file: string): Promise<string> {
   try {
-    return file === "-" ? await ctx.io.stdin.readText() : await Deno.readTextFile(file);
+    return file === "-"
+      ? await ctx.io.stdin.readText()
+      : await Deno.readTextFile(path.resolve(ctx.cwd, file));
   } catch (e) {
     if (e instanceof Deno.errors.NotFound) throw new DiazoError("file_not_found", { params: { file } });
     throw e;

@@ -1,7 +1,7 @@
 /** `diazo generate <format>`: the commander adapter over ops/generate.ts. */
 import { usageError } from "../core/errors.ts";
 import { GENERATOR, runGenerate } from "../ops/generate.ts";
-import { writeChunksToStdout } from "../platform/fs.ts";
+import { writeChunksTo } from "../platform/fs.ts";
 import { type AnyCommand, type ContextFactory, examples, positiveNumber } from "./command.ts";
 
 /** The --seed option: a whole number that fits 32 bits. */
@@ -47,7 +47,13 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
       const abort = new AbortController();
       ctx.onInterrupt(() => abort.abort());
       const { generated, description } = await runGenerate(
-        { ...opts, format, signal: abort.signal, toStream: writeChunksToStdout },
+        {
+          ...opts,
+          format,
+          signal: abort.signal,
+          // The run's stdout (a test's or a pipeline step's capture), not the process's.
+          toStream: (chunks, o) => writeChunksTo(ctx.io.stdout, chunks, o),
+        },
         ctx,
       );
       // The bytes went to stdout: a summary there would corrupt them.

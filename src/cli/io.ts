@@ -1,8 +1,8 @@
 /** The process's standard streams behind a small interface, so tests can capture them. */
 
-/** A text sink. */
+/** An output stream: text, or bytes as they are (binary data on stdout, e.g. `generate -o -`). */
 export interface Sink {
-  write(text: string): void;
+  write(data: string | Uint8Array): void;
   readonly isTerminal: boolean;
   /** The terminal's width in columns, asked each time (a window may be resized); undefined when unknown. */
   readonly columns?: number;
@@ -19,8 +19,8 @@ function sink(file: typeof Deno.stdout | typeof Deno.stderr): Sink {
   const enc = new TextEncoder();
   const isTerminal = file.isTerminal();
   return {
-    write(text: string) {
-      const bytes = enc.encode(text);
+    write(data: string | Uint8Array) {
+      const bytes = typeof data === "string" ? enc.encode(data) : data;
       let off = 0;
       while (off < bytes.length) off += file.writeSync(bytes.subarray(off));
     },
@@ -29,6 +29,11 @@ function sink(file: typeof Deno.stdout | typeof Deno.stderr): Sink {
       return isTerminal ? terminalColumns() : undefined;
     },
   };
+}
+
+/** A byte stream into `sink` (closing it leaves the sink open), for code that writes to a WritableStream. */
+export function writableOf(sink: Sink): WritableStream<Uint8Array> {
+  return new WritableStream({ write: (chunk) => sink.write(chunk) });
 }
 
 /** The width of the process's terminal; undefined where the OS cannot tell (or says 0). */

@@ -14,6 +14,7 @@ import {
 } from "../ops/object.ts";
 import { type AnyCommand, type ContextFactory, examples, positiveNumber } from "./command.ts";
 import type { Ctx } from "./context.ts";
+import { writableOf } from "./io.ts";
 import { byteProgress } from "./progress.ts";
 
 /** A progress bar on stderr when it is a terminal. */
@@ -23,6 +24,7 @@ function bar(ctx: Ctx): StartProgress {
 
 /** Registers the object family. */
 export function register(program: AnyCommand, makeCtx: ContextFactory): void {
+  // long: the family's verbs, each a short commander declaration over ops/object.ts, read in one place
   const object = program.command("object").alias("objects")
     .description("upload, download, list and share objects in buckets");
 
@@ -93,7 +95,7 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
           objectKey,
           ...opts,
           signal: abort.signal,
-          stdout: toStdout ? Deno.stdout.writable : undefined,
+          stdout: toStdout ? writableOf(ctx.io.stdout) : undefined, // the run's stdout, not the process's
         },
         ctx,
         toStdout ? undefined : bar(ctx),

@@ -105,7 +105,10 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
     .option("--formats <list>", "same as --format", collect)
     .option("--preset <name>", "a named output spec (see `diazo translate preset list`)")
     .option("--views <list>", "views of svf/svf2 output: 2d, 3d or 2d,3d (default)")
-    .option("--force", "rebuild derivatives that exist already (x-ads-force)")
+    .option(
+      "--force",
+      "rebuild derivatives that exist already (x-ads-force); start even over the 5 GB input limit",
+    )
     .addOption(regionOption())
     .option("--root-filename <file>", "the top file when the source is a zip (compressedUrn)")
     .option("--workflow <id>", "a webhooks workflow id to notify")

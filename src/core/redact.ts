@@ -65,6 +65,11 @@ export function registerSecret(value: string | undefined | null): void {
   if (typeof value === "string" && value.length >= MIN_SECRET_LENGTH) registry.add(value);
 }
 
+/** Forgets every registered value, so that a run in a process that ran others starts as a new process would. */
+export function forgetSecrets(): void {
+  registry.clear();
+}
+
 /** The values registered with `registerSecret`, longest first. */
 export function knownSecrets(): string[] {
   return [...registry].sort((a, b) => b.length - a.length);

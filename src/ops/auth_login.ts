@@ -20,7 +20,7 @@ import {
 import { loginDevice, loginThreeLegged } from "./auth_login_user.ts";
 
 async function loginTwoLegged(deps: ProfileDeps, opts: LoginOptions): Promise<LoginResult> {
-  if (opts.scopes) await saveProfileScopes(deps, checkedScopes(opts.scopes, "2-legged"));
+  if (opts.scopes) await saveProfileScopes(deps, checkedScopes(opts.scopes, "2-legged", (m) => deps.warn(m)));
   const fresh = await deps.settings();
   const token = await appToken(deps, { force: true });
   return loginResult(

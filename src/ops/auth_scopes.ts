@@ -2,17 +2,33 @@
  * The scope verbs of `auth`: the platform's scopes, decoding a token, proving the app may hold a
  * scope or call an endpoint with exactly some scopes, and growing or shrinking the profile's scopes.
  */
+import { endpointScope } from "../aps/endpoint_scopes.ts";
 import { DiazoError, isDiazoError, usageError } from "../core/errors.ts";
 import { registerSecret } from "../core/redact.ts";
 import { decodeJwt, jwtScopes } from "../aps/jwt.ts";
-import { parseScopeList, scopeInfo, SCOPES, unknownScopes } from "../aps/scopes.ts";
+import {
+  AUTH_MODES,
+  type AuthMode,
+  discouragedScopes,
+  parseScopeList,
+  SCOPES,
+  ungrantedScopes,
+  unknownScopes,
+} from "../aps/scopes.ts";
 import { profileScopes } from "../auth/two_legged.ts";
 import { createHttp } from "../services/http.ts";
 import type { OpsDeps } from "./deps.ts";
 import { appToken, type ProfileDeps } from "./auth.ts";
 
-/** Parses and checks a scope list for a mode: unknown names and mode-excluded scopes are usage errors. */
-export function checkedScopes(text: string, mode: "2-legged" | "3-legged"): string[] {
+/**
+ * Parses and checks a scope list for a mode: unknown names and scopes the platform does not grant
+ * in the mode are usage errors; scopes it grants but diazo advises against there are a warning.
+ */
+export function checkedScopes(
+  text: string,
+  mode: AuthMode,
+  warn?: (message: string) => void,
+): string[] {
   const scopes = parseScopeList(text);
   const unknown = unknownScopes(scopes);
   if (unknown.length) {
@@ -21,15 +37,20 @@ export function checkedScopes(text: string, mode: "2-legged" | "3-legged"): stri
       "See the platform's scopes with `diazo auth scopes`.",
     );
   }
-  const excluded = scopes.filter((s) =>
-    !(scopeInfo(s.startsWith("data:read:") ? "data:read" : s)?.modes.includes(mode))
-  );
+  const excluded = ungrantedScopes(scopes, mode);
   if (excluded.length) {
     throw usageError(
       `${excluded.join(", ")} cannot be granted to a ${mode} token`,
       mode === "2-legged"
-        ? "account:* and user scopes need a user: use `diazo auth login --3legged`."
+        ? "User scopes need a user: use `diazo auth login --3legged`."
         : "Remove them from --scopes.",
+    );
+  }
+  const discouraged = discouragedScopes(scopes, mode);
+  if (discouraged.length) {
+    warn?.(
+      `${discouraged.join(", ")}: granted to a ${mode} token, but diazo recommends a 3-legged login for ` +
+        "account data (see `diazo auth scopes`)",
     );
   }
   return scopes;
@@ -44,20 +65,24 @@ export async function saveProfileScopes(deps: ProfileDeps, scopes: string[]): Pr
   await deps.saveConfig(cfg);
 }
 
-/** One row of `auth scopes`. */
+/** One row of `auth scopes`: the platform's grant and diazo's advice side by side (SPEC.md §5). */
 export interface ScopeRow {
   scope: string;
+  /** Modes the platform grants it in, e.g. `2-legged, 3-legged`. */
+  granted_by_platform: string;
+  /** diazo's advice per mode, e.g. `2-legged: limited, 3-legged: full`. */
+  recommended_by_diazo: string;
   purpose: string;
-  modes: string;
   note: string;
 }
 
-/** `auth scopes`: the platform's scopes, what each is for and in which mode. */
+/** `auth scopes`: the platform's scopes, what each is for, where it is granted and what diazo recommends. */
 export function runScopes(): ScopeRow[] {
   return SCOPES.map((s) => ({
     scope: s.name,
+    granted_by_platform: s.granted.join(", "),
+    recommended_by_diazo: AUTH_MODES.map((m) => `${m}: ${s.recommended[m]}`).join(", "),
     purpose: s.purpose,
-    modes: s.modes.join(", "),
     note: s.note ?? "",
   }));
 }
@@ -114,7 +139,7 @@ export async function runTestScope(
   opts: { scope: string },
   deps: OpsDeps,
 ): Promise<{ scope: string; granted: boolean; mode: string }> {
-  const [s] = checkedScopes(opts.scope, "2-legged");
+  const [s] = checkedScopes(opts.scope, "2-legged", (m) => deps.warn(m));
   try {
     const token = await appToken(deps, { force: true, scopes: [s] });
     return { scope: s, granted: token.scopes.includes(s), mode: token.mode };
@@ -132,7 +157,7 @@ export async function runTestScopes(
   opts: { scopes: string; endpoint: string },
   deps: OpsDeps,
 ): Promise<{ scopes: string[]; endpoint: string; status: number; ok: true }> {
-  const list = checkedScopes(opts.scopes, "2-legged");
+  const list = checkedScopes(opts.scopes, "2-legged", (m) => deps.warn(m));
   if (!opts.endpoint.startsWith("/")) {
     throw usageError(
       `--endpoint must be a path starting with /, got '${opts.endpoint}'`,
@@ -150,7 +175,13 @@ export async function runTestScopes(
     token: () => Promise.resolve(token.access_token),
     debug: (l) => deps.debug(l),
   });
-  const res = await http.request({ path: opts.endpoint, scope: list.join(" "), responseType: "none" });
+  // A refusal names the scope the endpoint needs (SPEC.md §4.1), not the scopes being tried.
+  const needed = endpointScope("GET", opts.endpoint);
+  const res = await http.request({
+    path: opts.endpoint,
+    scope: needed ?? "<the endpoint's scope>",
+    responseType: "none",
+  });
   return { scopes: list, endpoint: opts.endpoint, status: res.status, ok: true };
 }
 
@@ -179,7 +210,7 @@ async function changeScopes(
 
 /** `auth extend-scopes`: adds scopes to the profile's 2-legged tokens. */
 export async function runExtendScopes(opts: { add: string }, deps: ProfileDeps): Promise<ScopeChange> {
-  const add = checkedScopes(opts.add, "2-legged");
+  const add = checkedScopes(opts.add, "2-legged", (m) => deps.warn(m));
   return await changeScopes(deps, (cur) => [...cur, ...add]);
 }
 

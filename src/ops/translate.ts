@@ -6,7 +6,10 @@
 import path from "node:path";
 import type { OutputFormat, OutputType } from "../aps/derivative_formats.ts";
 import type { Urn } from "../aps/ids.ts";
-import { DiazoError } from "../core/errors.ts";
+import { isBucketKey, parseObjectKey } from "../aps/ids.ts";
+import { parseUrn } from "../aps/urn.ts";
+import { DiazoError, usageError } from "../core/errors.ts";
+import { getObject } from "../services/oss_objects.ts";
 import { mapSettled } from "../services/concurrency.ts";
 import {
   defaultView,
@@ -56,11 +59,46 @@ export interface TranslationWait {
   startedAt?: number;
 }
 
-/** `translate start`: asks for a job; `existed` when the derivatives are there already (not rebuilt). */
+/** SPEC.md §8: the largest translation input the platform takes, per file (5 GB). */
+export const MAX_TRANSLATION_INPUT_BYTES = 5 * 1024 ** 3;
+
+/** The size of the OSS object behind `urn`, or undefined when it is not one or cannot be read. */
+async function inputSize(urn: Urn, deps: OpsDeps): Promise<number | undefined> {
+  const { bucketKey, objectKey } = parseUrn(urn);
+  if (!bucketKey || !objectKey || !isBucketKey(bucketKey)) return undefined;
+  try {
+    return (await getObject(await deps.http(), bucketKey, parseObjectKey(objectKey))).size;
+  } catch (e) {
+    // The job request that follows reports a missing object or scope in the platform's words.
+    if (e instanceof DiazoError) return undefined;
+    throw e;
+  }
+}
+
+/**
+ * Refuses (exit 2) a translation input over SPEC.md's 5 GB limit before any job starts; with
+ * `force` it warns and goes on.
+ */
+async function checkInputSize(urn: Urn, force: boolean | undefined, deps: OpsDeps): Promise<void> {
+  const size = await inputSize(urn, deps);
+  if (size === undefined || size <= MAX_TRANSLATION_INPUT_BYTES) return;
+  const gb = (size / 1024 ** 3).toFixed(1);
+  const message = `the translation input is ${gb} GB, over the platform's limit of 5 GB per file`;
+  if (!force) {
+    throw usageError(message, "Split or reduce the model, or pass --force to start the job anyway.");
+  }
+  deps.warn(`${message}; starting anyway (--force)`);
+}
+
+/**
+ * `translate start`: asks for a job; `existed` when the derivatives are there already (not rebuilt).
+ * An OSS input over 5 GB is refused unless `force`.
+ */
 export async function runTranslateStart(
   opts: DesignRef & { formats: OutputFormat[]; force?: boolean; rootFilename?: string; workflow?: string },
   deps: OpsDeps,
 ): Promise<{ job: StartedJob; existed: boolean; startedAt: number }> {
+  await checkInputSize(opts.urn, opts.force, deps);
   const startedAt = Date.now();
   const job = await startJob(await deps.http(), jobPayload(opts.urn, opts.formats, opts), {
     force: opts.force,

@@ -104,15 +104,20 @@ export async function writeChunksAtomic(
   }
 }
 
-/** Writes chunks to standard output, in order; returns the bytes written. */
-export async function writeChunksToStdout(
+/**
+ * Writes chunks to `out` (the run's standard output, which a test or a pipeline step may capture),
+ * in order; returns the bytes written.
+ */
+export async function writeChunksTo(
+  out: { write(bytes: Uint8Array): void },
   chunks: Iterable<Uint8Array> | AsyncIterable<Uint8Array>,
   opts: { signal?: AbortSignal } = {},
 ): Promise<number> {
   let written = 0;
   for await (const chunk of chunks) {
     opts.signal?.throwIfAborted();
-    written += await writeAll(Deno.stdout, chunk);
+    out.write(chunk);
+    written += chunk.length;
   }
   return written;
 }

@@ -66,6 +66,8 @@ export interface RequestContext {
   url: URL;
   /** Origin the client used to reach the sandbox, e.g. `http://127.0.0.1:8787`; for absolute links. */
   baseUrl: string;
+  /** The path as the client sent it, when the gateway collapsed repeated slashes in it. */
+  sentPath?: string;
   /** Decoded path parameters of the matched route. */
   params: Record<string, string>;
   /** The verified bearer token, on routes that require one. */

@@ -1,6 +1,6 @@
 /**
  * The control API under `/_sandbox/`: reset and state dump (over every registered store), apps,
- * service accounts, request log, faults, clock and settings. It needs no token, is never faulted and is not recorded in the
+ * service accounts, request log, faults, an object's reported size, clock and settings. It needs no token, is never faulted and is not recorded in the
  * request log.
  */
 
@@ -63,6 +63,21 @@ async function addApp(req: Request, { sandbox: sb }: RequestContext): Promise<Re
 
 function listRequests(_req: Request, { sandbox: sb, url }: RequestContext): Response {
   return json(200, sb.requests.list(url.searchParams.get("path") ?? undefined));
+}
+
+/** Makes an object report another size in its details and listings (its bytes stay as they are). */
+async function setReportedSize(req: Request, { sandbox: sb }: RequestContext): Promise<Response> {
+  const b = await readObject(req);
+  const size = b?.size;
+  if (
+    !b || typeof b.bucket_key !== "string" || typeof b.object_key !== "string" || !Number.isSafeInteger(size)
+  ) {
+    throw badRequest("'bucket_key' and 'object_key' (strings) and 'size' (an integer) are required");
+  }
+  const obj = sb.oss.objects.get(b.bucket_key)?.byKey.get(b.object_key);
+  if (!obj) throw controlError(404, `no object ${b.bucket_key}/${b.object_key}`);
+  obj.reportedSize = size as number;
+  return json(200, { bucket_key: obj.bucketKey, object_key: obj.objectKey, size: obj.reportedSize });
 }
 
 async function addFault(req: Request, { sandbox: sb }: RequestContext): Promise<Response> {
@@ -128,6 +143,7 @@ export const controlRoutes: readonly Route[] = [
     handler: (_req, { sandbox }) => (sandbox.requests.clear(), empty(204)),
   },
   { method: "POST", pattern: "/_sandbox/faults", scopes: [], handler: addFault },
+  { method: "POST", pattern: "/_sandbox/objects/reported-size", scopes: [], handler: setReportedSize },
   {
     method: "GET",
     pattern: "/_sandbox/faults",

@@ -88,6 +88,7 @@ function logRequests(
     time: timing.time,
     method: req.method,
     path,
+    ...(ctx.sentPath !== undefined ? { sent_path: ctx.sentPath } : {}),
     query: redactedQuery(ctx.url),
     status: res?.status ?? 0,
     duration_ms: Math.round(ms * 10) / 10,
@@ -153,6 +154,19 @@ function trackConnections(
   return { handler, busy: (port) => inFlight.has(port) };
 }
 
+/**
+ * Collapses repeated slashes in `url`'s path as the platform's gateway does (the official SDK sends
+ * `//authentication/v2/token`); returns the path as sent when it changed. Object keys travel
+ * percent-encoded, so no key's own slashes are touched.
+ */
+export function collapseSlashes(url: URL): string | undefined {
+  const sent = url.pathname;
+  const served = sent.replace(/\/{2,}/g, "/");
+  if (served === sent) return undefined;
+  url.pathname = served;
+  return sent;
+}
+
 /** Builds the request handler of a sandbox. */
 export function createRequestHandler(sb: SandboxContext, opts: MiddlewareOptions): RequestHandler {
   const api = createRouter(...opts.routes);
@@ -160,7 +174,8 @@ export function createRequestHandler(sb: SandboxContext, opts: MiddlewareOptions
   const tracked = trackConnections(async (req, info) => {
     const timing = { started: performance.now(), time: new Date(nowMs(sb.clock)).toISOString() };
     const url = new URL(req.url);
-    const ctx: RequestContext = { sandbox: sb, url, baseUrl: url.origin, params: {} };
+    const sentPath = collapseSlashes(url);
+    const ctx: RequestContext = { sandbox: sb, url, baseUrl: url.origin, params: {}, sentPath };
     if (isControlPath(url.pathname)) return serveControlApi(sb, control, req, ctx, opts, tracked.busy);
     const outcome = await injectFaults(sb, req, ctx, info, opts, () => answerInternalErrors(api, req, ctx));
     logRequests(sb, req, ctx, outcome, timing, opts.log);

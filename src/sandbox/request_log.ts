@@ -11,7 +11,10 @@ export interface RequestLogEntry {
   /** ISO 8601, wall clock. */
   time: string;
   method: string;
+  /** The path as served, repeated slashes collapsed. */
   path: string;
+  /** The path as the client sent it, when that differs (e.g. `//authentication/v2/token`). */
+  sent_path?: string;
   query: Record<string, string>;
   status: number;
   duration_ms: number;

@@ -55,10 +55,16 @@ Deno.test("callback parsing: code, wrong state, access_denied, pasted forms", ()
   assert.throws(() => codeFromPaste("", "s1"), DiazoError);
 });
 
-Deno.test("scopes per mode: unknown names and mode-excluded scopes are usage errors", () => {
+Deno.test("scopes per mode: unknown names and scopes the platform does not grant are usage errors; discouraged ones warn", () => {
   assert.deepEqual(checkedScopes("bucket:read, data:read", "2-legged"), ["bucket:read", "data:read"]);
-  assert.throws(() => checkedScopes("account:read", "2-legged"), /cannot be granted to a 2-legged token/);
-  assert.throws(() => checkedScopes("code:all", "3-legged"), /cannot be granted to a 3-legged token/);
+  const warnings: string[] = [];
+  assert.deepEqual(checkedScopes("account:read", "2-legged", (m) => warnings.push(m)), ["account:read"]);
+  assert.match(
+    warnings.join("\n"),
+    /account:read: granted to a 2-legged token, but diazo recommends a 3-legged login/,
+  );
+  assert.throws(() => checkedScopes("openid", "2-legged"), /cannot be granted to a 2-legged token/);
+  assert.deepEqual(checkedScopes("code:all", "3-legged"), ["code:all"]);
   assert.throws(() => checkedScopes("data:everything", "3-legged"), /unknown scope data:everything/);
 });
 

@@ -26,7 +26,9 @@ Deno.test("contract: accountadmin.yaml", async () => {
         const op = "POST /construction/admin/v1/accounts/{accountId}/projects";
         const json = { name: "Contract Tower", type: "Office" };
         await expect(s, w, op, 202, { json });
-        await expect(s, w, op, 409, { json });
+        // A taken name is bad input: the platform declares no 409 for this operation.
+        const taken = await expect(s, w, op, 400, { json });
+        assert.match(taken.json.message, /already exists/);
         await expect(s, w, op, 400, { json: {} });
       },
       "GET /construction/admin/v1/projects/{projectId}": async (s, w) => {

@@ -13,9 +13,12 @@ function hashOf(s: Session, url: string): string {
   return new URL(url).pathname.split("/").at(-1)!;
 }
 
-const BATCH = "batch operations are not served yet (issue 13, item 3)";
+/** 25 object keys: the most one batch request names, as real clients fill it. */
+const BATCH_KEYS = Array.from({ length: 25 }, (_, i) => `batch/${i}.txt`);
 
 Deno.test("contract: oss.yaml", async () => {
+  // The world holds path parameters (strings); a batch's upload keys are kept beside it.
+  const batchUploadKeys: Record<string, string> = {};
   await runPlan<World>({
     file: "oss/oss.yaml",
     setup: async (s) => ({
@@ -102,9 +105,34 @@ Deno.test("contract: oss.yaml", async () => {
         notServed:
           "resumable uploads to a signed resource are not emulated (diazo uploads through signeds3upload)",
       },
-      "POST /oss/v2/buckets/{bucketKey}/objects/batchsigneds3upload": { notServed: BATCH },
-      "POST /oss/v2/buckets/{bucketKey}/objects/batchcompleteupload": { notServed: BATCH },
-      "POST /oss/v2/buckets/{bucketKey}/objects/batchsigneds3download": { notServed: BATCH },
+      "POST /oss/v2/buckets/{bucketKey}/objects/batchsigneds3upload": async (s, w) => {
+        const op = "POST /oss/v2/buckets/{bucketKey}/objects/batchsigneds3upload";
+        const a = await expect(s, w, op, 200, {
+          json: { requests: BATCH_KEYS.map((objectKey) => ({ objectKey })) },
+        });
+        for (const key of BATCH_KEYS) {
+          const put = await s.send("PUT", a.json.results[key].urls[0], { body: bytesOf(`batch ${key}`) });
+          assert.equal(put.status, 200);
+        }
+        for (const key of BATCH_KEYS) batchUploadKeys[key] = a.json.results[key].uploadKey;
+        const tooMany = [...BATCH_KEYS, "one-more"].map((objectKey) => ({ objectKey }));
+        await expect(s, w, op, 400, { json: { requests: tooMany } });
+      },
+      "POST /oss/v2/buckets/{bucketKey}/objects/batchcompleteupload": async (s, w) => {
+        const a = await expect(s, w, "POST /oss/v2/buckets/{bucketKey}/objects/batchcompleteupload", 200, {
+          json: {
+            requests: BATCH_KEYS.map((objectKey) => ({ objectKey, uploadKey: batchUploadKeys[objectKey] })),
+          },
+        });
+        assert.ok(BATCH_KEYS.every((k) => a.json.results[k].status === undefined), JSON.stringify(a.json));
+      },
+      "POST /oss/v2/buckets/{bucketKey}/objects/batchsigneds3download": async (s, w) => {
+        const requests = [...BATCH_KEYS, "missing"].slice(1).map((objectKey) => ({ objectKey }));
+        const a = await expect(s, w, "POST /oss/v2/buckets/{bucketKey}/objects/batchsigneds3download", 200, {
+          json: { requests },
+        });
+        assert.equal(a.json.results.missing.status, "error");
+      },
       "DELETE /oss/v2/buckets/{bucketKey}/objects/{objectKey}": async (s, w) => {
         await expect(s, w, "DELETE /oss/v2/buckets/{bucketKey}/objects/{objectKey}", 200);
       },

@@ -1,16 +1,13 @@
 /** e2e: `--region` of the `admin` commands (the `Region` header) against a sandbox. */
 import assert from "node:assert/strict";
 import { seededAccountId } from "../../src/sandbox/admin/store.ts";
-import { startSandbox } from "../../src/sandbox/server.ts";
-import { assertOneError, diazo, json, makeHome, requestLog, sandboxEnv } from "./harness.ts";
+import { assertOneError, diazo, json, requestLog, sandboxEnv, withSandboxHome } from "./harness.ts";
 import { loginUser } from "./user_login.ts";
 
 type Project = { id: string; name: string; status: string };
 
-Deno.test("admin --region: lists, gets, users and creates in the named region; a bad region sends nothing", async () => {
-  const sb = await startSandbox({ port: 0 });
-  const home = await makeHome();
-  try {
+Deno.test("admin --region: lists, gets, users and creates in the named region; a bad region sends nothing", () =>
+  withSandboxHome(async ({ sb, home }) => {
     const env = sandboxEnv(home, sb.url, { DIAZO_NO_BROWSER: "1" });
     const account = seededAccountId();
     const login = await loginUser(env, "account:read,account:write");
@@ -83,8 +80,4 @@ Deno.test("admin --region: lists, gets, users and creates in the named region; a
       ].sort(),
     );
     assert.equal(json<Project[]>(await list()).length, 4, "the US list is unchanged");
-  } finally {
-    await home.cleanup();
-    await sb.close();
-  }
-});
+  }));

@@ -1,6 +1,6 @@
 /** e2e: aliases expand (appended args, $n placeholders, to plugins and built-ins); loops, shadowing and empties are refused. */
 import assert from "node:assert/strict";
-import { diazo, json } from "./harness.ts";
+import { diazo, json, spawnDiazo } from "./harness.ts";
 import { assertOneError, extHome, PROBE_PLUGIN, sandboxProfile } from "./ext_helpers.ts";
 
 Deno.test("aliases: placeholders first, the rest appended; an alias may expand to an alias and to a plugin", async () => {
@@ -8,33 +8,33 @@ Deno.test("aliases: placeholders first, the rest appended; an alias may expand t
   try {
     await x.script("diazo-probe", PROBE_PLUGIN);
     const env = x.env();
-    const add = await diazo(["plugin", "alias", "add", "greet", "probe hello $2 --x=$1", "-o", "json"], {
+    const add = await spawnDiazo(["plugin", "alias", "add", "greet", "probe hello $2 --x=$1", "-o", "json"], {
       env,
     });
     assert.equal(add.code, 0, add.stderr);
     assert.deepEqual(json(add), { name: "greet", expansion: "probe hello $2 --x=$1" });
-    assert.equal((await diazo(["plugin", "alias", "add", "g2", "greet 'two words'"], { env })).code, 0);
+    assert.equal((await spawnDiazo(["plugin", "alias", "add", "g2", "greet 'two words'"], { env })).code, 0);
 
-    const r = await diazo(["greet", "A", "B", "C", "--d"], { env, cwd: x.home.cwd });
+    const r = await spawnDiazo(["greet", "A", "B", "C", "--d"], { env, cwd: x.home.cwd });
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stdout, "<hello>\n<B>\n<--x=A>\n<C>\n<--d>\n");
-    const chained = await diazo(["g2", "Z"], { env, cwd: x.home.cwd });
+    const chained = await spawnDiazo(["g2", "Z"], { env, cwd: x.home.cwd });
     assert.equal(chained.stdout, "<hello>\n<Z>\n<--x=two words>\n");
     assertOneError(
-      await diazo(["greet", "A"], { env }),
+      await spawnDiazo(["greet", "A"], { env }),
       2,
       /alias 'greet' needs 2 arguments \(\$1\.\.\$2\), got 1/,
     );
 
-    const debug = await diazo(["--debug", "g2", "Z"], { env, cwd: x.home.cwd });
+    const debug = await spawnDiazo(["--debug", "g2", "Z"], { env, cwd: x.home.cwd });
     assert.match(debug.stderr, /debug: alias g2 → greet: --debug probe hello Z --x=two words\n/);
     assert.match(
       debug.stderr,
       /debug: plugin probe: \S+diazo-probe hello Z --x=two words → exit 0 in \d+ ms/,
     );
 
-    const list = await diazo(["alias", "list", "-o", "json"], { env });
-    const viaPlugin = await diazo(["plugin", "alias", "list", "-o", "json"], { env });
+    const list = await spawnDiazo(["alias", "list", "-o", "json"], { env });
+    const viaPlugin = await spawnDiazo(["plugin", "alias", "list", "-o", "json"], { env });
     assert.deepEqual(json(list), [
       { name: "g2", expansion: "greet 'two words'" },
       { name: "greet", expansion: "probe hello $2 --x=$1" },

@@ -1,8 +1,7 @@
-/** e2e: the real CLI process against a sandbox on port 0 — auth, lists, output, errors. */
+/** e2e: the CLI (in process, through runCli) against a sandbox on port 0 — auth, lists, output, errors. */
 import assert from "node:assert/strict";
 import path from "node:path";
-import { startSandbox } from "../../src/sandbox/server.ts";
-import { diazo, json, makeHome, requestLog, SANDBOX_SECRET, sandboxEnv } from "./harness.ts";
+import { diazo, json, requestLog, SANDBOX_SECRET, sandboxEnv, withSandboxHome } from "./harness.ts";
 
 async function seedBuckets(url: string, keys: string[]): Promise<void> {
   const tok = await fetch(`${url}/authentication/v2/token`, {
@@ -28,10 +27,8 @@ async function seedBuckets(url: string, keys: string[]): Promise<void> {
   }
 }
 
-Deno.test("auth test succeeds with the well-known credentials and prints JSON", async () => {
-  const sb = await startSandbox({ port: 0 });
-  const home = await makeHome();
-  try {
+Deno.test("auth test succeeds with the well-known credentials and prints JSON", () =>
+  withSandboxHome(async ({ sb, home }) => {
     const r = await diazo(["auth", "test", "-o", "json"], { env: sandboxEnv(home, sb.url) });
     assert.equal(r.code, 0, r.stderr);
     const out = json<{ ok: boolean; client_id: string; scopes: string[]; base_url: string }>(r);
@@ -39,16 +36,10 @@ Deno.test("auth test succeeds with the well-known credentials and prints JSON", 
     assert.equal(out.client_id, "diazo-sandbox");
     assert.equal(out.base_url, sb.url);
     assert.ok(out.scopes.includes("bucket:read"));
-  } finally {
-    await home.cleanup();
-    await sb.close();
-  }
-});
+  }));
 
-Deno.test("bucket list follows every page, pipes as JSON, and --query filters", async () => {
-  const sb = await startSandbox({ port: 0 });
-  const home = await makeHome();
-  try {
+Deno.test("bucket list follows every page, pipes as JSON, and --query filters", () =>
+  withSandboxHome(async ({ sb, home }) => {
     const keys = Array.from({ length: 230 }, (_, i) => `b-${String(i).padStart(3, "0")}`);
     await seedBuckets(sb.url, [...keys, "eu-one"]);
     const env = sandboxEnv(home, sb.url);
@@ -75,16 +66,10 @@ Deno.test("bucket list follows every page, pipes as JSON, and --query filters", 
     assert.match(csv.stdout, /^bucketKey,policyKey,region,createdAt\r\neu-one,transient,EMEA,/);
     const yaml = await diazo(["bucket", "list", "--region", "EMEA", "-o", "yaml"], { env });
     assert.match(yaml.stdout, /- bucketKey: eu-one/);
-  } finally {
-    await home.cleanup();
-    await sb.close();
-  }
-});
+  }));
 
-Deno.test("consecutive commands reuse the cached token (one token request)", async () => {
-  const sb = await startSandbox({ port: 0 });
-  const home = await makeHome();
-  try {
+Deno.test("consecutive commands reuse the cached token (one token request)", () =>
+  withSandboxHome(async ({ sb, home }) => {
     const env = sandboxEnv(home, sb.url);
     for (let i = 0; i < 3; i++) {
       assert.equal((await diazo(["bucket", "list", "--region", "US"], { env })).code, 0);
@@ -97,16 +82,10 @@ Deno.test("consecutive commands reuse the cached token (one token request)", asy
     assert.equal(json<{ removed: number }>(logout).removed, 1);
     await diazo(["bucket", "list", "--region", "US"], { env });
     assert.equal((await requestLog(sb.url, "/authentication/v2/token")).length, 2);
-  } finally {
-    await home.cleanup();
-    await sb.close();
-  }
-});
+  }));
 
-Deno.test("wrong secret: exit 3, the catalog message and hint on stderr, nothing on stdout", async () => {
-  const sb = await startSandbox({ port: 0 });
-  const home = await makeHome();
-  try {
+Deno.test("wrong secret: exit 3, the catalog message and hint on stderr, nothing on stdout", () =>
+  withSandboxHome(async ({ sb, home }) => {
     for (const args of [["auth", "test"], ["bucket", "list"]]) {
       const r = await diazo(args, { env: sandboxEnv(home, sb.url, { SVC_CLIENT_SECRET: "wrong-secret" }) });
       assert.equal(r.code, 3, r.stderr);
@@ -124,16 +103,10 @@ Deno.test("wrong secret: exit 3, the catalog message and hint on stderr, nothing
     assert.deepEqual(Object.keys(obj.error).sort(), ["code", "hint", "message", "status"]);
     assert.equal(obj.error.code, "auth_failed");
     assert.equal(obj.error.status, 401);
-  } finally {
-    await home.cleanup();
-    await sb.close();
-  }
-});
+  }));
 
-Deno.test("missing credentials and unknown bucket map to their catalog entries", async () => {
-  const sb = await startSandbox({ port: 0 });
-  const home = await makeHome();
-  try {
+Deno.test("missing credentials and unknown bucket map to their catalog entries", () =>
+  withSandboxHome(async ({ sb, home }) => {
     const noCreds = await diazo(["bucket", "list"], {
       env: sandboxEnv(home, sb.url, { SVC_CLIENT_ID: "", SVC_CLIENT_SECRET: "" }),
     });
@@ -147,16 +120,10 @@ Deno.test("missing credentials and unknown bucket map to their catalog entries",
     const again = await diazo(["bucket", "create", "--key", "dup-key"], { env: sandboxEnv(home, sb.url) });
     assert.equal(again.code, 6);
     assert.match(again.stderr, /^error: Bucket already exists\n/);
-  } finally {
-    await home.cleanup();
-    await sb.close();
-  }
-});
+  }));
 
-Deno.test(".env never overrides an exported variable; SVC_CLIENT_ID wins over APS_CLIENT_ID", async () => {
-  const sb = await startSandbox({ port: 0 });
-  const home = await makeHome();
-  try {
+Deno.test(".env never overrides an exported variable; SVC_CLIENT_ID wins over APS_CLIENT_ID", () =>
+  withSandboxHome(async ({ sb, home }) => {
     await Deno.writeTextFile(
       path.join(home.cwd, ".env"),
       "SVC_CLIENT_ID=wrong-from-dotenv\nSVC_CLIENT_SECRET=wrong-too\n",
@@ -190,8 +157,4 @@ Deno.test(".env never overrides an exported variable; SVC_CLIENT_ID wins over AP
     const filled = await diazo(["auth", "test", "-o", "json"], { env, cwd: home.cwd });
     assert.equal(filled.code, 0, filled.stderr);
     assert.equal(json<{ client_id_source: string }>(filled).client_id_source, "SVC_CLIENT_ID");
-  } finally {
-    await home.cleanup();
-    await sb.close();
-  }
-});
+  }));

@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import path from "node:path";
-import { cliCommand, cliEnv, diazo, makeHome, type TestHome } from "./harness.ts";
+import { cliCommand, cliEnv, diazo, makeHome, spawnDiazo, type TestHome } from "./harness.ts";
 
 async function has(cmd: string): Promise<boolean> {
   try {
@@ -226,7 +226,7 @@ Deno.test("diazo completions <shell> prints the script; an unknown shell is a us
     const bad = await diazo(["completions", "tcsh"], { env: cliEnv(home) });
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /^error: .*tcsh/);
-    const none = await diazo(["__complete", "tcsh", "--", "x"], { env: cliEnv(home) });
+    const none = await spawnDiazo(["__complete", "tcsh", "--", "x"], { env: cliEnv(home) }); // main.ts's entry
     assert.equal(none.code, 2);
     assert.equal(none.stdout, "");
   } finally {

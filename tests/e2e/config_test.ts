@@ -1,13 +1,10 @@
-/** e2e: profiles and settings through the real CLI. */
+/** e2e: profiles and settings through the CLI, run in process. */
 import assert from "node:assert/strict";
 import path from "node:path";
-import { startSandbox } from "../../src/sandbox/server.ts";
-import { cliEnv, diazo, json, makeHome, SANDBOX_SECRET } from "./harness.ts";
+import { cliEnv, diazo, json, makeHome, SANDBOX_SECRET, withSandboxHome } from "./harness.ts";
 
-Deno.test("profiles: create (secret from stdin), list, use, current, export without and with secrets, import, delete", async () => {
-  const sb = await startSandbox({ port: 0 });
-  const home = await makeHome();
-  try {
+Deno.test("profiles: create (secret from stdin), list, use, current, export without and with secrets, import, delete", () =>
+  withSandboxHome(async ({ sb, home }) => {
     const env = cliEnv(home);
     const created = await diazo(
       [
@@ -113,11 +110,7 @@ Deno.test("profiles: create (secret from stdin), list, use, current, export with
     const del = await diazo(["config", "profile", "delete", "sand", "--yes", "-o", "json"], { env });
     assert.equal(del.code, 0, del.stderr);
     assert.equal(json<{ tokens_removed: number }>(del).tokens_removed, 1);
-  } finally {
-    await home.cleanup();
-    await sb.close();
-  }
-});
+  }));
 
 Deno.test("config get/set: settings and profile keys, validated; secrets never from argv", async () => {
   const home = await makeHome();

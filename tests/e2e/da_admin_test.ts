@@ -1,16 +1,13 @@
 /** e2e: Design Automation and account administration commands against a sandbox. */
 import assert from "node:assert/strict";
 import { seededAccountId } from "../../src/sandbox/admin/store.ts";
-import { startSandbox } from "../../src/sandbox/server.ts";
-import { diazo, json, makeHome, requestLog, sandboxEnv } from "./harness.ts";
+import { diazo, json, requestLog, sandboxEnv, withSandboxHome } from "./harness.ts";
 import { loginUser } from "./user_login.ts";
 
 type IdRow = { id: string; owner: string; name: string; alias: string };
 
-Deno.test("da: engines across pages, --limit, get, nickname, app bundles, activities, bad input", async () => {
-  const sb = await startSandbox({ port: 0 });
-  const home = await makeHome();
-  try {
+Deno.test("da: engines across pages, --limit, get, nickname, app bundles, activities, bad input", () =>
+  withSandboxHome(async ({ sb, home }) => {
     const env = sandboxEnv(home, sb.url);
     const engines = await diazo(["da", "engine", "list", "-o", "json"], { env });
     assert.equal(engines.code, 0, engines.stderr);
@@ -94,16 +91,10 @@ Deno.test("da: engines across pages, --limit, get, nickname, app bundles, activi
     assert.deepEqual(bundles.map((b) => b.id), ["Diazo_E2E.Extract+$LATEST"]);
     const acts = json<IdRow[]>(await diazo(["da", "activity", "list", "-o", "json"], { env }));
     assert.ok(acts.some((a) => a.id === "AutoCAD.PlotToPDF+prod" && a.alias === "prod"));
-  } finally {
-    await home.cleanup();
-    await sb.close();
-  }
-});
+  }));
 
-Deno.test("admin: needs a user login (no request before), then projects, create -> pending -> listed, users", async () => {
-  const sb = await startSandbox({ port: 0 });
-  const home = await makeHome();
-  try {
+Deno.test("admin: needs a user login (no request before), then projects, create -> pending -> listed, users", () =>
+  withSandboxHome(async ({ sb, home }) => {
     const env = sandboxEnv(home, sb.url, { DIAZO_NO_BROWSER: "1" });
     const account = seededAccountId();
     const noLogin = await diazo(["admin", "project", "list", "--account", `b.${account}`], { env });
@@ -161,7 +152,9 @@ Deno.test("admin: needs a user login (no request before), then projects, create 
     const got = await diazo(["admin", "project", "get", project.id, "-o", "json"], { env });
     assert.equal(json<Project>(got).name, "E2E Depot");
     const dup = await diazo(createArgs, { env });
-    assert.equal(dup.code, 6);
+    // The platform answers a taken name 400 (it declares no 409 here): bad input, exit 2.
+    assert.equal(dup.code, 2, dup.stderr);
+    assert.match(dup.stderr, /already exists/);
 
     const waited = await diazo([
       "admin",
@@ -200,8 +193,4 @@ Deno.test("admin: needs a user login (no request before), then projects, create 
     });
     assert.equal(few.stdout.trim().split(/\r?\n/).length, 4, "a header and three users");
     assert.match(few.stdout, /^id,name,email,role,status,company_name/);
-  } finally {
-    await home.cleanup();
-    await sb.close();
-  }
-});
+  }));

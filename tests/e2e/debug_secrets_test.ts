@@ -1,12 +1,9 @@
 /** e2e: a whole --debug run never shows the client secret or any access token. */
 import assert from "node:assert/strict";
-import { startSandbox } from "../../src/sandbox/server.ts";
-import { addFault, diazo, makeHome, SANDBOX_SECRET, sandboxEnv } from "./harness.ts";
+import { addFault, diazo, SANDBOX_SECRET, sandboxEnv, withSandboxHome } from "./harness.ts";
 
-Deno.test("--debug output of an e2e run contains neither the client secret nor any token", async () => {
-  const sb = await startSandbox({ port: 0 });
-  const home = await makeHome();
-  try {
+Deno.test("--debug output of an e2e run contains neither the client secret nor any token", () =>
+  withSandboxHome(async ({ sb, home }) => {
     const env = sandboxEnv(home, sb.url);
     await addFault(sb.url, { method: "GET", path: "/oss/v2/buckets", status: 503, count: 1 });
     const runs = [
@@ -32,8 +29,4 @@ Deno.test("--debug output of an e2e run contains neither the client secret nor a
       assert.ok(!all.includes(t.split(".")[2]), "token signature leaked");
     }
     assert.doesNotMatch(all, /eyJ[\w-]{10,}\.[\w-]{10,}\./, "no JWT-looking string at all");
-  } finally {
-    await home.cleanup();
-    await sb.close();
-  }
-});
+  }));

@@ -1,29 +1,11 @@
 /** e2e: the hub, project, folder and item commands against the sandbox's seeded data management. */
 import assert from "node:assert/strict";
 import { threeLeggedKey } from "../../src/auth/three_legged.ts";
-import { type Sandbox, startSandbox } from "../../src/sandbox/server.ts";
 import { authorizationCode, exchangeCode } from "../sandbox/oauth_helpers.ts";
-import { diazo, json, makeHome, requestLog, SANDBOX_ID, sandboxEnv, type TestHome } from "./harness.ts";
+import { diazo, json, requestLog, SANDBOX_ID, withSandboxHome } from "./harness.ts";
 
 // deno-lint-ignore no-explicit-any
 type Row = Record<string, any>;
-
-interface World {
-  sb: Sandbox;
-  home: TestHome;
-  env: Record<string, string>;
-}
-
-async function withWorld(fn: (w: World) => Promise<void>): Promise<void> {
-  const sb = await startSandbox({ port: 0 });
-  const home = await makeHome();
-  try {
-    await fn({ sb, home, env: sandboxEnv(home, sb.url) });
-  } finally {
-    await home.cleanup();
-    await sb.close();
-  }
-}
 
 /** Runs a command that must succeed with JSON output and returns the parsed value. */
 async function ok<T = Row[]>(env: Record<string, string>, args: string[]): Promise<T> {
@@ -50,7 +32,7 @@ async function sheets(env: Record<string, string>) {
 }
 
 Deno.test("dm e2e: folder list follows every page (several page requests), --limit stops early", async () => {
-  await withWorld(async ({ sb, env }) => {
+  await withSandboxHome(async ({ sb, env }) => {
     const { project, sheets: folder, contents } = await sheets(env);
     assert.deepEqual(contents.map((c) => c.type).sort(), ["folders", "folders", "folders", "items"]);
     const contentsPath = `/data/v1/projects/${project}/folders/${encodeURIComponent(folder)}/contents`;
@@ -88,7 +70,7 @@ Deno.test("dm e2e: folder list follows every page (several page requests), --lim
 });
 
 Deno.test("dm e2e: hub/project/folder/item get and item versions", async () => {
-  await withWorld(async ({ env }) => {
+  await withSandboxHome(async ({ env }) => {
     const { hub, project, contents } = await sheets(env);
     const hubRow = await ok<Row>(env, ["hub", "get", hub]);
     assert.equal(hubRow.id, hub);
@@ -118,7 +100,7 @@ Deno.test("dm e2e: hub/project/folder/item get and item versions", async () => {
 });
 
 Deno.test("dm e2e: bad ids are usage errors before any request; unknown ids exit 4 with a hint", async () => {
-  await withWorld(async ({ sb, env }) => {
+  await withSandboxHome(async ({ sb, env }) => {
     const { hub, project } = await sheets(env);
     const before = (await requestLog(sb.url)).length;
     const bad = await diazo(["project", "list", "my-hub"], { env });
@@ -152,7 +134,7 @@ Deno.test("dm e2e: bad ids are usage errors before any request; unknown ids exit
 });
 
 Deno.test("dm e2e: the personal hub needs a user's login; with one, commands act as the user", async () => {
-  await withWorld(async ({ sb, home, env }) => {
+  await withSandboxHome(async ({ sb, home, env }) => {
     const appHubs = await ok(env, ["hub", "list"]);
     assert.deepEqual(appHubs.map((h) => h.id.slice(0, 2)), ["b."]);
     const asUser = await diazo(["hub", "list", "--as", "user"], { env });

@@ -1,7 +1,6 @@
 /** Set-up shared by the plugin, alias and hook e2e tests: a home with bin dirs on PATH and plugins.json. */
 import path from "node:path";
-import { startSandbox } from "../../src/sandbox/server.ts";
-import { cliEnv, makeHome, SANDBOX_ID, SANDBOX_SECRET, type TestHome } from "./harness.ts";
+import { cliEnv, makeHome, SANDBOX_ID, SANDBOX_SECRET, startTestSandbox, type TestHome } from "./harness.ts";
 export { assertOneError } from "./harness.ts";
 
 /** A test home whose PATH starts with its own `bin` and `bin2` directories. */
@@ -78,7 +77,7 @@ export async function readEnvDump(file: string): Promise<Record<string, string>>
 
 /** A sandbox and a config.json profile holding its credentials (no credentials in the environment). */
 export async function sandboxProfile(x: ExtHome, secret = SANDBOX_SECRET) {
-  const sb = await startSandbox({ port: 0 });
+  const sb = await startTestSandbox();
   await Deno.writeTextFile(
     path.join(x.home.configDir, "config.json"),
     JSON.stringify({

@@ -1,8 +1,19 @@
-/** Spawns the real CLI against a real sandbox on port 0. */
+/**
+ * Runs the CLI against a real sandbox on port 0: in this process through `runCli` with captured
+ * streams (`diazo`), or as a child process where a process matters (`spawnDiazo`: signals, exit
+ * codes of the binary, real stdin/TTY, plugins, hooks).
+ */
 import assert from "node:assert/strict";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { COMPILE_PERMISSIONS } from "../../scripts/build.ts";
+import { runCli } from "../../src/cli/root.ts";
+import { forgetSecrets } from "../../src/core/redact.ts";
+import type { Sandbox } from "../../src/sandbox/server.ts";
+import { captureIo, type Keyboard } from "./capture.ts";
+import { startTestSandbox } from "./test_sandbox.ts";
+export { captureIo, type Keyboard, keyboard } from "./capture.ts";
+export { startTestSandbox } from "./test_sandbox.ts";
 
 /** Repository root. */
 export const ROOT = path.resolve(fileURLToPath(new URL("../../", import.meta.url)));
@@ -91,20 +102,73 @@ export function cliCommand(args: readonly string[]): string[] {
   ];
 }
 
-/** Runs the CLI to completion. */
-export async function diazo(
+/** How one CLI run is started: its whole environment, working directory and standard input. */
+export interface SpawnOptions {
+  env: Record<string, string>;
+  /** Default: this process's working directory, as a child process would inherit it. */
+  cwd?: string;
+  /** Text on standard input; without it stdin is empty (a child gets /dev/null). */
+  stdin?: string;
+}
+
+/** An in-process run may also be typed on while it waits, and watched as it writes to stderr. */
+export interface RunOptions extends Omit<SpawnOptions, "stdin"> {
+  stdin?: string | Keyboard;
+  /** Called with the whole stderr so far after every write. */
+  onStderr?: (stderr: string) => void;
+}
+
+/** DIAZO_TEST_SPAWN=1 runs every command test as a child process, as before (to compare, or to bisect). */
+const SPAWN_ALL = Deno.env.get("DIAZO_TEST_SPAWN") === "1";
+
+/** In-process runs under way in this test file. */
+let running = 0;
+
+/**
+ * Runs the CLI to completion in this process, as `runCli` with captured streams. A run that starts
+ * alone starts with no registered secret, as a new process would, so that its redaction (and the
+ * `--debug` secret check) does not lean on what earlier runs registered.
+ */
+export async function diazo(args: readonly string[], opts: RunOptions): Promise<RunResult> {
+  const { stdin } = opts;
+  if (SPAWN_ALL && typeof stdin !== "object" && !opts.onStderr) {
+    return await spawnDiazo(args, { ...opts, stdin });
+  }
+  const cap = captureIo(stdin, opts.onStderr);
+  if (running++ === 0) forgetSecrets();
+  let code: number;
+  try {
+    code = await runCli(args, cap.io, { ...opts.env }, opts.cwd ?? Deno.cwd());
+  } finally {
+    running--;
+  }
+  const result = { code, stdout: cap.stdout(), stderr: cap.stderr() };
+  if (args.includes("--debug")) assertNoSecrets(result, opts.env);
+  return result;
+}
+
+/** Starts the CLI as a child process with piped stdout and stderr (stdin: none unless "piped"). */
+export function spawnChild(
   args: readonly string[],
-  opts: { env: Record<string, string>; cwd?: string; stdin?: string },
-): Promise<RunResult> {
-  const child = new Deno.Command(Deno.execPath(), {
+  opts: { env: Record<string, string>; cwd?: string; stdin?: "piped" | "null" },
+): Deno.ChildProcess {
+  return new Deno.Command(Deno.execPath(), {
     args: cliCommand(args),
     env: opts.env,
     clearEnv: true,
     cwd: opts.cwd,
-    stdin: opts.stdin === undefined ? "null" : "piped",
+    stdin: opts.stdin ?? "null",
     stdout: "piped",
     stderr: "piped",
   }).spawn();
+}
+
+/**
+ * Runs the CLI to completion as a child process, for tests where the process itself matters:
+ * signals, the binary's entry point and exit codes, plugins and hooks (whose children inherit it).
+ */
+export async function spawnDiazo(args: readonly string[], opts: SpawnOptions): Promise<RunResult> {
+  const child = spawnChild(args, { ...opts, stdin: opts.stdin === undefined ? "null" : "piped" });
   if (opts.stdin !== undefined) {
     const w = child.stdin.getWriter();
     await w.write(new TextEncoder().encode(opts.stdin));
@@ -115,6 +179,51 @@ export async function diazo(
   const result = { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
   if (args.includes("--debug")) assertNoSecrets(result, opts.env);
   return result;
+}
+
+/** A sandbox on port 0, a private home, and the environment of a CLI pointed at both. */
+export interface SandboxHome {
+  sb: Sandbox;
+  home: TestHome;
+  /** The sandbox's well-known credentials and address, in the home (see `sandboxEnv`). */
+  env: Record<string, string>;
+  /** Runs the CLI in process with `env`, in the home's working directory unless told otherwise. */
+  run(args: readonly string[], opts?: Partial<RunOptions>): Promise<RunResult>;
+  /** Stops the sandbox and removes the home. */
+  close(): Promise<void>;
+}
+
+/** Starts a sandbox and makes a home; the caller closes both (fixtures that outlive one call). */
+export async function openSandboxHome(extraEnv: Record<string, string> = {}): Promise<SandboxHome> {
+  const sb = await startTestSandbox();
+  const home = await makeHome().catch(async (e) => {
+    await sb.close();
+    throw e;
+  });
+  const env = sandboxEnv(home, sb.url, extraEnv);
+  return {
+    sb,
+    home,
+    env,
+    run: (args, opts = {}) => diazo(args, { env, cwd: home.cwd, ...opts }),
+    async close() {
+      await home.cleanup();
+      await sb.close();
+    },
+  };
+}
+
+/** Runs `fn` with a fresh sandbox and home, closing both however it ends. */
+export async function withSandboxHome<T>(
+  fn: (h: SandboxHome) => Promise<T>,
+  extraEnv: Record<string, string> = {},
+): Promise<T> {
+  const h = await openSandboxHome(extraEnv);
+  try {
+    return await fn(h);
+  } finally {
+    await h.close();
+  }
 }
 
 /** Reads the sandbox's request log. */

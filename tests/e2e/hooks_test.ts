@@ -1,7 +1,7 @@
 /** e2e: pre_/post_ hooks from plugins.json around real commands against the sandbox. */
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { diazo, json } from "./harness.ts";
+import { json, spawnDiazo } from "./harness.ts";
 import { extHome, readEnvDump, sandboxProfile } from "./ext_helpers.ts";
 
 const SECRET_ENV_NAMES = ["SVC_CLIENT_SECRET", "APS_CLIENT_SECRET"];
@@ -19,7 +19,7 @@ Deno.test("hooks: pre hooks in order, then the command, then post hooks; DIAZO_*
   const sb = await sandboxProfile(x);
   try {
     const env = x.env();
-    assert.equal((await diazo(["bucket", "create", "--key", "hook-bucket"], { env })).code, 0);
+    assert.equal((await spawnDiazo(["bucket", "create", "--key", "hook-bucket"], { env })).code, 0);
     await Deno.writeTextFile(x.file("model.txt"), "original\n");
     await x.pluginsJson({
       hooks: {
@@ -39,7 +39,7 @@ Deno.test("hooks: pre hooks in order, then the command, then post hooks; DIAZO_*
         post_bucket_create: ["echo never >> log.txt"],
       },
     });
-    const r = await diazo(["object", "upload", "hook-bucket", "model.txt", "-o", "json"], {
+    const r = await spawnDiazo(["object", "upload", "hook-bucket", "model.txt", "-o", "json"], {
       env,
       cwd: x.home.cwd,
     });
@@ -105,7 +105,7 @@ Deno.test("a failing hook is logged and changes nothing; post_upload runs after 
         post_translate: ['echo "$DIAZO_HOOK_NAME $DIAZO_HOOK_STATUS $DIAZO_EXIT_CODE $DIAZO_URN" >> log.txt'],
       },
     });
-    const made = await diazo(["bucket", "create", "--key", "hook-fail", "-o", "json"], {
+    const made = await spawnDiazo(["bucket", "create", "--key", "hook-fail", "-o", "json"], {
       env,
       cwd: x.home.cwd,
     });
@@ -114,9 +114,12 @@ Deno.test("a failing hook is logged and changes nothing; post_upload runs after 
     assert.match(made.stderr, /warning: hook pre_bucket_create: `exit 9` exited with 9/);
     assert.match(made.stderr, /warning: hook post_bucket_create: `false` exited with 1/);
 
-    const missing = await diazo(["object", "upload", "no-such-bucket", "a.txt"], { env, cwd: x.home.cwd });
+    const missing = await spawnDiazo(["object", "upload", "no-such-bucket", "a.txt"], {
+      env,
+      cwd: x.home.cwd,
+    });
     assert.equal(missing.code, 4, "the command's own exit code");
-    const failedTranslate = await diazo(["translate", "not-a-urn!!"], { env, cwd: x.home.cwd });
+    const failedTranslate = await spawnDiazo(["translate", "not-a-urn!!"], { env, cwd: x.home.cwd });
     assert.equal(failedTranslate.code, 2);
     assert.match(failedTranslate.stderr, /error: Invalid URN/);
     assert.deepEqual(await lines(x.file("log.txt")), [
@@ -160,12 +163,12 @@ Deno.test({
       });
       const env = x.env({ DIAZO_HOOK_TIMEOUT: "1" });
       const t0 = performance.now();
-      const baseline = await diazo(["bucket", "list", "--no-hooks", "-o", "json"], { env });
+      const baseline = await spawnDiazo(["bucket", "list", "--no-hooks", "-o", "json"], { env });
       const base = performance.now() - t0;
       assert.equal(baseline.code, 0, baseline.stderr);
 
       const t1 = performance.now();
-      const r = await diazo(["--debug", "bucket", "list", "-o", "json"], { env, cwd: x.home.cwd });
+      const r = await spawnDiazo(["--debug", "bucket", "list", "-o", "json"], { env, cwd: x.home.cwd });
       const elapsed = performance.now() - t1;
       assert.equal(r.code, 0, r.stderr);
       assert.deepEqual(json(r), [], "stdout is still the command's data");
@@ -195,14 +198,14 @@ Deno.test("--no-hooks and DIAZO_NO_HOOKS=1 skip hooks; --debug shows each hook r
     await x.pluginsJson({ hooks: { pre_bucket_list: ["echo ran >> log.txt"] } });
     const env = x.env();
     const opts = { env, cwd: x.home.cwd };
-    assert.equal((await diazo(["bucket", "list", "--no-hooks"], opts)).code, 0);
-    assert.equal((await diazo(["--no-hooks", "bucket", "list"], opts)).code, 0);
+    assert.equal((await spawnDiazo(["bucket", "list", "--no-hooks"], opts)).code, 0);
+    assert.equal((await spawnDiazo(["--no-hooks", "bucket", "list"], opts)).code, 0);
     assert.equal(
-      (await diazo(["bucket", "list"], { env: x.env({ DIAZO_NO_HOOKS: "1" }), cwd: x.home.cwd })).code,
+      (await spawnDiazo(["bucket", "list"], { env: x.env({ DIAZO_NO_HOOKS: "1" }), cwd: x.home.cwd })).code,
       0,
     );
     assert.equal(await exists(x.file("log.txt")), false);
-    const r = await diazo(["bucket", "list", "--debug"], opts);
+    const r = await spawnDiazo(["bucket", "list", "--debug"], opts);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stderr, /debug: hook pre_bucket_list: sh -c 'echo ran >> log.txt' → exit 0 in \d+ ms/);
     assert.deepEqual(await lines(x.file("log.txt")), ["ran"]);

@@ -1,45 +1,42 @@
-/** Helpers of the e2e login tests: a login child process whose stderr is watched for a URL. */
-import { cliCommand } from "./harness.ts";
+/** Helpers of the login tests: `diazo auth login` run in process, its stderr watched for a URL. */
+import { diazo, keyboard, type RunResult } from "./harness.ts";
+
+/** A login under way: the URL it printed, its standard input, and its end. */
+export interface Login {
+  authorize: string;
+  /** Types on the login's standard input (only with stdin "piped"). */
+  type(text: string): void;
+  /** Ends the login's standard input. */
+  close(): void;
+  /** The finished run. */
+  done: Promise<RunResult>;
+}
 
 /**
  * Starts `diazo auth login ...`, waits until stderr shows a URL matching `pattern` (default: the
- * authorize URL), returns it and the child.
+ * authorize URL) and returns it with the run. With stdin "null" the login reads end of input at once.
  */
 export async function startLogin(
   args: string[],
   env: Record<string, string>,
   stdin: "piped" | "null" = "null",
   pattern = /(http:\/\/\S+\/authentication\/v2\/authorize\?\S+)/,
-) {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: cliCommand(["auth", "login", ...args]),
+): Promise<Login> {
+  const kb = keyboard(stdin === "null" ? "" : undefined);
+  let seen: (url: string) => void = () => {};
+  const printed = new Promise<string>((resolve) => (seen = resolve));
+  const done = diazo(["auth", "login", ...args], {
     env,
-    clearEnv: true,
-    stdin,
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
-  let err = "";
-  let authorize: string | undefined;
-  while (!authorize) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`login ended before printing the URL:\n${err}`);
-    err += value;
-    authorize = pattern.exec(err)?.[1];
-  }
-  const rest = (async () => {
-    while (true) {
-      const { value, done } = await reader.read();
-      if (done) return err;
-      err += value;
-    }
-  })();
-  return { child, authorize, stderr: rest };
-}
-
-/** Waits for the login to end: exit code, stdout and the whole stderr. */
-export async function finish(child: Deno.ChildProcess, stderr: Promise<string>) {
-  const [status, out, err] = await Promise.all([child.status, new Response(child.stdout).text(), stderr]);
-  return { code: status.code, stdout: out, stderr: err };
+    stdin: kb,
+    onStderr: (err) => {
+      const url = pattern.exec(err)?.[1];
+      if (url) seen(url);
+    },
+  });
+  const ended = done.then((r) => {
+    throw new Error(`login ended before printing the URL (exit ${r.code}):\n${r.stderr}`);
+  });
+  const authorize = await Promise.race([printed, ended]);
+  ended.catch(() => {}); // the login goes on; its end is `done`
+  return { authorize, type: kb.type, close: kb.close, done };
 }

@@ -1,9 +1,8 @@
 /** e2e: service-account login, --device with and without a device endpoint, migrate-from-forge, status. */
 import assert from "node:assert/strict";
 import path from "node:path";
-import { startSandbox } from "../../src/sandbox/server.ts";
-import { diazo, json, makeHome, requestLog, sandboxEnv } from "./harness.ts";
-import { finish, startLogin } from "./login_helpers.ts";
+import { diazo, json, requestLog, sandboxEnv, withSandboxHome } from "./harness.ts";
+import { startLogin } from "./login_helpers.ts";
 
 /**
  * A service account registered at the sandbox, its private key written to a file, and the
@@ -23,10 +22,8 @@ async function serviceAccount(url: string, dir: string, name: string) {
   return { sa, keyFile, loginArgs };
 }
 
-Deno.test("service account: JWT-bearer login gives a 3-legged token usable for user commands", async () => {
-  const sb = await startSandbox({ port: 0 });
-  const home = await makeHome();
-  try {
+Deno.test("service account: JWT-bearer login gives a 3-legged token usable for user commands", () =>
+  withSandboxHome(async ({ sb, home }) => {
     const { sa, keyFile, loginArgs } = await serviceAccount(sb.url, home.dir, "robot");
     const env = sandboxEnv(home, sb.url);
     const r = await diazo([...loginArgs("data:read,user-profile:read"), "-o", "json", "--debug"], { env });
@@ -60,29 +57,17 @@ Deno.test("service account: JWT-bearer login gives a 3-legged token usable for u
     ], { env });
     assert.equal(badKey.code, 2);
     assert.match(badKey.stderr, /PKCS#8/);
-  } finally {
-    await home.cleanup();
-    await sb.close();
-  }
-});
+  }));
 
-Deno.test("--device explains that the platform has no device authorization and points to --no-browser", async () => {
-  const sb = await startSandbox({ port: 0 });
-  const home = await makeHome();
-  try {
+Deno.test("--device explains that the platform has no device authorization and points to --no-browser", () =>
+  withSandboxHome(async ({ sb, home }) => {
     const r = await diazo(["auth", "login", "--device"], { env: sandboxEnv(home, sb.url) });
     assert.equal(r.code, 2);
     assert.match(r.stderr, /^error: the platform offers no device authorization.*\nhint: .*--no-browser/);
-  } finally {
-    await home.cleanup();
-    await sb.close();
-  }
-});
+  }));
 
-Deno.test("--device where the platform offers it: code on stderr, approval elsewhere, polling, stored login", async () => {
-  const sb = await startSandbox({ port: 0 });
-  const home = await makeHome();
-  try {
+Deno.test("--device where the platform offers it: code on stderr, approval elsewhere, polling, stored login", () =>
+  withSandboxHome(async ({ sb, home }) => {
     const cfg = await fetch(`${sb.url}/_sandbox/config`, {
       method: "POST",
       body: JSON.stringify({ device_flow: true, device_interval_seconds: 1 }),
@@ -102,7 +87,7 @@ Deno.test("--device where the platform offers it: code on stderr, approval elsew
     const approved = await fetch(login.authorize);
     assert.equal(approved.status, 200);
     await approved.body?.cancel();
-    const done = await finish(login.child, login.stderr);
+    const done = await login.done;
     assert.equal(done.code, 0, done.stderr);
     assert.match(done.stderr, /enter the code [A-Z]{4}-[A-Z]{4}/);
     const summary = JSON.parse(done.stdout);
@@ -117,19 +102,13 @@ Deno.test("--device where the platform offers it: code on stderr, approval elsew
       .then((r) => r.body?.cancel());
     const refused = await startLogin(["--device"], env, "null", /or open (http:\/\/\S+user_code=\S+)/);
     await fetch(refused.authorize).then((r) => r.body?.cancel());
-    const end = await finish(refused.child, refused.stderr);
+    const end = await refused.done;
     assert.equal(end.code, 3);
     assert.match(end.stderr, /error: Authorization was refused \(access_denied\)\nhint: /);
-  } finally {
-    await home.cleanup();
-    await sb.close();
-  }
-});
+  }));
 
-Deno.test("migrate-from-forge moves FORGE_* credentials into the profile and verifies the scopes", async () => {
-  const sb = await startSandbox({ port: 0 });
-  const home = await makeHome();
-  try {
+Deno.test("migrate-from-forge moves FORGE_* credentials into the profile and verifies the scopes", () =>
+  withSandboxHome(async ({ sb, home }) => {
     const env = sandboxEnv(home, sb.url, {
       FORGE_CLIENT_ID: "diazo-sandbox",
       FORGE_CLIENT_SECRET: "diazo-sandbox-secret",
@@ -159,16 +138,10 @@ Deno.test("migrate-from-forge moves FORGE_* credentials into the profile and ver
     const t = await diazo(["auth", "test", "-o", "json"], { env: plain });
     assert.equal(t.code, 0, t.stderr);
     assert.deepEqual(json<{ scopes: string[] }>(t).scopes, ["bucket:read", "data:read"]);
-  } finally {
-    await home.cleanup();
-    await sb.close();
-  }
-});
+  }));
 
-Deno.test("a user token without a scope: the hint says to log in again with it, not extend-scopes", async () => {
-  const sb = await startSandbox({ port: 0 });
-  const home = await makeHome();
-  try {
+Deno.test("a user token without a scope: the hint says to log in again with it, not extend-scopes", () =>
+  withSandboxHome(async ({ sb, home }) => {
     const { loginArgs } = await serviceAccount(sb.url, home.dir, "narrow");
     const env = sandboxEnv(home, sb.url);
     const login = await diazo(loginArgs("data:read"), { env });
@@ -180,8 +153,4 @@ Deno.test("a user token without a scope: the hint says to log in again with it, 
       /^error: Insufficient privileges to access this resource\nhint: Your login lacks the scope user-profile:read: log in again/,
     );
     assert.doesNotMatch(who.stderr, /extend-scopes/);
-  } finally {
-    await home.cleanup();
-    await sb.close();
-  }
-});
+  }));

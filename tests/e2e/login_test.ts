@@ -1,8 +1,15 @@
 /** e2e: 3-legged login against the sandbox, silent refresh, one refresh for ten parallel processes. */
 import assert from "node:assert/strict";
-import { startSandbox } from "../../src/sandbox/server.ts";
-import { diazo, json, makeHome, requestLog, sandboxEnv, type TestHome } from "./harness.ts";
-import { finish, startLogin } from "./login_helpers.ts";
+import {
+  diazo,
+  json,
+  requestLog,
+  sandboxEnv,
+  spawnDiazo,
+  type TestHome,
+  withSandboxHome,
+} from "./harness.ts";
+import { startLogin } from "./login_helpers.ts";
 
 /** A free loopback port (closed again before use). */
 function freePort(): number {
@@ -42,17 +49,15 @@ async function refreshCount(url: string): Promise<number> {
   return log.filter((e) => e.grant_type === "refresh_token").length;
 }
 
-Deno.test("3-legged login via the callback server, userinfo with the user token, silent refresh, 10 parallel refreshers", async () => {
-  const sb = await startSandbox({ port: 0 });
-  const home = await makeHome();
-  try {
+Deno.test("3-legged login via the callback server, userinfo with the user token, silent refresh, 10 parallel refreshers", () =>
+  withSandboxHome(async ({ sb, home }) => {
     const env = await appEnv(sb.url, home, "login-app");
     const login = await startLogin(["--scopes", "data:read,user-profile:read", "-o", "json"], env);
     const location = await approve(login.authorize);
     assert.match(location, /^http:\/\/127\.0\.0\.1:\d+\/callback\?code=/);
     const page = await fetch(location);
     assert.match(await page.text(), /You can close this tab/);
-    const done = await finish(login.child, login.stderr);
+    const done = await login.done;
     assert.equal(done.code, 0, done.stderr);
     const out = json<{ mode: string; scopes: string[] }>(done);
     assert.equal(out.mode, "3-legged");
@@ -79,23 +84,18 @@ Deno.test("3-legged login via the callback server, userinfo with the user token,
     }).then((r) => r.body?.cancel());
     const start = await refreshCount(sb.url);
     const runs = await Promise.all(
-      Array.from({ length: 10 }, () => diazo(["auth", "whoami", "-o", "json"], { env })),
+      // Processes: the refresh lock is between processes, not only between runs of one.
+      Array.from({ length: 10 }, () => spawnDiazo(["auth", "whoami", "-o", "json"], { env })),
     );
     for (const r of runs) assert.equal(r.code, 0, r.stderr);
     assert.equal(await refreshCount(sb.url), start + 1);
     const inspect = await diazo(["auth", "inspect-token", "-o", "json"], { env });
     assert.equal(json<{ expired: boolean; mode: string }>(inspect).expired, false);
     assert.equal(json<{ mode: string }>(inspect).mode, "3-legged");
-  } finally {
-    await home.cleanup();
-    await sb.close();
-  }
-});
+  }));
 
-Deno.test("--no-browser: the pasted redirect URL completes the login", async () => {
-  const sb = await startSandbox({ port: 0 });
-  const home = await makeHome();
-  try {
+Deno.test("--no-browser: the pasted redirect URL completes the login", () =>
+  withSandboxHome(async ({ sb, home }) => {
     const env = await appEnv(sb.url, home, "paste-app");
     const login = await startLogin(
       ["--no-browser", "--scopes", "data:read,user-profile:read", "-o", "json", "--debug"],
@@ -104,10 +104,9 @@ Deno.test("--no-browser: the pasted redirect URL completes the login", async () 
     );
     const location = await approve(login.authorize);
     const code = new URL(location).searchParams.get("code")!;
-    const w = login.child.stdin.getWriter();
-    await w.write(new TextEncoder().encode(location + "\n"));
-    await w.close();
-    const done = await finish(login.child, login.stderr);
+    login.type(location + "\n");
+    login.close();
+    const done = await login.done;
     assert.equal(done.code, 0, done.stderr);
     assert.equal(json<{ mode: string }>(done).mode, "3-legged");
     // The debug log of the login and of a refresh shows no code, token or secret.
@@ -132,22 +131,16 @@ Deno.test("--no-browser: the pasted redirect URL completes the login", async () 
     ) {
       assert.ok(!text.includes(secret), "a secret reached the debug log");
     }
-  } finally {
-    await home.cleanup();
-    await sb.close();
-  }
-});
+  }));
 
-Deno.test("login failures: wrong state, access_denied, callback port in use, unknown scope, malformed JWT", async () => {
-  const sb = await startSandbox({ port: 0 });
-  const home = await makeHome();
-  try {
+Deno.test("login failures: wrong state, access_denied, callback port in use, unknown scope, malformed JWT", () =>
+  withSandboxHome(async ({ sb, home }) => {
     const env = await appEnv(sb.url, home, "bad-app");
     // A callback with the wrong state.
     const wrong = await startLogin(["--scopes", "data:read"], env);
     const callback = new URL(env.SVC_CALLBACK_URL);
     await fetch(`${callback}?code=abc&state=not-the-state`).then((r) => r.body?.cancel());
-    const w = await finish(wrong.child, wrong.stderr);
+    const w = await wrong.done;
     assert.equal(w.code, 3);
     assert.match(w.stderr, /error: The login callback carried the wrong state\nhint: /);
 
@@ -156,7 +149,7 @@ Deno.test("login failures: wrong state, access_denied, callback port in use, unk
       .then((r) => r.body?.cancel());
     const denied = await startLogin(["--scopes", "data:read"], env);
     await fetch(await approve(denied.authorize)).then((r) => r.body?.cancel());
-    const d = await finish(denied.child, denied.stderr);
+    const d = await denied.done;
     assert.equal(d.code, 3);
     assert.match(d.stderr, /error: Authorization was refused \(access_denied/);
 
@@ -183,23 +176,13 @@ Deno.test("login failures: wrong state, access_denied, callback port in use, unk
     const bad = await diazo(["auth", "inspect-token", "--token", "not.a-jwt"], { env });
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /^error: Not a valid JWT: /);
-  } finally {
-    await home.cleanup();
-    await sb.close();
-  }
-});
+  }));
 
-Deno.test("a 3-legged command without a 3-legged login fails before any request", async () => {
-  const sb = await startSandbox({ port: 0 });
-  const home = await makeHome();
-  try {
+Deno.test("a 3-legged command without a 3-legged login fails before any request", () =>
+  withSandboxHome(async ({ sb, home }) => {
     const env = sandboxEnv(home, sb.url);
     const r = await diazo(["auth", "whoami"], { env });
     assert.equal(r.code, 3);
     assert.match(r.stderr, /^error: Authentication required \(3-legged OAuth\)\nhint: /);
     assert.equal((await requestLog(sb.url)).length, 0);
-  } finally {
-    await home.cleanup();
-    await sb.close();
-  }
-});
+  }));

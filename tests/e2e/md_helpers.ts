@@ -4,8 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { encodeUrn, objectIdOf } from "../../src/aps/urn.ts";
-import { startSandbox } from "../../src/sandbox/server.ts";
-import { makeHome, SANDBOX_ID, SANDBOX_SECRET, sandboxEnv, type TestHome } from "./harness.ts";
+import { openSandboxHome, SANDBOX_ID, SANDBOX_SECRET } from "./harness.ts";
 
 /** A 2-legged token of the well-known app. */
 export async function sandboxToken(
@@ -107,23 +106,20 @@ export const CUBE_OBJ = [
 
 /** A sandbox with instant jobs, a home, the CLI environment, a token and a bucket. */
 export async function mdFixture(opts: { jobSeconds?: number; bucket?: string } = {}) {
-  const sb = await startSandbox({ port: 0 });
-  const home: TestHome = await makeHome();
-  const env = sandboxEnv(home, sb.url, { DIAZO_POLL_BASE_MS: "20" });
-  const token = await sandboxToken(sb.url);
-  const bucket = opts.bucket ?? "e2e-md";
-  await createBucket(sb.url, token, bucket);
-  await sandboxConfig(sb.url, { job_seconds: opts.jobSeconds ?? 0 });
-  return {
-    sb,
-    home,
-    env,
-    token,
-    bucket,
-    upload: (key: string, bytes: Uint8Array | string) => uploadObject(sb.url, token, bucket, key, bytes),
-    async close() {
-      await home.cleanup();
-      await sb.close();
-    },
-  };
+  const h = await openSandboxHome({ DIAZO_POLL_BASE_MS: "20" });
+  try {
+    const token = await sandboxToken(h.sb.url);
+    const bucket = opts.bucket ?? "e2e-md";
+    await createBucket(h.sb.url, token, bucket);
+    await sandboxConfig(h.sb.url, { job_seconds: opts.jobSeconds ?? 0 });
+    return {
+      ...h,
+      token,
+      bucket,
+      upload: (key: string, bytes: Uint8Array | string) => uploadObject(h.sb.url, token, bucket, key, bytes),
+    };
+  } catch (e) {
+    await h.close();
+    throw e;
+  }
 }

@@ -1,28 +1,17 @@
 /** Shared set-up of the object e2e tests: a sandbox with a bucket, and files of known content. */
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { startSandbox } from "../../src/sandbox/server.ts";
-import { diazo, makeHome, sandboxEnv } from "./harness.ts";
+import { openSandboxHome, type SandboxHome } from "./harness.ts";
 
 const MiB = 1024 * 1024;
 
 /** A sandbox, a home, the env pointing at both, and a fresh bucket. */
-export async function objectFixture(bucket = "e2e-objects") {
-  const sb = await startSandbox({ port: 0 });
-  const home = await makeHome();
-  const env = sandboxEnv(home, sb.url);
-  const r = await diazo(["bucket", "create", "--key", bucket, "-o", "json"], { env });
+export async function objectFixture(bucket = "e2e-objects"): Promise<SandboxHome & { bucket: string }> {
+  const h = await openSandboxHome();
+  const r = await h.run(["bucket", "create", "--key", bucket, "-o", "json"]);
+  if (r.code !== 0) await h.close();
   assert.equal(r.code, 0, r.stderr);
-  return {
-    sb,
-    home,
-    env,
-    bucket,
-    async close() {
-      await home.cleanup();
-      await sb.close();
-    },
-  };
+  return { ...h, bucket };
 }
 
 /** Writes `size` pseudo-random bytes (a repeated random block) to a file and returns its SHA-1. */

@@ -1,9 +1,8 @@
-/** e2e: `diazo pipeline run|validate|schema` — one CLI process runs every step, against the sandbox. */
+/** e2e: `diazo pipeline run|validate|schema` — one CLI run executes every step, against the sandbox. */
 import assert from "node:assert/strict";
 import path from "node:path";
 import { encodeUrn, objectIdOf } from "../../src/aps/urn.ts";
-import { startSandbox } from "../../src/sandbox/server.ts";
-import { cliEnv, diazo, json, makeHome, requestLog, ROOT, sandboxEnv } from "./harness.ts";
+import { cliEnv, diazo, json, makeHome, requestLog, ROOT, sandboxEnv, withSandboxHome } from "./harness.ts";
 import { CUBE_OBJ, mdFixture } from "./md_helpers.ts";
 import { extHome, PROBE_PLUGIN, sandboxProfile } from "./ext_helpers.ts";
 
@@ -150,10 +149,8 @@ Deno.test("pipeline run: in human mode the steps' data reaches stdout and the su
   }
 });
 
-Deno.test("pipeline run --dry-run executes nothing: the sandbox sees no request, no file is written", async () => {
-  const sb = await startSandbox({ port: 0 });
-  const home = await makeHome();
-  try {
+Deno.test("pipeline run --dry-run executes nothing: the sandbox sees no request, no file is written", () =>
+  withSandboxHome(async ({ sb, home }) => {
     const file = path.join(home.cwd, "p.yaml");
     await Deno.writeTextFile(
       file,
@@ -176,11 +173,7 @@ Deno.test("pipeline run --dry-run executes nothing: the sandbox sees no request,
     assert.match(r.stderr, /nothing was executed/);
     assert.deepEqual(await requestLog(sb.url), []);
     await assert.rejects(Deno.stat(path.join(home.cwd, "gen.obj")), Deno.errors.NotFound);
-  } finally {
-    await home.cleanup();
-    await sb.close();
-  }
-});
+  }));
 
 Deno.test("pipeline validate: every mistake at once with file:line:col against the real command tree (exit 2)", async () => {
   const home = await makeHome();

@@ -1,7 +1,7 @@
 /** e2e: `diazo <name>` runs diazo-<name> from PATH or plugins.json; `plugin list|enable|disable|create`. */
 import assert from "node:assert/strict";
 import path from "node:path";
-import { diazo, json } from "./harness.ts";
+import { json, spawnDiazo } from "./harness.ts";
 import { assertOneError, extHome, PROBE_PLUGIN, readEnvDump, sandboxProfile } from "./ext_helpers.ts";
 
 const SECRET = "plugin-e2e-secret-4f1c";
@@ -21,7 +21,7 @@ Deno.test("plugin dispatch: arguments untouched, DIAZO_* environment, exit code 
         settings: {},
       }),
     );
-    const r = await diazo(
+    const r = await spawnDiazo(
       [
         "--profile",
         "work",
@@ -50,7 +50,7 @@ Deno.test("plugin dispatch: arguments untouched, DIAZO_* environment, exit code 
     assert.ok(!all.includes(SECRET), "the profile's client secret reaches neither argv nor env");
 
     // Without global flags: the active profile, the inherited output preference, the default base URL.
-    const plain = await diazo(["probe"], { env: x.env({ DIAZO_OUTPUT: "yaml" }), cwd: x.home.cwd });
+    const plain = await spawnDiazo(["probe"], { env: x.env({ DIAZO_OUTPUT: "yaml" }), cwd: x.home.cwd });
     assert.equal(plain.code, 0, plain.stderr);
     assert.equal(plain.stdout, "");
     const env2 = await readEnvDump(x.file("env.txt"));
@@ -75,25 +75,30 @@ Deno.test("a disabled plugin is an unknown command with a hint; plugin enable/di
     await x.pluginsJson(original);
     const env = x.env();
     assertOneError(
-      await diazo(["probe", "x"], { env, cwd: x.home.cwd }),
+      await spawnDiazo(["probe", "x"], { env, cwd: x.home.cwd }),
       2,
       /^error: unknown command 'probe'$/,
       /diazo-probe\) is disabled: enable it with `diazo plugin enable probe`/,
     );
-    assertOneError(await diazo(["p"], { env, cwd: x.home.cwd }), 2, /unknown command 'probe'/, /disabled/);
+    assertOneError(
+      await spawnDiazo(["p"], { env, cwd: x.home.cwd }),
+      2,
+      /unknown command 'probe'/,
+      /disabled/,
+    );
 
-    const en = await diazo(["plugin", "enable", "probe", "-o", "json"], { env });
+    const en = await spawnDiazo(["plugin", "enable", "probe", "-o", "json"], { env });
     assert.equal(en.code, 0, en.stderr);
     assert.deepEqual(json(en), { name: "probe", enabled: true });
     assert.deepEqual(await x.readPluginsJson(), {
       ...original,
       plugins: { ...original.plugins, probe: { enabled: true, description: "probes" } },
     });
-    const ran = await diazo(["p", "y"], { env, cwd: x.home.cwd });
+    const ran = await spawnDiazo(["p", "y"], { env, cwd: x.home.cwd });
     assert.equal(ran.code, 0, ran.stderr);
     assert.equal(ran.stdout, "<--from-alias>\n<y>\n");
 
-    assert.equal((await diazo(["plugin", "disable", "probe"], { env })).code, 0);
+    assert.equal((await spawnDiazo(["plugin", "disable", "probe"], { env })).code, 0);
     assert.deepEqual(await x.readPluginsJson(), original);
   } finally {
     await x.close();
@@ -109,11 +114,11 @@ Deno.test("plugins.json may give an explicit path (relative to the config dir); 
     await x.pluginsJson({
       plugins: { special: { path: "tools/special.sh" }, ghost: { path: "/nonexistent/diazo-ghost" } },
     });
-    const r = await diazo(["special", "--flag", "v"], { env: x.env(), cwd: x.home.cwd });
+    const r = await spawnDiazo(["special", "--flag", "v"], { env: x.env(), cwd: x.home.cwd });
     assert.equal(r.code, 3, r.stderr);
     assert.equal(r.stdout, "special: --flag v\n");
     assertOneError(
-      await diazo(["ghost"], { env: x.env() }),
+      await spawnDiazo(["ghost"], { env: x.env() }),
       2,
       /Plugin 'ghost': configured path not found: \/nonexistent\/diazo-ghost/,
       /plugins\.ghost\.path/,
@@ -134,7 +139,7 @@ Deno.test("plugin list: discovered and configured plugins; warns about shadowed,
     await x.pluginsJson({
       plugins: { dup: { description: "first on PATH wins" }, gone: { path: "/nonexistent/gone" } },
     });
-    const r = await diazo(["plugin", "list", "-o", "json"], { env: x.env() });
+    const r = await spawnDiazo(["plugin", "list", "-o", "json"], { env: x.env() });
     assert.equal(r.code, 0, r.stderr);
     const rows = json<
       { name: string; path: string | null; enabled: boolean; description: string; source: string }[]
@@ -166,15 +171,15 @@ Deno.test("plugin list: discovered and configured plugins; warns about shadowed,
       ]
     ) assert.ok(warnings.some((l) => l.startsWith(w)), `missing ${w} in\n${r.stderr}`);
 
-    const table = await diazo(["plugin", "list", "-o", "table"], { env: x.env() });
+    const table = await spawnDiazo(["plugin", "list", "-o", "table"], { env: x.env() });
     assert.match(table.stdout, /dup\s.*diazo-dup.*first on PATH wins/);
 
     // Built-in commands win: diazo-bucket never runs.
-    const help = await diazo(["bucket", "--help"], { env: x.env() });
+    const help = await spawnDiazo(["bucket", "--help"], { env: x.env() });
     assert.equal(help.code, 0);
     assert.match(help.stdout, /create/);
     assert.equal(await Deno.stat(marker).then(() => true, () => false), false);
-    assert.equal((await diazo(["dup"], { env: x.env() })).stdout, "first\n");
+    assert.equal((await spawnDiazo(["dup"], { env: x.env() })).stdout, "first\n");
   } finally {
     await x.close();
   }
@@ -184,41 +189,41 @@ Deno.test("plugin create scaffolds a plugin that follows the conventions (--help
   const x = await extHome();
   try {
     const env = x.env();
-    const r = await diazo(["plugin", "create", "hello", "--dir", x.bin, "-o", "json"], { env });
+    const r = await spawnDiazo(["plugin", "create", "hello", "--dir", x.bin, "-o", "json"], { env });
     assert.equal(r.code, 0, r.stderr);
     const made = json<{ files: string[]; onPath: boolean }>(r);
     assert.deepEqual(made.files, [path.join(x.bin, "diazo-hello")]);
     assert.equal(made.onPath, true);
     assert.ok(((await Deno.stat(made.files[0])).mode! & 0o111) !== 0, "executable");
 
-    const out = await diazo(["hello", "--output", "json", "Ann"], { env });
+    const out = await spawnDiazo(["hello", "--output", "json", "Ann"], { env });
     assert.equal(out.code, 0, out.stderr);
     assert.equal(json<{ plugin: string; greeting: string }>(out).greeting, "hello, Ann");
-    const viaGlobal = await diazo(["-o", "json", "hello"], { env });
+    const viaGlobal = await spawnDiazo(["-o", "json", "hello"], { env });
     assert.deepEqual(json(viaGlobal), { plugin: "hello", greeting: "hello, world", profile: "default" });
-    const table = await diazo(["-o", "table", "hello"], { env });
+    const table = await spawnDiazo(["-o", "table", "hello"], { env });
     assert.equal(table.stdout, "hello, world\n");
-    const help = await diazo(["hello", "--help"], { env });
+    const help = await spawnDiazo(["hello", "--help"], { env });
     assert.equal(help.code, 0);
     assert.match(help.stdout, /^usage: diazo hello/);
     assertOneError(
-      await diazo(["hello", "--bogus"], { env }),
+      await spawnDiazo(["hello", "--bogus"], { env }),
       2,
       /unknown option '--bogus'/,
       /diazo hello --help/,
     );
-    assertOneError(await diazo(["hello", "-o", "xml"], { env }), 2, /unsupported output format 'xml'/);
+    assertOneError(await spawnDiazo(["hello", "-o", "xml"], { env }), 2, /unsupported output format 'xml'/);
 
-    const again = await diazo(["plugin", "create", "hello", "--dir", x.bin], { env });
+    const again = await spawnDiazo(["plugin", "create", "hello", "--dir", x.bin], { env });
     assert.equal(again.code, 6, "an existing plugin is never overwritten");
     assert.match(again.stderr, /already exists/);
     assertOneError(
-      await diazo(["plugin", "create", "bucket", "--dir", x.bin], { env }),
+      await spawnDiazo(["plugin", "create", "bucket", "--dir", x.bin], { env }),
       2,
       /'bucket' is a built-in/,
     );
     assertOneError(
-      await diazo(["plugin", "create", "../x", "--dir", x.bin], { env }),
+      await spawnDiazo(["plugin", "create", "../x", "--dir", x.bin], { env }),
       2,
       /invalid plugin name/,
     );
@@ -236,30 +241,30 @@ Deno.test("malformed plugins.json: one error naming file:line:column where it is
     const where = new RegExp(
       `Invalid plugins file ${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:3:11: not valid JSON`,
     );
-    assertOneError(await diazo(["plugin", "list"], { env }), 2, where, /Fix it by hand/);
-    assertOneError(await diazo(["alias", "list"], { env }), 2, where);
-    assertOneError(await diazo(["lsb"], { env }), 2, where);
-    assertOneError(await diazo(["plugin", "enable", "x"], { env }), 2, where);
+    assertOneError(await spawnDiazo(["plugin", "list"], { env }), 2, where, /Fix it by hand/);
+    assertOneError(await spawnDiazo(["alias", "list"], { env }), 2, where);
+    assertOneError(await spawnDiazo(["lsb"], { env }), 2, where);
+    assertOneError(await spawnDiazo(["plugin", "enable", "x"], { env }), 2, where);
 
     for (const args of [["config", "get", "output", "-o", "json"], ["bucket", "list", "-o", "json"]]) {
-      const r = await diazo(args, { env });
+      const r = await spawnDiazo(args, { env });
       assert.equal(r.code, 0, r.stderr);
       json(r);
       const lines = r.stderr.trimEnd().split("\n");
       assert.equal(lines.length, 1, `one warning, got:\n${r.stderr}`);
       assert.match(lines[0], /^warning: hooks skipped: Invalid plugins file .*:3:11/);
     }
-    const version = await diazo(["--version"], { env });
+    const version = await spawnDiazo(["--version"], { env });
     assert.equal(version.code, 0);
     assert.equal(version.stderr, "");
 
     await x.pluginsJson({ hooks: { pre_config_get: "echo should-not-run" } });
     assertOneError(
-      await diazo(["plugin", "list"], { env }),
+      await spawnDiazo(["plugin", "list"], { env }),
       2,
       /hook pre_config_get must be an array of shell command strings/,
     );
-    const r = await diazo(["config", "get", "output"], { env });
+    const r = await spawnDiazo(["config", "get", "output"], { env });
     assert.equal(r.code, 0);
     assert.match(r.stderr, /^warning: hooks skipped: .*hook pre_config_get must be an array/);
     assert.doesNotMatch(r.stderr + r.stdout, /should-not-run/);

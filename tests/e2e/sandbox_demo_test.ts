@@ -1,16 +1,11 @@
 /** e2e: `diazo sandbox` startup contract, and `diazo demo` with no account and no network. */
 import assert from "node:assert/strict";
-import { cliCommand, cliEnv, diazo, json, makeHome, sandboxEnv } from "./harness.ts";
+import { cliEnv, diazo, json, makeHome, sandboxEnv, spawnChild } from "./harness.ts";
 
 Deno.test("diazo sandbox --port 0 prints its base URL as the first stdout line and serves the CLI", async () => {
   const home = await makeHome();
-  const child = new Deno.Command(Deno.execPath(), {
-    args: cliCommand(["sandbox", "--port", "0"]),
-    env: cliEnv(home),
-    clearEnv: true,
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
+  // A process: its first stdout line while it keeps serving, and SIGTERM.
+  const child = spawnChild(["sandbox", "--port", "0"], { env: cliEnv(home) });
   try {
     const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
     let buf = "";

@@ -1,8 +1,7 @@
 /** e2e: the scope matrix of the user-only scopes account:read and account:write (3-legged logins). */
 import assert from "node:assert/strict";
 import { seededAccountId } from "../../src/sandbox/admin/store.ts";
-import { startSandbox } from "../../src/sandbox/server.ts";
-import { diazo, makeHome, sandboxEnv } from "./harness.ts";
+import { diazo, sandboxEnv, withSandboxHome } from "./harness.ts";
 import { loginUser } from "./user_login.ts";
 
 /** Everything the user logs in with; each row drops its scope from it first. */
@@ -19,10 +18,8 @@ const ACCOUNT_MATRIX: { scope: string; args: (account: string, i: number) => str
   },
 ];
 
-Deno.test("scope matrix (3-legged): without account:read|write -> catalog message, hint to log in again, exit 3; with it -> success", async () => {
-  const sb = await startSandbox({ port: 0 });
-  const home = await makeHome();
-  try {
+Deno.test("scope matrix (3-legged): without account:read|write -> catalog message, hint to log in again, exit 3; with it -> success", () =>
+  withSandboxHome(async ({ sb, home }) => {
     const env = sandboxEnv(home, sb.url, { DIAZO_NO_BROWSER: "1" });
     const account = seededAccountId();
     let i = 0;
@@ -47,8 +44,4 @@ Deno.test("scope matrix (3-legged): without account:read|write -> catalog messag
       const ok = await diazo(m.args(account, i), { env });
       assert.equal(ok.code, 0, `${m.scope}: ${ok.stderr}`);
     }
-  } finally {
-    await home.cleanup();
-    await sb.close();
-  }
-});
+  }));

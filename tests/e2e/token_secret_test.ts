@@ -1,13 +1,10 @@
 /** The 2-legged token cache is keyed by a fingerprint of the client secret too: a changed secret is never answered from it. */
 import assert from "node:assert/strict";
 import { secretFingerprint } from "../../src/auth/two_legged.ts";
-import { startSandbox } from "../../src/sandbox/server.ts";
-import { assertOneError, diazo, makeHome, requestLog, sandboxEnv } from "./harness.ts";
+import { assertOneError, diazo, requestLog, sandboxEnv, withSandboxHome } from "./harness.ts";
 
-Deno.test("token cache: after a good run, a wrong SVC_CLIENT_SECRET fails (exit 3) instead of using the cached token", async () => {
-  const sb = await startSandbox({ port: 0 });
-  const home = await makeHome();
-  try {
+Deno.test("token cache: after a good run, a wrong SVC_CLIENT_SECRET fails (exit 3) instead of using the cached token", () =>
+  withSandboxHome(async ({ sb, home }) => {
     const env = sandboxEnv(home, sb.url);
     const first = await diazo(["bucket", "list", "-o", "json"], { env });
     assert.equal(first.code, 0, first.stderr);
@@ -31,11 +28,7 @@ Deno.test("token cache: after a good run, a wrong SVC_CLIENT_SECRET fails (exit 
       tokens.includes(await secretFingerprint(env.SVC_CLIENT_SECRET)),
       "the fingerprint keys the token",
     );
-  } finally {
-    await home.cleanup();
-    await sb.close();
-  }
-});
+  }));
 
 Deno.test("secretFingerprint: 16 hex digits, stable, different for different secrets, not the secret", async () => {
   const a = await secretFingerprint("diazo-sandbox-secret");

@@ -5,18 +5,15 @@
  */
 import assert from "node:assert/strict";
 import path from "node:path";
-import { startSandbox } from "../../src/sandbox/server.ts";
-import { diazo, json, makeHome, requestLog, sandboxEnv } from "./harness.ts";
+import { diazo, json, makeHome, requestLog, sandboxEnv, withSandboxHome } from "./harness.ts";
 
 const linuxOnly = Deno.build.os !== "linux";
 
 Deno.test({
   name: "no keychain: tokens.json (0600), one token request, the warning once and on stderr only",
   ignore: linuxOnly,
-  async fn() {
-    const sb = await startSandbox({ port: 0 });
-    const home = await makeHome();
-    try {
+  fn: () =>
+    withSandboxHome(async ({ sb, home }) => {
       const env = sandboxEnv(home, sb.url, { DIAZO_TOKEN_STORE: "" });
       const first = await diazo(["bucket", "list", "--region", "US"], { env });
       assert.equal(first.code, 0, first.stderr);
@@ -46,20 +43,14 @@ Deno.test({
       assert.equal(out.token_store.location, file);
       assert.match(out.token_store.reason, /OS keychain not available/);
       assert.deepEqual(out.tokens.map((t) => t.source), ["file"]);
-    } finally {
-      await home.cleanup();
-      await sb.close();
-    }
-  },
+    }),
 });
 
 Deno.test({
   name: "DIAZO_TOKEN_STORE=keychain without a keychain: exit 1, error and hint, nothing on stdout",
   ignore: linuxOnly,
-  async fn() {
-    const sb = await startSandbox({ port: 0 });
-    const home = await makeHome();
-    try {
+  fn: () =>
+    withSandboxHome(async ({ sb, home }) => {
       const r = await diazo(["bucket", "list"], {
         env: sandboxEnv(home, sb.url, { DIAZO_TOKEN_STORE: "keychain" }),
       });
@@ -70,17 +61,11 @@ Deno.test({
         /^error: The OS keychain cannot be used: .+\nhint: DIAZO_TOKEN_STORE=keychain requires/,
       );
       assert.equal((await requestLog(sb.url, "/authentication/v2/token")).length, 0);
-    } finally {
-      await home.cleanup();
-      await sb.close();
-    }
-  },
+    }),
 });
 
-Deno.test("parallel requests of one command share one token: cold start, then every request refused at once", async () => {
-  const sb = await startSandbox({ port: 0 });
-  const home = await makeHome();
-  try {
+Deno.test("parallel requests of one command share one token: cold start, then every request refused at once", () =>
+  withSandboxHome(async ({ sb, home }) => {
     const env = sandboxEnv(home, sb.url);
     const dir = path.join(home.cwd, "many");
     await Deno.mkdir(dir);
@@ -111,8 +96,4 @@ Deno.test("parallel requests of one command share one token: cold start, then ev
     assert.equal(await upload("later/"), 1, "eight refusals of one token: one renewal");
     const objects = await diazo(["object", "list", "e2e-one-token", "-o", "json"], { env });
     assert.equal(json<unknown[]>(objects).length, 48, objects.stderr);
-  } finally {
-    await home.cleanup();
-    await sb.close();
-  }
-});
+  }));

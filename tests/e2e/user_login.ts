@@ -1,7 +1,7 @@
-/** A 3-legged login of the sandbox user through the real CLI, the browser step done by hand. */
+/** A 3-legged login of the sandbox user through the CLI run in process, the browser step done by hand. */
 import assert from "node:assert/strict";
 import type { RunResult } from "./harness.ts";
-import { finish, startLogin } from "./login_helpers.ts";
+import { startLogin } from "./login_helpers.ts";
 
 /**
  * Runs `diazo auth login --no-browser --scopes <scopes>`: reads the authorize URL from its stderr,
@@ -12,8 +12,7 @@ export async function loginUser(env: Record<string, string>, scopes: string): Pr
   const res = await fetch(login.authorize, { redirect: "manual" });
   await res.body?.cancel();
   assert.equal(res.status, 302, "the sandbox approves the request");
-  const writer = login.child.stdin.getWriter();
-  await writer.write(new TextEncoder().encode(res.headers.get("location") + "\n"));
-  await writer.close();
-  return await finish(login.child, login.stderr);
+  login.type(res.headers.get("location") + "\n");
+  login.close();
+  return await login.done;
 }

@@ -1,12 +1,12 @@
 /** e2e: `--version`, `version`, `version --json`, and the update notice at the end of a run in a terminal. */
 import assert from "node:assert/strict";
 import path from "node:path";
-import { cliCommand, cliEnv, diazo, json, makeHome } from "./harness.ts";
+import { cliCommand, cliEnv, diazo, json, makeHome, spawnDiazo } from "./harness.ts";
 
 Deno.test("--version: version and build date, Deno version and target, without loading the command tree", async () => {
   const home = await makeHome();
   try {
-    const r = await diazo(["--version"], { env: cliEnv(home) });
+    const r = await spawnDiazo(["--version"], { env: cliEnv(home) }); // main.ts's fast path
     assert.equal(r.code, 0, r.stderr);
     const [first, deno, target] = r.stdout.trimEnd().split("\n");
     assert.match(first, /^diazo \d+\.\d+\.\d+ \((dev|\d{4}-\d{2}-\d{2})\)$/);
@@ -120,7 +120,7 @@ Deno.test("update notice: shown on stderr at the end of a run in a terminal, nev
     assert.doesNotMatch(again.text, /new release/, "at most once a day");
 
     await seed();
-    const piped = await diazo(["auth", "scopes", "-o", "json"], { env: env() });
+    const piped = await spawnDiazo(["auth", "scopes", "-o", "json"], { env: env() }); // the check is main.ts's
     assert.equal(piped.code, 0);
     assert.doesNotMatch(piped.stderr, /new release/);
     JSON.parse(piped.stdout);

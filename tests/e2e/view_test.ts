@@ -2,8 +2,7 @@
 import assert from "node:assert/strict";
 import { encodeUrn } from "../../src/aps/urn.ts";
 import { generateModel } from "../../src/generate/generate.ts";
-import { startSandbox } from "../../src/sandbox/server.ts";
-import { cliCommand, diazo, makeHome, sandboxEnv } from "./harness.ts";
+import { cliCommand, diazo, makeHome, sandboxEnv, withSandboxHome } from "./harness.ts";
 import { createBucket, sandboxConfig, sandboxToken, uploadObject } from "./md_helpers.ts";
 
 function decodePayload(jwt: string): Record<string, unknown> {
@@ -37,10 +36,8 @@ Deno.test("view: an invalid URN is a usage error before any request", async () =
   }
 });
 
-Deno.test("view: a model without a manifest is 'not translated' (exit 4) with the command that fixes it", async () => {
-  const sb = await startSandbox({ port: 0 });
-  const home = await makeHome();
-  try {
+Deno.test("view: a model without a manifest is 'not translated' (exit 4) with the command that fixes it", () =>
+  withSandboxHome(async ({ sb, home }) => {
     const urn = encodeUrn("urn:adsk.objects:os.object:e2e-view/never-translated.obj");
     const r = await diazo(["view", urn, "--no-open"], { env: sandboxEnv(home, sb.url) });
     assert.equal(r.code, 4, r.stderr);
@@ -48,16 +45,10 @@ Deno.test("view: a model without a manifest is 'not translated' (exit 4) with th
     const [error, hint] = r.stderr.trimEnd().split("\n");
     assert.match(error, /^error: .*has not been translated/);
     assert.equal(hint, `hint: Translate it first: \`diazo translate start ${urn} --wait\`.`);
-  } finally {
-    await home.cleanup();
-    await sb.close();
-  }
-});
+  }));
 
-Deno.test("view: serves the page and a viewables:read-only token for a translated model", async () => {
-  const sb = await startSandbox({ port: 0 });
-  const home = await makeHome();
-  try {
+Deno.test("view: serves the page and a viewables:read-only token for a translated model", () =>
+  withSandboxHome(async ({ sb, home }) => {
     const token = await sandboxToken(sb.url);
     await createBucket(sb.url, token, "e2e-view");
     // Tokens of 60 s are always within the CLI's renewal margin: every /token call renews.
@@ -128,16 +119,10 @@ Deno.test("view: serves the page and a viewables:read-only token for a translate
     if (failure) throw new Error(`${failure}\n--- stderr of view ---\n${log}`, { cause: failure });
     assert.equal(status.code, 0, log);
     assert.doesNotMatch(log, /eyJ[\w-]{8,}\.eyJ/, "no token on stderr");
-  } finally {
-    await home.cleanup();
-    await sb.close();
-  }
-});
+  }));
 
-Deno.test("view --timeout stops serving by itself", async () => {
-  const sb = await startSandbox({ port: 0 });
-  const home = await makeHome();
-  try {
+Deno.test("view --timeout stops serving by itself", () =>
+  withSandboxHome(async ({ sb, home }) => {
     const token = await sandboxToken(sb.url);
     await createBucket(sb.url, token, "e2e-view");
     await sandboxConfig(sb.url, { job_seconds: 0 });
@@ -162,8 +147,4 @@ Deno.test("view --timeout stops serving by itself", async () => {
     assert.match(r.stdout, /^http:\/\/127\.0\.0\.1:\d+\/\n$/);
     assert.ok(Date.now() - started >= 1000, "served for the whole second");
     assert.match(r.stderr, /Viewer page stopped/);
-  } finally {
-    await home.cleanup();
-    await sb.close();
-  }
-});
+  }));

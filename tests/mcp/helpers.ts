@@ -1,10 +1,9 @@
 /** Helpers of the tool-server tests: `diazo serve` as a child process driven by the SDK's Client. */
 import assert from "node:assert/strict";
 import path from "node:path";
-import { startSandbox } from "../../src/sandbox/server.ts";
 import { type CallToolResult, Client, StdioClientTransport } from "../../src/mcp/sdk.ts";
-import { cliCommand, makeHome, sandboxEnv, type TestHome } from "../e2e/harness.ts";
-import { finish, startLogin } from "../e2e/login_helpers.ts";
+import { cliCommand, openSandboxHome, type TestHome } from "../e2e/harness.ts";
+import { startLogin } from "../e2e/login_helpers.ts";
 
 /** A connected client of a `diazo serve` child, and its stderr so far. */
 export interface ServeSession {
@@ -46,23 +45,16 @@ export interface Fixture {
 
 /** Starts a sandbox with instant translation jobs and makes a home for one test. */
 export async function fixture(extra: Record<string, string> = {}): Promise<Fixture> {
-  const sb = await startSandbox({ port: 0 });
-  const home = await makeHome();
-  const res = await fetch(`${sb.url}/_sandbox/config`, {
+  const h = await openSandboxHome({ DIAZO_POLL_BASE_MS: "20", ...extra });
+  const res = await fetch(`${h.sb.url}/_sandbox/config`, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ job_seconds: 0 }),
   });
-  assert.ok(res.ok, await res.text());
-  return {
-    url: sb.url,
-    home,
-    env: sandboxEnv(home, sb.url, { DIAZO_POLL_BASE_MS: "20", ...extra }),
-    async close() {
-      await home.cleanup();
-      await sb.close();
-    },
-  };
+  const text = await res.text();
+  if (!res.ok) await h.close();
+  assert.ok(res.ok, text);
+  return { url: h.sb.url, home: h.home, env: h.env, close: h.close };
 }
 
 /** The result's text blocks joined. */
@@ -126,7 +118,7 @@ export async function loginAsUser(url: string, env: Record<string, string>): Pro
   const consent = await fetch(login.authorize, { redirect: "manual" });
   await consent.body?.cancel();
   await (await fetch(consent.headers.get("location")!)).body?.cancel();
-  const done = await finish(login.child, login.stderr);
+  const done = await login.done;
   assert.equal(done.code, 0, done.stderr);
   return userEnv;
 }

@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import { encodeUrn, objectIdOf } from "../../src/aps/urn.ts";
 import type { Tool } from "../../src/mcp/sdk.ts";
 import { CUBE_OBJ } from "../e2e/md_helpers.ts";
-import { diazo } from "../e2e/harness.ts";
+import { diazo, spawnDiazo } from "../e2e/harness.ts";
 import { fails, fixture, loginAsUser, ok, startServe } from "./helpers.ts";
 
 const SNAPSHOT = fileURLToPath(new URL("./tools_snapshot.json", import.meta.url));
@@ -326,7 +326,8 @@ Deno.test("serve --print-config: the assistant's server entry runs this diazo wi
   const fx = await fixture();
   try {
     for (const client of ["claude", "cursor", "vscode"]) {
-      const r = await diazo(["serve", "--print-config", client, "--read-only", "--profile", "work"], {
+      // A process: the entry names the running program (Deno.mainModule), which here is the test file.
+      const r = await spawnDiazo(["serve", "--print-config", client, "--read-only", "--profile", "work"], {
         env: fx.env,
       });
       assert.equal(r.code, 0, r.stderr);

@@ -109,7 +109,7 @@ Deno.test("extend/reduce-scopes: proven with a token, then saved; the last scope
     await assert.rejects(runReduceScopes({ remove: "data:read" }, deps), /at least one scope/);
     const opened = deps.storeOpened;
     await assert.rejects(
-      runExtendScopes({ add: "account:read" }, deps),
+      runExtendScopes({ add: "user-profile:read" }, deps),
       /cannot be granted to a 2-legged token/,
     );
     assert.equal(deps.storeOpened, opened);

@@ -4,10 +4,9 @@
  */
 import type { GlobalFlags } from "../../src/cli/context.ts";
 import { contextFor } from "../../src/cli/root.ts";
-import type { Io } from "../../src/cli/io.ts";
 import type { OpsDeps } from "../../src/ops/deps.ts";
-import { type Sandbox, startSandbox } from "../../src/sandbox/server.ts";
-import { makeHome, sandboxEnv, type TestHome } from "../e2e/harness.ts";
+import type { Sandbox } from "../../src/sandbox/server.ts";
+import { captureIo, type TestHome, withSandboxHome } from "../e2e/harness.ts";
 
 /** What a test of a verb is given: the deps, the sandbox, and what went to stderr. */
 export interface OpsWorld {
@@ -28,19 +27,13 @@ const FLAGS: GlobalFlags = {
 
 /** Runs `fn` with verbs' deps over a fresh sandbox and home, then closes both. */
 export async function withOpsDeps(fn: (w: OpsWorld) => Promise<void>): Promise<void> {
-  const sb = await startSandbox({ port: 0 });
-  const home = await makeHome();
-  const stderr: string[] = [];
-  const io: Io = {
-    stdout: { write: () => {}, isTerminal: false },
-    stderr: { write: (t) => void stderr.push(t), isTerminal: false },
-    stdin: { isTerminal: false, readText: () => Promise.resolve(""), readLine: () => Promise.resolve(null) },
-  };
-  try {
-    const env = sandboxEnv(home, sb.url, { DIAZO_POLL_BASE_MS: "20" });
+  await withSandboxHome(async ({ sb, home, env }) => {
+    const stderr: string[] = [];
+    let seen = 0;
+    const { io } = captureIo("", (all) => {
+      stderr.push(all.slice(seen));
+      seen = all.length;
+    });
     await fn({ deps: await contextFor(io, FLAGS, env, home.cwd), sb, home, stderr });
-  } finally {
-    await home.cleanup();
-    await sb.close();
-  }
+  }, { DIAZO_POLL_BASE_MS: "20" });
 }

@@ -151,11 +151,11 @@ Deno.test("token: missing credentials is 400 AUTH-008", async () => {
   });
 });
 
-Deno.test("token: unknown, missing and 3-legged-only scopes are invalid_scope", async () => {
+Deno.test("token: unknown, missing and user-only scopes are invalid_scope (account:* is granted to apps)", async () => {
   await withSandbox(async (sb) => {
     const auth = { authorization: basic(APP.id, APP.secret) };
     for (
-      const scope of ["data:read bogus:scope", "", "account:read", "data:read user-profile:read", "openid"]
+      const scope of ["data:read bogus:scope", "", "data:read user-profile:read", "openid"]
     ) {
       const a = await tokenRequest(sb, { ...CC, scope }, auth);
       assert.equal(a.status, 400, `scope '${scope}'`);

@@ -246,7 +246,9 @@ Deno.test("admin: create answers 202 pending, becomes active on the sandbox cloc
     await control(sb, "POST", "clock", { advance_seconds: 10 });
     assert.equal((await api(sb, "GET", `${ADMIN}/projects/${created.json.id}`, t)).json.status, "active");
 
-    assert.equal((await api(sb, "POST", path, t, { name: "north depot", type: "Office" })).status, 409);
+    const taken = await api(sb, "POST", path, t, { name: "north depot", type: "Office" });
+    assert.equal(taken.status, 400, "the platform declares no 409 for a taken name");
+    assert.match(taken.json.message, /already exists/);
     assert.equal((await api(sb, "POST", path, t, { name: "No Type" })).status, 400);
     assert.equal((await api(sb, "POST", path, t, { name: "", type: "Office" })).status, 400);
     assert.equal(
@@ -315,7 +317,7 @@ Deno.test("admin: project users (envelope) and HQ account users (array, limit/of
   });
 });
 
-Deno.test("admin: GET needs account:read, POST account:write; a 2-legged token gets neither", async () => {
+Deno.test("admin: GET needs account:read, POST account:write; a 2-legged token gets both, its writes name a User-Id", async () => {
   await withSandbox(async (sb) => {
     const account = await accountOfHub(sb);
     const path = `${ADMIN}/accounts/${account}/projects`;
@@ -331,5 +333,14 @@ Deno.test("admin: GET needs account:read, POST account:write; a 2-legged token g
     }
     const app = await token(sb, "data:read code:all");
     assert.equal((await api(sb, "GET", path, app)).status, 403);
+    const admin = await token(sb, "account:read account:write");
+    assert.equal((await api(sb, "GET", path, admin)).status, 200);
+    const anonymous = await api(sb, "POST", path, admin, { name: "P2L", type: "Office" });
+    assert.equal(anonymous.status, 400);
+    assert.match(anonymous.json.message, /User-Id/);
+    const actingFor = await api(sb, "POST", path, admin, { name: "P2L", type: "Office" }, {
+      "user-id": "U1",
+    });
+    assert.equal(actingFor.status, 202, JSON.stringify(actingFor.json));
   });
 });

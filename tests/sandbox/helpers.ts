@@ -2,7 +2,8 @@
  * Shared helpers of the sandbox tests: a sandbox per test, tokens, and JSON requests.
  */
 
-import { type Sandbox, startSandbox } from "../../src/sandbox/server.ts";
+import type { Sandbox } from "../../src/sandbox/server.ts";
+import { startTestSandbox } from "../e2e/test_sandbox.ts";
 
 /** Credentials of the well-known app. */
 export const APP = { id: "diazo-sandbox", secret: "diazo-sandbox-secret" } as const;
@@ -12,7 +13,7 @@ export async function withSandbox(
   fn: (sb: Sandbox) => Promise<void>,
   log?: (line: string) => void,
 ): Promise<void> {
-  const sb = await startSandbox({ port: 0, log });
+  const sb = await startTestSandbox(log);
   try {
     await fn(sb);
   } finally {

@@ -185,9 +185,10 @@ Deno.test("oauth: an unknown client is 400 with no redirect", async () => {
   });
 });
 
-Deno.test("oauth: unknown or 2-legged-only scopes redirect with invalid_scope and the state", async () => {
+Deno.test("oauth: unknown or missing scopes redirect with invalid_scope and the state", async () => {
   await withSandbox(async (sb) => {
-    for (const scope of ["data:read bogus:scope", "code:all", ""]) {
+    // No scope is 2-legged-only: code:all is granted to a user too (SPEC.md §5).
+    for (const scope of ["data:read bogus:scope", "bogus:scope", ""]) {
       const a = await authorize(sb, { scope, state: "keep-me" });
       assert.equal(a.status, 302, `scope '${scope}'`);
       const p = a.location!.searchParams;

@@ -152,9 +152,9 @@ Deno.test("service account: bad signature, wrong aud, iss or sub, expired or too
 Deno.test("service account: scopes, client authentication and ownership", async () => {
   await withSandbox(async (sb) => {
     const sa = await createAccount(sb);
-    const twoLeggedOnly = await exchange(sb, await assertion(sa.privateKey, sa, { scope: ["code:all"] }));
-    assert.equal(twoLeggedOnly.status, 400);
-    assert.equal(twoLeggedOnly.json.error, "invalid_scope");
+    const unknown = await exchange(sb, await assertion(sa.privateKey, sa, { scope: ["bogus:scope"] }));
+    assert.equal(unknown.status, 400);
+    assert.equal(unknown.json.error, "invalid_scope");
 
     const jwt = await assertion(sa.privateKey, sa);
     const publicClient = await tokenRequest(sb, { grant_type: GRANT, assertion: jwt, client_id: APP.id });

@@ -1,8 +1,8 @@
 /**
  * Account administration (aps-api.md §9, accountadmin.yaml): ACC Admin v1 projects of an account
  * (list, create, get) and project users, and the BIM 360 HQ v1 account users. Reading needs
- * `account:read`, creating `account:write`; the sandbox grants those scopes only to a user's
- * (3-legged) token.
+ * `account:read`, creating `account:write`; both are granted to 2-legged tokens too, which must then
+ * name the user a write acts for in the `User-Id` header (accountadmin.yaml).
  *
  * ACC lists answer `{pagination: {limit, offset, totalResults, nextUrl, previousUrl}, results}`
  * (limit 1-200, default 20); HQ users are a plain JSON array (limit 1-100, default 10). A created
@@ -15,6 +15,7 @@
  * project is hosted in the request's region.
  */
 
+import { PROJECT_CLASSIFICATIONS, PROJECT_PLATFORMS, PROJECT_STATUSES } from "../../aps/admin.ts";
 import { DATA_CENTRES } from "../../aps/regions.ts";
 import { nowMs } from "../clock.ts";
 import type { RequestContext } from "../context.ts";
@@ -31,9 +32,6 @@ import {
   projectStatus,
 } from "./store.ts";
 
-const CLASSIFICATIONS = ["production", "template", "component", "sample"];
-const STATUSES = ["active", "pending", "archived", "suspended"];
-const PLATFORMS = ["acc", "bim360"];
 const TEXT_MATCHES = ["contains", "startsWith", "endsWith", "equals"];
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -101,7 +99,9 @@ function projectBody(p: AdminProject, acc: AdminAccount, now: number) {
     classification: p.classification,
     projectValue: { value: 0, currency: "USD" },
     status: projectStatus(p, now),
-    jobNumber: p.jobNumber,
+    // The reference answers null for an unset address, place, date, image or template; fields it
+    // does not call nullable are left out when unset.
+    jobNumber: p.jobNumber ?? undefined,
     addressLine1: null,
     addressLine2: null,
     city: p.city,
@@ -111,18 +111,10 @@ function projectBody(p: AdminProject, acc: AdminAccount, now: number) {
     latitude: null,
     longitude: null,
     timezone: p.timezone,
-    constructionType: null,
-    deliveryMethod: null,
-    contractType: null,
-    currentPhase: null,
-    businessUnitId: null,
-    lastSignIn: null,
     imageUrl: null,
     thumbnailImageUrl: null,
     createdAt: iso(p.createdMs),
     updatedAt: iso(p.updatedMs),
-    memberGroupId: null,
-    adminGroupId: null,
     accountId: p.accountId,
     sheetCount: 0,
     products: p.productKeys.map((key) => ({ key, status: "active" })),
@@ -162,9 +154,9 @@ function listProjects(req: Request, ctx: RequestContext): Response {
   const region = requestRegion(req);
   const acc = account(ctx);
   const win = window(ctx, 20, 200);
-  const statuses = listFilter(ctx, "status", STATUSES);
-  const classes = listFilter(ctx, "classification", CLASSIFICATIONS);
-  const platforms = listFilter(ctx, "platform", PLATFORMS);
+  const statuses = listFilter(ctx, "status", PROJECT_STATUSES);
+  const classes = listFilter(ctx, "classification", PROJECT_CLASSIFICATIONS);
+  const platforms = listFilter(ctx, "platform", PROJECT_PLATFORMS);
   const how = ctx.url.searchParams.get("filterTextMatch") ?? "contains";
   if (!TEXT_MATCHES.includes(how)) {
     throw adminError(400, "ERR_BAD_INPUT", `'filterTextMatch' must be one of ${TEXT_MATCHES.join(", ")}`);
@@ -195,6 +187,10 @@ function badText(name: string, value: unknown, max: number, required = false): s
 async function createProject(req: Request, ctx: RequestContext): Promise<Response> {
   const region = requestRegion(req);
   const acc = account(ctx);
+  // A 2-legged token acts for no user: accountadmin.yaml requires it to name one (impersonation).
+  if (!ctx.token?.userid && !req.headers.get("user-id")?.trim()) {
+    throw adminError(400, "ERR_BAD_INPUT", "'User-Id' is required with a 2-legged token");
+  }
   if (!(req.headers.get("content-type") ?? "").includes("application/json")) {
     throw adminError(415, "ERR_UNSUPPORTED_MEDIA_TYPE", "The request body must be application/json");
   }
@@ -206,8 +202,8 @@ async function createProject(req: Request, ctx: RequestContext): Promise<Respons
   const problem = badText("name", b.name, 255, true) ?? badText("type", b.type, 255, true) ??
     badText("jobNumber", b.jobNumber, 100) ?? badText("startDate", b.startDate, 10) ??
     badText("endDate", b.endDate, 10) ??
-    (b.classification !== undefined && !CLASSIFICATIONS.includes(String(b.classification))
-      ? `'classification' must be one of ${CLASSIFICATIONS.join(", ")}`
+    (b.classification !== undefined && !PROJECT_CLASSIFICATIONS.includes(String(b.classification))
+      ? `'classification' must be one of ${PROJECT_CLASSIFICATIONS.join(", ")}`
       : undefined);
   if (problem) throw adminError(400, "ERR_BAD_INPUT", problem);
   const name = (b.name as string).trim();
@@ -224,10 +220,11 @@ async function createProject(req: Request, ctx: RequestContext): Promise<Respons
       );
     }
   }
+  // The platform declares no 409 here (reference and accountadmin.yaml): a taken name is bad input.
   if (hosted.some((p) => p.name.toLowerCase() === name.toLowerCase())) {
     throw adminError(
-      409,
-      "ERR_CONFLICT",
+      400,
+      "ERR_BAD_INPUT",
       `A project named '${name}' already exists in the account's ${region} region`,
     );
   }
@@ -282,7 +279,6 @@ function projectUserBody(m: AdminMember, project: AdminProject, acc: AdminAccoun
     firstName: u.firstName,
     lastName: u.lastName,
     autodeskId: u.uid,
-    analyticsId: null,
     jobTitle: u.jobTitle,
     accessLevels: {
       accountAdmin: u.role === "account_admin",
@@ -292,7 +288,7 @@ function projectUserBody(m: AdminMember, project: AdminProject, acc: AdminAccoun
     addedOn: iso(m.addedMs),
     updatedAt: iso(m.addedMs),
     companyId: u.companyId,
-    companyName: acc.companies.find((c) => c.id === u.companyId)?.name ?? null,
+    companyName: acc.companies.find((c) => c.id === u.companyId)?.name,
     roleIds: [...m.roleIds],
     roles: m.roleIds.map((id) => ({ id, name: acc.roles.find((r) => r.id === id)?.name ?? id })),
     status: u.status,
@@ -318,7 +314,8 @@ function listAccountUsers(req: Request, ctx: RequestContext): Response {
   return json(
     200,
     acc.users.filter((u) => u.region === region).slice(win.offset, win.offset + win.limit).map((u) => {
-      const company = acc.companies.find((c) => c.id === u.companyId)?.name ?? null;
+      const company = acc.companies.find((c) => c.id === u.companyId)?.name;
+      // Unset fields are left out: accountadmin.yaml types them as non-nullable strings.
       return {
         id: u.id,
         account_id: acc.id,
@@ -326,23 +323,15 @@ function listAccountUsers(req: Request, ctx: RequestContext): Response {
         status: u.status,
         company_id: u.companyId,
         company_name: company,
-        last_sign_in: u.status === "active" ? iso(u.createdMs + 3_600_000) : null,
+        last_sign_in: u.status === "active" ? iso(u.createdMs + 3_600_000) : undefined,
         email: u.email,
         name: `${u.firstName} ${u.lastName}`,
         nickname: u.firstName,
         first_name: u.firstName,
         last_name: u.lastName,
         uid: u.uid,
-        image_url: null,
-        city: null,
-        state_or_province: null,
-        postal_code: null,
-        country: null,
-        phone: null,
         company,
         job_title: u.jobTitle,
-        industry: null,
-        about_me: null,
         created_at: iso(u.createdMs),
         updated_at: iso(u.createdMs),
       };

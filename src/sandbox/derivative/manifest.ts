@@ -50,6 +50,8 @@ function viewChildren(tr: Translation, job: DerivativeJob, files: OutputFile[]):
           type: "view",
           role: "3d",
           name: VIEW_NAME,
+          // ManifestResources requires a status on every node, views included.
+          status: "success",
           camera: camera(model),
         },
         ...inView.map(resource),

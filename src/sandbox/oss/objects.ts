@@ -43,18 +43,25 @@ export function objectDetails(baseUrl: string, o: StoredObject) {
     objectId: o.objectId,
     objectKey: o.objectKey,
     sha1: o.sha1,
-    size: o.size,
+    size: o.reportedSize ?? o.size,
     contentType: o.contentType,
     location: `${baseUrl}/oss/v2/buckets/${o.bucketKey}/objects/${encodeURIComponent(o.objectKey)}`,
   };
 }
 
-function isRecord(v: unknown): v is Record<string, unknown> {
+/** True for a JSON object (not an array, not null). */
+export function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 /** An integer query parameter within bounds, or its default when absent; throws OSS's 400 otherwise. */
-function intParam(ctx: RequestContext, name: string, min: number, max: number, fallback: number): number {
+export function intParam(
+  ctx: RequestContext,
+  name: string,
+  min: number,
+  max: number,
+  fallback: number,
+): number {
   const text = ctx.url.searchParams.get(name);
   if (text === null) return fallback;
   const n = Number(text);
@@ -141,10 +148,14 @@ async function copyTo(_req: Request, ctx: RequestContext): Promise<Response> {
  * The upload session `uploadKey` when this object's upload may go on with it; throws OSS's refusal
  * otherwise (an expired session is aborted on the way).
  */
-async function openSession(ctx: RequestContext, uploadKey: string): Promise<UploadSession> {
+async function openSession(
+  ctx: RequestContext,
+  objectKey: string,
+  uploadKey: string,
+): Promise<UploadSession> {
   const session = findUpload(ctx.sandbox.oss, uploadKey);
   if (!session || session.state === "aborted") throw ossError(404, `Upload '${uploadKey}' not found`);
-  if (session.bucketKey !== ctx.params.bucketKey || session.objectKey !== ctx.params.objectKey) {
+  if (session.bucketKey !== ctx.params.bucketKey || session.objectKey !== objectKey) {
     throw ossError(400, "The uploadKey belongs to the upload of another object");
   }
   if (session.state !== "open") throw ossError(409, `Upload '${uploadKey}' has already been completed`);
@@ -155,42 +166,60 @@ async function openSession(ctx: RequestContext, uploadKey: string): Promise<Uplo
   return session;
 }
 
-async function signedS3Upload(_req: Request, ctx: RequestContext): Promise<Response> {
-  const bucket = ownBucket(ctx);
-  const parts = intParam(ctx, "parts", 1, MAX_URLS_PER_CALL, 1);
-  const firstPart = intParam(ctx, "firstPart", 1, MAX_PART_NUMBER, 1);
-  const minutes = intParam(ctx, "minutesExpiration", 1, 60, 2);
-  if (firstPart + parts - 1 > MAX_PART_NUMBER) {
+/** What one signed upload request asks for: a range of parts, of a new or a going upload. */
+export interface UploadUrlRequest {
+  objectKey: string;
+  firstPart: number;
+  parts: number;
+  uploadKey?: string;
+  minutes: number;
+}
+
+/** Signed part URLs for one object (`signeds3upload_response`); throws OSS's refusal. */
+export async function uploadUrls(ctx: RequestContext, bucket: Bucket, r: UploadUrlRequest) {
+  if (r.firstPart + r.parts - 1 > MAX_PART_NUMBER) {
     throw ossError(400, `An upload has at most ${MAX_PART_NUMBER} parts`);
   }
-  const uploadKey = ctx.url.searchParams.get("uploadKey");
-  const session = uploadKey === null
-    ? openUpload(ctx.sandbox.oss, bucket.bucketKey, ctx.params.objectKey)
-    : await openSession(ctx, uploadKey);
-  const expiresMs = nowMs(ctx.sandbox.clock) + minutes * 60_000;
+  const session = r.uploadKey === undefined
+    ? openUpload(ctx.sandbox.oss, bucket.bucketKey, r.objectKey)
+    : await openSession(ctx, r.objectKey, r.uploadKey);
+  const expiresMs = nowMs(ctx.sandbox.clock) + r.minutes * 60_000;
   const urls = Array.from(
-    { length: parts },
+    { length: r.parts },
     (_, i) =>
       signStorageUrl(
         ctx.sandbox.oss,
         ctx.baseUrl,
         "PUT",
-        uploadPartPath(session.uploadKey, firstPart + i),
+        uploadPartPath(session.uploadKey, r.firstPart + i),
         expiresMs,
       ),
   );
-  return json(200, {
+  return {
     uploadKey: session.uploadKey,
     uploadExpiration: iso(session.expiresMs),
     urlExpiration: iso(storageUrlExpiryMs(expiresMs)),
     urls,
-  });
+  };
 }
 
-/** The `x-ads-user-defined-metadata` header (a JSON object under 100 bytes); throws 400 otherwise. */
-function userDefinedMetadata(req: Request): string | undefined {
-  const text = req.headers.get("x-ads-user-defined-metadata");
-  if (text === null) return undefined;
+async function signedS3Upload(_req: Request, ctx: RequestContext): Promise<Response> {
+  const bucket = ownBucket(ctx);
+  return json(
+    200,
+    await uploadUrls(ctx, bucket, {
+      objectKey: ctx.params.objectKey,
+      parts: intParam(ctx, "parts", 1, MAX_URLS_PER_CALL, 1),
+      firstPart: intParam(ctx, "firstPart", 1, MAX_PART_NUMBER, 1),
+      minutes: intParam(ctx, "minutesExpiration", 1, 60, 2),
+      uploadKey: ctx.url.searchParams.get("uploadKey") ?? undefined,
+    }),
+  );
+}
+
+/** A user-defined metadata value (a JSON object under 100 bytes); throws 400 otherwise. */
+export function checkedUserMetadata(text: string | null | undefined): string | undefined {
+  if (text === null || text === undefined) return undefined;
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -203,10 +232,22 @@ function userDefinedMetadata(req: Request): string | undefined {
   return text;
 }
 
-async function completeS3Upload(req: Request, ctx: RequestContext): Promise<Response> {
-  const bucket = ownBucket(ctx);
-  const body = await readJson(req);
-  if (!isRecord(body) || typeof body.uploadKey !== "string" || body.uploadKey === "") {
+/** Headers an upload's completion records on the object. */
+export interface CompletionMeta {
+  contentType?: string;
+  contentDisposition?: string;
+  userDefinedMetadata?: string;
+}
+
+/** Completes one object's upload (`{uploadKey, size?, eTags?}`); its details, or OSS's refusal. */
+export async function completeOne(
+  ctx: RequestContext,
+  bucket: Bucket,
+  objectKey: string,
+  body: Record<string, unknown>,
+  meta: CompletionMeta,
+) {
+  if (typeof body.uploadKey !== "string" || body.uploadKey === "") {
     throw ossError(400, "The body must be a JSON object with 'uploadKey'");
   }
   const { size, eTags } = body;
@@ -216,17 +257,48 @@ async function completeS3Upload(req: Request, ctx: RequestContext): Promise<Resp
   if (eTags !== undefined && !(Array.isArray(eTags) && eTags.every((e) => typeof e === "string"))) {
     throw ossError(400, "Valid field 'eTags' must be a list of strings");
   }
-  const metadata = userDefinedMetadata(req);
-  const session = await openSession(ctx, body.uploadKey);
+  const session = await openSession(ctx, objectKey, body.uploadKey);
   const done = await completeUpload(ctx.sandbox.oss, session, {
     size: size as number | undefined,
     eTags: eTags as string[] | undefined,
-  }, {
+  }, meta);
+  return { ...objectDetails(ctx.baseUrl, done), policyKey: bucket.policyKey };
+}
+
+async function completeS3Upload(req: Request, ctx: RequestContext): Promise<Response> {
+  const bucket = ownBucket(ctx);
+  const body = await readJson(req);
+  if (!isRecord(body)) throw ossError(400, "The body must be a JSON object with 'uploadKey'");
+  const meta = {
     contentType: req.headers.get("x-ads-meta-content-type") ?? undefined,
     contentDisposition: req.headers.get("x-ads-meta-content-disposition") ?? undefined,
-    userDefinedMetadata: metadata,
+    userDefinedMetadata: checkedUserMetadata(req.headers.get("x-ads-user-defined-metadata")),
+  };
+  return json(200, await completeOne(ctx, bucket, ctx.params.objectKey, body, meta));
+}
+
+/** Response headers a signed download URL asks storage for. */
+export interface DownloadOverrides {
+  contentType?: string;
+  contentDisposition?: string;
+}
+
+/** A signed download URL of one object (`download_results` with status complete). */
+export function downloadAnswer(
+  ctx: RequestContext,
+  obj: StoredObject,
+  minutes: number,
+  o: DownloadOverrides,
+) {
+  const expiresMs = nowMs(ctx.sandbox.clock) + minutes * 60_000;
+  const url = signStorageUrl(ctx.sandbox.oss, ctx.baseUrl, "GET", downloadPath(obj), expiresMs, {
+    "response-content-type": o.contentType,
+    "response-content-disposition": o.contentDisposition,
   });
-  return json(200, { ...objectDetails(ctx.baseUrl, done), policyKey: bucket.policyKey });
+  const params: Record<string, string> = { "content-type": o.contentType ?? obj.contentType };
+  const disposition = o.contentDisposition ?? obj.contentDisposition;
+  if (disposition !== undefined) params["content-disposition"] = disposition;
+  return { status: "complete", url, params, size: obj.reportedSize ?? obj.size, sha1: obj.sha1 };
 }
 
 function signedS3Download(req: Request, ctx: RequestContext): Response {
@@ -237,17 +309,13 @@ function signedS3Download(req: Request, ctx: RequestContext): Response {
     return empty(304);
   }
   const q = ctx.url.searchParams;
-  const contentType = q.get("response-content-type") ?? undefined;
-  const contentDisposition = q.get("response-content-disposition") ?? undefined;
-  const expiresMs = nowMs(ctx.sandbox.clock) + minutes * 60_000;
-  const url = signStorageUrl(ctx.sandbox.oss, ctx.baseUrl, "GET", downloadPath(obj), expiresMs, {
-    "response-content-type": contentType,
-    "response-content-disposition": contentDisposition,
-  });
-  const params: Record<string, string> = { "content-type": contentType ?? obj.contentType };
-  const disposition = contentDisposition ?? obj.contentDisposition;
-  if (disposition !== undefined) params["content-disposition"] = disposition;
-  return json(200, { status: "complete", url, params, size: obj.size, sha1: obj.sha1 });
+  return json(
+    200,
+    downloadAnswer(ctx, obj, minutes, {
+      contentType: q.get("response-content-type") ?? undefined,
+      contentDisposition: q.get("response-content-disposition") ?? undefined,
+    }),
+  );
 }
 
 async function createSigned(req: Request, ctx: RequestContext): Promise<Response> {

@@ -31,6 +31,8 @@ export interface StoredObject {
   objectKey: string;
   objectId: string;
   size: number;
+  /** A size the control API makes the object report instead of `size` (to test limits without the bytes). */
+  reportedSize?: number;
   /** SHA-1 of the bytes, hex. */
   sha1: string;
   contentType: string;
