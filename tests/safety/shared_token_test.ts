@@ -5,23 +5,9 @@
  */
 import assert from "node:assert/strict";
 import { startSandbox } from "../../src/sandbox/server.ts";
-import { cliCommand, makeHome, requestLog, sandboxEnv } from "../e2e/harness.ts";
+import { makeHome, requestLog, sandboxEnv, spawnDiazo } from "../e2e/harness.ts";
 
 const PROCESSES = 12;
-
-/** Runs `diazo args` as its own OS process (not in process: the lock is between processes). */
-async function spawned(args: string[], env: Record<string, string>, cwd: string) {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: cliCommand(args),
-    env,
-    clearEnv: true,
-    cwd,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  return { code: out.code, stderr: new TextDecoder().decode(out.stderr) };
-}
 
 Deno.test(`${PROCESSES} parallel 'bucket list' processes with an empty cache: one token request`, async () => {
   const sb = await startSandbox({ port: 0 });
@@ -29,7 +15,11 @@ Deno.test(`${PROCESSES} parallel 'bucket list' processes with an empty cache: on
   try {
     const env = sandboxEnv(home, sb.url);
     const runs = await Promise.all(
-      Array.from({ length: PROCESSES }, () => spawned(["bucket", "list", "-o", "json"], env, home.cwd)),
+      // Each its own OS process (not in process): the lock is between processes.
+      Array.from(
+        { length: PROCESSES },
+        () => spawnDiazo(["bucket", "list", "-o", "json"], { env, cwd: home.cwd }),
+      ),
     );
     for (const r of runs) assert.equal(r.code, 0, r.stderr);
     const log = await requestLog(sb.url, "/authentication/v2/token") as unknown as { grant_type?: string }[];

@@ -9,8 +9,8 @@ import { startSandbox } from "../../src/sandbox/server.ts";
 import { threeLeggedKey } from "../../src/auth/three_legged.ts";
 import { tokenLockFile } from "../../src/auth/token_lock.ts";
 import { withFileLock } from "../../src/platform/lock.ts";
-import { diazo, json, makeHome, sandboxEnv, type TestHome } from "../e2e/harness.ts";
-import { finish, startLogin } from "../e2e/login_helpers.ts";
+import { json, makeHome, sandboxEnv, spawnDiazo, type TestHome } from "../e2e/harness.ts";
+import { startLogin } from "../e2e/login_helpers.ts";
 
 const APP = "lock-app";
 
@@ -42,7 +42,7 @@ async function loggedIn(url: string, home: TestHome, extra: Record<string, strin
   const redirect = await fetch(login.authorize, { redirect: "manual" });
   await redirect.body?.cancel();
   await (await fetch(redirect.headers.get("location")!)).body?.cancel();
-  const done = await finish(login.child, login.stderr);
+  const done = await login.done;
   assert.equal(done.code, 0, done.stderr);
   await fetch(`${url}/_sandbox/clock`, { method: "POST", body: JSON.stringify({ advance_seconds: 3600 }) })
     .then((r) => r.body?.cancel());
@@ -101,7 +101,7 @@ Deno.test("a refresh lock left by a SIGKILLed holder is taken over at once", asy
     const env = await loggedIn(sb.url, home, { DIAZO_LOCK_WAIT_MS: "3000" });
     const lockFile = await lockOf(home, sb.url);
     await killWhileHolding(lockFile);
-    const who = await within(15_000, diazo(["auth", "whoami", "-o", "json"], { env }));
+    const who = await within(15_000, spawnDiazo(["auth", "whoami", "-o", "json"], { env }));
     assert.equal(who.code, 0, who.stderr);
     assert.match(json<{ email: string }>(who).email, /@/);
   } finally {
@@ -130,7 +130,7 @@ Deno.test("a refresh token spent by a killed refresh: 'log in again' with the re
     });
     assert.equal(spent.status, 200, await spent.text());
     await killWhileHolding(await lockOf(home, sb.url));
-    const who = await within(15_000, diazo(["auth", "whoami"], { env }));
+    const who = await within(15_000, spawnDiazo(["auth", "whoami"], { env }));
     assert.equal(who.code, 3, who.stderr);
     assert.match(who.stderr, /^error: The saved login can no longer be refreshed: invalid_grant/m);
     assert.match(who.stderr, /^hint: Log in again with `diazo auth login`/m);
