@@ -3,14 +3,14 @@
  * client-credentials token request (a lock around fetch-and-store, the cache read again under it)
  * instead of each asking the platform.
  */
+import { startTestSandbox } from "../e2e/test_sandbox.ts";
 import assert from "node:assert/strict";
-import { startSandbox } from "../../src/sandbox/server.ts";
 import { makeHome, requestLog, sandboxEnv, spawnDiazo } from "../e2e/harness.ts";
 
 const PROCESSES = 12;
 
 Deno.test(`${PROCESSES} parallel 'bucket list' processes with an empty cache: one token request`, async () => {
-  const sb = await startSandbox({ port: 0 });
+  const sb = await startTestSandbox();
   const home = await makeHome();
   try {
     const env = sandboxEnv(home, sb.url);

@@ -3,9 +3,9 @@
  * next run (its dead holder is seen at once), and a refresh token spent by that killed refresh ends
  * in "log in again" with the platform's reason, not in the system-clock advice.
  */
+import { startTestSandbox } from "../e2e/test_sandbox.ts";
 import assert from "node:assert/strict";
 import path from "node:path";
-import { startSandbox } from "../../src/sandbox/server.ts";
 import { threeLeggedKey } from "../../src/auth/three_legged.ts";
 import { tokenLockFile } from "../../src/auth/token_lock.ts";
 import { withFileLock } from "../../src/platform/lock.ts";
@@ -95,7 +95,7 @@ async function within<T>(ms: number, p: Promise<T>): Promise<T> {
 }
 
 Deno.test("a refresh lock left by a SIGKILLed holder is taken over at once", async () => {
-  const sb = await startSandbox({ port: 0 });
+  const sb = await startTestSandbox();
   const home = await makeHome();
   try {
     const env = await loggedIn(sb.url, home, { DIAZO_LOCK_WAIT_MS: "3000" });
@@ -111,7 +111,7 @@ Deno.test("a refresh lock left by a SIGKILLed holder is taken over at once", asy
 });
 
 Deno.test("a refresh token spent by a killed refresh: 'log in again' with the reason, not the clock", async () => {
-  const sb = await startSandbox({ port: 0 });
+  const sb = await startTestSandbox();
   const home = await makeHome();
   try {
     const env = await loggedIn(sb.url, home, { DIAZO_LOCK_WAIT_MS: "3000" });
