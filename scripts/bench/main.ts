@@ -1,6 +1,7 @@
-/** `deno task bench`: every benchmark, printed (never asserted). BENCH_ONLY=startup|transfer|serve|pipeline|tests picks one. */
+/** `deno task bench`: every benchmark, printed (never asserted). BENCH_ONLY=startup|transfer|serve|pipeline|tests|soak picks one. */
 import { benchPipeline } from "./pipeline.ts";
 import { benchServe } from "./serve.ts";
+import { benchSoak } from "./soak.ts";
 import { benchStartup } from "./startup.ts";
 import { benchTests } from "./tests.ts";
 import { benchTransfer } from "./transfer.ts";
@@ -11,3 +12,4 @@ if (!only || only === "transfer") await benchTransfer();
 if (!only || only === "serve") await benchServe();
 if (!only || only === "pipeline") await benchPipeline();
 if (!only || only === "tests") await benchTests();
+if ((!only || only === "soak") && !(await benchSoak())) Deno.exitCode = 1;

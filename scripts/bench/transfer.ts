@@ -21,7 +21,7 @@ interface Run {
 }
 
 /** Peak resident memory of a process so far (Linux), in MiB. */
-async function peakRss(pid: number): Promise<number | undefined> {
+export async function peakRss(pid: number): Promise<number | undefined> {
   try {
     const status = await Deno.readTextFile(`/proc/${pid}/status`);
     const kb = /VmHWM:\s+(\d+) kB/.exec(status)?.[1];
@@ -31,16 +31,21 @@ async function peakRss(pid: number): Promise<number | undefined> {
   }
 }
 
-/** Runs diazo to completion, timing it and sampling its peak memory. */
-async function diazo(args: string[], env: Record<string, string>, cwd: string): Promise<Run> {
-  const t0 = performance.now();
-  const child = new Deno.Command(Deno.execPath(), {
+/** The command that runs diazo from source as the compiled binary would (its permissions), output piped. */
+export function diazoCommand(args: string[], env: Record<string, string>, cwd: string): Deno.Command {
+  return new Deno.Command(Deno.execPath(), {
     args: ["run", ...COMPILE_PERMISSIONS, ...CFG, MAIN, ...args],
     env,
     cwd,
     stdout: "piped",
     stderr: "piped",
-  }).spawn();
+  });
+}
+
+/** Runs diazo to completion, timing it and sampling its peak memory. */
+async function diazo(args: string[], env: Record<string, string>, cwd: string): Promise<Run> {
+  const t0 = performance.now();
+  const child = diazoCommand(args, env, cwd).spawn();
   let peak: number | undefined;
   let done = false;
   const sampler = (async () => {
@@ -59,7 +64,7 @@ async function diazo(args: string[], env: Record<string, string>, cwd: string): 
 }
 
 /** Starts `diazo sandbox --port 0` as its own process and returns its URL. */
-async function startSandboxProcess(env: Record<string, string>) {
+export async function startSandboxProcess(env: Record<string, string>) {
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", ...COMPILE_PERMISSIONS, ...CFG, MAIN, "sandbox", "--port", "0"],
     env,
@@ -146,11 +151,9 @@ async function settle(): Promise<void> {
   await new Promise((r) => setTimeout(r, 500));
 }
 
-/** Runs the transfer benchmark and prints its table. */
-export async function benchTransfer(): Promise<void> {
-  const mib = Number(Deno.env.get("BENCH_TRANSFER_MIB") ?? 1024);
-  const home = await Deno.makeTempDir({ prefix: "diazo-bench-transfer-" });
-  const env: Record<string, string> = {
+/** A clean environment for diazo and its sandbox under a scratch `home`, logged in as the sandbox's app. */
+export function benchEnv(home: string): Record<string, string> {
+  return {
     PATH: Deno.env.get("PATH") ?? "",
     HOME: Deno.env.get("HOME") ?? home,
     DIAZO_CONFIG_DIR: path.join(home, "config"),
@@ -160,6 +163,13 @@ export async function benchTransfer(): Promise<void> {
     SVC_CLIENT_SECRET: "diazo-sandbox-secret",
     NO_COLOR: "1",
   };
+}
+
+/** Runs the transfer benchmark and prints its table. */
+export async function benchTransfer(): Promise<void> {
+  const mib = Number(Deno.env.get("BENCH_TRANSFER_MIB") ?? 1024);
+  const home = await Deno.makeTempDir({ prefix: "diazo-bench-transfer-" });
+  const env = benchEnv(home);
   const sb = await startSandboxProcess(env);
   env.DIAZO_BASE_URL = sb.url;
   try {

@@ -2,15 +2,14 @@
  * 3-legged tokens: the authorization-code login with PKCE, the stored user token, and its refresh
  * under a cross-process lock so that parallel diazo processes never spend the same refresh token.
  */
-import path from "node:path";
 import type { Resolved } from "../config/config.ts";
-import { DiazoError, isDiazoError } from "../core/errors.ts";
+import { DiazoError, isDiazoError, platformDetail, platformErrorCode } from "../core/errors.ts";
 import { decodeJwt, jwtScopes } from "../aps/jwt.ts";
 import { registerSecret } from "../core/redact.ts";
-import { withFileLock } from "../platform/lock.ts";
 import type { Http } from "../services/http.ts";
 import { authorizationCodeToken, refreshToken, type TokenResponse } from "../services/authentication.ts";
 import { EXPIRY_MARGIN_MS } from "./two_legged.ts";
+import { tokenLockFile, withTokenLock } from "./token_lock.ts";
 import type { StoredToken, TokenStore } from "./token_store.ts";
 
 /** Scopes asked for by a 3-legged login when none are given. */
@@ -113,6 +112,21 @@ export interface ThreeLeggedDeps {
   stateDir: string;
   now?: () => number;
   debug?: (line: string) => void;
+  /** How long to wait for another process's refresh (DIAZO_LOCK_WAIT_MS); 60 s by default. */
+  lockWaitMs?: number;
+}
+
+/**
+ * The error of a refused refresh: the platform's invalid_grant (a token spent by an interrupted
+ * refresh or another login) means logging in again, and says why; no clock is to blame there.
+ */
+function refreshRefused(e: DiazoError): DiazoError {
+  const code = platformErrorCode(e.body);
+  const reason = [code, platformDetail(e.body)].filter((s, i, all) => s && all.indexOf(s) === i).join(": ");
+  if (code === "invalid_grant") {
+    return new DiazoError("login_lost", { status: e.status, body: e.body, params: { reason } });
+  }
+  return new DiazoError("token_expired", { status: e.status, body: e.body });
 }
 
 /**
@@ -136,44 +150,47 @@ export async function threeLeggedToken(
   registerSecret(current.access_token);
   if (fresh(current)) return current;
   if (!current.refresh_token) throw new DiazoError("token_expired");
-  const lockFile = path.join(deps.stateDir, "locks", `refresh-${await hash(key)}.lock`);
-  return await withFileLock(lockFile, async () => {
-    const again = await deps.store.get(key);
-    if (again && fresh(again)) {
-      deps.debug?.("token: another process refreshed the 3-legged token");
-      registerSecret(again.access_token);
-      return again;
-    }
-    const source = again ?? current;
-    registerSecret(source.refresh_token!);
-    let res: TokenResponse;
-    try {
-      res = await refreshToken(deps.authHttp, {
-        clientId,
-        clientSecret: deps.resolved.clientSecret.value,
-        refreshToken: source.refresh_token!,
-      });
-    } catch (e) {
-      // A refresh token that is expired, revoked or already used means logging in again.
-      if (isDiazoError(e) && (e.status === 400 || e.status === 401)) {
-        throw new DiazoError("token_expired", { status: e.status, body: e.body });
-      }
-      throw e;
-    }
-    const token = storedFromResponse(res, {
-      profile: source.profile,
-      clientId,
-      baseUrl: source.base_url,
-      scopes: source.scopes,
-    }, now());
-    if (!token.refresh_token) token.refresh_token = source.refresh_token;
-    await deps.store.put(key, token);
-    deps.debug?.("token: refreshed the 3-legged token");
-    return token;
-  }, { timeoutMs: 60_000 });
+  const lockFile = await tokenLockFile(deps.stateDir, "refresh", key);
+  return await withTokenLock(lockFile, deps.lockWaitMs, () => refreshUnderLock(deps, key, fresh, current));
 }
 
-async function hash(s: string): Promise<string> {
-  const d = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(s));
-  return [...new Uint8Array(d).slice(0, 8)].map((b) => b.toString(16).padStart(2, "0")).join("");
+/** The refresh itself, under the lock: another process may have refreshed while this one waited. */
+async function refreshUnderLock(
+  deps: ThreeLeggedDeps,
+  key: string,
+  fresh: (t: StoredToken | undefined) => boolean | undefined,
+  current: StoredToken,
+): Promise<StoredToken> {
+  const now = deps.now ?? Date.now;
+  const clientId = deps.resolved.clientId.value!; // checked by threeLeggedToken
+  const again = await deps.store.get(key);
+  if (again && fresh(again)) {
+    deps.debug?.("token: another process refreshed the 3-legged token");
+    registerSecret(again.access_token);
+    return again;
+  }
+  const source = again ?? current;
+  registerSecret(source.refresh_token!);
+  let res: TokenResponse;
+  try {
+    res = await refreshToken(deps.authHttp, {
+      clientId,
+      clientSecret: deps.resolved.clientSecret.value,
+      refreshToken: source.refresh_token!,
+    });
+  } catch (e) {
+    // A refresh token that is expired, revoked or already used means logging in again.
+    if (isDiazoError(e) && (e.status === 400 || e.status === 401)) throw refreshRefused(e);
+    throw e;
+  }
+  const token = storedFromResponse(res, {
+    profile: source.profile,
+    clientId,
+    baseUrl: source.base_url,
+    scopes: source.scopes,
+  }, now());
+  if (!token.refresh_token) token.refresh_token = source.refresh_token;
+  await deps.store.put(key, token);
+  deps.debug?.("token: refreshed the 3-legged token");
+  return token;
 }

@@ -1,4 +1,7 @@
-/** 2-legged tokens: requested with client credentials, cached per profile and scope set. */
+/**
+ * 2-legged tokens: requested with client credentials, cached per profile and scope set. Processes
+ * that share a state dir fetch a missing token once, under a lock (issue 14 item 17).
+ */
 import type { Resolved } from "../config/config.ts";
 import { DiazoError } from "../core/errors.ts";
 import { registerSecret } from "../core/redact.ts";
@@ -6,6 +9,7 @@ import { DEFAULT_2L_SCOPES } from "../aps/scopes.ts";
 import type { Http } from "../services/http.ts";
 import { clientCredentialsToken } from "../services/authentication.ts";
 import { type StoredToken, tokenKey, type TokenStore } from "./token_store.ts";
+import { tokenLockFile, withTokenLock } from "./token_lock.ts";
 
 /** A token is renewed this long before it expires. */
 export const EXPIRY_MARGIN_MS = 60_000;
@@ -17,6 +21,10 @@ export interface TwoLeggedDeps {
   /** An Http client without bearer auth, for the token endpoint. */
   authHttp: Http;
   now?: () => number;
+  /** Where the lock shared with parallel processes lives; without it this process fetches alone. */
+  stateDir?: string;
+  /** How long to wait for another process's fetch (DIAZO_LOCK_WAIT_MS). */
+  lockWaitMs?: number;
 }
 
 /** The client id and secret, or the catalog's "Missing credentials". */
@@ -45,11 +53,12 @@ export function profileScopes(resolved: Resolved): string[] {
 
 /**
  * A valid 2-legged token: from the cache while it has more than a minute left, else a new one
- * (stored for the next command). `force` skips the cache.
+ * (stored for the next command). `force` skips the cache; `rejected` (a token the platform refused)
+ * takes another process's newer token from the cache, else fetches one.
  */
 export async function twoLeggedToken(
   deps: TwoLeggedDeps,
-  opts: { force?: boolean; scopes?: readonly string[] } = {},
+  opts: { force?: boolean; scopes?: readonly string[]; rejected?: string } = {},
 ): Promise<{ token: StoredToken; cached: boolean }> {
   const now = deps.now ?? Date.now;
   const { clientId, clientSecret } = requireCredentials(deps.resolved);
@@ -63,20 +72,34 @@ export async function twoLeggedToken(
     secret_fingerprint: await secretFingerprint(clientSecret),
   };
   const key = tokenKey(identity);
-  if (!opts.force) {
+  const fromCache = async () => {
+    if (opts.force) return undefined;
     const cached = await deps.store.get(key);
-    if (cached && cached.expires_at - EXPIRY_MARGIN_MS > now()) {
-      registerSecret(cached.access_token);
-      return { token: cached, cached: true };
+    if (!cached || cached.access_token === opts.rejected || cached.expires_at - EXPIRY_MARGIN_MS <= now()) {
+      return undefined;
     }
-  }
-  const res = await clientCredentialsToken(deps.authHttp, { clientId, clientSecret, scopes });
-  registerSecret(res.access_token);
-  const token: StoredToken = {
-    ...identity,
-    access_token: res.access_token,
-    expires_at: now() + res.expires_in * 1000,
+    registerSecret(cached.access_token);
+    return { token: cached, cached: true };
   };
-  await deps.store.put(key, token);
-  return { token, cached: false };
+  const fetchAndStore = async () => {
+    const res = await clientCredentialsToken(deps.authHttp, { clientId, clientSecret, scopes });
+    registerSecret(res.access_token);
+    const token: StoredToken = {
+      ...identity,
+      access_token: res.access_token,
+      expires_at: now() + res.expires_in * 1000,
+    };
+    await deps.store.put(key, token);
+    return { token, cached: false };
+  };
+  const hit = await fromCache();
+  if (hit) return hit;
+  if (deps.stateDir === undefined) return await fetchAndStore();
+  // Another process may have stored the token while this one waited for the lock: read again.
+  const lockFile = await tokenLockFile(deps.stateDir, "token", key);
+  return await withTokenLock(
+    lockFile,
+    deps.lockWaitMs,
+    async () => (await fromCache()) ?? await fetchAndStore(),
+  );
 }

@@ -78,6 +78,7 @@ function dedupeSorted(list: Candidate[]): Candidate[] {
  * Completions of the last word of `words` (the words after the program name; the last one is the
  * word being typed, "" after a space). An empty answer means "complete file names".
  */
+// long: one pass over the words typed so far; its state (command, option awaiting a value) is read top to bottom
 export function completeWords(
   tree: CompletionCommand,
   words: readonly string[],

@@ -7,6 +7,7 @@ import { loadConfig, loadDotenv, saveConfig } from "../config/store.ts";
 import { usageError } from "../core/errors.ts";
 import { applyQuery, type OutputFormat, render } from "../core/output.ts";
 import { knownSecrets, redact } from "../core/redact.ts";
+import { visible } from "../core/sanitize.ts";
 import { configDirFor, stateDirFor } from "../platform/dirs.ts";
 import type { Http, OpenedTokenStore, OpsDeps, TokenStore, TokenStoreStatus } from "../ops/deps.ts";
 import { createSession, type ScopeUsage } from "../ops/session.ts";
@@ -189,17 +190,21 @@ function chosenStore(store: TokenStore): Promise<OpenedTokenStore> {
   });
 }
 
-/** The info, warn and debug lines of a context, on stderr. */
+/**
+ * The info, warn and debug lines of a context, on stderr. They quote platform text (object keys,
+ * messages), so control characters are shown as visible escapes (issue 14 item 5).
+ */
 function stderrLines(io: Io, flags: GlobalFlags): Pick<Ctx, "info" | "warn" | "debug"> {
+  const line = (text: string) => io.stderr.write(visible(text, { keepLines: true }) + "\n");
   return {
     info(message) {
-      if (!flags.quiet) io.stderr.write(message + "\n");
+      if (!flags.quiet) line(message);
     },
     warn(message) {
-      io.stderr.write(`warning: ${message}\n`);
+      line(`warning: ${message}`);
     },
     debug(message) {
-      if (flags.debug) io.stderr.write(`debug: ${redact(message, knownSecrets())}\n`);
+      if (flags.debug) line(`debug: ${redact(message, knownSecrets())}`);
     },
   };
 }
@@ -211,7 +216,7 @@ async function emitResult(ctx: Ctx, state: RunState, value: unknown, opts: EmitO
   const format = await ctx.format();
   if (opts.action !== undefined) {
     if (format === "table" && io.stdout.isTerminal && !flags.query) {
-      io.stdout.write(opts.action + "\n");
+      io.stdout.write(visible(opts.action) + "\n");
       return;
     }
     ctx.info(opts.action);
@@ -236,7 +241,7 @@ async function confirm(ctx: Ctx, question: string, flag: string): Promise<boolea
       `Pass ${flag} to confirm in a non-interactive run.`,
     );
   }
-  ctx.io.stderr.write(`${question} [y/N] `);
+  ctx.io.stderr.write(`${visible(question)} [y/N] `);
   const answer = (await ctx.io.stdin.readLine()) ?? "";
   return /^y(es)?$/i.test(answer.trim());
 }

@@ -55,6 +55,7 @@ export interface ExtensionsInput {
 
 /** Creates a run's extensions; plugins.json is read at most once per run. */
 export function createExtensions(input: ExtensionsInput): Extensions {
+  // long: a factory whose length is the closures it returns, which share the run's lazily loaded plugins.json
   const { io, env, cwd } = input;
   const wordIndex = commandWordIndex;
   const os = Deno.build.os;

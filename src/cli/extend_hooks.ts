@@ -61,6 +61,7 @@ function shown(os: string, command: string): string {
 
 /** Creates the hook runner of one run: `before` on the first action, `after` once the run has ended. */
 export function createHookRunner(input: HookRunnerInput): {
+  // long: a factory whose length is the closures it returns, which share the run's hook state
   before(cmd: AnyCommand): Promise<void>;
   after(exitCode: number, result: unknown): Promise<void>;
 } {

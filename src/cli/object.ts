@@ -24,6 +24,7 @@ function bar(ctx: Ctx): StartProgress {
 
 /** Registers the object family. */
 export function register(program: AnyCommand, makeCtx: ContextFactory): void {
+  // long: the family's verbs, each a short commander declaration over ops/object.ts, read in one place
   const object = program.command("object").alias("objects")
     .description("upload, download, list and share objects in buckets");
 

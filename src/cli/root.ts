@@ -4,6 +4,7 @@
  */
 import { Command, CommanderError, Option } from "@commander-js/extra-typings";
 import { DiazoError, ExitCode, isDiazoError, usageError } from "../core/errors.ts";
+import { visible } from "../core/sanitize.ts";
 import { compileQuery, OUTPUT_FORMATS } from "../core/output.ts";
 import { knownSecrets, redact } from "../core/redact.ts";
 import { versionText } from "../core/version.ts";
@@ -149,7 +150,9 @@ function reportError(e: unknown, io: Io, globals: RunGlobals): number {
   const secrets = knownSecrets();
   const message = redact(de.message, secrets);
   const hint = redact(de.hint, secrets);
-  io.stderr.write(`error: ${message}\nhint: ${hint}\n`);
+  // Messages quote platform text (keys, answers): no raw control character reaches the terminal.
+  const shown = (text: string) => visible(text, { keepLines: true });
+  io.stderr.write(`error: ${shown(message)}\nhint: ${shown(hint)}\n`);
   if (opts.json) {
     io.stderr.write(
       JSON.stringify({ error: { code: de.code, message, hint, status: de.status ?? null } }) + "\n",

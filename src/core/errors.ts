@@ -52,6 +52,12 @@ export const CATALOG = {
       "Log in again with `diazo auth login`; if it keeps happening, check that the system clock is right.",
     exit: ExitCode.auth,
   },
+  login_lost: {
+    message: "The saved login can no longer be refreshed: {reason}",
+    hint:
+      "Log in again with `diazo auth login`. The refresh token was spent, revoked or expired (e.g. by an interrupted refresh or a login elsewhere).",
+    exit: ExitCode.auth,
+  },
   insufficient_scope: {
     message: "Insufficient privileges to access this resource",
     hint:

@@ -1,11 +1,13 @@
 /**
  * Rendering of one result value as json, yaml, table or csv, after an optional JMESPath query
  * (DESIGN.md §4). Heavy renderers are imported only when their format is used; only the table
- * (output_table.ts) makes values readable and fits the terminal, the other formats keep them raw.
+ * (output_table.ts) makes values readable and fits the terminal, the other formats keep them raw
+ * (tables and csv show control characters as visible escapes, core/sanitize.ts).
  */
 import { usageError } from "./errors.ts";
 import { cellText, tabulate } from "./output_cells.ts";
 import { renderTable, type TableOptions } from "./output_table.ts";
+import { visible } from "./sanitize.ts";
 
 /** The output formats of `--output`. */
 export const OUTPUT_FORMATS = ["json", "yaml", "table", "csv"] as const;
@@ -86,12 +88,15 @@ export async function render(value: unknown, opts: RenderOptions): Promise<strin
   }
 }
 
-/** RFC 4180 csv with a header line. */
+/**
+ * RFC 4180 csv with a header line. csv is opened in terminals and spreadsheets alike, so control
+ * characters from the platform are shown as visible escapes here too (json/yaml keep them exact).
+ */
 export function renderCsv(value: unknown, columns?: readonly string[]): string {
   const t = tabulate(value, columns);
   if (t.rows.length === 0 && !columns) return "";
-  const lines = [t.columns.map(csvField).join(",")];
-  for (const r of t.rows) lines.push(r.map((c) => csvField(cellText(c))).join(","));
+  const lines = [t.columns.map((c) => csvField(visible(c))).join(",")];
+  for (const r of t.rows) lines.push(r.map((c) => csvField(visible(cellText(c)))).join(","));
   return lines.join("\r\n") + "\r\n";
 }
 

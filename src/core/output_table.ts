@@ -2,11 +2,12 @@
  * The human table (DESIGN.md §4, issue 12 item 7): one column per fact (a computed ISO helper
  * gives way to the platform's epoch field it repeats), sizes and times readable, and the widest
  * columns cut with `…` so that every line fits the terminal. Only tables change values; json,
- * yaml and csv show the result as it is.
+ * yaml and csv show the result as it is (but for control characters, made visible in tables and csv).
  */
 import { cellText, columnsOf, isPlainObject, itemsOf, type Row } from "./output_cells.ts";
 import { displayWidth, fitWidths, truncate } from "./output_fit.ts";
 import { humanValue, instantOf } from "./output_human.ts";
+import { visible } from "./sanitize.ts";
 
 /** How to draw a table. */
 export interface TableOptions {
@@ -59,6 +60,11 @@ function fitted(head: string[], rows: string[][], width: number | undefined): st
   return all.map((r) => r.map((c, i) => truncate(c, widths[i])));
 }
 
+/** A cell as a person may see it: platform text with its control characters made visible. */
+function shown(v: unknown): string {
+  return visible(cellText(v));
+}
+
 /** Renders a value as a human table; empty text for no rows. */
 export async function renderTable(value: unknown, opts: TableOptions): Promise<string> {
   const { default: Table } = await import("cli-table3");
@@ -69,7 +75,7 @@ export async function renderTable(value: unknown, opts: TableOptions): Promise<s
     const keys = oneColumnPerFact([value], Object.keys(value));
     const [, ...pairs] = fitted(
       ["", ""],
-      keys.map((k) => [k, cellText(humanValue(k, value[k], now))]),
+      keys.map((k) => [visible(k), shown(humanValue(k, value[k], now))]),
       opts.width,
     );
     const table = new Table({ style });
@@ -81,9 +87,9 @@ export async function renderTable(value: unknown, opts: TableOptions): Promise<s
   const records = items.every(isPlainObject) ? items as Row[] : undefined;
   const columns = records ? oneColumnPerFact(records, columnsOf(records, opts.columns)) : ["value"];
   const cells = records
-    ? records.map((r) => columns.map((c) => cellText(humanValue(c, r[c], now))))
-    : items.map((v) => [cellText(v)]);
-  const [head, ...rows] = fitted(columns, cells, opts.width);
+    ? records.map((r) => columns.map((c) => shown(humanValue(c, r[c], now))))
+    : items.map((v) => [shown(v)]);
+  const [head, ...rows] = fitted(columns.map((c) => visible(c)), cells, opts.width);
   const table = new Table({ head, style });
   for (const r of rows) table.push(r);
   return table.toString() + "\n";

@@ -62,6 +62,7 @@ function invalid(file: string, detail: string, at?: { line: number; column: numb
  * small recursive-descent scan; -1 when the text is valid.
  */
 export function jsonErrorOffset(text: string): number {
+  // long: one scanner over the JSON text whose states are read top to bottom
   let i = 0;
   const fail = (): never => {
     throw { syntaxErrorAt: i };

@@ -35,7 +35,8 @@ export async function appToken(
   // "Missing credentials" comes before the token store is opened (and before its notices).
   requireCredentials(resolved);
   const store = await deps.tokenStore();
-  return (await twoLeggedToken({ resolved, store, authHttp: await deps.http({ auth: "none" }) }, opts)).token;
+  const authHttp = await deps.http({ auth: "none" });
+  return (await twoLeggedToken({ resolved, store, authHttp, stateDir: deps.stateDir }, opts)).token;
 }
 
 /** A token store that keeps nothing after the run: for a sandbox's tokens, which must not reach the keychain. */

@@ -2,6 +2,7 @@
  * The scope verbs of `auth`: the platform's scopes, decoding a token, proving the app may hold a
  * scope or call an endpoint with exactly some scopes, and growing or shrinking the profile's scopes.
  */
+import { endpointScope } from "../aps/endpoint_scopes.ts";
 import { DiazoError, isDiazoError, usageError } from "../core/errors.ts";
 import { registerSecret } from "../core/redact.ts";
 import { decodeJwt, jwtScopes } from "../aps/jwt.ts";
@@ -174,7 +175,13 @@ export async function runTestScopes(
     token: () => Promise.resolve(token.access_token),
     debug: (l) => deps.debug(l),
   });
-  const res = await http.request({ path: opts.endpoint, scope: list.join(" "), responseType: "none" });
+  // A refusal names the scope the endpoint needs (SPEC.md §4.1), not the scopes being tried.
+  const needed = endpointScope("GET", opts.endpoint);
+  const res = await http.request({
+    path: opts.endpoint,
+    scope: needed ?? "<the endpoint's scope>",
+    responseType: "none",
+  });
   return { scopes: list, endpoint: opts.endpoint, status: res.status, ok: true };
 }
 

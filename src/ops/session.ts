@@ -105,25 +105,25 @@ export function createSession(input: SessionInput): Session {
 
   /** How a login's token is fetched and renewed; `authHttp` talks to the token endpoint. */
   function tokenSource(mode: string, resolved: Resolved, authHttp: Http): TokenMemoSource {
-    const threeLeggedDeps = async () => ({
+    const twoLeggedDeps = async () => ({
       resolved,
       store: await tokenStore(),
       authHttp,
       stateDir: input.stateDir,
-      debug: input.debug,
+      lockWaitMs: lockWaitMs(env),
     });
+    const threeLeggedDeps = async () => ({ ...await twoLeggedDeps(), debug: input.debug });
     return {
       fetch: async () => {
         if (mode === "3-legged") return await threeLeggedToken(await threeLeggedDeps());
         requireCredentials(resolved); // "Missing credentials" comes before any token-store notice
-        const { token, cached } = await twoLeggedToken({ resolved, store: await tokenStore(), authHttp });
+        const { token, cached } = await twoLeggedToken(await twoLeggedDeps());
         input.debug(cached ? "token: cached 2-legged token" : "token: new 2-legged token");
         return token;
       },
       renew: async (rejected) => {
         if (mode === "3-legged") return await threeLeggedToken(await threeLeggedDeps(), { rejected });
-        return (await twoLeggedToken({ resolved, store: await tokenStore(), authHttp }, { force: true }))
-          .token;
+        return (await twoLeggedToken(await twoLeggedDeps(), { rejected })).token;
       },
     };
   }
@@ -135,6 +135,12 @@ export function createSession(input: SessionInput): Session {
     poll: pollOptionsFromEnv(checkedPollEnv(env)),
     opened: () => opened,
   };
+}
+
+/** DIAZO_LOCK_WAIT_MS, when set: how long to wait for another process's token fetch (checked as a timer). */
+function lockWaitMs(env: Record<string, string | undefined>): number | undefined {
+  const raw = env.DIAZO_LOCK_WAIT_MS;
+  return raw === undefined || raw === "" ? undefined : timerNumber("DIAZO_LOCK_WAIT_MS", raw, "ms");
 }
 
 /** The environment with DIAZO_POLL_BASE_MS, when set, checked as a timer (ms, zero allowed). */

@@ -65,7 +65,9 @@ export async function runViewStart(
   const store = await deps.tokenStore();
   const authHttp = await deps.http({ auth: "none" });
   const viewerToken = async (): Promise<ViewerToken> => {
-    const { token } = await twoLeggedToken({ resolved, store, authHttp }, { scopes: VIEWER_SCOPES });
+    const { token } = await twoLeggedToken({ resolved, store, authHttp, stateDir: deps.stateDir }, {
+      scopes: VIEWER_SCOPES,
+    });
     return { access_token: token.access_token, expires_in: (token.expires_at - Date.now()) / 1000 };
   };
   const first = await viewerToken();

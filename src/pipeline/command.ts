@@ -77,6 +77,7 @@ function argName(a: ArgumentSpec): string {
  * Checks words (already split, expressions kept whole) as argv of diazo without the leading `diazo`.
  * With `ext`, a command word that is an alias is checked as what it expands to.
  */
+// long: one pass over a step's words, with the command and the option awaiting a value as shared state
 export function checkCommandWords(
   stepWords: readonly TemplateWord[],
   root: CommandSpec,

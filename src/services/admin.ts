@@ -6,6 +6,7 @@
  * Every request takes an optional `region`, sent as the `Region` header (absent: the platform's
  * default, US), so that accounts hosted in another data centre can be reached.
  */
+import { segment } from "./path.ts";
 import type { AccAccountId, AccProjectId } from "../aps/ids.ts";
 import type { Http, RequestSpec } from "./http.ts";
 import { paginate } from "./pagination.ts";
@@ -96,7 +97,7 @@ export function accountProjectsRequest(
   filters: ProjectFilters & RegionOption = {},
 ): RequestSpec {
   return {
-    path: `${ADMIN}/accounts/${encodeURIComponent(accountId)}/projects`,
+    path: `${ADMIN}/accounts/${segment(accountId)}/projects`,
     headers: regionHeaders(filters.region),
     query: {
       limit: ACC_PAGE,
@@ -112,7 +113,7 @@ export function accountProjectsRequest(
 /** The first page request of a project's user list (pagination scheme "acc"). */
 export function projectUsersRequest(projectId: AccProjectId, opts: RegionOption = {}): RequestSpec {
   return {
-    path: `${ADMIN}/projects/${encodeURIComponent(projectId)}/users`,
+    path: `${ADMIN}/projects/${segment(projectId)}/users`,
     headers: regionHeaders(opts.region),
     query: { limit: ACC_PAGE },
     resource: "project",
@@ -141,7 +142,7 @@ export async function createAccountProject(
   const { templateId, ...fields } = input;
   const res = await http.request<AccountProject>({
     method: "POST",
-    path: `${ADMIN}/accounts/${encodeURIComponent(accountId)}/projects`,
+    path: `${ADMIN}/accounts/${segment(accountId)}/projects`,
     headers: regionHeaders(opts.region),
     json: { ...fields, ...(templateId ? { template: { projectId: templateId } } : {}) },
     key: `account ${accountId}`,
@@ -157,7 +158,7 @@ export async function getProject(
   opts: RegionOption = {},
 ): Promise<AccountProject> {
   const res = await http.request<AccountProject>({
-    path: `${ADMIN}/projects/${encodeURIComponent(projectId)}`,
+    path: `${ADMIN}/projects/${segment(projectId)}`,
     headers: regionHeaders(opts.region),
     resource: "project",
     scope: ACCOUNT_READ,
@@ -183,7 +184,7 @@ export async function* listAccountUsers(
   accountId: AccAccountId,
   opts: RegionOption & { limit?: number } = {},
 ): AsyncGenerator<AccountUser> {
-  const path = `/hq/v1/accounts/${encodeURIComponent(accountId)}/users`;
+  const path = `/hq/v1/accounts/${segment(accountId)}/users`;
   if (opts.limit !== undefined && opts.limit <= 0) return;
   let count = 0;
   for (let offset = 0;; offset += HQ_PAGE) {

@@ -3,6 +3,7 @@
  * Plain functions over an injected Http; every operation needs `code:all` (a 2-legged token).
  * Names and engine ids come checked (aps/da_ids.ts).
  */
+import { segment } from "./path.ts";
 import type { DaName, EngineId } from "../aps/da_ids.ts";
 import type { Http, RequestSpec } from "./http.ts";
 import { paginate } from "./pagination.ts";
@@ -71,7 +72,7 @@ export function listEngines(http: Http, opts: { limit?: number } = {}): AsyncGen
 /** An engine's details; 404 becomes "Engine not found". */
 export async function getEngine(http: Http, id: EngineId): Promise<Engine> {
   const res = await http.request<Engine>({
-    path: `${DA_BASE}/engines/${encodeURIComponent(id)}`,
+    path: `${DA_BASE}/engines/${segment(id)}`,
     resource: "engine",
     key: id,
     scope: DA_SCOPE,

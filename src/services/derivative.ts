@@ -3,6 +3,7 @@
  * views, object trees, properties, and waiting for a job. Plain functions over an injected Http.
  * The manifest's shapes are in derivative_manifest.ts, derivative downloads in derivative_files.ts.
  */
+import { segment } from "./path.ts";
 import { DiazoError } from "../core/errors.ts";
 import type { OutputFormat } from "../aps/derivative_formats.ts";
 import type { Urn } from "../aps/ids.ts";
@@ -61,7 +62,7 @@ export interface RegionOption {
 }
 
 function urnPath(urn: Urn, rest = ""): string {
-  return `${BASE}/${encodeURIComponent(urn)}${rest}`;
+  return `${BASE}/${segment(urn)}${rest}`;
 }
 
 function regionHeaders(region?: string): Record<string, string> {
@@ -176,7 +177,7 @@ function extract(
   opts: ExtractOptions,
 ): Promise<unknown> {
   return pollWhileAccepted(http, {
-    path: urnPath(urn, `/metadata/${encodeURIComponent(guid)}${tail}`),
+    path: urnPath(urn, `/metadata/${segment(guid)}${tail}`),
     query: extractQuery(opts),
     headers: regionHeaders(opts.region),
     key: `view ${guid} of ${urn}`,

@@ -2,6 +2,7 @@
  * Downloading derivatives (aps-api.md §3.5): a signed URL plus signed cookies from the platform,
  * then the bytes from that URL with the cookies and without the bearer token, streamed to a file.
  */
+import { segment } from "./path.ts";
 import type { Urn } from "../aps/ids.ts";
 import { safeJoin } from "../core/paths.ts";
 import { writeFileAtomic } from "../platform/fs.ts";
@@ -28,9 +29,7 @@ export async function getDerivativeDownload(
   opts: { region?: string; minutes?: number; signal?: AbortSignal } = {},
 ): Promise<DerivativeDownload> {
   const res = await http.request<Omit<DerivativeDownload, "cookie">>({
-    path: `/modelderivative/v2/designdata/${encodeURIComponent(urn)}/manifest/${
-      encodeURIComponent(derivativeUrn)
-    }/signedcookies`,
+    path: `/modelderivative/v2/designdata/${segment(urn)}/manifest/${segment(derivativeUrn)}/signedcookies`,
     query: { "minutes-expiration": opts.minutes },
     headers: opts.region ? { region: opts.region } : {},
     key: `derivative ${derivativeUrn}`,
@@ -95,7 +94,7 @@ export async function getThumbnail(
   opts: { region?: string; width?: number; height?: number; signal?: AbortSignal } = {},
 ): Promise<{ bytes: Uint8Array; contentType: string }> {
   const res = await http.request<Uint8Array>({
-    path: `/modelderivative/v2/designdata/${encodeURIComponent(urn)}/thumbnail`,
+    path: `/modelderivative/v2/designdata/${segment(urn)}/thumbnail`,
     query: { width: opts.width, height: opts.height },
     headers: { ...(opts.region ? { region: opts.region } : {}), accept: "image/png" },
     key: `thumbnail of ${urn}`,

@@ -4,6 +4,7 @@
  * a 3-legged token as the caller chose; every operation here needs `data:read`. Ids come checked
  * (aps/ids.ts). A list answers one page from a cursor, or every page up to `limit` without one.
  */
+import { segment } from "./path.ts";
 import type { DmProjectId, FolderId, HubId, ItemId, VersionId } from "../aps/ids.ts";
 import { DiazoError, isDiazoError, platformErrorCode } from "../core/errors.ts";
 import type { Http, RequestSpec } from "./http.ts";
@@ -30,7 +31,7 @@ export interface DmTarget {
   hint: string;
 }
 
-const enc = encodeURIComponent;
+const enc = segment;
 const HUBS_HINT =
   "List the hubs your login can see with `diazo hub list`; personal (a.) hubs need a 3-legged login.";
 

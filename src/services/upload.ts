@@ -111,6 +111,7 @@ export async function statFile(file: string, shown = file): Promise<Deno.FileInf
 
 /** Uploads one file as one object. */
 export async function uploadFile(http: Http, opts: UploadOptions): Promise<UploadResult> {
+  // long: one upload's state (resume record, part queue, signed URLs, hash) is shared by its retries and renewals
   const info = await statFile(opts.file);
   const size = info.size;
   const identity: UploadIdentity = {

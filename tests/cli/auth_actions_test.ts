@@ -1,12 +1,12 @@
 /** The auth verbs that act (login, scope changes, logout) confirm with one line on a terminal, the record elsewhere. */
+import { startTestSandbox } from "../e2e/test_sandbox.ts";
 import assert from "node:assert/strict";
 import { runCli } from "../../src/cli/root.ts";
-import { startSandbox } from "../../src/sandbox/server.ts";
 import { makeHome, sandboxEnv } from "../e2e/harness.ts";
 import { captureIo } from "../storage/_cli.ts";
 
 Deno.test("auth login/extend-scopes/logout: the action line instead of the table on a terminal; JSON and the line on stderr otherwise", async () => {
-  const sb = await startSandbox({ port: 0 });
+  const sb = await startTestSandbox();
   const home = await makeHome();
   try {
     const env = sandboxEnv(home, sb.url);

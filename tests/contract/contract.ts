@@ -6,8 +6,9 @@
  * problem that is neither a known defect of the file nor a known deviation of the sandbox.
  */
 
+import { startTestSandbox } from "../e2e/test_sandbox.ts";
 import assert from "node:assert/strict";
-import { type Sandbox, startSandbox } from "../../src/sandbox/server.ts";
+import type { Sandbox } from "../../src/sandbox/server.ts";
 import { APP, basic } from "../sandbox/helpers.ts";
 import { login } from "../sandbox/oauth_helpers.ts";
 import { type KnownProblem, SANDBOX_DEVIATIONS, SPEC_DEFECTS } from "./known_defects.ts";
@@ -175,7 +176,7 @@ export async function runPlan<W>(plan: Plan<W>): Promise<void> {
   ];
   const rec: SessionLog = { problems: [], exercised: new Set(), withToken: new Map() };
   const problems = rec.problems;
-  const sb = await startSandbox({ port: 0 });
+  const sb = await startTestSandbox();
   try {
     const session = createSession(sb, spec, rec);
     const world = await plan.setup(session);

@@ -1,6 +1,6 @@
 /** The auth verbs of ops/ against an in-process sandbox, with test deps (no CLI, no tool server). */
+import { startTestSandbox } from "../e2e/test_sandbox.ts";
 import assert from "node:assert/strict";
-import { startSandbox } from "../../src/sandbox/server.ts";
 import { DiazoError } from "../../src/core/errors.ts";
 import { fileTokenStore, type StoredToken } from "../../src/auth/token_store.ts";
 import { appScopes, runAuthStatus, runAuthTest, runLogout, scopeStatus } from "../../src/ops/auth.ts";
@@ -12,7 +12,7 @@ import { testDeps } from "./auth_deps.ts";
 const APP = { SVC_CLIENT_ID: "diazo-sandbox", SVC_CLIENT_SECRET: "diazo-sandbox-secret" };
 
 async function withSandbox(fn: (url: string) => Promise<void>): Promise<void> {
-  const sb = await startSandbox({ port: 0 });
+  const sb = await startTestSandbox();
   try {
     await fn(sb.url);
   } finally {

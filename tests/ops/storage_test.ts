@@ -3,9 +3,9 @@
  * keys are checked once where input enters, before any request, with one error and one hint; files
  * are read from the run's cwd; a delete confirms in one line on a terminal.
  */
+import { startTestSandbox } from "../e2e/test_sandbox.ts";
 import assert from "node:assert/strict";
 import { runCli } from "../../src/cli/root.ts";
-import { startSandbox } from "../../src/sandbox/server.ts";
 import { callTool } from "../../src/mcp/server.ts";
 import type { ToolContext } from "../../src/mcp/tool.ts";
 import { BUCKET_TOOLS } from "../../src/mcp/tools/buckets.ts";
@@ -14,7 +14,7 @@ import { assertUsageError, makeHome, requestLog, type RunResult, sandboxEnv } fr
 import { captureIo } from "../storage/_cli.ts";
 
 Deno.test("a malformed bucket key fails object upload, bucket delete and object list once, before any request", async () => {
-  const sb = await startSandbox({ port: 0 });
+  const sb = await startTestSandbox();
   const home = await makeHome();
   try {
     const env = sandboxEnv(home, sb.url);
@@ -44,7 +44,7 @@ Deno.test("a malformed bucket key fails object upload, bucket delete and object 
 });
 
 Deno.test("bucket delete confirms in one line on a terminal, and answers the record elsewhere", async () => {
-  const sb = await startSandbox({ port: 0 });
+  const sb = await startTestSandbox();
   const home = await makeHome();
   try {
     const env = sandboxEnv(home, sb.url);

@@ -3,8 +3,8 @@
  * key or URN, a base URL that is not an http(s) URL, and the client secret refused over plain http
  * to another machine.
  */
+import { startTestSandbox } from "../e2e/test_sandbox.ts";
 import assert from "node:assert/strict";
-import { startSandbox } from "../../src/sandbox/server.ts";
 import { encodeUrn } from "../../src/aps/urn.ts";
 import { DiazoError } from "../../src/core/errors.ts";
 import { createHttp } from "../../src/services/http.ts";
@@ -12,7 +12,7 @@ import { assertUsageError, makeHome, requestLog, sandboxEnv } from "../e2e/harne
 import { run } from "./_run.ts";
 
 Deno.test("a 120k-character object key and a 50k-character URN: exit 2, no request", async () => {
-  const sb = await startSandbox({ port: 0 });
+  const sb = await startTestSandbox();
   const home = await makeHome();
   try {
     const env = sandboxEnv(home, sb.url, { DIAZO_RETRY_BASE_MS: "1" });

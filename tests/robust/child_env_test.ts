@@ -1,7 +1,7 @@
 /** Issue 14 item 15: hooks, plugins and pipeline shell steps receive no credential variable. */
+import { startTestSandbox } from "../e2e/test_sandbox.ts";
 import assert from "node:assert/strict";
 import path from "node:path";
-import { startSandbox } from "../../src/sandbox/server.ts";
 import { childEnv, isCredentialVariable } from "../../src/extend/child_env.ts";
 import { extHome, PROBE_PLUGIN, readEnvDump } from "../e2e/ext_helpers.ts";
 import { SANDBOX_ID, SANDBOX_SECRET } from "../e2e/harness.ts";
@@ -29,7 +29,7 @@ Deno.test({
   name: "a hook, a plugin and a pipeline shell step that print their environment see no credential",
   ignore: Deno.build.os === "windows",
   fn: async () => {
-    const sb = await startSandbox({ port: 0 });
+    const sb = await startTestSandbox();
     const x = await extHome();
     try {
       const env = x.env({ DIAZO_BASE_URL: sb.url, SVC_CLIENT_ID: SANDBOX_ID, ...SECRETS });

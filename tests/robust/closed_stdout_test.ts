@@ -1,10 +1,10 @@
 /** Issue 14 item 12: a reader that closes stdout early (`| head -c1`) ends the run quietly with 141. */
+import { startTestSandbox } from "../e2e/test_sandbox.ts";
 import assert from "node:assert/strict";
-import { startSandbox } from "../../src/sandbox/server.ts";
 import { cliCommand, makeHome, sandboxEnv } from "../e2e/harness.ts";
 
 Deno.test("bucket list -o json with stdout closed before it writes: exit 141, nothing on stderr", async () => {
-  const sb = await startSandbox({ port: 0 });
+  const sb = await startTestSandbox();
   const home = await makeHome();
   try {
     const env = sandboxEnv(home, sb.url);

@@ -1,12 +1,12 @@
 /** Issue 14 item 6: a `.env` directory is skipped silently; a config.json directory is a clear error with its path. */
+import { startTestSandbox } from "../e2e/test_sandbox.ts";
 import assert from "node:assert/strict";
 import path from "node:path";
-import { startSandbox } from "../../src/sandbox/server.ts";
 import { assertUsageError, makeHome, sandboxEnv } from "../e2e/harness.ts";
 import { run } from "./_run.ts";
 
 Deno.test("a .env directory (python -m venv .env) is skipped: the command runs as without it", async () => {
-  const sb = await startSandbox({ port: 0 });
+  const sb = await startTestSandbox();
   const home = await makeHome();
   try {
     await Deno.mkdir(path.join(home.cwd, ".env", "bin"), { recursive: true });

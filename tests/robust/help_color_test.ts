@@ -2,13 +2,13 @@
  * Issue 14 item 17 (parts): `--output table` to a pipe has no colour codes; `diazo help <cmd>` shows
  * that command's help (exit 0, as gh); an unknown or incomplete command is one `error:` line, exit 2.
  */
+import { startTestSandbox } from "../e2e/test_sandbox.ts";
 import assert from "node:assert/strict";
-import { startSandbox } from "../../src/sandbox/server.ts";
 import { assertUsageError, cliEnv, makeHome, sandboxEnv } from "../e2e/harness.ts";
 import { run } from "./_run.ts";
 
 Deno.test("--output table to a non-terminal stdout: no escape codes", async () => {
-  const sb = await startSandbox({ port: 0 });
+  const sb = await startTestSandbox();
   const home = await makeHome();
   try {
     const env = sandboxEnv(home, sb.url);

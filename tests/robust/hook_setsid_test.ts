@@ -1,6 +1,6 @@
 /** Issue 14 item 9: a hook that leaves a `setsid` child holding stderr does not outlive its timeout. */
+import { startTestSandbox } from "../e2e/test_sandbox.ts";
 import assert from "node:assert/strict";
-import { startSandbox } from "../../src/sandbox/server.ts";
 import { runShell } from "../../src/platform/shell.ts";
 import { extHome } from "../e2e/ext_helpers.ts";
 import { SANDBOX_ID, SANDBOX_SECRET } from "../e2e/harness.ts";
@@ -38,7 +38,7 @@ Deno.test({
   name: "a pre hook leaving a setsid child: the command finishes soon after DIAZO_HOOK_TIMEOUT=1",
   ignore: !HAS_SETSID,
   fn: async () => {
-    const sb = await startSandbox({ port: 0 });
+    const sb = await startTestSandbox();
     const x = await extHome();
     try {
       await x.pluginsJson({ hooks: { pre_bucket_list: ["setsid sleep 8 & sleep 30"] } });

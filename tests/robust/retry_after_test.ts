@@ -1,6 +1,6 @@
 /** Issue 14 item 3: a `Retry-After` wait is capped, bounded by --timeout, and said on stderr. */
+import { startTestSandbox } from "../e2e/test_sandbox.ts";
 import assert from "node:assert/strict";
-import { startSandbox } from "../../src/sandbox/server.ts";
 import { addFault, makeHome, requestLog, sandboxEnv } from "../e2e/harness.ts";
 import { run } from "./_run.ts";
 
@@ -10,7 +10,7 @@ async function withFault(
   extraEnv: Record<string, string>,
   argv: string[],
 ): Promise<{ code: number; stderr: string; statuses: number[] }> {
-  const sb = await startSandbox({ port: 0 });
+  const sb = await startTestSandbox();
   const home = await makeHome();
   try {
     const env = sandboxEnv(home, sb.url, extraEnv);

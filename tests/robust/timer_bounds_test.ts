@@ -1,7 +1,7 @@
 /** Issue 14 item 7: a number that becomes a timer is refused beyond the timer range, with the range. */
+import { startTestSandbox } from "../e2e/test_sandbox.ts";
 import assert from "node:assert/strict";
 import path from "node:path";
-import { startSandbox } from "../../src/sandbox/server.ts";
 import { assertUsageError, makeHome, requestLog, sandboxEnv } from "../e2e/harness.ts";
 import { run } from "./_run.ts";
 
@@ -9,7 +9,7 @@ const LIST = ["bucket", "list", "--region", "US"];
 const RANGE = /must be a (positive|non-negative) number of (seconds|ms) up to 2147483(647)?, got/;
 
 Deno.test("--timeout 2147484, DIAZO_TIMEOUT=1e300, settings.timeout 1e300, retry base and hook timeout: exit 2 before any request", async () => {
-  const sb = await startSandbox({ port: 0 });
+  const sb = await startTestSandbox();
   const home = await makeHome();
   try {
     const env = sandboxEnv(home, sb.url);
@@ -65,7 +65,7 @@ Deno.test("DIAZO_HOOK_TIMEOUT=1e300 with a hook configured: exit 2 before the co
 });
 
 Deno.test("the largest timer values are accepted", async () => {
-  const sb = await startSandbox({ port: 0 });
+  const sb = await startTestSandbox();
   const home = await makeHome();
   try {
     const r = await run(["--timeout", "2147483", ...LIST], sandboxEnv(home, sb.url), home.cwd);

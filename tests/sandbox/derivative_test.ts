@@ -143,9 +143,10 @@ Deno.test("md job: a corrupt OBJ fails with the reader's message", async () => {
     const urn = await uploadDesign(sb, t, "broken.obj", "v 0 0 0\nv 1 0 0\nf 1 2 7\n");
     await setJobSeconds(sb, 2);
     assert.equal((await postJob(sb, t, urn, ["svf2"])).status, 200);
-    // Reading has failed long before the job's time is up: the manifest still shows progress.
+    // Reading has failed long before the job's time is up: the manifest still shows progress (pending
+    // or, on a loaded machine, already inprogress), never the failure.
     await new Promise((r) => setTimeout(r, 50));
-    assert.equal((await getManifest(sb, t, urn)).json.status, "pending");
+    assert.ok(["pending", "inprogress"].includes((await getManifest(sb, t, urn)).json.status));
     await advance(sb, 3);
     const m = await settledManifest(sb, t, urn);
     assert.equal(m.json.status, "failed");

@@ -1,6 +1,6 @@
+import { startTestSandbox } from "../e2e/test_sandbox.ts";
 import assert from "node:assert/strict";
 import { createFaultStore, parseFaultSpec } from "../../src/sandbox/faults.ts";
-import { startSandbox } from "../../src/sandbox/server.ts";
 import { api, call, control, token, withSandbox } from "./helpers.ts";
 
 const KEYS = "/authentication/v2/keys";
@@ -188,7 +188,7 @@ Deno.test("faults: delete one by id, or all", async () => {
 });
 
 Deno.test("faults: closing the sandbox cuts a long injected delay short", async () => {
-  const sb = await startSandbox({ port: 0 });
+  const sb = await startTestSandbox();
   let pending: Promise<unknown> | undefined;
   try {
     await control(sb, "POST", "faults", { path: KEYS, delay_ms: 60_000 });

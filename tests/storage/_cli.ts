@@ -1,8 +1,8 @@
 /** Shared set-up of the storage tests: runCli in process against an in-process sandbox with one bucket. */
+import { startTestSandbox } from "../e2e/test_sandbox.ts";
 import assert from "node:assert/strict";
 import { runCli } from "../../src/cli/root.ts";
 import type { Io } from "../../src/cli/io.ts";
-import { startSandbox } from "../../src/sandbox/server.ts";
 import { makeHome, type RunResult, sandboxEnv, type TestHome } from "../e2e/harness.ts";
 
 /** A sandbox, a home, a bucket, and `run` (runCli in the home's working directory). */
@@ -36,7 +36,7 @@ export function captureIo(stdoutIsTerminal = false): { io: Io; out: () => string
 
 /** Starts a sandbox and a home and creates `bucket` in it. */
 export async function storageFixture(bucket = "st-safety"): Promise<StorageFixture> {
-  const sb = await startSandbox({ port: 0 });
+  const sb = await startTestSandbox();
   const home = await makeHome();
   const env = sandboxEnv(home, sb.url);
   const run = async (argv: string[], runEnv = env): Promise<RunResult> => {

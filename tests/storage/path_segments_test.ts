@@ -70,3 +70,14 @@ Deno.test("the object tools refuse keys . and .. before any storage request", as
     await f.close();
   }
 });
+
+Deno.test("every service builds its paths through segment(): no bare encodeURIComponent in src/services", async () => {
+  const dir = new URL("../../src/services/", import.meta.url);
+  const offenders: string[] = [];
+  for await (const e of Deno.readDir(dir)) {
+    if (!e.name.endsWith(".ts") || e.name === "path.ts") continue;
+    const text = await Deno.readTextFile(new URL(e.name, dir));
+    if (/encodeURIComponent\(/.test(text)) offenders.push(e.name);
+  }
+  assert.deepEqual(offenders, []);
+});

@@ -163,6 +163,7 @@ function project(accountId: string, i: number, fields: Partial<AdminProject> & {
  * roles and memberships are laid out together so that their ids can be read against each other.
  */
 export function seedAccount(): AdminAccount {
+  // long: it is data: the seeded projects, users, companies and roles laid out together so their ids read against each other
   const world = dmWorld();
   const id = seededAccountId();
   const hub = world.hubs.get(`b.${id}`)!;

@@ -65,6 +65,7 @@ function sendBack(redirectUri: string, mode: ResponseMode, params: Record<string
  * who hears of a problem: the browser until the redirect URI is trusted, the app after it.
  */
 function authorize(_req: Request, ctx: RequestContext): Response {
+  // long: the checks run in the platform's order, which decides who hears of a problem (the browser, then the app)
   const q = ctx.url.searchParams;
   const auth = ctx.sandbox.auth;
   const clientId = q.get("client_id");

@@ -33,6 +33,7 @@ interface LayerStats {
  * One function over 80 lines: a single streaming pass whose group-code state (section, entity,
  * layer, pending vertex) is shared by every line; split, that state would travel between pieces.
  */
+// long: a single streaming pass whose group-code state is shared by every line
 export async function readDxf(
   input: ReadableStream<Uint8Array>,
   size: number,

@@ -20,6 +20,7 @@ const MAX_COUNTED_TYPES = 512;
  * type tallies are shared by every statement; split, that state would travel between pieces.
  */
 export async function readIfc(stream: ReadableStream<Uint8Array>, fileName: string): Promise<ParsedModel> {
+  // long: a single streaming pass whose entity state is shared by every line
   const collector = objectCollector();
   const indexById = new Map<number, number>();
   const links: [parent: number, child: number][] = [];

@@ -99,6 +99,7 @@ function scanRefs(line: string, from: number, vertices: number): number | string
  * and material, bounds) every statement updates; split, that state would travel between pieces.
  */
 export async function readObj(stream: ReadableStream<Uint8Array>, fileName: string): Promise<ParsedModel> {
+  // long: a single streaming pass whose group and vertex state is shared by every line
   const collector = objectCollector();
   const stats: GroupStats[] = [];
   const byKey = new Map<string, number>();

@@ -1,0 +1,66 @@
+/**
+ * Which scope the platform's operations need (SPEC.md §4.1), by method and path template, so that a
+ * refusal can name the scope the endpoint needs rather than the scopes that were tried.
+ */
+
+/** One operation: method, path pattern (`{x}` is one segment) and the scope it needs. */
+interface EndpointScope {
+  method: string;
+  path: string;
+  scope: string;
+}
+
+const TABLE: readonly EndpointScope[] = [
+  { method: "GET", path: "/oss/v2/buckets", scope: "bucket:read" },
+  { method: "POST", path: "/oss/v2/buckets", scope: "bucket:create" },
+  { method: "GET", path: "/oss/v2/buckets/{bucketKey}/details", scope: "bucket:read" },
+  { method: "DELETE", path: "/oss/v2/buckets/{bucketKey}", scope: "bucket:delete" },
+  { method: "GET", path: "/oss/v2/buckets/{bucketKey}/objects", scope: "data:read" },
+  { method: "GET", path: "/oss/v2/buckets/{bucketKey}/objects/{objectKey}", scope: "data:read" },
+  { method: "GET", path: "/oss/v2/buckets/{bucketKey}/objects/{objectKey}/details", scope: "data:read" },
+  { method: "DELETE", path: "/oss/v2/buckets/{bucketKey}/objects/{objectKey}", scope: "data:write" },
+  { method: "GET", path: "/modelderivative/v2/designdata/{urn}/manifest", scope: "viewables:read" },
+  { method: "GET", path: "/modelderivative/v2/designdata/{urn}/metadata", scope: "viewables:read" },
+  { method: "GET", path: "/modelderivative/v2/designdata/{urn}/metadata/{guid}", scope: "viewables:read" },
+  {
+    method: "GET",
+    path: "/modelderivative/v2/designdata/{urn}/metadata/{guid}/properties",
+    scope: "viewables:read",
+  },
+  { method: "POST", path: "/modelderivative/v2/designdata/job", scope: "data:create" },
+  { method: "GET", path: "/project/v1/hubs", scope: "data:read" },
+  { method: "GET", path: "/project/v1/hubs/{hubId}/projects", scope: "data:read" },
+  { method: "GET", path: "/data/v1/projects/{projectId}", scope: "data:read" },
+  { method: "GET", path: "/data/v1/projects/{projectId}/folders/{folderId}/contents", scope: "data:read" },
+  { method: "GET", path: "/data/v1/projects/{projectId}/items/{itemId}/versions", scope: "data:read" },
+  { method: "GET", path: "/data/v1/projects/{projectId}/downloads", scope: "data:read" },
+  { method: "PATCH", path: "/data/v1/projects/{projectId}/items/{itemId}", scope: "data:write" },
+  { method: "PATCH", path: "/data/v1/projects/{projectId}/folders/{folderId}", scope: "data:write" },
+  { method: "PATCH", path: "/data/v1/projects/{projectId}/versions/{versionId}", scope: "data:write" },
+  { method: "POST", path: "/data/v1/projects/{projectId}/storage", scope: "data:create" },
+  { method: "POST", path: "/data/v1/projects/{projectId}/folders", scope: "data:create" },
+  { method: "POST", path: "/data/v1/projects/{projectId}/items", scope: "data:create" },
+  { method: "POST", path: "/data/v1/projects/{projectId}/versions", scope: "data:create" },
+  { method: "GET", path: "/da/us-east/v3/engines", scope: "code:all" },
+  { method: "POST", path: "/da/us-east/v3/appbundles", scope: "code:all" },
+  { method: "POST", path: "/da/us-east/v3/activities", scope: "code:all" },
+  { method: "POST", path: "/da/us-east/v3/workitems", scope: "code:all" },
+  { method: "GET", path: "/hq/v1/accounts", scope: "account:read" },
+  { method: "GET", path: "/hq/v1/accounts/{accountId}/projects", scope: "account:read" },
+  { method: "GET", path: "/hq/v1/accounts/{accountId}/users", scope: "account:read" },
+  { method: "POST", path: "/hq/v1/accounts/{accountId}/projects", scope: "account:write" },
+  { method: "PATCH", path: "/hq/v1/accounts/{accountId}/projects/{projectId}", scope: "account:write" },
+  { method: "POST", path: "/hq/v1/accounts/{accountId}/users", scope: "account:write" },
+];
+
+function matches(pattern: string, path: string): boolean {
+  const p = pattern.split("/");
+  const a = path.replace(/\/+$/, "").split("/");
+  return p.length === a.length && p.every((seg, i) => (seg.startsWith("{") ? a[i] !== "" : seg === a[i]));
+}
+
+/** The scope a platform operation needs, or undefined when the table does not know the operation. */
+export function endpointScope(method: string, pathWithQuery: string): string | undefined {
+  const path = pathWithQuery.split("?")[0].replace(/\/{2,}/g, "/");
+  return TABLE.find((e) => e.method === method.toUpperCase() && matches(e.path, path))?.scope;
+}

@@ -1,0 +1,38 @@
+/**
+ * Text from the platform made safe to show a person (issue 14 item 5): an object key or a message
+ * holding ESC, BEL, an OSC sequence or a C1 control would otherwise recolour, retitle or rewrite
+ * the terminal it is printed on. Every such character is shown as a visible escape instead; json
+ * and yaml keep the exact text, since a program reads those.
+ */
+
+/** The short escapes a person recognises; the other controls are shown as `\xHH`. */
+const NAMED: Record<string, string> = {
+  "\x07": "\\a",
+  "\b": "\\b",
+  "\t": "\\t",
+  "\n": "\\n",
+  "\v": "\\v",
+  "\f": "\\f",
+  "\r": "\\r",
+  "\x1b": "\\e",
+};
+
+// C0 controls, DEL and C1 controls (U+0080–U+009F: CSI and OSC in 8-bit terminals).
+// deno-lint-ignore no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+// The same, except the line feed that separates the lines of one message.
+// deno-lint-ignore no-control-regex
+const CONTROL_BUT_LF = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/g;
+
+function escapeOne(c: string): string {
+  return NAMED[c] ?? `\\x${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`;
+}
+
+/**
+ * `s` with every control character shown as a visible escape; with `keepLines`, line feeds stay
+ * (a multi-line message of diazo's own).
+ * @example visible("a\x1b[31mb") // "a\\e[31mb"
+ */
+export function visible(s: string, opts: { keepLines?: boolean } = {}): string {
+  return s.replace(opts.keepLines ? CONTROL_BUT_LF : CONTROL, escapeOne);
+}
