@@ -331,18 +331,7 @@ async function sendPart(
   while (true) {
     const { url, generation } = await urls.get(part);
     try {
-      const res = await http.request({
-        method: "PUT",
-        path: url,
-        body: bytes,
-        auth: "none",
-        transport: "raw",
-        responseType: "none",
-        signal,
-      });
-      const eTag = res.headers.get("etag");
-      if (!eTag) throw usageError(`storage returned no ETag for part ${part}`, "Retry the upload.");
-      return eTag;
+      return await putPart(http, url, bytes, signal, `part ${part}`);
     } catch (e) {
       if (!(e instanceof DiazoError)) throw e;
       if (e.status === 403 && renewals < URL_RENEWALS) {
@@ -360,6 +349,28 @@ async function sendPart(
       throw e;
     }
   }
+}
+
+/** PUTs one part's bytes to its signed storage URL and returns the eTag storage gave it. */
+export async function putPart(
+  http: Http,
+  url: string,
+  bytes: Uint8Array,
+  signal: AbortSignal | undefined,
+  what: string,
+): Promise<string> {
+  const res = await http.request({
+    method: "PUT",
+    path: url,
+    body: bytes,
+    auth: "none",
+    transport: "raw",
+    responseType: "none",
+    signal,
+  });
+  const eTag = res.headers.get("etag");
+  if (!eTag) throw usageError(`storage returned no ETag for ${what}`, "Retry the upload.");
+  return eTag;
 }
 
 async function readFully(file: Deno.FsFile, into: Uint8Array): Promise<void> {

@@ -13,7 +13,7 @@ import type { BucketKey, ObjectKey } from "../aps/ids.ts";
 import type { Limiter } from "./concurrency.ts";
 import type { Http } from "./http.ts";
 import { batchCompleteUpload, batchUploadUrls, isBatchError } from "./oss_objects.ts";
-import type { UploadResult } from "./upload.ts";
+import { putPart, type UploadResult } from "./upload.ts";
 import { checkStored } from "./upload_finish.ts";
 
 /** A file of a group (what upload_batch.ts `BatchEntry` holds; that module imports this one). */
@@ -115,17 +115,7 @@ async function putFile(
   const bytes = await Deno.readFile(entry.path);
   if (bytes.length !== entry.size) throw new Error("the file changed size while being uploaded");
   const sha1 = createHash("sha1").update(bytes).digest("hex");
-  const res = await http.request({
-    method: "PUT",
-    path: url,
-    body: bytes,
-    auth: "none",
-    transport: "raw",
-    responseType: "none",
-    signal: o.signal,
-  });
-  const eTag = res.headers.get("etag");
-  if (!eTag) throw new Error("storage returned no ETag");
+  const eTag = await putPart(http, url, bytes, o.signal, entry.objectKey);
   o.onBytes?.(bytes.length);
   return { entry, uploadKey, eTag, sha1 };
 }
