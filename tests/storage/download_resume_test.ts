@@ -72,7 +72,12 @@ Deno.test("a cut download with --resume keeps its part file, and the next run go
     const [part] = (await partFiles(out)).filter((n) => n.endsWith(".part"));
     assert.ok(part, "the part file is kept with --resume");
     const partSize = (await Deno.stat(path.join(out, part))).size;
-    assert.equal(partSize, 3 * MiB, "three rounds of 1 MiB, each going on from the last");
+    // Three rounds of at most 1 MiB each, each going on from the last; bytes in flight when a stream is cut
+    // may not reach the file (the next round asks for them again), so the part holds up to 3 MiB.
+    assert.ok(
+      partSize > 2 * MiB && partSize <= 3 * MiB,
+      `three rounds, each going on from the last: ${partSize}`,
+    );
 
     cut = false;
     ranges.length = 0;
