@@ -16,7 +16,7 @@ import {
   type UpdateEnvironment,
   type UpdateState,
 } from "./update_notice.ts";
-import { readTextIfExists, writeFileAtomic } from "../platform/fs.ts";
+import { writeFileAtomic } from "../platform/fs.ts";
 
 /** A check running beside a command. */
 export interface UpdateCheck {
@@ -70,25 +70,26 @@ export function startUpdateCheck(opts: UpdateCheckOptions): UpdateCheck | undefi
   const withNotice = (s: UpdateState): UpdateState => (notifiedAt ? { ...s, notified_at: notifiedAt } : s);
   const save = (s: UpdateState) =>
     writeFileAtomic(file, JSON.stringify(withNotice(s), null, 2) + "\n").catch(() => {});
+  // The state file is tiny and local: read at once, so that a notice due from an earlier run is ready
+  // whatever the command's speed; only the release fetch runs in the background.
   let state: UpdateState = {};
-  // A notice due from an earlier run is ready as soon as the state is read; a new one when the fetch ends.
-  let ready: Release | undefined;
+  try {
+    state = parseUpdateState(Deno.readTextFileSync(file));
+  } catch { /* no state yet, or unreadable: as if never checked */ }
+  const plan = planUpdateCheck(state, now(), opts.version);
+  let ready: Release | undefined = plan.notice;
   const settled = (async () => {
+    if (!plan.fetch) return;
     try {
-      state = parseUpdateState(await readTextIfExists(file));
-      const plan = planUpdateCheck(state, now(), opts.version);
-      ready = plan.notice;
-      if (plan.fetch) {
-        // The attempt is recorded first: at most one request a day, even from commands that end first.
-        state = { ...state, checked_at: now().toISOString() };
-        await save(state);
-        const url = opts.env.DIAZO_UPDATE_URL || DEFAULT_UPDATE_URL;
-        const latest = await fetchLatest(url, opts.version, opts.timeoutMs ?? 2000, opts.fetch ?? fetch);
-        const after = afterFetch(withNotice(state), latest, now(), opts.version);
-        state = after.state;
-        if (!notifiedAt) ready = after.notice;
-        await save(state);
-      }
+      // The attempt is recorded first: at most one request a day, even from commands that end first.
+      state = { ...state, checked_at: now().toISOString() };
+      await save(state);
+      const url = opts.env.DIAZO_UPDATE_URL || DEFAULT_UPDATE_URL;
+      const latest = await fetchLatest(url, opts.version, opts.timeoutMs ?? 2000, opts.fetch ?? fetch);
+      const after = afterFetch(withNotice(state), latest, now(), opts.version);
+      state = after.state;
+      if (!notifiedAt) ready = after.notice;
+      await save(state);
     } catch { /* never a failure of the command */ }
   })();
   return {
