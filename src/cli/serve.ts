@@ -67,7 +67,8 @@ export function configSnippet(
   return { mcpServers: { diazo: server } };
 }
 
-function serveDeps(ctx: Ctx, allowDir: readonly string[] = []): ToolServerDeps {
+/** What the tool server of this run is given: the context as ops deps, its log lines and file roots. */
+export function serveDeps(ctx: Ctx, allowDir: readonly string[] = []): ToolServerDeps {
   return {
     fileRoots: {
       allowed: allowDir.length ? allowDir.map((d) => path.resolve(ctx.cwd, d)) : [ctx.cwd],

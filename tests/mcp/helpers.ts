@@ -1,7 +1,16 @@
-/** Helpers of the tool-server tests: `diazo serve` as a child process driven by the SDK's Client. */
+/**
+ * Helpers of the tool-server tests: the tool server of `diazo serve` driven by the SDK's Client, in
+ * process over a linked in-memory transport (built as `serve` builds it), or as a child process over
+ * stdio where the process matters (`{ spawn: true }`, or every test with DIAZO_TEST_SPAWN=1).
+ */
 import assert from "node:assert/strict";
 import path from "node:path";
-import { type CallToolResult, Client, StdioClientTransport } from "../../src/mcp/sdk.ts";
+import { type CallToolResult, Client, InMemoryTransport, StdioClientTransport } from "../../src/mcp/sdk.ts";
+import { contextFor } from "../../src/cli/root.ts";
+import { serveDeps } from "../../src/cli/serve.ts";
+import { createServer } from "../../src/mcp/server.ts";
+import { ALL_TOOLS, selectTools } from "../../src/mcp/tools/index.ts";
+import { captureIo } from "../e2e/capture.ts";
 import { cliCommand, openSandboxHome, type TestHome } from "../e2e/harness.ts";
 import { startLogin } from "../e2e/login_helpers.ts";
 
@@ -21,7 +30,9 @@ export async function startServe(
   env: Record<string, string>,
   args: string[] = [],
   cwd: string = path.join(path.dirname(env.DIAZO_CONFIG_DIR), "work"),
+  opts: { spawn?: boolean } = {},
 ): Promise<ServeSession> {
+  if (!opts.spawn && Deno.env.get("DIAZO_TEST_SPAWN") !== "1") return await serveInProcess(env, args, cwd);
   const [command, ...rest] = [Deno.execPath(), ...cliCommand(["serve", ...args])];
   const transport = new StdioClientTransport({ command, args: rest, env, cwd, stderr: "pipe" });
   let err = "";
@@ -33,6 +44,61 @@ export async function startServe(
     throw new Error(`serve did not start: ${(e as Error).message}\n${err}`);
   }
   return { client, stderr: () => err, close: () => client.close() };
+}
+
+/** The value of `--name v` in args (the last wins), split at commas for the list flags. */
+function flagValues(args: readonly string[], name: string): string[] {
+  const out: string[] = [];
+  args.forEach((a, i) => {
+    if (a === name && i + 1 < args.length) out.push(args[i + 1]);
+  });
+  return out;
+}
+
+/** `serve <args>`'s tool server in this process: the same context, deps and tool selection. */
+async function serveInProcess(
+  env: Record<string, string>,
+  args: string[],
+  cwd: string,
+): Promise<ServeSession> {
+  const known = new Set(["--read-only", "--tools", "--exclude-tools", "--allow-dir", "--profile"]);
+  const unknown = args.filter((a) => a.startsWith("-") && !known.has(a));
+  if (unknown.length) {
+    throw new Error(`serveInProcess does not know ${unknown.join(" ")}: pass { spawn: true }`);
+  }
+  const cap = captureIo();
+  const flags = {
+    profile: flagValues(args, "--profile").at(-1),
+    debug: false,
+    quiet: false,
+    nonInteractive: true,
+    yes: false,
+    wait: false,
+    color: false,
+  };
+  const ctx = await contextFor(cap.io, flags, env, cwd);
+  const list = (name: string) => flagValues(args, name).flatMap((v) => v.split(",")).filter(Boolean);
+  const tools = selectTools(ALL_TOOLS, {
+    readOnly: args.includes("--read-only"),
+    include: list("--tools").length ? list("--tools") : undefined,
+    exclude: list("--exclude-tools").length ? list("--exclude-tools") : undefined,
+  });
+  const server = createServer(tools, serveDeps(ctx, flagValues(args, "--allow-dir")));
+  const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
+  // Messages cross the wire as JSON (an `undefined` field vanishes), as they do over stdio.
+  const send = serverSide.send.bind(serverSide);
+  serverSide.send = (message, options) => send(JSON.parse(JSON.stringify(message)), options);
+  await server.connect(serverSide);
+  const client = new Client({ name: "diazo-tests", version: "1.0.0" });
+  await client.connect(clientSide);
+  return {
+    client,
+    stderr: () => cap.stderr(),
+    async close() {
+      await client.close();
+      await server.close();
+    },
+  };
 }
 
 /** A sandbox, a private home and the environment of a CLI pointed at both. */

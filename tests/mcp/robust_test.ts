@@ -11,7 +11,7 @@ import { ALL_TOOLS } from "../../src/mcp/tools/index.ts";
 import { addFault, requestLog } from "../e2e/harness.ts";
 import { fails, fixture, ok, startServe } from "./helpers.ts";
 
-Deno.test("serve (child): an unknown tool is a protocol error and a platform 500 an isError result; serving goes on", async () => {
+Deno.test("serve: an unknown tool is a protocol error and a platform 500 an isError result; serving goes on", async () => {
   const fx = await fixture();
   await Deno.mkdir(fx.home.configDir, { recursive: true });
   await Deno.writeTextFile(
@@ -118,7 +118,7 @@ Deno.test("server (in process): a tool that throws, or answers outside its schem
   }
 });
 
-Deno.test("serve (child): starts without credentials; auth_status and every platform tool say how to set them", async () => {
+Deno.test("serve: starts without credentials; auth_status and every platform tool say how to set them", async () => {
   const fx = await fixture();
   const env = { ...fx.env };
   delete env.SVC_CLIENT_ID;
