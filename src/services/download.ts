@@ -98,6 +98,11 @@ export async function fetchToFile(http: Http, o: FetchToFileOptions): Promise<Do
     for (let round = 1;; round++) {
       try {
         const got = await streamOnce(http, o, part, round === 1 ? resumed : undefined);
+        if (o.urls.length === 1 && o.expectedSize !== undefined && got.size < o.expectedSize) {
+          // A body that ended early without an error (a connection closed before its Content-Length)
+          // is a cut stream too: go on from the part file rather than fail the integrity check.
+          throw { brokenStream: new Error(`the body ended after ${got.size} of ${o.expectedSize} bytes`) };
+        }
         checkIntegrity(o, got);
         await Deno.rename(part, o.target);
         await Deno.remove(meta).catch(() => {});

@@ -220,3 +220,50 @@ Deno.test("a symlink inside the -o directory is written through only when it res
     await f.close();
   }
 });
+
+/** The first `limit` bytes of `res`, then a clean end: a body that stops short without an error. */
+function endAfter(res: Response, limit: number): Response {
+  const reader = res.body!.getReader();
+  let sent = 0;
+  const body = new ReadableStream<Uint8Array>({
+    async pull(c) {
+      const { value, done } = await reader.read();
+      if (done || sent >= limit) {
+        await reader.cancel();
+        return c.close();
+      }
+      const piece = value.subarray(0, Math.min(value.length, limit - sent));
+      sent += piece.length;
+      c.enqueue(piece);
+    },
+  });
+  const headers = new Headers(res.headers);
+  headers.delete("content-length");
+  return new Response(body, { status: res.status, headers });
+}
+
+Deno.test("a body that ends short without an error is a cut stream: the download goes on with a Range request", async () => {
+  const f = await storageFixture("st-dl-short");
+  let first = true;
+  const ranges: (string | null)[] = [];
+  const proxy = startFaultProxy(f.url, async (req, forward) => {
+    if (!isStorageGet(req)) return undefined;
+    ranges.push(req.headers.get("range"));
+    const res = await forward(req);
+    if (!first) return res;
+    first = false;
+    return endAfter(res, 1 * MiB);
+  });
+  try {
+    const sha1 = await randomFile(`${f.home.cwd}/short.bin`, 4 * MiB);
+    assert.equal((await f.run(["object", "upload", f.bucket, "short.bin"])).code, 0);
+    const env = sandboxEnv(f.home, proxy.url);
+    const r = await f.run(["object", "download", f.bucket, "short.bin", "-o", "got.bin"], env);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(await sha1Of(`${f.home.cwd}/got.bin`), sha1);
+    assert.deepEqual(ranges, [null, `bytes=${1 * MiB}-`]);
+  } finally {
+    await proxy.close();
+    await f.close();
+  }
+});
