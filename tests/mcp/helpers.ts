@@ -11,6 +11,7 @@ import { serveDeps } from "../../src/cli/serve.ts";
 import { createServer } from "../../src/mcp/server.ts";
 import { ALL_TOOLS, selectTools } from "../../src/mcp/tools/index.ts";
 import { captureIo } from "../e2e/capture.ts";
+import { FLAGS } from "../ops/helpers.ts";
 import { cliCommand, openSandboxHome, type TestHome } from "../e2e/harness.ts";
 import { startLogin } from "../e2e/login_helpers.ts";
 
@@ -67,15 +68,7 @@ async function serveInProcess(
     throw new Error(`serveInProcess does not know ${unknown.join(" ")}: pass { spawn: true }`);
   }
   const cap = captureIo();
-  const flags = {
-    profile: flagValues(args, "--profile").at(-1),
-    debug: false,
-    quiet: false,
-    nonInteractive: true,
-    yes: false,
-    wait: false,
-    color: false,
-  };
+  const flags = { ...FLAGS, profile: flagValues(args, "--profile").at(-1) };
   const ctx = await contextFor(cap.io, flags, env, cwd);
   const list = (name: string) => flagValues(args, name).flatMap((v) => v.split(",")).filter(Boolean);
   const tools = selectTools(ALL_TOOLS, {
@@ -99,6 +92,19 @@ async function serveInProcess(
       await server.close();
     },
   };
+}
+
+/** `diazo serve <args>` as a child process with piped stdio, for the tests of the raw JSON-RPC stream. */
+export function spawnServeStdio(fx: Fixture, args: string[] = []): Deno.ChildProcess {
+  return new Deno.Command(Deno.execPath(), {
+    args: cliCommand(["serve", ...args]),
+    env: fx.env,
+    clearEnv: true,
+    cwd: fx.home.cwd,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
 }
 
 /** A sandbox, a private home and the environment of a CLI pointed at both. */

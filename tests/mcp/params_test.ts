@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { toolCallParamsProblem } from "../../src/mcp/server.ts";
 import { cliCommand } from "../e2e/harness.ts";
-import { fixture } from "./helpers.ts";
+import { fixture, spawnServeStdio } from "./helpers.ts";
 
 const INIT = {
   jsonrpc: "2.0",
@@ -44,15 +44,7 @@ Deno.test("toolCallParamsProblem: names what is wrong; other methods and notific
 Deno.test("serve (stdio): malformed tools/call params get -32602 with a one-line message; the next call works", async () => {
   const fx = await fixture();
   try {
-    const child = new Deno.Command(Deno.execPath(), {
-      args: cliCommand(["serve"]),
-      env: fx.env,
-      clearEnv: true,
-      cwd: fx.home.cwd,
-      stdin: "piped",
-      stdout: "piped",
-      stderr: "piped",
-    }).spawn();
+    const child = spawnServeStdio(fx);
     const w = child.stdin.getWriter();
     const lines = [INIT, { jsonrpc: "2.0", method: "notifications/initialized" }, ...BAD_CALLS, GOOD_CALL];
     await w.write(new TextEncoder().encode(lines.map((l) => JSON.stringify(l) + "\n").join("")));

@@ -1,7 +1,7 @@
 /** The raw stdio stream of `diazo serve`: nothing but JSON-RPC messages on stdout, also with --debug. */
 import assert from "node:assert/strict";
-import { assertNoSecrets, cliCommand } from "../e2e/harness.ts";
-import { fixture } from "./helpers.ts";
+import { assertNoSecrets } from "../e2e/harness.ts";
+import { fixture, spawnServeStdio } from "./helpers.ts";
 
 const LINES = [
   {
@@ -29,15 +29,7 @@ for (const debug of [false, true]) {
   Deno.test(`serve${debug ? " --debug" : ""}: every stdout line is a JSON-RPC message; bad lines are answered, not fatal`, async () => {
     const fx = await fixture();
     try {
-      const child = new Deno.Command(Deno.execPath(), {
-        args: cliCommand(["serve", ...(debug ? ["--debug"] : [])]),
-        env: fx.env,
-        clearEnv: true,
-        cwd: fx.home.cwd,
-        stdin: "piped",
-        stdout: "piped",
-        stderr: "piped",
-      }).spawn();
+      const child = spawnServeStdio(fx, debug ? ["--debug"] : []);
       const w = child.stdin.getWriter();
       await w.write(new TextEncoder().encode(LINES));
       await w.close(); // the end of stdin stops the server once the calls under way have answered

@@ -16,7 +16,8 @@ export interface OpsWorld {
   stderr: string[];
 }
 
-const FLAGS: GlobalFlags = {
+/** The global flags of a non-interactive run without options, for contexts built in tests. */
+export const FLAGS: GlobalFlags = {
   debug: false,
   quiet: false,
   nonInteractive: true,

@@ -3,8 +3,7 @@ import assert from "node:assert/strict";
 import { PassThrough } from "node:stream";
 import { Buffer } from "node:buffer";
 import { leadingId, limitLines } from "../../src/mcp/stdio_limit.ts";
-import { cliCommand } from "../e2e/harness.ts";
-import { fixture } from "../mcp/helpers.ts";
+import { fixture, spawnServeStdio } from "../mcp/helpers.ts";
 
 const INIT = {
   jsonrpc: "2.0",
@@ -16,15 +15,7 @@ const INIT = {
 Deno.test("serve (stdio): a 16 MiB message gets -32600 with its id; the next message is answered; exit 0", async () => {
   const fx = await fixture();
   try {
-    const child = new Deno.Command(Deno.execPath(), {
-      args: cliCommand(["serve"]),
-      env: fx.env,
-      clearEnv: true,
-      cwd: fx.home.cwd,
-      stdin: "piped",
-      stdout: "piped",
-      stderr: "piped",
-    }).spawn();
+    const child = spawnServeStdio(fx);
     const output = child.output();
     const w = child.stdin.getWriter();
     const enc = new TextEncoder();
