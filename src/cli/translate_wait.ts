@@ -10,7 +10,7 @@ function envNumber(ctx: Ctx, name: string): number | undefined {
   return Number.isFinite(n) && n >= 0 ? n : undefined;
 }
 
-/** Poll delays of this run (see `pollOptionsFromEnv`). */
+/** Poll delays of this run (see `pollOptionsFrom`). */
 export function pollOptions(ctx: Ctx): Ctx["poll"] {
   return ctx.poll;
 }

@@ -18,7 +18,7 @@ import {
   withUserScopeRewrite,
 } from "../services/http_decorators.ts";
 import { proxyConfigured, rawFetch } from "../services/raw_transport.ts";
-import { pollOptionsFromEnv } from "../services/derivative_poll.ts";
+import { pollOptionsFrom } from "../services/derivative_poll.ts";
 import { type OpenedTokenStore, openTokenStore, type TokenStore } from "../auth/token_store.ts";
 import { profileScopes, requireCredentials, twoLeggedToken } from "../auth/two_legged.ts";
 import { type TokenMemo, tokenMemo, type TokenMemoSource } from "../auth/token_memo.ts";
@@ -132,7 +132,7 @@ export function createSession(input: SessionInput): Session {
     http,
     tokenStore,
     tokenStoreStatus: async () => (await open()).status,
-    poll: pollOptionsFromEnv(checkedPollEnv(env)),
+    poll: pollOptionsFrom(pollBaseMs(env)),
     opened: () => opened,
   };
 }
@@ -143,11 +143,10 @@ function lockWaitMs(env: Record<string, string | undefined>): number | undefined
   return raw === undefined || raw === "" ? undefined : timerNumber("DIAZO_LOCK_WAIT_MS", raw, "ms");
 }
 
-/** The environment with DIAZO_POLL_BASE_MS, when set, checked as a timer (ms, zero allowed). */
-function checkedPollEnv(env: Record<string, string | undefined>): Record<string, string | undefined> {
+/** DIAZO_POLL_BASE_MS, when set: the first poll delay, checked once as a timer (ms, zero allowed). */
+function pollBaseMs(env: Record<string, string | undefined>): number | undefined {
   const raw = env.DIAZO_POLL_BASE_MS;
-  if (raw !== undefined && raw !== "") timerNumber("DIAZO_POLL_BASE_MS", raw, "ms", true);
-  return env;
+  return raw === undefined || raw === "" ? undefined : timerNumber("DIAZO_POLL_BASE_MS", raw, "ms", true);
 }
 
 /** The base client's settings: address, timeouts and retries of the profile, the raw transport when no proxy. */

@@ -75,12 +75,10 @@ export async function pollWhileAccepted<T = unknown>(
 }
 
 /**
- * Poll delays from the environment: `DIAZO_POLL_BASE_MS` (as `DIAZO_RETRY_BASE_MS` for retries) sets
- * the first delay, so that tests run fast; the longest delay is ten times it, at most 10 s.
+ * Poll delays from a first delay (`DIAZO_POLL_BASE_MS`, as `DIAZO_RETRY_BASE_MS` for retries, so that
+ * tests run fast): the longest delay is ten times it, at most 10 s; none given, the defaults.
  */
-export function pollOptionsFromEnv(env: Record<string, string | undefined>): PollOptions {
-  const raw = env.DIAZO_POLL_BASE_MS;
-  const base = raw === undefined || raw === "" ? NaN : Number(raw);
-  if (!Number.isFinite(base) || base < 0) return {};
-  return { pollBaseMs: base, pollMaxMs: Math.max(base, Math.min(DEFAULT_POLL_MAX_MS, base * 10)) };
+export function pollOptionsFrom(baseMs: number | undefined): PollOptions {
+  if (baseMs === undefined) return {};
+  return { pollBaseMs: baseMs, pollMaxMs: Math.max(baseMs, Math.min(DEFAULT_POLL_MAX_MS, baseMs * 10)) };
 }
