@@ -94,6 +94,12 @@ export const FAMILIES: readonly Family[] = [
     load: () => import("./admin.ts"),
   },
   {
+    name: "acc",
+    group: "data",
+    summary: "construction cloud: assets, submittals, checklists; accounts and projects",
+    load: () => import("./acc.ts"),
+  },
+  {
     name: "da",
     group: "automation",
     summary: "Design Automation: engines, app bundles, activities, work items",

@@ -136,6 +136,12 @@ export const CATALOG = {
       "Data management ids carry the `b.` prefix, construction-cloud ids do not; list them with `diazo project list <hub>`.",
     exit: ExitCode.notFound,
   },
+  acc_access_denied: {
+    message: "Access denied to a construction-cloud project",
+    hint:
+      "Log in with account:read,data:read (`diazo auth login --scopes account:read,data:read,data:write`) and check that your user is a member of the project.",
+    exit: ExitCode.auth,
+  },
   nickname_required: {
     message: "Design Automation nickname required",
     hint: "Set SVC_DA_NICKNAME (or APS_DA_NICKNAME), or `diazo config set da_nickname <name>`.",

@@ -12,6 +12,7 @@ import { type Clock, createClock } from "./clock.ts";
 import { createDaStore, type DaStore } from "./da/store.ts";
 import { createDerivativeStore, type DerivativeStore } from "./derivative/store.ts";
 import { createDmStore, type DmStore } from "./dm/store.ts";
+import { createEventBus, type EventBus } from "./events.ts";
 import { createFaultStore, type FaultStore } from "./faults.ts";
 import { createOssStore, type OssStore } from "./oss/store.ts";
 import { createRequestLog, type RequestLog } from "./request_log.ts";
@@ -30,6 +31,8 @@ export interface SandboxContext {
   settings: Settings;
   faults: FaultStore;
   requests: RequestLog;
+  /** Events the services publish (webhooks deliver them). */
+  events: EventBus;
   /** Where object and derivative data live on disk. */
   dataDir: string;
   /** Every store above, in the order the control API resets them and lists them in the state dump. */
@@ -55,6 +58,7 @@ export function createSandboxContext(keys: SigningKey[], dataDir: string): Sandb
     ...parts,
     clock,
     settings,
+    events: createEventBus(),
     dataDir,
     stores: [auth, oss, derivative, dm, da, admin, faults, clock, settings, requests],
   };
