@@ -360,7 +360,20 @@ export function isDiazoError(e: unknown): e is DiazoError {
 }
 
 /** What a failing request was about, so that a status maps to the right catalog entry. */
-export type ResourceKind = "bucket" | "object" | "project" | "engine" | "token" | "generic";
+/**
+ * What a request is about, for mapping its failure: `acc-project` is a construction-cloud request
+ * naming a project (403 = not a member, 404 = project not found); `acc-record` one naming a record of
+ * such a project (403 as above, 404 = that record not found).
+ */
+export type ResourceKind =
+  | "bucket"
+  | "object"
+  | "project"
+  | "engine"
+  | "token"
+  | "acc-project"
+  | "acc-record"
+  | "generic";
 
 /** Extracts the most useful human text from a platform error body of any of its shapes. */
 export function platformDetail(body: unknown): string {
@@ -427,6 +440,9 @@ export function errorFromResponse(
       if (scope === "bucket:create") return new DiazoError("cannot_create_bucket", base); // SPEC.md §7
       return new DiazoError("insufficient_scope", { ...base, params: { scope } });
     }
+    if (resource === "acc-project" || resource === "acc-record") {
+      return new DiazoError("acc_access_denied", base);
+    }
     return new DiazoError("permission_denied", base);
   }
   if (status === 404) {
@@ -436,6 +452,7 @@ export function errorFromResponse(
       case "object":
         return new DiazoError("object_not_found", { ...base, params: { key: context.key ?? "" } });
       case "project":
+      case "acc-project":
         return new DiazoError("project_not_found", base);
       case "engine":
         return new DiazoError("engine_not_found", base);
