@@ -13,9 +13,8 @@ import { knownSecrets, redact } from "../core/redact.ts";
 import { configDirFor, stateDirFor } from "../platform/dirs.ts";
 import { ensureShim, runPlugin } from "../platform/spawn.ts";
 import { lookupOptions } from "../platform/which.ts";
-import type { AnyCommand } from "./command.ts";
 import type { RunState } from "./context.ts";
-import { createHookRunner } from "./extend_hooks.ts";
+import { createHookRunner, type HookSubject } from "./extend_hooks.ts";
 import { commandWordIndex, isBuiltinWord, type RunGlobals } from "./argv.ts";
 import type { Io } from "./io.ts";
 
@@ -37,8 +36,8 @@ export interface Extensions {
   findPlugin(args: readonly string[]): Promise<PluginCall | undefined>;
   /** Runs a plugin with the run's globals in its environment; its exit code. */
   runPlugin(call: PluginCall, globals: RunGlobals): Promise<number>;
-  /** Runs the pre hooks of the command about to act (commander's preAction). */
-  beforeAction(actionCommand: AnyCommand): Promise<void>;
+  /** Runs the pre hooks of the command about to act (commander's preAction, or the hot path's). */
+  beforeAction(subject: HookSubject): Promise<void>;
   /** Runs the post hooks once the command has ended with `exitCode` (never changes it). */
   afterAction(exitCode: number, result: unknown): Promise<void>;
 }
@@ -174,7 +173,7 @@ export function createExtensions(input: ExtensionsInput): Extensions {
       );
       return code;
     },
-    beforeAction: (cmd) => hooks.before(cmd),
+    beforeAction: (subject) => hooks.before(subject),
     afterAction: (exitCode, result) => hooks.after(exitCode, result),
   };
 }

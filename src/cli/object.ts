@@ -5,7 +5,6 @@ import {
   runObjectDelete,
   runObjectDownload,
   runObjectInfo,
-  runObjectList,
   runObjectSignedUrl,
   runObjectUpload,
   runObjectUrn,
@@ -16,6 +15,7 @@ import { type AnyCommand, type ContextFactory, examples, positiveNumber } from "
 import type { Ctx } from "./context.ts";
 import { writableOf } from "./io.ts";
 import { byteProgress } from "./progress.ts";
+import { objectListAction } from "./hot_actions.ts";
 
 /** A progress bar on stderr when it is a terminal. */
 function bar(ctx: Ctx): StartProgress {
@@ -66,11 +66,7 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
     .argument("<bucketKey>", "the bucket", parseBucketKey)
     .option("--prefix <prefix>", "only keys starting with this")
     .option("--limit <n>", "stop after n objects", positiveNumber("--limit", true))
-    .action(async (bucketKey, opts, cmd) => {
-      const ctx = makeCtx(cmd);
-      const page = await runObjectList({ bucketKey, prefix: opts.prefix, limit: opts.limit }, ctx);
-      await ctx.emit(page.items, { columns: ["objectKey", "size", "sha1"] });
-    });
+    .action((bucketKey, opts, cmd) => objectListAction(makeCtx(cmd), bucketKey, opts));
   examples(list, ["diazo object list myco-models", "diazo object list myco-models --prefix 2026/ -o json"]);
 
   const download = object.command("download").alias("get")
