@@ -156,6 +156,13 @@ function commandPath(cmd: AnyCommand): string {
   return names.join(" ");
 }
 
+/** The program as `diazo --help` shows it: every family a stub (what root_help.ts must print the same as). */
+export function stubProgram(io: Io): AnyCommand {
+  const program = buildProgram(io);
+  for (const family of FAMILIES) attachFamily(program, family);
+  return program;
+}
+
 /** The whole command tree with every family loaded, for validation and completion; its actions must not run. */
 export async function buildFullProgram(io: Io): Promise<AnyCommand> {
   const program = buildProgram(io);

@@ -1,0 +1,94 @@
+/**
+ * The hot path (issue 18): `diazo --help` without commander prints exactly commander's help at any
+ * width; the commands it serves parse as the tree would (and every other shape goes to the tree);
+ * served commands print what the tree prints, and fail with the tree's errors.
+ */
+import assert from "node:assert/strict";
+import { matchHot } from "../../src/cli/hot.ts";
+import { rootHelp } from "../../src/cli/root_help.ts";
+import { runCommandTree, stubProgram } from "../../src/cli/root.ts";
+import { captureIo, diazo, json, requestLog, sandboxEnv, withSandboxHome } from "./harness.ts";
+
+Deno.test("root help without commander is commander's help, at 80, 50, 64, 120 and 200 columns", () => {
+  for (const width of [undefined, 50, 64, 120, 200]) {
+    const program = stubProgram(captureIo().io);
+    program.configureOutput({ getOutHelpWidth: () => width as number });
+    const theirs = program.helpInformation();
+    assert.equal(rootHelp(width, false), theirs, `width ${width}`);
+    let withExamples = "";
+    program.configureOutput({
+      writeOut: (s) => void (withExamples += s),
+      getOutHelpWidth: () => width as number,
+    });
+    program.outputHelp();
+    assert.equal(rootHelp(width, true), withExamples, `--help at width ${width}`);
+  }
+});
+
+Deno.test("the hot path takes plain command lines of its commands and leaves every other shape to the tree", () => {
+  const served = [
+    ["bucket", "list"],
+    ["bucket", "ls", "--region", "emea", "-o", "json"],
+    ["-ojson", "oss", "list", "--limit=2", "--no-color"],
+    ["--profile", "w", "object", "list", "my-bucket", "--prefix", "a/", "--query", "[].objectKey"],
+    ["auth", "status", "--scopes", "--no-hooks", "--timeout", "5"],
+  ];
+  for (const argv of served) assert.ok(matchHot(argv), argv.join(" "));
+  const m = matchHot(["bucket", "list", "--region", "emea", "--limit", "3", "-y"])!;
+  assert.deepEqual(m.command.path, ["bucket", "list"]);
+  assert.deepEqual(m.options, { region: "EMEA", limit: 3 });
+  assert.deepEqual(m.globals, { yes: true });
+  assert.equal(matchHot(["object", "list", "bkt"])!.args[0], "bkt");
+  const left = [
+    ["bucket"],
+    ["bucket", "create", "--key", "x"],
+    ["bucket", "list", "--help"],
+    ["bucket", "list", "--region", "MARS"],
+    ["bucket", "list", "--limit", "0"],
+    ["bucket", "list", "extra"],
+    ["bucket", "list", "--", "x"],
+    ["bucket", "list", "-o", "xml"],
+    ["bucket", "list", "--nope"],
+    ["--region", "US", "bucket", "list"],
+    ["object", "list"],
+    ["object", "list", "Bad Key"],
+    ["auth", "status", "--scopes=yes"],
+    ["version"],
+  ];
+  for (const argv of left) assert.equal(matchHot(argv), undefined, argv.join(" "));
+});
+
+Deno.test("served commands print what the command tree prints, and bad input fails as in the tree", () =>
+  withSandboxHome(async ({ sb, home }) => {
+    const env = sandboxEnv(home, sb.url);
+    assert.equal((await diazo(["bucket", "create", "--key", "hot-one"], { env })).code, 0);
+    const tree = async (argv: string[]) => {
+      const cap = captureIo();
+      const code = await runCommandTree(argv, cap.io, env, home.cwd);
+      return { code, stdout: cap.stdout(), stderr: cap.stderr() };
+    };
+    for (
+      const argv of [
+        ["bucket", "list", "--region", "US", "-o", "json"],
+        ["oss", "ls", "-o", "table", "--region", "us"],
+        ["object", "list", "hot-one", "-o", "json"],
+        ["auth", "status", "-o", "json", "--query", "profile"],
+      ]
+    ) {
+      const hot = await diazo(argv, { env });
+      const full = await tree(argv);
+      assert.equal(hot.code, 0, hot.stderr);
+      assert.equal(hot.stdout, full.stdout, argv.join(" "));
+    }
+    const buckets = json<{ bucketKey: string }[]>(await diazo(["bucket", "list", "-o", "json"], { env }));
+    assert.ok(buckets.some((b) => b.bucketKey === "hot-one"));
+    // Bad input: the tree's error (a bad --query is checked before any request).
+    const before = (await requestLog(sb.url, "/oss/v2/buckets")).length;
+    const bad = await diazo(["bucket", "list", "--query", "[["], { env });
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /^error: /m);
+    assert.equal((await requestLog(sb.url, "/oss/v2/buckets")).length, before, "no request sent");
+    const region = await diazo(["bucket", "list", "--region", "MARS"], { env });
+    assert.equal(region.code, 2);
+    assert.equal(region.stderr, (await tree(["bucket", "list", "--region", "MARS"])).stderr);
+  }));
