@@ -4,7 +4,6 @@
  */
 import { childEnv } from "../extend/child_env.ts";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { expandAliases } from "../extend/aliases.ts";
 import { DiazoError } from "../core/errors.ts";
 import { resolvePlugin } from "../extend/plugins.ts";
@@ -96,6 +95,8 @@ export function createExtensions(input: ExtensionsInput): Extensions {
   async function diazoBin(): Promise<string> {
     if (Deno.build.standalone) return Deno.execPath();
     // Under `deno run`, a shim in the state dir re-runs this same program with this run's permissions.
+    // node:url loaded here only: it is a large part of Node compatibility for every run otherwise.
+    const { fileURLToPath } = await import("node:url");
     const main = Deno.mainModule.startsWith("file:") ? fileURLToPath(Deno.mainModule) : undefined;
     if (!main) return Deno.execPath();
     const config = path.join(path.dirname(path.dirname(main)), "deno.json");
