@@ -1,13 +1,23 @@
 /**
  * The hot path (issue 18): `diazo --help` without commander prints exactly commander's help at any
  * width; the commands it serves parse as the tree would (and every other shape goes to the tree);
- * served commands print what the tree prints, and fail with the tree's errors.
+ * served commands print what the tree prints, and fail with the tree's errors; the split bundle starts
+ * without Node's module loader.
  */
 import assert from "node:assert/strict";
 import { matchHot } from "../../src/cli/hot.ts";
 import { rootHelp } from "../../src/cli/root_help.ts";
 import { runCommandTree, stubProgram } from "../../src/cli/root.ts";
-import { captureIo, diazo, json, requestLog, sandboxEnv, withSandboxHome } from "./harness.ts";
+import { bundle, lazyRequire } from "../../scripts/build.ts";
+import {
+  captureIo,
+  diazo,
+  json,
+  requestLog,
+  RUN_PERMISSIONS,
+  sandboxEnv,
+  withSandboxHome,
+} from "./harness.ts";
 
 Deno.test("root help without commander is commander's help, at 80, 50, 64, 120 and 200 columns", () => {
   for (const width of [undefined, 50, 64, 120, 200]) {
@@ -92,3 +102,31 @@ Deno.test("served commands print what the command tree prints, and bad input fai
     assert.equal(region.code, 2);
     assert.equal(region.stderr, (await tree(["bucket", "list", "--region", "MARS"])).stderr);
   }));
+
+Deno.test("the split bundle: no chunk imports node:module at start, and its --help is the hot path's", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "diazo-split-" });
+  try {
+    const entry = await bundle(dir);
+    const chunks = [...Deno.readDirSync(dir)].filter((e) => e.name.endsWith(".js"));
+    assert.ok(chunks.length > 10, "code splitting made chunks");
+    for (const c of chunks) {
+      assert.doesNotMatch(await Deno.readTextFile(`${dir}/${c.name}`), /from "node:module"/, c.name);
+    }
+    assert.equal(
+      lazyRequire("x\n" + EAGER_PRELUDE + "\ny"),
+      "x\nvar __require = (id) => globalThis.process.getBuiltinModule(id);\ny",
+    );
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["run", ...RUN_PERMISSIONS, "--no-config", "--unstable-lazy-dynamic-imports", entry, "--help"],
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+    assert.equal(new TextDecoder().decode(out.stdout), rootHelp(undefined, true));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+const EAGER_PRELUDE =
+  'import { createRequire as __deno_internal_createRequire } from "node:module";\nvar __require = __deno_internal_createRequire(import.meta.url);';
