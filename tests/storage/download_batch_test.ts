@@ -44,18 +44,10 @@ Deno.test("download of a prefix: 25 signed per request, every object written und
     ]);
     assert.equal(up.code, 0, up.stderr);
 
+    const prefixTo = (dir: string, env = f.env) =>
+      f.run(["object", "download", f.bucket, "--prefix", "p/", "-o", dir, "--output", "json"], env);
     const before = (await requestLog(f.url)).length;
-    const r = await f.run([
-      "object",
-      "download",
-      f.bucket,
-      "--prefix",
-      "p/",
-      "-o",
-      "out",
-      "--output",
-      "json",
-    ]);
+    const r = await prefixTo("out");
     assert.equal(r.code, 0, r.stderr);
     const got = rows(r.stdout);
     assert.equal(got.length, 31);
@@ -121,18 +113,7 @@ Deno.test("download of a prefix: 25 signed per request, every object written und
       return new Response(bytes, { status: res.status, headers: res.headers });
     });
     try {
-      const env = sandboxEnv(f.home, proxy.url);
-      const bad = await f.run([
-        "object",
-        "download",
-        f.bucket,
-        "--prefix",
-        "p/",
-        "-o",
-        "again",
-        "--output",
-        "json",
-      ], env);
+      const bad = await prefixTo("again", sandboxEnv(f.home, proxy.url));
       const failed = rows(bad.stdout).filter((o) => o.status === "failed");
       assert.equal(failed.length, 1, bad.stdout);
       assert.match(failed[0].error ?? "", /Integrity check failed/);
