@@ -152,6 +152,11 @@ export const CATALOG = {
     hint: "List the engines with `diazo da engine list` and use the full id, e.g. Autodesk.AutoCAD+24.",
     exit: ExitCode.notFound,
   },
+  workitem_failed: {
+    message: "Work item {id} ended with status {status}",
+    hint: "The report above says why; read it again with `diazo da workitem get {id}`.",
+    exit: ExitCode.failure,
+  },
   webhook_unreachable: {
     message: "Webhook callback not reachable",
     hint: "The callback URL must be public, use HTTPS and answer 200 within 5 seconds.",
