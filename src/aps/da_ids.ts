@@ -69,7 +69,9 @@ export function parseParamSpec(text: string): ParamSpec {
   if (!name || !NAME.test(name) || !(DA_VERBS as readonly string[]).includes(verb?.toLowerCase() ?? "")) {
     throw usageError(
       `invalid --param '${text}'`,
-      `Write name:verb[:localName], verb one of ${DA_VERBS.join(", ")}; e.g. --param input:get:input.dwg --param result:put:result.pdf`,
+      `Write name:verb[:localName], verb one of ${
+        DA_VERBS.join(", ")
+      }; e.g. --param input:get:input.dwg --param result:put:result.pdf`,
     );
   }
   return {

@@ -5,7 +5,7 @@
  * status`) and the grouped ones (`da engine list`, `da appbundle create`, ...) share one
  * implementation each.
  */
-import { checkDaName, checkEngineId, parseParamSpec, type ParamSpec } from "../aps/da_ids.ts";
+import { checkDaName, checkEngineId, type ParamSpec, parseParamSpec } from "../aps/da_ids.ts";
 import { readBodyFile } from "../ops/body_file.ts";
 import {
   type DaListKind,
@@ -51,7 +51,11 @@ function addAppBundleCreate(parent: AnyCommand, name: string, makeCtx: ContextFa
     .description(
       "create an app bundle (or its next version), upload its package through the platform's form, point an alias at it",
     )
-    .requiredOption("--id <name>", "unqualified name: letters, digits and underscores", (v) => checkDaName("app bundle name", v))
+    .requiredOption(
+      "--id <name>",
+      "unqualified name: letters, digits and underscores",
+      (v) => checkDaName("app bundle name", v),
+    )
     .requiredOption("--engine <id>", "engine it runs on, e.g. Autodesk.AutoCAD+24", checkEngineId)
     .option("--package <zip>", "the bundle's package (a .zip, at most 100 MB) to upload")
     .option("--alias <name>", "alias to point at the new version, e.g. prod", (v) => checkDaName("alias", v))
@@ -67,7 +71,9 @@ function addAppBundleCreate(parent: AnyCommand, name: string, makeCtx: ContextFa
       }, ctx);
       const { summary, ...record } = created;
       if (!created.package) {
-        ctx.info(`Upload its package (a zip) as a form to ${created.uploadParameters?.endpointURL}, or run again with --package`);
+        ctx.info(
+          `Upload its package (a zip) as a form to ${created.uploadParameters?.endpointURL}, or run again with --package`,
+        );
       }
       await ctx.emit(record, { action: summary });
     });
@@ -81,12 +87,22 @@ function addAppBundleCreate(parent: AnyCommand, name: string, makeCtx: ContextFa
 /** Adds `create` under `activity`. */
 function addActivityCreate(activity: AnyCommand, makeCtx: ContextFactory): void {
   const cmd = activity.command("create")
-    .description("create an activity (or its next version) from flags or --from-file, and point an alias at it")
+    .description(
+      "create an activity (or its next version) from flags or --from-file, and point an alias at it",
+    )
     .option("--id <name>", "unqualified name: letters, digits and underscores")
     .option("--engine <id>", "engine, e.g. Autodesk.AutoCAD+24")
-    .option("--appbundle <id>", "app bundle it loads: Name, Name+alias or Owner.Name+alias (repeatable)", collect(String))
+    .option(
+      "--appbundle <id>",
+      "app bundle it loads: Name, Name+alias or Owner.Name+alias (repeatable)",
+      collect(String),
+    )
     .option("--command <line>", "command line the engine runs (repeatable)", collect(String))
-    .option("--param <name:verb[:localName]>", "a parameter: verb get|head|put|post|patch|read (repeatable)", collect(parseParamSpec))
+    .option(
+      "--param <name:verb[:localName]>",
+      "a parameter: verb get|head|put|post|patch|read (repeatable)",
+      collect(parseParamSpec),
+    )
     .option("--alias <name>", "alias to point at the new version, e.g. prod")
     .option("--description <text>", "what it does")
     .option("--from-file <body>", "the activity as JSON or YAML (- for stdin); flags override its fields")
@@ -133,6 +149,53 @@ function addStatus(da: AnyCommand, makeCtx: ContextFactory): void {
   examples(cmd, ["diazo da status", "diazo da status --engine revit -o json"]);
 }
 
+/** The grouped spellings: `da engine list|get`, `da appbundle list|create`, `da activity list|create`. */
+function addGrouped(da: AnyCommand, makeCtx: ContextFactory): void {
+  const engine = da.command("engine").description(
+    "list and inspect engines (AutoCAD, Revit, Inventor, 3ds Max)",
+  );
+  examples(engine, ["diazo da engine list", "diazo da engine get Autodesk.Revit+2024"]);
+  addIdList(engine, "list", makeCtx, "the engines", "engines", [
+    "diazo da engine list",
+    "diazo da engine list -o json --query \"[?name=='Revit'].id\"",
+  ]).alias("ls");
+  const engineGet = engine.command("get").alias("info")
+    .description("show an engine's details")
+    .argument("<id>", "qualified engine id, e.g. Autodesk.AutoCAD+24", checkEngineId)
+    .action(async (id, _opts, cmd) => {
+      const ctx = makeCtx(cmd);
+      await ctx.emit(await runDaEngineGet({ id }, ctx));
+    });
+  examples(engineGet, ["diazo da engine get Autodesk.AutoCAD+24"]);
+
+  const bundle = da.command("appbundle").description(
+    "list and create app bundles (the code an activity runs)",
+  );
+  examples(bundle, [
+    "diazo da appbundle list",
+    "diazo da appbundle create --id MyApp --engine Autodesk.AutoCAD+24 --package MyApp.zip",
+  ]);
+  addIdList(bundle, "list", makeCtx, "the app's app bundles (one id per alias)", "appbundles", [
+    "diazo da appbundle list",
+  ])
+    .alias("ls");
+  addAppBundleCreate(bundle, "create", makeCtx);
+
+  const activity = da.command("activity").description("list and create activities");
+  examples(activity, ["diazo da activity list", "diazo da activity create --from-file activity.yaml"]);
+  addIdList(
+    activity,
+    "list",
+    makeCtx,
+    "the activities the app can use (its own and shared ones)",
+    "activities",
+    [
+      "diazo da activity list",
+    ],
+  ).alias("ls");
+  addActivityCreate(activity, makeCtx);
+}
+
 /** Registers the family's commands. */
 export function register(program: AnyCommand, makeCtx: ContextFactory): void {
   const da = program.command("da")
@@ -154,42 +217,27 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
     });
   examples(nickname, ["diazo da nickname", "diazo da nickname MyCompany"]);
 
-  addIdList(da, "engines", makeCtx, "the engines", "engines", ["diazo da engines", "diazo da engines -o json"]);
-  addIdList(da, "appbundles", makeCtx, "the app's app bundles (one id per alias)", "appbundles", ["diazo da appbundles"]);
-  addIdList(da, "activities", makeCtx, "the activities the app can use (its own and shared ones)", "activities", [
-    "diazo da activities",
-    "diazo da activities -o json --limit 5",
+  addIdList(da, "engines", makeCtx, "the engines", "engines", [
+    "diazo da engines",
+    "diazo da engines -o json",
   ]);
+  addIdList(da, "appbundles", makeCtx, "the app's app bundles (one id per alias)", "appbundles", [
+    "diazo da appbundles",
+  ]);
+  addIdList(
+    da,
+    "activities",
+    makeCtx,
+    "the activities the app can use (its own and shared ones)",
+    "activities",
+    [
+      "diazo da activities",
+      "diazo da activities -o json --limit 5",
+    ],
+  );
   addAppBundleCreate(da, "appbundle-create", makeCtx);
 
-  const engine = da.command("engine").description("list and inspect engines (AutoCAD, Revit, Inventor, 3ds Max)");
-  examples(engine, ["diazo da engine list", "diazo da engine get Autodesk.Revit+2024"]);
-  addIdList(engine, "list", makeCtx, "the engines", "engines", [
-    "diazo da engine list",
-    "diazo da engine list -o json --query \"[?name=='Revit'].id\"",
-  ]).alias("ls");
-  const engineGet = engine.command("get").alias("info")
-    .description("show an engine's details")
-    .argument("<id>", "qualified engine id, e.g. Autodesk.AutoCAD+24", checkEngineId)
-    .action(async (id, _opts, cmd) => {
-      const ctx = makeCtx(cmd);
-      await ctx.emit(await runDaEngineGet({ id }, ctx));
-    });
-  examples(engineGet, ["diazo da engine get Autodesk.AutoCAD+24"]);
-
-  const bundle = da.command("appbundle").description("list and create app bundles (the code an activity runs)");
-  examples(bundle, ["diazo da appbundle list", "diazo da appbundle create --id MyApp --engine Autodesk.AutoCAD+24 --package MyApp.zip"]);
-  addIdList(bundle, "list", makeCtx, "the app's app bundles (one id per alias)", "appbundles", ["diazo da appbundle list"])
-    .alias("ls");
-  addAppBundleCreate(bundle, "create", makeCtx);
-
-  const activity = da.command("activity").description("list and create activities");
-  examples(activity, ["diazo da activity list", "diazo da activity create --from-file activity.yaml"]);
-  addIdList(activity, "list", makeCtx, "the activities the app can use (its own and shared ones)", "activities", [
-    "diazo da activity list",
-  ]).alias("ls");
-  addActivityCreate(activity, makeCtx);
-
+  addGrouped(da, makeCtx);
   registerWorkItems(da, makeCtx);
   addStatus(da, makeCtx);
 }

@@ -37,7 +37,11 @@ function waitOptions(ctx: Ctx): WorkItemWait | undefined {
 }
 
 /** Shows a work item; a failed one's report goes to stderr, its status to stdout, then the error. */
-async function show(ctx: Ctx, id: () => string | undefined, run: () => Promise<WorkItemResult>): Promise<void> {
+async function show(
+  ctx: Ctx,
+  id: () => string | undefined,
+  run: () => Promise<WorkItemResult>,
+): Promise<void> {
   try {
     await ctx.emit(await run(), { columns: COLUMNS });
   } catch (e) {
@@ -46,7 +50,9 @@ async function show(ctx: Ctx, id: () => string | undefined, run: () => Promise<W
       for (const line of failure.report.trimEnd().split("\n")) ctx.io.stderr.write(`report: ${line}\n`);
       await ctx.emit(failure.status, { columns: COLUMNS });
     } else if (e instanceof DiazoError && e.code === "interrupted" && id()) {
-      ctx.io.stderr.write(`\nStopped waiting; the work item goes on. Check it with: diazo da workitem get ${id()} --wait\n`);
+      ctx.io.stderr.write(
+        `\nStopped waiting; the work item goes on. Check it with: diazo da workitem get ${id()} --wait\n`,
+      );
     }
     throw e;
   }
@@ -54,7 +60,9 @@ async function show(ctx: Ctx, id: () => string | undefined, run: () => Promise<W
 
 /** Registers `da workitem run|get`. */
 export function registerWorkItems(da: AnyCommand, makeCtx: ContextFactory): void {
-  const workitem = da.command("workitem").description("run an activity on your inputs and follow the work item");
+  const workitem = da.command("workitem").description(
+    "run an activity on your inputs and follow the work item",
+  );
   examples(workitem, [
     "diazo da workitem run CountLines+prod --input input=drawing.dwg --output result=result.txt --wait",
     "diazo da workitem get f62103c311a54a6ba571a0950ce6eca3 --wait",
@@ -75,7 +83,11 @@ export function registerWorkItems(da: AnyCommand, makeCtx: ContextFactory): void
       "an output argument, also written --output name=...: an OSS object bucket/key, a local file (./name forces a file), or a URL (repeatable)",
       (v: string, prev: [string, string][] = []) => [...prev, parseAssignment("--output", v)],
     )
-    .option("--bucket <key>", "staging bucket for local files (default: diazo-da-<hash of the client id>)", parseBucketKey)
+    .option(
+      "--bucket <key>",
+      "staging bucket for local files (default: diazo-da-<hash of the client id>)",
+      parseBucketKey,
+    )
     .action(async (activity, opts, cmd) => {
       const ctx = makeCtx(cmd);
       let id: string | undefined;
@@ -106,7 +118,9 @@ export function registerWorkItems(da: AnyCommand, makeCtx: ContextFactory): void
   ]);
 
   const get = workitem.command("get")
-    .description("show a work item's status; with --wait, poll until it ends (a failed one shows its report, exit 1)")
+    .description(
+      "show a work item's status; with --wait, poll until it ends (a failed one shows its report, exit 1)",
+    )
     .argument("<id>", "work item id, as `da workitem run` printed it")
     .action(async (id, _opts, cmd) => {
       const ctx = makeCtx(cmd);

@@ -61,10 +61,18 @@ function required<T>(value: T | undefined, flag: string, example: string): T {
 function activityBody(opts: ActivityCreateOpts, nickname: () => string) {
   const f = opts.file ?? {};
   const id: DaName = checkDaName("activity name", required(opts.id ?? f.id as string, "--id", "CountLines"));
-  const engine: EngineId = checkEngineId(required(opts.engine ?? f.engine as string, "--engine", "Autodesk.AutoCAD+24"));
-  const commandLine = required(opts.commandLine?.length ? opts.commandLine : f.commandLine as string[], "--command", "'$(engine.path)\\\\accoreconsole.exe /i \"$(args[input].path)\"'");
+  const engine: EngineId = checkEngineId(
+    required(opts.engine ?? f.engine as string, "--engine", "Autodesk.AutoCAD+24"),
+  );
+  const commandLine = required(
+    opts.commandLine?.length ? opts.commandLine : f.commandLine as string[],
+    "--command",
+    "'$(engine.path)\\\\accoreconsole.exe /i \"$(args[input].path)\"'",
+  );
   const fromFlags = Object.fromEntries(
-    (opts.params ?? []).map((p) => [p.name, { verb: p.verb, ...(p.localName ? { localName: p.localName } : {}) }]),
+    (opts.params ?? []).map((
+      p,
+    ) => [p.name, { verb: p.verb, ...(p.localName ? { localName: p.localName } : {}) }]),
   );
   const parameters = { ...(f.parameters as Record<string, Record<string, unknown>> ?? {}), ...fromFlags };
   const bundles = opts.appbundles?.length ? opts.appbundles : (f.appbundles as string[] | undefined) ?? [];
@@ -75,7 +83,9 @@ function activityBody(opts: ActivityCreateOpts, nickname: () => string) {
     parameters,
     appbundles: bundles.map((b) => qualifyId("app bundle", b, nickname)),
     ...(f.settings ? { settings: f.settings as Record<string, unknown> } : {}),
-    ...((opts.description ?? f.description) !== undefined ? { description: opts.description ?? f.description as string } : {}),
+    ...((opts.description ?? f.description) !== undefined
+      ? { description: opts.description ?? f.description as string }
+      : {}),
   };
   return { id, body, alias: alias === undefined ? undefined : checkDaName("alias", alias) };
 }
@@ -94,6 +104,8 @@ export async function runDaActivityCreate(opts: ActivityCreateOpts, deps: OpsDep
     ...created,
     qualifiedId,
     ...(alias ? { alias } : {}),
-    summary: `Created activity ${created.id} version ${created.version}${alias ? `; alias ${alias} -> ${created.version}` : ""}`,
+    summary: `Created activity ${created.id} version ${created.version}${
+      alias ? `; alias ${alias} -> ${created.version}` : ""
+    }`,
   };
 }

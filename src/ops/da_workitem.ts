@@ -13,7 +13,14 @@ import { type BucketKey, isBucketKey, parseBucketKey, parseObjectKey } from "../
 import { parseUrn } from "../aps/urn.ts";
 import { DiazoError, usageError } from "../core/errors.ts";
 import { startPollClock } from "../services/derivative_poll.ts";
-import { createWorkItem, getReport, getWorkItem, isFinished, type WorkItemArgument, type WorkItemStatus } from "../services/da_workitems.ts";
+import {
+  createWorkItem,
+  getReport,
+  getWorkItem,
+  isFinished,
+  type WorkItemArgument,
+  type WorkItemStatus,
+} from "../services/da_workitems.ts";
 import { downloadObject } from "../services/download.ts";
 import type { Http } from "../services/http.ts";
 import { createBucket, getBucket } from "../services/oss.ts";
@@ -135,7 +142,9 @@ async function argumentFor(
   const { place, output } = p;
   if (place.kind === "url") return { arg: output ? { url: place.url, verb: "put" } : { url: place.url } };
   const bucketKey = place.kind === "oss" ? place.bucketKey : p.staging!;
-  let objectKey = place.kind === "oss" ? place.objectKey : `workitems/${p.run}/${p.name}/${path.basename(place.file)}`;
+  let objectKey = place.kind === "oss"
+    ? place.objectKey
+    : `workitems/${p.run}/${p.name}/${path.basename(place.file)}`;
   if (place.kind === "file" && !output) {
     const settings = await deps.settings();
     const up = await uploadFile(http, {
@@ -154,7 +163,9 @@ async function argumentFor(
     access: output ? "write" : "read",
   });
   const arg: WorkItemArgument = output ? { url: signed.signedUrl, verb: "put" } : { url: signed.signedUrl };
-  const local = output && place.kind === "file" ? { name: p.name, bucketKey, objectKey, file: place.file } : undefined;
+  const local = output && place.kind === "file"
+    ? { name: p.name, bucketKey, objectKey, file: place.file }
+    : undefined;
   return { arg, local };
 }
 
@@ -219,14 +230,20 @@ export async function runDaWorkItemRun(opts: WorkItemRunOpts, deps: OpsDeps): Pr
   const nickname = isQualified(opts.activity) ? undefined : await requireNickname(deps);
   const activityId = qualifyId("activity", opts.activity, () => nickname!);
   const places = [
-    ...await Promise.all(opts.inputs.map(async ([name, v]) => ({ name, output: false, place: await inputPlace(deps, v) }))),
-    ...await Promise.all(opts.outputs.map(async ([name, v]) => ({ name, output: true, place: await outputPlace(deps, v) }))),
+    ...await Promise.all(
+      opts.inputs.map(async ([name, v]) => ({ name, output: false, place: await inputPlace(deps, v) })),
+    ),
+    ...await Promise.all(
+      opts.outputs.map(async ([name, v]) => ({ name, output: true, place: await outputPlace(deps, v) })),
+    ),
   ];
   const names = places.map((p) => p.name);
   const dup = names.find((n, i) => names.indexOf(n) !== i);
   if (dup) throw usageError(`argument '${dup}' is given twice`, "Give each parameter of the activity once.");
   const http = await deps.http();
-  const staging = places.some((p) => p.place.kind === "file") ? await stagingBucket(http, deps, opts.bucket) : undefined;
+  const staging = places.some((p) => p.place.kind === "file")
+    ? await stagingBucket(http, deps, opts.bucket)
+    : undefined;
   const run = crypto.randomUUID();
   const args: Record<string, WorkItemArgument> = {};
   const locals: LocalOutput[] = [];
@@ -249,7 +266,10 @@ export async function runDaWorkItemGet(
   deps: OpsDeps,
 ): Promise<WorkItemResult> {
   if (!/^[A-Za-z0-9_-]{1,128}$/.test(opts.id)) {
-    throw usageError(`invalid work item id '${opts.id}'`, "Use the id `diazo da workitem run` printed, e.g. f62103c311a54a6ba571a0950ce6eca3.");
+    throw usageError(
+      `invalid work item id '${opts.id}'`,
+      "Use the id `diazo da workitem run` printed, e.g. f62103c311a54a6ba571a0950ce6eca3.",
+    );
   }
   const http = await deps.http();
   const status = opts.wait ? await waitFor(http, opts.id, opts.wait, deps) : await getWorkItem(http, opts.id);

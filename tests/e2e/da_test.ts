@@ -49,10 +49,14 @@ Deno.test("da: engines, status, nickname required, engine not found", async () =
   assert.equal(engines.length, 16);
   assert.ok(engines.some((e) => e.id === "Autodesk.AutoCAD+24" && e.name === "AutoCAD"));
 
-  const status = json<{ engine: string; status: string; ok: boolean }[]>(ok(await s.run(["da", "status", "-o", "json"])));
+  const status = json<{ engine: string; status: string; ok: boolean }[]>(
+    ok(await s.run(["da", "status", "-o", "json"])),
+  );
   assert.deepEqual(status.map((r) => r.engine), ["AutoCAD", "Revit", "Inventor", "3dsMax", "Test"]);
   assert.ok(status.every((r) => r.ok && r.status === "Fully Operational"));
-  const one = json<{ engine: string; ok: boolean }[]>(ok(await s.run(["da", "status", "--engine", "revit", "-o", "json"])));
+  const one = json<{ engine: string; ok: boolean }[]>(
+    ok(await s.run(["da", "status", "--engine", "revit", "-o", "json"])),
+  );
   assert.deepEqual(one, [{ engine: "revit", status: "Fully Operational", ok: true }]);
   const unknownHealth = await s.run(["da", "status", "--engine", "maya"]);
   assert.equal(unknownHealth.code, 4, unknownHealth.stderr);
@@ -114,16 +118,32 @@ Deno.test("da: appbundle-create uploads the package and moves aliases; activity 
   const form = (await requestLog(s.sb.url, "/__da/store")).filter((e) => e.method === "POST");
   assert.deepEqual(form.map((e) => e.status), [200], "the package went up through the form");
   const again = ok(
-    await s.run(["da", "appbundle", "create", "--id", "CopyApp", "--engine", "Autodesk.AutoCAD+24", "--package", "bundle.zip", "--alias", "prod", "-o", "json"]),
+    await s.run([
+      "da",
+      "appbundle",
+      "create",
+      "--id",
+      "CopyApp",
+      "--engine",
+      "Autodesk.AutoCAD+24",
+      "--package",
+      "bundle.zip",
+      "--alias",
+      "prod",
+      "-o",
+      "json",
+    ]),
   );
   assert.equal(json<{ version: number }>(again).version, 2, "an existing bundle gets its next version");
   assert.match(again.stderr, /Created app bundle Diazo_E2E\.CopyApp version 2 .*alias prod -> 2/);
-  const patched = (await requestLog(s.sb.url, "/da/us-east/v3/appbundles/CopyApp/aliases/prod"));
+  const patched = await requestLog(s.sb.url, "/da/us-east/v3/appbundles/CopyApp/aliases/prod");
   assert.deepEqual(patched.map((e) => [e.method, e.status]), [["PATCH", 200]], "the alias moved");
   const bundles = json<IdRow[]>(ok(await s.run(["da", "appbundles", "-o", "json"])));
   assert.deepEqual(bundles.map((b) => b.id), [`${NICK}.CopyApp+$LATEST`, `${NICK}.CopyApp+prod`]);
 
-  const act = json<{ id: string; version: number; appbundles: string[]; parameters: Record<string, unknown> }>(ok(
+  const act = json<
+    { id: string; version: number; appbundles: string[]; parameters: Record<string, unknown> }
+  >(ok(
     await s.run([
       "da",
       "activity",
@@ -135,7 +155,7 @@ Deno.test("da: appbundle-create uploads the package and moves aliases; activity 
       "--appbundle",
       "CopyApp+prod",
       "--command",
-      "$(engine.path)\\accoreconsole.exe /i \"$(args[input].path)\"",
+      '$(engine.path)\\accoreconsole.exe /i "$(args[input].path)"',
       "--param",
       "input:get:input.txt",
       "--param",
@@ -160,11 +180,26 @@ Deno.test("da: appbundle-create uploads the package and moves aliases; activity 
     "id: Copy\nengine: Autodesk.AutoCAD+24\ncommandLine: [run]\nappbundles: [CopyApp+prod]\nparameters:\n  input: {verb: get}\n  result: {verb: put}\n  extra: {verb: put}\n",
   );
   const v2 = json<{ version: number; qualifiedId: string }>(ok(
-    await s.run(["da", "activity", "create", "--from-file", "activity.yaml", "--alias", "prod", "-o", "json"]),
+    await s.run([
+      "da",
+      "activity",
+      "create",
+      "--from-file",
+      "activity.yaml",
+      "--alias",
+      "prod",
+      "-o",
+      "json",
+    ]),
   ));
   assert.deepEqual([v2.version, v2.qualifiedId], [2, `${NICK}.Copy+prod`]);
   const acts = json<IdRow[]>(ok(await s.run(["da", "activities", "-o", "json"])));
-  assert.deepEqual(acts.map((a) => a.id), [`${NICK}.Copy+$LATEST`, `${NICK}.Copy+prod`, "AutoCAD.PlotToPDF+prod", "AutoCAD.PlotToPDF+test"]);
+  assert.deepEqual(acts.map((a) => a.id), [
+    `${NICK}.Copy+$LATEST`,
+    `${NICK}.Copy+prod`,
+    "AutoCAD.PlotToPDF+prod",
+    "AutoCAD.PlotToPDF+test",
+  ]);
 });
 
 Deno.test("da: work items — local input, outputs fetched back, a failed one, get --wait later", async () => {
@@ -198,12 +233,27 @@ Deno.test("da: work items — local input, outputs fetched back, a failed one, g
   assert.deepEqual(signed.sort(), ["GET", "PUT"], "the engine read and wrote through the signed URLs");
 
   await write(s, "marked.txt", "line 1\nDIAZO_FAIL\n");
-  const failed = await s.run(["da", "workitem", "run", "Copy+prod", "--input", "input=marked.txt", "--output", "result=./never.txt", "--wait", "-o", "json"]);
+  const failed = await s.run([
+    "da",
+    "workitem",
+    "run",
+    "Copy+prod",
+    "--input",
+    "input=marked.txt",
+    "--output",
+    "result=./never.txt",
+    "--wait",
+    "-o",
+    "json",
+  ]);
   assert.equal(failed.code, 1, failed.stderr);
   const status = json<WorkItem>(failed);
   assert.equal(status.status, "failedInstructions");
   assert.match(failed.stderr, /^report: .*Error: Input 'input' is marked to fail/m);
-  assert.match(failed.stderr, /\nerror: Work item [0-9a-f]{32} ended with status failedInstructions\nhint: .*diazo da workitem get/);
+  assert.match(
+    failed.stderr,
+    /\nerror: Work item [0-9a-f]{32} ended with status failedInstructions\nhint: .*diazo da workitem get/,
+  );
   await assert.rejects(Deno.stat(path.join(s.home.cwd, "never.txt")), "no output of a failed work item");
   const again = await s.run(["da", "workitem", "get", status.id, "-o", "json"]);
   assert.equal(again.code, 1, "a failed work item is never exit 0");
@@ -233,14 +283,27 @@ Deno.test("da: work items — local input, outputs fetched back, a failed one, g
   const got = json<WorkItem>(ok(await s.run(["da", "workitem", "get", started.id, "--wait", "-o", "json"])));
   assert.equal(got.status, "success");
   assert.ok(got.reportUrl);
-  assert.deepEqual(await Deno.readFile(path.join(s.home.cwd, "later.bin")), input, "get --wait fetched the local output");
-  const info = json<{ size: number; sha1: string }>(ok(await s.run(["object", "info", bucket, "results/copy.bin", "-o", "json"])));
+  assert.deepEqual(
+    await Deno.readFile(path.join(s.home.cwd, "later.bin")),
+    input,
+    "get --wait fetched the local output",
+  );
+  const info = json<{ size: number; sha1: string }>(
+    ok(await s.run(["object", "info", bucket, "results/copy.bin", "-o", "json"])),
+  );
   assert.equal(info.size, input.length, "the OSS output was written");
 
   const badInput = await s.run(["da", "workitem", "run", "Copy+prod", "--input", "input=absent.dwg"]);
   assert.equal(badInput.code, 2);
   assert.match(badInput.stderr, /^error: File not found: absent\.dwg/);
-  const unknown = await s.run(["da", "workitem", "run", "Nope+prod", "--input", "input=https://example.invalid/a"]);
+  const unknown = await s.run([
+    "da",
+    "workitem",
+    "run",
+    "Nope+prod",
+    "--input",
+    "input=https://example.invalid/a",
+  ]);
   assert.equal(unknown.code, 4, unknown.stderr);
   await (await fixture)?.close();
   fixture = undefined;

@@ -16,7 +16,9 @@ const QUALIFIED = /^([A-Za-z0-9_-]+)\.([A-Za-z0-9_]+)\+([$A-Za-z0-9_]+)$/;
 
 function parameters(raw: unknown): Record<string, DaParameter> {
   if (raw === undefined) return {};
-  if (!raw || typeof raw !== "object" || Array.isArray(raw)) throw daError(400, "'parameters' must be an object");
+  if (!raw || typeof raw !== "object" || Array.isArray(raw)) {
+    throw daError(400, "'parameters' must be an object");
+  }
   const out: Record<string, DaParameter> = {};
   for (const [name, p] of Object.entries(raw as Record<string, unknown>)) {
     const param = p as Record<string, unknown> | null;
@@ -65,10 +67,14 @@ export const activityKind: VersionedKind<DaActivityVersion> = {
     if (!Array.isArray(lines) || lines.length === 0 || !lines.every((l) => typeof l === "string")) {
       throw daError(400, "'commandLine' must be a string or a non-empty array of strings");
     }
-    if (settings !== undefined && (typeof settings !== "object" || settings === null || Array.isArray(settings))) {
+    if (
+      settings !== undefined && (typeof settings !== "object" || settings === null || Array.isArray(settings))
+    ) {
       throw daError(400, "'settings' must be an object");
     }
-    if (description !== undefined && typeof description !== "string") throw daError(400, "'description' must be a string");
+    if (description !== undefined && typeof description !== "string") {
+      throw daError(400, "'description' must be a string");
+    }
     return {
       engine,
       commandLine: lines as string[],

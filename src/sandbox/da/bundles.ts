@@ -69,7 +69,9 @@ export const appBundleKind: VersionedKind<DaBundleVersion> = {
         formData: {
           key,
           "content-type": "application/octet-stream",
-          policy: btoa(JSON.stringify({ conditions: [{ key }, ["content-length-range", 0, DA_PACKAGE_LIMIT]] })),
+          policy: btoa(
+            JSON.stringify({ conditions: [{ key }, ["content-length-range", 0, DA_PACKAGE_LIMIT]] }),
+          ),
           success_action_status: "200",
           success_action_redirect: "",
           "x-amz-algorithm": "AWS4-HMAC-SHA256",
@@ -104,17 +106,29 @@ async function uploadPackage(req: Request, ctx: RequestContext): Promise<Respons
   try {
     form = await req.formData();
   } catch {
-    throw s3Error(400, "MalformedPOSTRequest", "The body of your POST request is not well-formed multipart/form-data.");
+    throw s3Error(
+      400,
+      "MalformedPOSTRequest",
+      "The body of your POST request is not well-formed multipart/form-data.",
+    );
   }
   const key = form.get("key");
   const file = form.get("file");
   const pending = typeof key === "string" ? ctx.sandbox.da.uploads.get(key) : undefined;
   const policy = form.get("policy");
   if (!pending || typeof policy !== "string" || !atob(policy).includes(JSON.stringify(key))) {
-    throw s3Error(403, "AccessDenied", "Invalid according to Policy: Policy Condition failed: [\"eq\", \"$key\"]");
+    throw s3Error(
+      403,
+      "AccessDenied",
+      'Invalid according to Policy: Policy Condition failed: ["eq", "$key"]',
+    );
   }
-  if (!(file instanceof File)) throw s3Error(400, "InvalidArgument", "POST requires exactly one file upload per request.");
-  if (file.size > DA_PACKAGE_LIMIT) throw s3Error(400, "EntityTooLarge", "Your proposed upload exceeds the maximum allowed size");
+  if (!(file instanceof File)) {
+    throw s3Error(400, "InvalidArgument", "POST requires exactly one file upload per request.");
+  }
+  if (file.size > DA_PACKAGE_LIMIT) {
+    throw s3Error(400, "EntityTooLarge", "Your proposed upload exceeds the maximum allowed size");
+  }
   const bundle = ctx.sandbox.da.apps.get(pending.clientId)?.appBundles.get(pending.name);
   const version = bundle?.versions.get(pending.version);
   if (!version) throw s3Error(403, "AccessDenied", "The app bundle version no longer exists");
@@ -146,5 +160,10 @@ async function downloadPackage(_req: Request, ctx: RequestContext): Promise<Resp
 /** Routes of the emulated package store (no token: the form or the URL is the permission). */
 export const packageRoutes: readonly Route[] = [
   { method: "POST", pattern: DA_STORE_PATH, scopes: [], handler: uploadPackage },
-  { method: "GET", pattern: `${DA_STORE_PATH}/apps/:owner/:name/:version`, scopes: [], handler: downloadPackage },
+  {
+    method: "GET",
+    pattern: `${DA_STORE_PATH}/apps/:owner/:name/:version`,
+    scopes: [],
+    handler: downloadPackage,
+  },
 ];

@@ -110,7 +110,9 @@ async function work(
     if (param.verb === "read" || arg.value !== undefined) {
       const text = typeof arg.value === "string" ? arg.value : JSON.stringify(arg.value);
       values.push(text);
-      if (text.includes(DA_FAIL_MARKER)) throw new EngineFailure("failedInstructions", `Value '${name}' is marked to fail`);
+      if (text.includes(DA_FAIL_MARKER)) {
+        throw new EngineFailure("failedInstructions", `Value '${name}' is marked to fail`);
+      }
     } else if (INPUT_VERBS.has(String(arg.verb ?? param.verb).toLowerCase())) {
       const bytes = await download(name, arg, log);
       wi.stats.bytesDownloaded = Number(wi.stats.bytesDownloaded ?? 0) + bytes.length;
@@ -118,7 +120,10 @@ async function work(
       if (new TextDecoder().decode(bytes).includes(DA_FAIL_MARKER)) {
         wi.stats.timeInstructionsStarted = stamp();
         log(`Running: ${activity.commandLine.join(" ")}`);
-        throw new EngineFailure("failedInstructions", `Input '${name}' is marked to fail (it contains ${DA_FAIL_MARKER})`);
+        throw new EngineFailure(
+          "failedInstructions",
+          `Input '${name}' is marked to fail (it contains ${DA_FAIL_MARKER})`,
+        );
       }
     }
   }

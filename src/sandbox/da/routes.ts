@@ -84,7 +84,9 @@ function listActivities(_req: Request, ctx: RequestContext): Response {
 function health(_req: Request, ctx: RequestContext): Response {
   const asked = ctx.params.engine.toLowerCase();
   const ok = { Status: "Fully Operational" };
-  if (asked === "api") return json(200, { engines: Object.fromEntries(DA_HEALTH_ENGINES.map((e) => [e, ok])) });
+  if (asked === "api") {
+    return json(200, { engines: Object.fromEntries(DA_HEALTH_ENGINES.map((e) => [e, ok])) });
+  }
   if (!DA_HEALTH_ENGINES.some((e) => e.toLowerCase() === asked)) {
     throw daError(404, `No health status for engine '${ctx.params.engine}'`);
   }

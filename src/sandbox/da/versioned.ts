@@ -20,9 +20,16 @@ export interface VersionedKind<V> {
   /** Reads a create or new-version body (without `id`), or throws 400. */
   parse(body: Record<string, unknown>, ctx: RequestContext): V;
   /** A version as `GET` answers it (without `id` and `version`). */
-  view(v: V, ctx: RequestContext, at: { owner: string; name: string; version: number }): Record<string, unknown>;
+  view(
+    v: V,
+    ctx: RequestContext,
+    at: { owner: string; name: string; version: number },
+  ): Record<string, unknown>;
   /** Extra fields of a create or new-version answer (app bundles: upload parameters). */
-  created?(ctx: RequestContext, at: { owner: string; name: string; version: number }): Record<string, unknown>;
+  created?(
+    ctx: RequestContext,
+    at: { owner: string; name: string; version: number },
+  ): Record<string, unknown>;
 }
 
 /** The caller's app and owner name. */
@@ -61,23 +68,35 @@ function versionNumber(raw: unknown): number | undefined {
   return typeof n === "number" && Number.isInteger(n) && n > 0 ? n : undefined;
 }
 
-/** Builds every route of one kind under `base` (e.g. `/da/:region/v3`), each wrapped by `wrap`. */
-export function versionedRoutes<V>(
+/** A version as the platform answers it: `id` (owner.name), the kind's fields, `version`. */
+function answer<V>(
   kind: VersionedKind<V>,
-  base: string,
-  scopes: readonly string[],
-  wrap: (h: Handler) => Handler,
-): Route[] {
-  // long: one table of eleven small handlers that share the kind's closures
-  const at = (owner: string, name: string, version: number) => ({ owner, name, version });
-  const answerCreated = (ctx: RequestContext, owner: string, name: string, version: number, v: V) =>
-    json(200, {
-      ...(kind.created?.(ctx, at(owner, name, version)) ?? {}),
-      id: `${owner}.${name}`,
-      ...kind.view(v, ctx, at(owner, name, version)),
-      version,
-    });
+  ctx: RequestContext,
+  at: { owner: string; name: string; version: number },
+  v: V,
+  created = false,
+): Response {
+  return json(200, {
+    ...(created ? kind.created?.(ctx, at) ?? {} : {}),
+    id: `${at.owner}.${at.name}`,
+    ...kind.view(v, ctx, at),
+    version: at.version,
+  });
+}
 
+const at = (owner: string, name: string, version: number) => ({ owner, name, version });
+/** A create's or new version's answer (with the kind's extras, e.g. upload parameters). */
+const answerCreated = <V>(
+  kind: VersionedKind<V>,
+  ctx: RequestContext,
+  owner: string,
+  name: string,
+  version: number,
+  v: V,
+) => answer(kind, ctx, at(owner, name, version), v, true);
+
+/** Create, details and deletion of one kind. */
+function itemHandlers<V>(kind: VersionedKind<V>) {
   const create: Handler = async (req, ctx) => {
     const body = bodyObject(await readJson(req), kind.noun);
     const { id, ...rest } = body;
@@ -91,18 +110,22 @@ export function versionedRoutes<V>(
       throw daError(409, `${kind.noun} '${owner}.${id}' already exists: post a new version instead`);
     }
     items.set(id, { name: id, versions: new Map([[1, v]]), latest: 1, aliases: new Map() });
-    return answerCreated(ctx, owner, id, 1, v);
+    return answerCreated(kind, ctx, owner, id, 1, v);
   };
   const get: Handler = (_req, ctx) => {
     const { owner, item, version } = resolve(kind, ctx);
-    const v = item.versions.get(version)!;
-    return json(200, { id: `${owner}.${item.name}`, ...kind.view(v, ctx, at(owner, item.name, version)), version });
+    return answer(kind, ctx, at(owner, item.name, version), item.versions.get(version)!);
   };
   const remove: Handler = (_req, ctx) => {
     const { app, item } = resolve(kind, ctx);
     kind.items(app).delete(item.name);
     return empty(204);
   };
+  return { create, get, remove };
+}
+
+/** The numbered versions of one kind. */
+function versionHandlers<V>(kind: VersionedKind<V>) {
   const listVersions: Handler = (_req, ctx) => {
     const { item } = resolve(kind, ctx);
     return page([...item.versions.keys()].sort((a, b) => a - b), ctx);
@@ -114,18 +137,20 @@ export function versionedRoutes<V>(
     const v = kind.parse(body, ctx);
     item.latest += 1;
     item.versions.set(item.latest, v);
-    return answerCreated(ctx, owner, item.name, item.latest, v);
+    return answerCreated(kind, ctx, owner, item.name, item.latest, v);
   };
   const oneVersion = (ctx: RequestContext) => {
     const { owner, item } = resolve(kind, ctx);
     const n = versionNumber(ctx.params.version);
     const v = n === undefined ? undefined : item.versions.get(n);
-    if (!v || n === undefined) throw daError(404, `${kind.noun} '${item.name}' has no version ${ctx.params.version}`);
+    if (!v || n === undefined) {
+      throw daError(404, `${kind.noun} '${item.name}' has no version ${ctx.params.version}`);
+    }
     return { owner, item, n, v };
   };
   const getVersion: Handler = (_req, ctx) => {
     const { owner, item, n, v } = oneVersion(ctx);
-    return json(200, { id: `${owner}.${item.name}`, ...kind.view(v, ctx, at(owner, item.name, n)), version: n });
+    return answer(kind, ctx, at(owner, item.name, n), v);
   };
   const removeVersion: Handler = (_req, ctx) => {
     const { item, n } = oneVersion(ctx);
@@ -135,9 +160,17 @@ export function versionedRoutes<V>(
     item.versions.delete(n);
     return empty(204);
   };
+  return { listVersions, addVersion, getVersion, removeVersion };
+}
+
+/** The aliases of one kind. */
+function aliasHandlers<V>(kind: VersionedKind<V>) {
   const listAliases: Handler = (_req, ctx) => {
     const { item } = resolve(kind, ctx);
-    const rows = [{ version: item.latest, id: "$LATEST" }, ...[...item.aliases].map(([id, version]) => ({ id, version }))];
+    const rows = [
+      { version: item.latest, id: "$LATEST" },
+      ...[...item.aliases].map(([id, version]) => ({ id, version })),
+    ];
     return page(rows, ctx);
   };
   const aliasBody = async (req: Request, item: DaVersioned<V>) => {
@@ -182,6 +215,19 @@ export function versionedRoutes<V>(
     return empty(204);
   };
 
+  return { listAliases, addAlias, getAlias, patchAlias, removeAlias };
+}
+
+/** Builds every route of one kind under `base` (e.g. `/da/:region/v3`), each wrapped by `wrap`. */
+export function versionedRoutes<V>(
+  kind: VersionedKind<V>,
+  base: string,
+  scopes: readonly string[],
+  wrap: (h: Handler) => Handler,
+): Route[] {
+  const { create, get, remove } = itemHandlers(kind);
+  const { listVersions, addVersion, getVersion, removeVersion } = versionHandlers(kind);
+  const { listAliases, addAlias, getAlias, patchAlias, removeAlias } = aliasHandlers(kind);
   const p = `${base}/${kind.segment}`;
   const table: [string, string, Handler][] = [
     ["POST", p, create],

@@ -46,7 +46,9 @@ function findActivity(ctx: RequestContext, activityId: unknown) {
 
 function checkArguments(raw: unknown, parameters: Record<string, DaParameter>) {
   if (raw === undefined) return {};
-  if (!raw || typeof raw !== "object" || Array.isArray(raw)) throw daError(400, "'arguments' must be an object");
+  if (!raw || typeof raw !== "object" || Array.isArray(raw)) {
+    throw daError(400, "'arguments' must be an object");
+  }
   const args = raw as Record<string, unknown>;
   for (const [name, arg] of Object.entries(args)) {
     if (name === "onComplete" || name === "onProgress" || name === "adskDebug") continue;
@@ -77,8 +79,16 @@ function view(ctx: RequestContext, wi: DaWorkItem): Record<string, unknown> {
   const status = statusAt(wi, nowMs(ctx.sandbox.clock));
   if (status === "pending") return { status, stats: { timeQueued: wi.stats.timeQueued }, id: wi.id };
   if (status === "inprogress") {
-    const done = Math.min(99, Math.floor(((nowMs(ctx.sandbox.clock) - wi.createdMs) / Math.max(1, wi.durationMs)) * 100));
-    return { status, progress: `${Math.max(1, done)}%`, stats: { timeQueued: wi.stats.timeQueued }, id: wi.id };
+    const done = Math.min(
+      99,
+      Math.floor(((nowMs(ctx.sandbox.clock) - wi.createdMs) / Math.max(1, wi.durationMs)) * 100),
+    );
+    return {
+      status,
+      progress: `${Math.max(1, done)}%`,
+      stats: { timeQueued: wi.stats.timeQueued },
+      id: wi.id,
+    };
   }
   return { status, reportUrl: reportUrl(ctx, wi), stats: { ...wi.stats }, id: wi.id };
 }
@@ -90,7 +100,8 @@ function announceIfEnded(sb: SandboxContext, wi: DaWorkItem, baseUrl: string): v
   if (status === "pending" || status === "inprogress") return;
   wi.announced = true;
   wi.stats[FINAL] ??= new Date(nowMs(sb.clock)).toISOString();
-  const url = `${baseUrl}/__da/workItem/${wi.owner}/${wi.id}/report.txt?X-Amz-Expires=3600&X-Amz-Signature=${wi.reportToken}`;
+  const url =
+    `${baseUrl}/__da/workItem/${wi.owner}/${wi.id}/report.txt?X-Amz-Expires=3600&X-Amz-Signature=${wi.reportToken}`;
   sb.events.publish({
     system: "autodesk.da",
     event: "workitem.completed",
@@ -148,7 +159,9 @@ const getWorkItem: Handler = (_req, ctx) => {
 const cancelWorkItem: Handler = (_req, ctx) => {
   const wi = ownWorkItem(ctx);
   const status = statusAt(wi, nowMs(ctx.sandbox.clock));
-  if (status !== "pending" && status !== "inprogress") throw daError(409, `WorkItem '${wi.id}' has already ended (${status})`);
+  if (status !== "pending" && status !== "inprogress") {
+    throw daError(409, `WorkItem '${wi.id}' has already ended (${status})`);
+  }
   wi.outcome = "cancelled";
   wi.report.push(`[${new Date(nowMs(ctx.sandbox.clock)).toISOString()}] Cancelled`);
   announceIfEnded(ctx.sandbox, wi, ctx.baseUrl);
@@ -158,15 +171,26 @@ const cancelWorkItem: Handler = (_req, ctx) => {
 const getReport: Handler = (_req, ctx) => {
   const wi = ctx.sandbox.da.workItems.get(ctx.params.id);
   const status = wi ? statusAt(wi, nowMs(ctx.sandbox.clock)) : undefined;
-  if (!wi || wi.owner !== ctx.params.owner || ctx.url.searchParams.get("X-Amz-Signature") !== wi.reportToken) {
+  if (
+    !wi || wi.owner !== ctx.params.owner || ctx.url.searchParams.get("X-Amz-Signature") !== wi.reportToken
+  ) {
     throw s3Error(403, "AccessDenied", "Access Denied");
   }
-  if (status === "pending" || status === "inprogress") throw s3Error(404, "NoSuchKey", "The specified key does not exist.");
-  return new Response(wi.report.join("\n") + "\n", { status: 200, headers: { "content-type": "text/plain" } });
+  if (status === "pending" || status === "inprogress") {
+    throw s3Error(404, "NoSuchKey", "The specified key does not exist.");
+  }
+  return new Response(wi.report.join("\n") + "\n", {
+    status: 200,
+    headers: { "content-type": "text/plain" },
+  });
 };
 
 /** Routes of work items under `base`, each wrapped by `wrap`, and the report store. */
-export function workItemRoutes(base: string, scopes: readonly string[], wrap: (h: Handler) => Handler): Route[] {
+export function workItemRoutes(
+  base: string,
+  scopes: readonly string[],
+  wrap: (h: Handler) => Handler,
+): Route[] {
   return [
     { method: "POST", pattern: `${base}/workitems`, scopes, handler: wrap(createWorkItem) },
     { method: "GET", pattern: `${base}/workitems/:id`, scopes, handler: wrap(getWorkItem) },
