@@ -95,45 +95,26 @@ Deno.test("da: appbundle-create uploads the package and moves aliases; activity 
   const s = await h();
   const zip = new Uint8Array(4096).map((_, i) => (i * 7) & 255);
   await write(s, "bundle.zip", zip);
-  const created = json<{ id: string; version: number; qualifiedId: string; package: { size: number } }>(ok(
-    await s.run([
-      "da",
-      "appbundle-create",
-      "--id",
-      "CopyApp",
-      "--engine",
-      "Autodesk.AutoCAD+24",
-      "--package",
-      "bundle.zip",
-      "--alias",
-      "prod",
-      "-o",
-      "json",
-    ]),
-  ));
+  const bundleArgs = [
+    "--id",
+    "CopyApp",
+    "--engine",
+    "Autodesk.AutoCAD+24",
+    "--package",
+    "bundle.zip",
+    "--alias",
+    "prod",
+  ];
+  const created = json<{ id: string; version: number; qualifiedId: string; package: { size: number } }>(
+    ok(await s.run(["da", "appbundle-create", ...bundleArgs, "-o", "json"])),
+  );
   assert.deepEqual(
     [created.id, created.version, created.qualifiedId, created.package.size],
     [`${NICK}.CopyApp`, 1, `${NICK}.CopyApp+prod`, 4096],
   );
   const form = (await requestLog(s.sb.url, "/__da/store")).filter((e) => e.method === "POST");
   assert.deepEqual(form.map((e) => e.status), [200], "the package went up through the form");
-  const again = ok(
-    await s.run([
-      "da",
-      "appbundle",
-      "create",
-      "--id",
-      "CopyApp",
-      "--engine",
-      "Autodesk.AutoCAD+24",
-      "--package",
-      "bundle.zip",
-      "--alias",
-      "prod",
-      "-o",
-      "json",
-    ]),
-  );
+  const again = ok(await s.run(["da", "appbundle", "create", ...bundleArgs, "-o", "json"]));
   assert.equal(json<{ version: number }>(again).version, 2, "an existing bundle gets its next version");
   assert.match(again.stderr, /Created app bundle Diazo_E2E\.CopyApp version 2 .*alias prod -> 2/);
   const patched = await requestLog(s.sb.url, "/da/us-east/v3/appbundles/CopyApp/aliases/prod");

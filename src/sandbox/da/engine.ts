@@ -8,6 +8,7 @@
  * decides when the outcome shows (workitems.ts).
  */
 
+import { concatBytes } from "../../core/bytes.ts";
 import { nowMs } from "../clock.ts";
 import type { SandboxContext } from "../context.ts";
 import type { DaFinalStatus, DaParameter, DaWorkItem } from "./store.ts";
@@ -82,16 +83,6 @@ async function upload(
   if (!res.ok) throw new EngineFailure("failedUpload", `Error uploading '${name}': HTTP ${res.status}`);
 }
 
-function concat(parts: Uint8Array[]): Uint8Array<ArrayBuffer> {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
-
 /** The engine's work for `wi` with the activity's `parameters` and `commandLine`. */
 async function work(
   sb: SandboxContext,
@@ -129,7 +120,7 @@ async function work(
   }
   wi.stats.timeInstructionsStarted = stamp();
   log(`Running: ${activity.commandLine.join(" ")}`);
-  const result = inputs.length > 0 ? concat(inputs) : new TextEncoder().encode(values.join("\n"));
+  const result = inputs.length > 0 ? concatBytes(inputs) : new TextEncoder().encode(values.join("\n"));
   wi.stats.timeInstructionsEnded = stamp();
   for (const [name, param] of entries) {
     const arg = wi.arguments[name];
