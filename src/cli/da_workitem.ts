@@ -84,6 +84,11 @@ export function registerWorkItems(da: AnyCommand, makeCtx: ContextFactory): void
       (v: string, prev: [string, string][] = []) => [...prev, parseAssignment("--output", v)],
     )
     .option(
+      "--value <name=text>",
+      'a value argument of a `read` parameter, e.g. params={"scale":2} (repeatable)',
+      (v: string, prev: [string, string][] = []) => [...prev, parseAssignment("--value", v)],
+    )
+    .option(
       "--bucket <key>",
       "staging bucket for local files (default: diazo-da-<hash of the client id>)",
       parseBucketKey,
@@ -98,6 +103,7 @@ export function registerWorkItems(da: AnyCommand, makeCtx: ContextFactory): void
           activity,
           inputs: opts.input ?? [],
           outputs: opts.outputArg ?? [],
+          values: opts.value,
           bucket: opts.bucket,
           wait: wait && {
             ...wait,

@@ -59,6 +59,8 @@ export interface WorkItemRunOpts {
   activity: string;
   inputs: [name: string, value: string][];
   outputs: [name: string, value: string][];
+  /** Values of `read` parameters (e.g. a JSON text), passed as `{"value": ...}`. */
+  values?: [name: string, value: string][];
   /** Staging bucket for local files (default: one derived from the client id, created when missing). */
   bucket?: BucketKey;
   wait?: WorkItemWait;
@@ -84,7 +86,16 @@ async function inputPlace(deps: OpsDeps, value: string): Promise<Place> {
   if (value.startsWith("urn:")) return ossPlace(value);
   const abs = path.resolve(deps.cwd, value);
   const exists = await Deno.stat(abs).then((i) => i.isFile, () => false);
-  if (!exists && /^[A-Za-z0-9_=-]{16,}$/.test(value)) return ossPlace(value);
+  if (!exists && /^[A-Za-z0-9_=-]{16,}$/.test(value)) {
+    const urn = (() => {
+      try {
+        return ossPlace(value);
+      } catch {
+        return undefined;
+      }
+    })();
+    if (urn) return urn;
+  }
   await statFile(abs, value);
   return { kind: "file", file: abs, shown: value };
 }
@@ -237,7 +248,7 @@ export async function runDaWorkItemRun(opts: WorkItemRunOpts, deps: OpsDeps): Pr
       opts.outputs.map(async ([name, v]) => ({ name, output: true, place: await outputPlace(deps, v) })),
     ),
   ];
-  const names = places.map((p) => p.name);
+  const names = [...places.map((p) => p.name), ...(opts.values ?? []).map(([n]) => n)];
   const dup = names.find((n, i) => names.indexOf(n) !== i);
   if (dup) throw usageError(`argument '${dup}' is given twice`, "Give each parameter of the activity once.");
   const http = await deps.http();
@@ -245,7 +256,9 @@ export async function runDaWorkItemRun(opts: WorkItemRunOpts, deps: OpsDeps): Pr
     ? await stagingBucket(http, deps, opts.bucket)
     : undefined;
   const run = crypto.randomUUID();
-  const args: Record<string, WorkItemArgument> = {};
+  const args: Record<string, WorkItemArgument> = Object.fromEntries(
+    (opts.values ?? []).map(([name, value]) => [name, { value }]),
+  );
   const locals: LocalOutput[] = [];
   for (const p of places) {
     const { arg, local } = await argumentFor(http, deps, { ...p, staging, run });

@@ -158,7 +158,7 @@ Deno.test("da: appbundle-create uploads the package and moves aliases; activity 
   await write(
     s,
     "activity.yaml",
-    "id: Copy\nengine: Autodesk.AutoCAD+24\ncommandLine: [run]\nappbundles: [CopyApp+prod]\nparameters:\n  input: {verb: get}\n  result: {verb: put}\n  extra: {verb: put}\n",
+    "id: Copy\nengine: Autodesk.AutoCAD+24\ncommandLine: [run]\nappbundles: [CopyApp+prod]\nparameters:\n  input: {verb: get}\n  result: {verb: put}\n  extra: {verb: put}\n  params: {verb: read}\n",
   );
   const v2 = json<{ version: number; qualifiedId: string }>(ok(
     await s.run([
@@ -236,6 +236,11 @@ Deno.test("da: work items — local input, outputs fetched back, a failed one, g
     /\nerror: Work item [0-9a-f]{32} ended with status failedInstructions\nhint: .*diazo da workitem get/,
   );
   await assert.rejects(Deno.stat(path.join(s.home.cwd, "never.txt")), "no output of a failed work item");
+  const byValue = await s.run(
+    ["da", "workitem", "run", "Copy+prod", "--value", "params=DIAZO_FAIL please", "--wait"],
+  );
+  assert.equal(byValue.code, 1, byValue.stderr);
+  assert.match(byValue.stderr, /^report: .*Value 'params' is marked to fail/m);
   const again = await s.run(["da", "workitem", "get", status.id, "-o", "json"]);
   assert.equal(again.code, 1, "a failed work item is never exit 0");
   assert.match(again.stderr, /^report: /m);
