@@ -4,7 +4,7 @@
  * behind its signed URL, aliases and versions of activities, and health.
  */
 import assert from "node:assert/strict";
-import { generateSigningKey } from "../../src/sandbox/auth/jwt.ts";
+import { testSigningKey } from "../e2e/test_sandbox.ts";
 import { createSandboxContext, type RequestContext, type SandboxContext } from "../../src/sandbox/context.ts";
 import { daRoutes } from "../../src/sandbox/da/routes.ts";
 import { SandboxError } from "../../src/sandbox/errors.ts";
@@ -48,7 +48,7 @@ async function call(
 }
 
 Deno.test("da sandbox: work items end, publish workitem.completed once, and serve their report", async () => {
-  const sb = createSandboxContext([await generateSigningKey()], "");
+  const sb = createSandboxContext([await testSigningKey()], "");
   const events: SandboxEvent[] = [];
   let announced: () => void = () => {};
   sb.events.subscribe((e) => {
