@@ -120,6 +120,12 @@ Deno.test("da sandbox: work items end, publish workitem.completed once, and serv
   });
   assert.equal(badArg.status, 400);
 
+  assert.equal((await call(sb, "DELETE", `${v3}/forgeapps/me`)).status, 200);
+  assert.deepEqual((await call(sb, "GET", `${v3}/activities`)).body, {
+    paginationToken: null,
+    data: ["AutoCAD.PlotToPDF+prod", "AutoCAD.PlotToPDF+test"],
+  }, "deleting the app's data leaves only the shared activities");
+
   assert.deepEqual((await call(sb, "GET", `${v3}/health/AutoCAD`)).body, { Status: "Fully Operational" });
   assert.equal((await call(sb, "GET", `${v3}/health/maya`)).status, 404);
   assert.deepEqual(

@@ -18,8 +18,6 @@ import { daError, notFound } from "../errors.ts";
 import { empty, json, readJson } from "../respond.ts";
 import type { Handler, Route } from "../router.ts";
 
-export { DA_PAGE_SIZE } from "./paging.ts";
-
 /** Regions the sandbox serves Design Automation in. */
 const DA_REGIONS = ["us-east", "us-west"];
 
@@ -57,6 +55,16 @@ async function setNickname(req: Request, ctx: RequestContext): Promise<Response>
     }
   }
   app.nickname = nickname;
+  return empty(200);
+}
+
+/** `DELETE /forgeapps/me`: every app bundle, activity and work item of the app, and its nickname. */
+function deleteApp(_req: Request, ctx: RequestContext): Response {
+  const { clientId } = callerApp(ctx);
+  ctx.sandbox.da.apps.delete(clientId);
+  for (const [id, wi] of ctx.sandbox.da.workItems) {
+    if (wi.clientId === clientId) ctx.sandbox.da.workItems.delete(id);
+  }
   return empty(200);
 }
 
@@ -99,6 +107,7 @@ const base = "/da/:region/v3";
 export const daRoutes: readonly Route[] = [
   { method: "GET", pattern: `${base}/forgeapps/me`, scopes: SCOPES, handler: inRegion(getNickname) },
   { method: "PATCH", pattern: `${base}/forgeapps/me`, scopes: SCOPES, handler: inRegion(setNickname) },
+  { method: "DELETE", pattern: `${base}/forgeapps/me`, scopes: SCOPES, handler: inRegion(deleteApp) },
   { method: "GET", pattern: `${base}/engines`, scopes: SCOPES, handler: inRegion(listEngines) },
   { method: "GET", pattern: `${base}/engines/:id`, scopes: SCOPES, handler: inRegion(getEngine) },
   { method: "GET", pattern: `${base}/appbundles`, scopes: SCOPES, handler: inRegion(listAppBundles) },
