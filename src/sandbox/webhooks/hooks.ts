@@ -29,7 +29,8 @@ async function objectBody(req: Request): Promise<Body> {
 function optional<T>(b: Body, name: string, type: "string" | "boolean" | "object"): T | undefined {
   const v = b[name];
   if (v === undefined) return undefined;
-  const ok = type === "object" ? v !== null && typeof v === "object" && !Array.isArray(v) : typeof v === type;
+  const actual = Array.isArray(v) ? "array" : v === null ? "null" : typeof v;
+  const ok = actual === type;
   if (!ok) throw badInput(`'${name}' must be ${type === "object" ? "an object" : `a ${type}`}`);
   return v as T;
 }
