@@ -18,7 +18,8 @@ import { createOssStore, type OssStore } from "./oss/store.ts";
 import { createRequestLog, type RequestLog } from "./request_log.ts";
 import { createSettings, type Settings } from "./settings.ts";
 import type { ServiceStore } from "./store.ts";
-import { createWebhookStore, type WebhookStore } from "./webhooks/store.ts";
+import { createWebhooks } from "./webhooks/service.ts";
+import type { WebhookStore } from "./webhooks/store.ts";
 
 /** The parts of one running sandbox. */
 export interface SandboxContext {
@@ -46,7 +47,7 @@ export function createSandboxContext(keys: SigningKey[], dataDir: string): Sandb
   const clock = createClock();
   const settings = createSettings();
   const events = createEventBus();
-  const webhooks = createWebhookStore(events, clock, settings);
+  const webhooks = createWebhooks(events, clock, settings);
   const parts = {
     auth: createAuthStore(keys, clock, settings),
     oss: createOssStore(dataDir, clock),

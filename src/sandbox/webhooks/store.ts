@@ -1,15 +1,11 @@
 /**
  * What the webhooks emulator keeps (aps-api.md §6): hooks per region (each owned by the app or user
  * that created it), the secret tokens set with `/tokens` per region and owner, and a log of recent
- * deliveries for the state dump. It subscribes to the sandbox's event bus and hands each event to
- * delivery.ts; a reset forgets everything and cancels deliveries under way.
+ * deliveries for the state dump. service.ts connects it to the event bus; a reset forgets
+ * everything and cancels deliveries under way.
  */
 
-import type { Clock } from "../clock.ts";
-import type { EventBus } from "../events.ts";
-import type { Settings } from "../settings.ts";
 import type { ServiceStore } from "../store.ts";
-import { deliverEvent } from "./delivery.ts";
 
 /** A hook's state: `reactivated` is an inactive hook given another chance (`autoReactivateHook`). */
 export type HookStatus = "active" | "inactive" | "reactivated";
@@ -71,8 +67,6 @@ export interface WebhookStore extends ServiceStore {
   stop(): void;
   /** Aborted when deliveries must stop. */
   readonly signal: AbortSignal;
-  /** Settles when every delivery under way has ended (tests wait on it). */
-  idle(): Promise<void>;
 }
 
 /** How many deliveries the state dump keeps. */
@@ -96,10 +90,9 @@ export function recordDelivery(store: WebhookStore, record: DeliveryRecord): voi
   if (store.deliveries.length > DELIVERY_LOG_SIZE) store.deliveries.shift();
 }
 
-/** An empty webhooks service that delivers the events published on `events`. */
-export function createWebhookStore(events: EventBus, clock: Clock, settings: Settings): WebhookStore {
+/** An empty webhooks service. */
+export function createWebhookStore(): WebhookStore {
   let controller = new AbortController();
-  const running = new Set<Promise<void>>();
   const store: WebhookStore = {
     hooks: new Map(),
     secrets: new Map(),
@@ -108,9 +101,6 @@ export function createWebhookStore(events: EventBus, clock: Clock, settings: Set
       return controller.signal;
     },
     stop: () => controller.abort(),
-    idle: async () => {
-      while (running.size > 0) await Promise.all([...running]);
-    },
     reset() {
       controller.abort();
       controller = new AbortController();
@@ -123,9 +113,5 @@ export function createWebhookStore(events: EventBus, clock: Clock, settings: Set
       webhook_deliveries: store.deliveries.map((d) => ({ ...d })),
     }),
   };
-  events.subscribe((event) => {
-    const p = deliverEvent(store, event, { clock, settings }).finally(() => running.delete(p));
-    running.add(p);
-  });
   return store;
 }
