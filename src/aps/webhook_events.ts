@@ -113,10 +113,12 @@ export const WEBHOOK_SYSTEMS: readonly WebhookSystem[] = [
     scopeKey: "twin",
     events: ["dt.alert", "dt.mutation", "dt.applyTemplate", "dt.removeTemplate"],
   },
+  // Not a system of the platform (Design Automation calls `onComplete` URLs instead): the sandbox's
+  // own, so that a hook can watch work items end (scope: the qualified activity id).
   {
     system: "autodesk.da",
-    service: "Design Automation",
-    scopeKey: "workflow",
+    service: "Design Automation (sandbox only)",
+    scopeKey: "activity",
     events: ["workitem.completed"],
   },
 ];

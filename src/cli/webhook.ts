@@ -22,7 +22,7 @@ const HOOK_COLUMNS = ["hookId", "system", "event", "status", "callbackUrl", "sco
 /** Hidden: the `webhook test` budget in ms instead of SPEC.md's 5 s (tests use it not to wait 5 s). */
 const BUDGET_ENV = "DIAZO_WEBHOOK_TEST_BUDGET_MS";
 
-function collect(value: string, previous: string[]): string[] {
+function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
 
@@ -78,7 +78,7 @@ function addCreate(webhook: AnyCommand, makeCtx: ContextFactory): void {
     .requiredOption("--url <url>", "the callback: public, HTTPS in production, answering 200 within 5 s")
     .requiredOption("--event <event>", "event kind, e.g. dm.version.added (see `diazo webhook events`)")
     .option("--system <system>", "the event's system (default: the one that has the event), e.g. data")
-    .option("--scope <key=value>", "what to watch, e.g. folder=<folder urn> or workflow=<id>", collect, [])
+    .option("--scope <key=value>", "what to watch, e.g. folder=<folder urn> or workflow=<id>", collect)
     .option("--secret-stdin", "read a secret from stdin: callbacks then carry x-adsk-signature")
     .option("--auto-reactivate", "let the platform reactivate the hook after it became inactive")
     .addOption(regionOption())
@@ -89,7 +89,7 @@ function addCreate(webhook: AnyCommand, makeCtx: ContextFactory): void {
         url: opts.url,
         event: opts.event,
         system: opts.system,
-        scope: opts.scope,
+        scope: opts.scope ?? [],
         region: opts.region,
         secret,
         autoReactivate: opts.autoReactivate,

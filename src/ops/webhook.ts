@@ -11,7 +11,7 @@ import {
   webhookEventRows,
   type WebhookSystem,
 } from "../aps/webhook_events.ts";
-import { usageError } from "../core/errors.ts";
+import { DiazoError, isDiazoError, usageError } from "../core/errors.ts";
 import { isLoopbackHost } from "../services/http.ts";
 import {
   createHook,
@@ -151,11 +151,20 @@ export async function runWebhookDelete(
   deps: OpsDeps,
 ): Promise<{ hookId: string; system: string; event: string; deleted: true }> {
   const { system, event } = checkWebhookEvent(opts.event, opts.system);
-  await deleteHook(await deps.http(), {
-    system: system.system,
-    event,
-    hookId: opts.hookId,
-    region: opts.region,
-  });
+  const ref = { system: system.system, event, hookId: opts.hookId, region: opts.region };
+  try {
+    await deleteHook(await deps.http(), ref);
+  } catch (e) {
+    if (!isDiazoError(e) || e.code !== "not_found") throw e;
+    throw new DiazoError("dm_not_found", {
+      status: e.status,
+      body: e.body,
+      params: {
+        what: `hook ${opts.hookId} (${system.system} ${event}${opts.region ? `, ${opts.region}` : ""})`,
+        hint:
+          "A hook is named by its system, event and id, in its region: see `diazo webhook list --region <region>`.",
+      },
+    });
+  }
   return { hookId: opts.hookId, system: system.system, event, deleted: true };
 }

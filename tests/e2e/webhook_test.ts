@@ -115,7 +115,7 @@ Deno.test("webhook: events, create (bad input first), a translation's extraction
     assert.match(made.stderr, /Created hook .* \(extraction\.finished, workflow=ci-run\), signed/);
     assert.doesNotMatch(made.stderr, /not HTTPS/, "loopback http is fine");
     const again = await run([...create, "--scope", "workflow=ci-run"]);
-    assert.equal(again.code, 6, again.stderr);
+    assertOneError(again, 6, /^error: Conflict: Failed to create hook: hook already exists/);
     const plain = await run([
       "webhook",
       "create",
@@ -257,7 +257,12 @@ Deno.test("webhook: a slow receiver makes its hook inactive; list says so and ho
       deleted: true,
     });
     assert.deepEqual(json(await run(["webhook", "list", "-o", "json"])), []);
-    assertOneError(await run([...del, "--yes"]), 4, /Not found: hook /);
+    assertOneError(
+      await run([...del, "--yes"]),
+      4,
+      /Not found: hook .* \(derivative extraction\.finished\)/,
+      /webhook list/,
+    );
   } finally {
     await slow.close();
     await fx.close();
