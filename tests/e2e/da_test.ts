@@ -2,7 +2,7 @@
  * e2e: Design Automation in SPEC.md's spellings against one sandbox — engines, health, app bundles
  * with their package and aliases, activities (flags and --from-file), work items run with a local
  * input and outputs fetched back (byte-checked), a failed one (report, exit 1), a run without the
- * nickname (exit 2, no request) and an unknown engine.
+ * nickname (exit 2, no request), an unknown engine, and `workitem.completed` heard by a webhook.
  */
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
@@ -187,6 +187,13 @@ Deno.test("da: work items — local input, outputs fetched back, a failed one, g
   const s = await h();
   const input = new Uint8Array(70_000).map((_, i) => (i * 31 + 7) & 255);
   await write(s, "drawing.bin", input);
+  const delivered = Promise.withResolvers<Record<string, unknown>>();
+  const rx = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
+    delivered.resolve(await req.json());
+    return new Response("ok");
+  });
+  const hookArgs = ["--event", "workitem.completed", "--scope", `activity=${NICK}.Copy+prod`];
+  ok(await s.run(["webhook", "create", "--url", `http://127.0.0.1:${rx.addr.port}/hook`, ...hookArgs]));
   const run = await s.run([
     "da",
     "workitem",
@@ -210,6 +217,20 @@ Deno.test("da: work items — local input, outputs fetched back, a failed one, g
   const copy = await Deno.readFile(path.join(s.home.cwd, "copy.bin"));
   assert.deepEqual(copy, input, "the output came back byte for byte");
   assert.equal(done.outputs?.[0].sha1, createHash("sha1").update(input).digest("hex"));
+  let timer = 0;
+  const event = await Promise.race([
+    delivered.promise,
+    new Promise<never>((_, reject) =>
+      timer = setTimeout(() => reject(new Error("no delivery in 10 s")), 10_000)
+    ),
+  ]).finally(() => clearTimeout(timer));
+  await rx.shutdown();
+  assert.deepEqual((event.hook as { event: string }).event, "workitem.completed");
+  assert.deepEqual(
+    [(event.payload as WorkItem).id, (event.payload as WorkItem).status],
+    [done.id, "success"],
+    "the hook heard the work item end",
+  );
   const signed = (await requestLog(s.sb.url, "/oss/v2/signedresources/")).map((e) => e.method);
   assert.deepEqual(signed.sort(), ["GET", "PUT"], "the engine read and wrote through the signed URLs");
 
