@@ -217,7 +217,7 @@ Deno.test("da: work items — local input, outputs fetched back, a failed one, g
   const copy = await Deno.readFile(path.join(s.home.cwd, "copy.bin"));
   assert.deepEqual(copy, input, "the output came back byte for byte");
   assert.equal(done.outputs?.[0].sha1, createHash("sha1").update(input).digest("hex"));
-  let timer = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
   const event = await Promise.race([
     delivered.promise,
     new Promise<never>((_, reject) =>
