@@ -106,6 +106,12 @@ export const FAMILIES: readonly Family[] = [
     load: () => import("./da.ts"),
   },
   {
+    name: "reality-capture",
+    group: "automation",
+    summary: "photo to 3D: photoscenes, photo upload, processing and results",
+    load: () => import("./reality_capture.ts"),
+  },
+  {
     name: "pipeline",
     group: "automation",
     summary: "run and validate pipeline files of diazo steps",

@@ -15,6 +15,7 @@ import { createDmStore, type DmStore } from "./dm/store.ts";
 import { createEventBus, type EventBus } from "./events.ts";
 import { createFaultStore, type FaultStore } from "./faults.ts";
 import { createOssStore, type OssStore } from "./oss/store.ts";
+import { createRealityStore, type RealityStore } from "./reality/store.ts";
 import { createRequestLog, type RequestLog } from "./request_log.ts";
 import { createSettings, type Settings } from "./settings.ts";
 import type { ServiceStore } from "./store.ts";
@@ -27,6 +28,7 @@ export interface SandboxContext {
   dm: DmStore;
   da: DaStore;
   admin: AdminStore;
+  reality: RealityStore;
   clock: Clock;
   settings: Settings;
   faults: FaultStore;
@@ -50,17 +52,19 @@ export function createSandboxContext(keys: SigningKey[], dataDir: string): Sandb
     dm: createDmStore(),
     da: createDaStore(),
     admin: createAdminStore(),
+    reality: createRealityStore(dataDir),
     faults: createFaultStore(),
     requests: createRequestLog(),
   };
   const { auth, oss, derivative, dm, da, admin, faults, requests } = parts;
+  const { reality } = parts;
   return {
     ...parts,
     clock,
     settings,
     events: createEventBus(),
     dataDir,
-    stores: [auth, oss, derivative, dm, da, admin, faults, clock, settings, requests],
+    stores: [auth, oss, derivative, dm, da, admin, faults, clock, settings, requests, reality],
   };
 }
 

@@ -31,6 +31,7 @@ export type ErrorFields =
   | { service: "dm"; code: string; title: string; detail: string }
   | { service: "derivative" | "da"; diagnostic: string }
   | { service: "admin"; code: string; message: string }
+  | { service: "reality"; code: string; msg: string }
   | { service: "control"; error: string };
 
 /**
@@ -103,6 +104,8 @@ export function renderError(e: SandboxError): Response {
       return json(status, { code: f.code, message: f.message }, headers);
     case "control":
       return json(status, { error: f.error }, headers);
+    case "reality":
+      return json(status, { Error: { code: f.code, msg: f.msg } }, headers);
   }
 }
 
@@ -149,6 +152,11 @@ export function daError(status: number, diagnostic: string): SandboxError {
 /** An account administration refusal: `{"code","message"}`. */
 export function adminError(status: number, code: string, message: string): SandboxError {
   return new SandboxError(status, { service: "admin", code, message });
+}
+
+/** A Reality Capture refusal: `{"Error":{"code","msg"}}` (the platform mostly says so with HTTP 200). */
+export function realityError(status: number, code: string, msg: string): SandboxError {
+  return new SandboxError(status, { service: "reality", code, msg });
 }
 
 /** A control API refusal: `{"error"}`. */

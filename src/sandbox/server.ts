@@ -12,6 +12,7 @@ import { dmRoutes } from "./dm/routes.ts";
 import { type Front, startFront } from "./front.ts";
 import { createRequestHandler } from "./middleware.ts";
 import { ossRoutes } from "./oss/routes.ts";
+import { realityRoutes } from "./reality/routes.ts";
 
 /** How to start a sandbox. */
 export interface SandboxOptions {
@@ -52,6 +53,7 @@ export const SERVICE_ROUTES = [
   dmRoutes,
   daRoutes,
   adminRoutes,
+  realityRoutes,
 ];
 
 function urlHost(hostname: string): string {
