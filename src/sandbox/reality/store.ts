@@ -62,7 +62,8 @@ export function createRealityStore(dataDir: string): RealityStore {
       scenes.clear();
       await Deno.remove(dir, { recursive: true }).catch(() => {});
     },
-    snapshot: () => ({ photoscenes: scenes.size }),
+    // Like Design Automation's per-app data, scenes are not part of the state dump.
+    snapshot: () => ({}),
   };
 }
 
