@@ -64,6 +64,12 @@ export const FAMILIES: readonly Family[] = [
     load: () => import("./view.ts"),
   },
   {
+    name: "api",
+    group: "core",
+    summary: "send an authenticated request to any platform path (like `gh api`)",
+    load: () => import("./api.ts"),
+  },
+  {
     name: "hub",
     group: "data",
     summary: "list the hubs (accounts) your login can see",
