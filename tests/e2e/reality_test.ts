@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import path from "node:path";
 import { sandboxConfig } from "./md_helpers.ts";
 import {
+  addFault,
   assertOneError,
   assertUsageError,
   json,
@@ -82,12 +83,19 @@ Deno.test("reality-capture: create -> upload (parallel, resumable) -> process ->
       "-o",
       "json",
     ];
+    // One request refused with 503 is sent again (with a fresh stream of its photos).
+    await addFault(h.sb.url, { method: "POST", path: "/photo-to-3d/v1/file", status: 503, count: 1 });
     const up = await h.run(upArgs);
     assert.equal(up.code, 0, up.stderr);
     const first = json<Uploaded>(up);
     assert.deepEqual([first.uploaded, first.skipped, first.failed], [5, 0, 0]);
     assert.ok(first.photos.every((p) => p.file.endsWith(".jpg")), "only the JPEG files of the directory");
-    assert.equal((await requestLog(h.sb.url, "/photo-to-3d/v1/file")).length, 3, "5 photos, 2 per request");
+    const posts = await requestLog(h.sb.url, "/photo-to-3d/v1/file");
+    assert.deepEqual(
+      posts.map((e) => e.status).sort(),
+      [200, 200, 200, 503],
+      "5 photos, 2 per request, 1 retry",
+    );
     // The sandbox stored every photo byte for byte (the multipart stream was read whole).
     const stored = [...Deno.readDirSync(path.join(h.sb.dataDir, "reality", id))]
       .map((e) => Deno.readFileSync(path.join(h.sb.dataDir, "reality", id, e.name)));
@@ -97,7 +105,7 @@ Deno.test("reality-capture: create -> upload (parallel, resumable) -> process ->
 
     const again = json<Uploaded>(await h.run(upArgs));
     assert.deepEqual([again.uploaded, again.skipped], [0, 5], "a re-run skips what the scene has");
-    assert.equal((await requestLog(h.sb.url, "/photo-to-3d/v1/file")).length, 3, "and sends nothing");
+    assert.equal((await requestLog(h.sb.url, "/photo-to-3d/v1/file")).length, 4, "and sends nothing");
     await photos(h, "more", 1);
     const extra = json<Uploaded>(
       await h.run(["reality-capture", "upload", id, "shots", "more", "-o", "json"]),
