@@ -42,6 +42,11 @@ async function showStatus(ctx: Ctx, sceneId: string): Promise<SceneStatus> {
   return status;
 }
 
+/** Emits the scene's status (after waiting for it with --wait). */
+async function emitStatus(ctx: Ctx, sceneId: string): Promise<void> {
+  await ctx.emit(await showStatus(ctx, sceneId), { columns: STATUS_COLUMNS });
+}
+
 /** Registers the reality-capture family. */
 export function register(program: AnyCommand, makeCtx: ContextFactory): void {
   // long: the family's verbs, each a short commander declaration over ops/reality.ts, read in one place
@@ -127,7 +132,7 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
         return await ctx.emit(started, { action: `Processing photoscene ${sceneId}` });
       }
       ctx.info(`Processing photoscene ${sceneId}`);
-      await ctx.emit(await showStatus(ctx, sceneId), { columns: STATUS_COLUMNS });
+      await emitStatus(ctx, sceneId);
     });
   examples(process, [
     "diazo reality-capture process <scene>",
@@ -137,10 +142,7 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
   const status = rc.command("status")
     .description("the scene's progress; with --wait, poll until it is done (progress on stderr)")
     .argument("<scene>", "photosceneid", checkSceneId)
-    .action(async (sceneId, _opts, cmd) => {
-      const ctx = makeCtx(cmd);
-      await ctx.emit(await showStatus(ctx, sceneId), { columns: STATUS_COLUMNS });
-    });
+    .action(async (sceneId, _opts, cmd) => await emitStatus(makeCtx(cmd), sceneId));
   examples(status, [
     "diazo reality-capture status <scene>",
     "diazo reality-capture status <scene> --wait --timeout 3600",
