@@ -36,6 +36,11 @@ Deno.test("api: POST --input, -f/-F fields, --paginate over 3 OSS pages and 2 DA
     assert.equal(typed.code, 0, typed.stderr);
     assert.equal(json<{ bucketKey: string }>(typed).bucketKey, "api-e2e-typed");
 
+    const piped = await h.run(["api", "/oss/v2/buckets", "--input", "-"], {
+      stdin: JSON.stringify({ bucketKey: "api-e2e-stdin", policyKey: "transient" }),
+    });
+    assert.equal(json<{ bucketKey: string }>(piped).bucketKey, "api-e2e-stdin", "--input - reads stdin");
+
     await Deno.mkdir(path.join(h.home.cwd, "five"));
     for (let i = 0; i < 5; i++) {
       await Deno.writeTextFile(path.join(h.home.cwd, "five", `f${i}.txt`), `file ${i}`);
