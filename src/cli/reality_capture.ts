@@ -1,5 +1,6 @@
 /** `diazo reality-capture ...`: photo-to-3D photoscenes, a thin commander adapter over ops/reality.ts. */
 import { Option } from "@commander-js/extra-typings";
+import { usageError } from "../core/errors.ts";
 import {
   checkFormats,
   checkSceneId,
@@ -40,6 +41,18 @@ async function showStatus(ctx: Ctx, sceneId: string): Promise<SceneStatus> {
     },
   }, ctx);
   return status;
+}
+
+/** `--per-request`: 1 to 20 photos, the platform's limit per request. */
+function perRequest(value: string): number {
+  const n = positiveNumber("--per-request", true)(value);
+  if (n > 20) {
+    throw usageError(
+      `--per-request must be at most 20, got ${n}`,
+      "The platform takes at most 20 files per request.",
+    );
+  }
+  return n;
 }
 
 /** Emits the scene's status (after waiting for it with --wait). */
@@ -90,11 +103,7 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
     )
     .argument("<scene>", "photosceneid", checkSceneId)
     .argument("<photos...>", "JPEG files and directories")
-    .option(
-      "--per-request <n>",
-      "photos per request (1-20; default 5)",
-      positiveNumber("--per-request", true),
-    )
+    .option("--per-request <n>", "photos per request (1-20; default 5)", perRequest)
     .action(async (sceneId, photos, opts, cmd) => {
       const ctx = makeCtx(cmd);
       let progress: Awaited<ReturnType<typeof byteProgress>> | undefined;

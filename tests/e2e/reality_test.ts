@@ -201,6 +201,10 @@ Deno.test("reality-capture: too few photos, bad input before any request", async
       /unknown output format 'stl'/,
     );
     assertUsageError(await h.run(["reality-capture", "upload", id, "shots-none"]), /File not found/);
+    assertUsageError(
+      await h.run(["reality-capture", "upload", id, ...two, "--per-request", "21"]),
+      /--per-request must be at most 20/,
+    );
     assert.equal((await requestLog(h.sb.url)).length, before, "bad input sends no request");
 
     const help = await h.run(["reality-capture", "upload", "--help"]);
