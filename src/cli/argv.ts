@@ -49,6 +49,7 @@ const PATH_O_COMMANDS: readonly (readonly string[])[] = [
   ["translate", "download"],
   ["translate", "thumbnail"],
   ["generate"],
+  ["reality-capture", "result"],
 ];
 
 /** Commands whose `--output name=value` is an argument of their own (a format never has `=`). */
