@@ -98,6 +98,11 @@ const MIME: Record<string, string> = {
   nwd: "application/vnd.autodesk.navisworks",
 };
 
+/** The MIME type of a file of extension `ext` (lower case, no dot). */
+export function mimeTypeOf(ext: string): string {
+  return MIME[ext] ?? "application/octet-stream";
+}
+
 /** A file (with its number of versions) or a folder of further nodes. */
 type SeedNode = { file: string; versions: number } | { folder: string; children: SeedNode[] };
 
@@ -229,7 +234,7 @@ function addTree(
         versionNumber: n,
         name: node.file,
         fileType: ext,
-        mimeType: MIME[ext] ?? "application/octet-stream",
+        mimeType: mimeTypeOf(ext),
         storageSize: 20_000 + digest(`${label}#${n}`).readUInt32BE(0) % 40_000_000,
         storageId: `urn:adsk.objects:os.object:${DM_STORAGE_BUCKET}/${guid(`${label}#${n}`)}.${ext}`,
         extensionType: flavour.version,
@@ -346,8 +351,8 @@ export function seedWorld(): DmWorld {
 let seeded: DmWorld | undefined;
 
 /**
- * The world every sandbox serves. It is read-only (the sandbox emulates no data management writes),
- * so one seed serves every sandbox of the process, and after a reset it is as it was at start.
+ * The seeded world, built once per process. Nobody changes it: a sandbox that writes works on a
+ * copy of its own (store.ts), so the seed serves every sandbox and every reset.
  */
 export function dmWorld(): DmWorld {
   return seeded ??= seedWorld();
