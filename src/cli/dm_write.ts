@@ -79,9 +79,9 @@ function folderCreate(parent: AnyCommand, verb: string, makeCtx: ContextFactory,
     .requiredOption("--name <name>", "the new folder's name (1-255 characters)")
     .addOption(asOption())
     .action(
-      async (project, parent, opts, c) => {
+      async (project, parentFolder, opts, c) => {
         const ctx = makeCtx(c);
-        const folder = await runFolderCreate({ ...opts, project, parent }, ctx);
+        const folder = await runFolderCreate({ ...opts, project, parent: parentFolder }, ctx);
         ctx.info(`Created folder ${opts.name} (${folder.id})`);
         await ctx.emit(withHelpers(folder), { columns: ["name", "id", "lastModified"] });
       },
