@@ -79,7 +79,7 @@ Deno.test("dm write e2e: folder create -> upload (multipart) -> new version -> d
   assert.equal(folderRenamed.name, "Issued");
   const described = await ok<Row>(h, ["version", "describe", project, versions[0].id]);
   assert.equal(described.versionNumber, 2);
-  assert.deepEqual(described.downloads, []);
+  assert.deepEqual(described.downloads.map((d: Row) => d.attributes.format.fileType), ["ifc"]);
   const versionRenamed = await ok<Row>(h, [
     "version",
     "rename",
@@ -155,6 +155,10 @@ Deno.test("dm write e2e: every JSON:API body diazo sent validates against datama
       "POST /data/v1/projects/{project_id}/storage",
       "POST /data/v1/projects/{project_id}/versions",
     ]);
+    // A reset forgets every write: the seeded world is back.
+    assert.equal((await fetch(`${h.sb.url}/_sandbox/reset`, { method: "POST" })).status, 200);
+    const after = await ok(h, ["folder", "list", h.project, h.top, "--type", "folders", "--as", "app"]);
+    assert.deepEqual(after.filter((f) => ["Issued", "Spelled"].includes(f.name)), []);
   } finally {
     await h.close();
   }

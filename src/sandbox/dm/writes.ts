@@ -400,11 +400,37 @@ async function patchVersion(req: Request, ctx: RequestContext): Promise<Response
   return one(ctx, versionResource(world, version, ctx.baseUrl));
 }
 
-/** A version's download jobs: none are ever started here (the sandbox offers no download formats). */
+/**
+ * A version's downloads: the sandbox prepares no other formats, so the one it offers is the
+ * version's own file, ready in storage.
+ */
 function versionDownloads(_req: Request, ctx: RequestContext): Response {
   const world = ctx.sandbox.dm.world;
-  versionIn(ctx, world, visibleProject(ctx, world));
-  return jsonApi(200, document(ctx.url, ctx.baseUrl, []));
+  const project = visibleProject(ctx, world);
+  const version = versionIn(ctx, world, project);
+  const enc = encodeURIComponent;
+  const data = `${ctx.baseUrl}/data/v1/projects/${enc(project.id)}`;
+  const slash = version.storageId.indexOf("/");
+  const key = version.storageId.slice(slash + 1);
+  const bucket = version.storageId.slice(version.storageId.lastIndexOf(":", slash) + 1, slash);
+  const id = key.replace(/\.[^.]*$/, "");
+  const download = {
+    type: "downloads",
+    id,
+    attributes: { format: { fileType: version.fileType || "bin" } },
+    relationships: {
+      source: {
+        links: { related: { href: `${data}/downloads/${enc(id)}/source` } },
+        data: { type: "versions", id: version.id },
+      },
+      storage: {
+        data: { type: "objects", id: version.storageId },
+        meta: { link: { href: `${ctx.baseUrl}/oss/v2/buckets/${bucket}/objects/${enc(key)}` } },
+      },
+    },
+    links: { self: { href: `${data}/downloads/${enc(id)}` } },
+  };
+  return jsonApi(200, document(ctx.url, ctx.baseUrl, [download]));
 }
 
 const DATA = "/data/v1/projects/:projectId";
