@@ -8,7 +8,6 @@ import { dmFolderId, dmHubId, dmItemId, dmProjectId } from "../aps/dm_ids.ts";
 import { usageError } from "../core/errors.ts";
 import {
   type DmPage,
-  type DmResource,
   runFolderGet,
   runFolderList,
   runHubGet,

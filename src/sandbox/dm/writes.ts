@@ -354,14 +354,14 @@ async function createVersion(req: Request, ctx: RequestContext): Promise<Respons
 }
 
 /** The `data.attributes` of a PATCH of the path's resource (`data.id` must name it). */
-async function patchAttributes(req: Request, ctx: RequestContext, type: string, id: string): Promise<Json> {
+async function patchAttributes(req: Request, type: string, id: string): Promise<Json> {
   const { data } = await payload(req, type);
   if (data.id !== id) throw dmBadInput(`data.id must be the ${type.slice(0, -1)} of the path, ${id}`);
   return data.attributes === undefined ? {} : objectAt(data.attributes, "data.attributes");
 }
 
 async function patchFolder(req: Request, ctx: RequestContext): Promise<Response> {
-  const attributes = await patchAttributes(req, ctx, "folders", ctx.params.folderId);
+  const attributes = await patchAttributes(req, "folders", ctx.params.folderId);
   const { world, project } = writableProject(ctx);
   const folder = folderIn(ctx, world, project);
   if (attributes.name !== undefined) {
@@ -379,7 +379,7 @@ async function patchFolder(req: Request, ctx: RequestContext): Promise<Response>
 }
 
 async function patchItem(req: Request, ctx: RequestContext): Promise<Response> {
-  const attributes = await patchAttributes(req, ctx, "items", ctx.params.itemId);
+  const attributes = await patchAttributes(req, "items", ctx.params.itemId);
   const { world, project } = writableProject(ctx);
   const item = itemIn(ctx, world, project);
   if (attributes.displayName !== undefined) {
@@ -393,7 +393,7 @@ async function patchItem(req: Request, ctx: RequestContext): Promise<Response> {
 }
 
 async function patchVersion(req: Request, ctx: RequestContext): Promise<Response> {
-  const attributes = await patchAttributes(req, ctx, "versions", ctx.params.versionId);
+  const attributes = await patchAttributes(req, "versions", ctx.params.versionId);
   const { world, project } = writableProject(ctx);
   const version = versionIn(ctx, world, project);
   if (attributes.name !== undefined) version.name = checkedName(attributes.name, "data.attributes.name");
