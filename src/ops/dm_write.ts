@@ -28,13 +28,13 @@ import {
   renameItem,
   renameVersion,
 } from "../services/dm_write.ts";
-import { downloadObject, downloadTarget } from "../services/download.ts";
+import { downloadTarget } from "../services/download.ts";
 import type { Http } from "../services/http.ts";
 import { partSizeBytes, statFile, uploadFile } from "../services/upload.ts";
 import { readTextIfExists, writeFileAtomic } from "../platform/fs.ts";
 import type { OpsDeps } from "./deps.ts";
 import { dmHttp, type LoginChoice } from "./dm.ts";
-import type { StartProgress } from "./object.ts";
+import { downloadShown, type StartProgress } from "./object.ts";
 
 const noProgress: StartProgress = () => Promise.resolve({ update() {}, stop() {} });
 
@@ -288,27 +288,19 @@ export async function runItemDownload(
   }
   const name = String(version.attributes.name ?? version.attributes.displayName ?? "download");
   const target = await downloadTarget(deps.cwd, name, opts.out);
-  const bar = await progress(name, 0);
-  try {
-    const got = await downloadObject(http, {
-      ...storageObject(storage),
-      target,
-      overwrite: opts.force,
-      resume: opts.resume,
-      signal: opts.signal,
-      onProgress: (done, total) => bar.update(done, total),
-      debug: (line) => deps.debug(line),
-    });
-    const itemId = (version.relationships?.item as { data?: { id?: string } } | undefined)?.data?.id ?? "";
-    const n = version.attributes.versionNumber;
-    return {
-      item: itemId,
-      version: version.id,
-      versionNumber: n,
-      ...got,
-      summary: `Downloaded version ${n} of ${name} to ${got.file} (${got.size} bytes, SHA-1 verified)`,
-    };
-  } finally {
-    bar.stop();
-  }
+  const got = await downloadShown(
+    http,
+    deps,
+    { ...opts, ...storageObject(storage), target },
+    progress(name, 0),
+  );
+  const itemId = (version.relationships?.item as { data?: { id?: string } } | undefined)?.data?.id ?? "";
+  const n = version.attributes.versionNumber;
+  return {
+    item: itemId,
+    version: version.id,
+    versionNumber: n,
+    ...got,
+    summary: `Downloaded version ${n} of ${name} to ${got.file} (${got.size} bytes, SHA-1 verified)`,
+  };
 }

@@ -185,6 +185,29 @@ const CORE: Flavour = {
   version: "versions:autodesk.core:File",
 };
 
+/** A new empty folder in `parent`, created at `time`, entered in the world and in its parent. */
+export function addFolder(
+  world: DmWorld,
+  parent: DmFolder,
+  f: { id: string; name: string; extensionType: string; time: string },
+): DmFolder {
+  const folder: DmFolder = {
+    id: f.id,
+    projectId: parent.projectId,
+    parentId: parent.id,
+    name: f.name,
+    extensionType: f.extensionType,
+    isRoot: false,
+    createTime: f.time,
+    lastModifiedTime: f.time,
+    lastModifiedTimeRollup: f.time,
+    childIds: [],
+  };
+  world.folders.set(folder.id, folder);
+  parent.childIds.push(folder.id);
+  return folder;
+}
+
 function addTree(
   world: DmWorld,
   project: DmProject,
@@ -197,21 +220,12 @@ function addTree(
   for (const node of nodes) {
     const label = `${parent.id}/${"file" in node ? node.file : node.folder}`;
     if ("folder" in node) {
-      const created = tick();
-      const f: DmFolder = {
+      const f = addFolder(world, parent, {
         id: `urn:adsk.wipprod:fs.folder:co.${token(label)}`,
-        projectId: project.id,
-        parentId: parent.id,
         name: node.folder,
         extensionType: flavour.folder,
-        isRoot: false,
-        createTime: created,
-        lastModifiedTime: created,
-        lastModifiedTimeRollup: created,
-        childIds: [],
-      };
-      world.folders.set(f.id, f);
-      parent.childIds.push(f.id);
+        time: tick(),
+      });
       f.lastModifiedTimeRollup = addTree(world, project, f, node.children, flavour, tick);
       if (f.lastModifiedTimeRollup > newest) newest = f.lastModifiedTimeRollup;
       continue;

@@ -16,6 +16,7 @@ import { dmBadInput, dmNotFound, document, jsonApi } from "./jsonapi.ts";
 import { folderResource, itemResource, versionResource } from "./resources.ts";
 import { folderIn, itemIn, one, tipOf, versionIn, visibleProject } from "./routes.ts";
 import {
+  addFolder,
   DM_STORAGE_BUCKET,
   type DmFolder,
   type DmItem,
@@ -267,20 +268,12 @@ async function createFolder(req: Request, ctx: RequestContext): Promise<Response
     throw conflict(`A folder named '${name}' already exists in folder ${parent.id}.`);
   }
   const time = now(ctx);
-  const folder: DmFolder = {
+  const folder = addFolder(world, parent, {
     id: `urn:adsk.wipprod:fs.folder:co.${randomToken()}`,
-    projectId: project.id,
-    parentId: parent.id,
     name,
     extensionType: extensionType(attributes) ?? parent.extensionType,
-    isRoot: false,
-    createTime: time,
-    lastModifiedTime: time,
-    lastModifiedTimeRollup: time,
-    childIds: [],
-  };
-  world.folders.set(folder.id, folder);
-  parent.childIds.push(folder.id);
+    time,
+  });
   touch(world, parent, time);
   ctx.sandbox.events.publish({
     system: "data",
