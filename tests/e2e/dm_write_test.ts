@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import path from "node:path";
 import { loadSpec } from "../contract/spec.ts";
-import { json, openSandboxHome, requestLog, type SandboxHome } from "./harness.ts";
+import { addFault, json, openSandboxHome, requestLog, type SandboxHome } from "./harness.ts";
 import { randomFile, sha1Of } from "./object_helpers.ts";
 import { loginUser } from "./user_login.ts";
 
@@ -131,6 +131,35 @@ Deno.test("dm write e2e: the dm spellings give the long forms' results", async (
   const updated = await ok<Row>(h, ["dm", "update-item", project, up.id, "--name", "Span.rvt"]);
   assert.equal(updated.name, "Span.rvt");
   assert.equal((await ok<Row>(h, ["item", "get", project, up.id])).name, "Span.rvt");
+});
+
+Deno.test("dm write e2e: an interrupted item upload resumes with its storage and stored parts", async () => {
+  const h = await fixture();
+  const { project, top } = h;
+  const sha = await randomFile(path.join(h.home.cwd, "cable.nwd"), 11 * MiB);
+  const storage = `/data/v1/projects/${project}/storage`;
+  const before = {
+    storage: (await requestLog(h.sb.url, storage)).length,
+    log: (await requestLog(h.sb.url)).length,
+  };
+  await addFault(h.sb.url, {
+    method: "POST",
+    path: "/oss/v2/buckets/wip.dm.prod/objects/",
+    status: 403,
+    count: 1,
+  });
+  const args = ["item", "upload", project, top, "cable.nwd", "--part-size", "5", "--resume"];
+  const failed = await h.run(args);
+  assert.equal(failed.code, 3, failed.stderr);
+  const parts = (await requestLog(h.sb.url)).slice(before.log).filter((e) => e.method === "PUT").length;
+  assert.equal(parts, 3);
+  const resumed = await ok<Row>(h, args);
+  assert.equal(resumed.versionNumber, 1);
+  const log = (await requestLog(h.sb.url)).slice(before.log);
+  assert.equal(log.filter((e) => e.method === "PUT").length, parts, "no part is sent again");
+  assert.equal((await requestLog(h.sb.url, storage)).length - before.storage, 1, "one storage location");
+  const back = await ok<Row>(h, ["item", "download", project, resumed.id, "-o", "cable-back.nwd"]);
+  assert.equal(back.sha1, sha);
 });
 
 Deno.test("dm write e2e: every JSON:API body diazo sent validates against datamanagement.yaml", async () => {
