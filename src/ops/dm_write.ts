@@ -10,7 +10,7 @@ import { createHash } from "node:crypto";
 import type { BucketKey, DmProjectId, FolderId, ItemId, ObjectKey, VersionId } from "../aps/ids.ts";
 import { parseBucketKey, parseObjectKey } from "../aps/ids.ts";
 import { objectIdOf } from "../aps/urn.ts";
-import { usageError } from "../core/errors.ts";
+import { DiazoError, usageError } from "../core/errors.ts";
 import {
   type DmResource,
   getItemWithTip,
@@ -293,7 +293,19 @@ export async function runItemDownload(
     deps,
     { ...opts, ...storageObject(storage), target },
     progress(name, 0),
-  );
+  ).catch((e) => {
+    if (!(e instanceof DiazoError) || e.code !== "object_not_found") throw e;
+    throw new DiazoError("dm_not_found", {
+      status: e.status,
+      body: e.body,
+      cause: e,
+      params: {
+        what: `the stored file of version ${version.id}`,
+        hint:
+          "Storage holds no bytes for this version; list the item's versions with `diazo item versions <project> <item>` and pick another.",
+      },
+    });
+  });
   const itemId = (version.relationships?.item as { data?: { id?: string } } | undefined)?.data?.id ?? "";
   const n = version.attributes.versionNumber;
   return {

@@ -104,6 +104,11 @@ Deno.test("dm write e2e: folder create -> upload (multipart) -> new version -> d
   const back = await ok<Row>(h, ["item", "download", project, bound.id, "-o", "pier-back.dwg"]);
   assert.equal(back.sha1, await sha1Of(path.join(h.home.cwd, "pier.dwg")));
 
+  const seeded = (await ok(h, ["folder", "list", project, top, "--type", "items"]))[0];
+  const noBytes = await h.run(["item", "download", project, seeded.id]);
+  assert.equal(noBytes.code, 4, noBytes.stderr);
+  assert.match(noBytes.stderr, /^error: Not found: the stored file of version .*\nhint: .*diazo item versions/m);
+
   const badObject = await h.run(["item", "bind", project, folder.id, "not-an-object"]);
   assert.equal(badObject.code, 2, badObject.stderr);
   const badName = await h.run(["folder", "create", project, top, "--name", "a/b"]);
