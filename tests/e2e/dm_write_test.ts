@@ -107,7 +107,10 @@ Deno.test("dm write e2e: folder create -> upload (multipart) -> new version -> d
   const seeded = (await ok(h, ["folder", "list", project, top, "--type", "items"]))[0];
   const noBytes = await h.run(["item", "download", project, seeded.id]);
   assert.equal(noBytes.code, 4, noBytes.stderr);
-  assert.match(noBytes.stderr, /^error: Not found: the stored file of version .*\nhint: .*diazo item versions/m);
+  assert.match(
+    noBytes.stderr,
+    /^error: Not found: the stored file of version .*\nhint: .*diazo item versions/m,
+  );
 
   const badObject = await h.run(["item", "bind", project, folder.id, "not-an-object"]);
   assert.equal(badObject.code, 2, badObject.stderr);
