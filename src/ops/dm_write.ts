@@ -9,6 +9,7 @@ import path from "node:path";
 import { createHash } from "node:crypto";
 import type { BucketKey, DmProjectId, FolderId, ItemId, ObjectKey, VersionId } from "../aps/ids.ts";
 import { parseBucketKey, parseObjectKey } from "../aps/ids.ts";
+import { dmNameProblem } from "../aps/dm_names.ts";
 import { objectIdOf } from "../aps/urn.ts";
 import { DiazoError, usageError } from "../core/errors.ts";
 import {
@@ -81,16 +82,11 @@ export async function runVersionDescribe(
   return { version, downloads: downloads.items };
 }
 
-/** Characters the platform refuses in names (aps-api.md §4.5). */
-const RESERVED = /[<>:"/\\|?*'\n\r\t\0\f¢™$®]/;
-
-/** A name as the platform takes it (1-255 characters, none reserved); a usage error before any request otherwise. */
+/** A name as the platform takes it (aps/dm_names.ts); a usage error before any request otherwise. */
 export function checkedName(name: string): string {
-  if (name.length === 0 || name.length > 255 || RESERVED.test(name)) {
-    throw usageError(
-      `invalid name '${name}': names have 1-255 characters and none of < > : " / \\ | ? * ' $ ¢ ™ ® or control characters`,
-      "Choose another name, e.g. with --name.",
-    );
+  const problem = dmNameProblem(name);
+  if (problem !== undefined) {
+    throw usageError(`invalid name '${name}': it ${problem}`, "Choose another name, e.g. with --name.");
   }
   return name;
 }

@@ -8,11 +8,10 @@
 import type { RequestContext } from "../context.ts";
 import { nowMs } from "../clock.ts";
 import { dmError } from "../errors.ts";
-import { isRecord } from "../oss/objects.ts";
 import { findObject } from "../oss/object_store.ts";
-import { readJson } from "../respond.ts";
 import type { Route } from "../router.ts";
 import { dmBadInput, dmNotFound, document, jsonApi } from "./jsonapi.ts";
+import { checkedName, extensionType, isRecord, type Json, objectAt, payload, related } from "./payload.ts";
 import { folderResource, itemResource, versionResource } from "./resources.ts";
 import { folderIn, itemIn, one, tipOf, versionIn, visibleProject } from "./routes.ts";
 import {
@@ -26,54 +25,8 @@ import {
   mimeTypeOf,
 } from "./world.ts";
 
-type Json = Record<string, unknown>;
-
 /** Who owns the storage bucket: no app, so it never shows in an app's bucket list. */
 const STORAGE_OWNER = "autodesk-data-management";
-/** Characters the platform refuses in names. */
-const RESERVED = /[<>:"/\\|?*'\n\r\t\0\f¢™$®]/;
-
-function objectAt(v: unknown, what: string): Json {
-  if (!isRecord(v)) throw dmBadInput(`${what} must be an object`);
-  return v;
-}
-
-function text(v: unknown, what: string): string {
-  if (typeof v !== "string" || v === "") throw dmBadInput(`${what} must be a non-empty string`);
-  return v;
-}
-
-/** A name as the platform accepts it: 1-255 characters, none of the reserved ones. */
-function checkedName(v: unknown, what: string): string {
-  const name = text(v, what);
-  if (name.length > 255) throw dmBadInput(`${what} is longer than 255 characters`);
-  if (RESERVED.test(name)) throw dmBadInput(`${what} '${name}' holds a reserved character`);
-  return name;
-}
-
-/** The body and its `data` of type `type`. */
-async function payload(req: Request, type: string): Promise<{ body: Json; data: Json }> {
-  const body = objectAt(await readJson(req), "The body");
-  const data = objectAt(body.data, "data");
-  if (data.type !== type) throw dmBadInput(`data.type must be '${type}'`);
-  return { body, data };
-}
-
-/** `data.relationships.<name>.data` of one of `types`: its type and id. */
-function related(data: Json, name: string, types: readonly string[]): { type: string; id: string } {
-  const where = `data.relationships.${name}.data`;
-  const rel = objectAt(objectAt(objectAt(data.relationships, "data.relationships")[name], where).data, where);
-  if (typeof rel.type !== "string" || !types.includes(rel.type)) {
-    throw dmBadInput(`${where}.type must be ${types.map((t) => `'${t}'`).join(" or ")}`);
-  }
-  return { type: rel.type, id: text(rel.id, `${where}.id`) };
-}
-
-/** `attributes.extension.type` when the body gives one. */
-function extensionType(attributes: Json): string | undefined {
-  const ext = attributes.extension;
-  return isRecord(ext) && typeof ext.type === "string" ? ext.type : undefined;
-}
 
 function conflict(detail: string) {
   return dmError(409, "CONFLICT", "Conflict", detail);
