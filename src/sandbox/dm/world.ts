@@ -208,6 +208,38 @@ export function addFolder(
   return folder;
 }
 
+/** The extension of a file name, lower case without the dot ("" when it has none). */
+export function extensionOf(name: string): string {
+  const dot = name.lastIndexOf(".");
+  return dot > 0 ? name.slice(dot + 1).toLowerCase() : "";
+}
+
+/** The next version of `item`, entered in the world and made the item's tip. */
+export function addVersion(
+  world: DmWorld,
+  item: DmItem,
+  v: { name: string; size: number; storageId: string; extensionType: string; time: string },
+): DmVersion {
+  const n = item.versionIds.length + 1;
+  const ext = extensionOf(v.name);
+  const version: DmVersion = {
+    id: `urn:adsk.wipprod:fs.file:vf.${item.id.slice(item.id.lastIndexOf(":") + 1)}?version=${n}`,
+    itemId: item.id,
+    projectId: item.projectId,
+    versionNumber: n,
+    name: v.name,
+    fileType: ext,
+    mimeType: mimeTypeOf(ext),
+    storageSize: v.size,
+    storageId: v.storageId,
+    extensionType: v.extensionType,
+    createTime: v.time,
+  };
+  world.versions.set(version.id, version);
+  item.versionIds.push(version.id);
+  return version;
+}
+
 function addTree(
   world: DmWorld,
   project: DmProject,
@@ -230,10 +262,9 @@ function addTree(
       if (f.lastModifiedTimeRollup > newest) newest = f.lastModifiedTimeRollup;
       continue;
     }
-    const lineage = token(label);
-    const ext = node.file.slice(node.file.lastIndexOf(".") + 1).toLowerCase();
+    const ext = extensionOf(node.file);
     const item: DmItem = {
-      id: `urn:adsk.wipprod:dm.lineage:${lineage}`,
+      id: `urn:adsk.wipprod:dm.lineage:${token(label)}`,
       projectId: project.id,
       parentId: parent.id,
       displayName: node.file,
@@ -241,21 +272,13 @@ function addTree(
       versionIds: [],
     };
     for (let n = 1; n <= node.versions; n++) {
-      const v: DmVersion = {
-        id: `urn:adsk.wipprod:fs.file:vf.${lineage}?version=${n}`,
-        itemId: item.id,
-        projectId: project.id,
-        versionNumber: n,
+      const v = addVersion(world, item, {
         name: node.file,
-        fileType: ext,
-        mimeType: mimeTypeOf(ext),
-        storageSize: 20_000 + digest(`${label}#${n}`).readUInt32BE(0) % 40_000_000,
+        size: 20_000 + digest(`${label}#${n}`).readUInt32BE(0) % 40_000_000,
         storageId: `urn:adsk.objects:os.object:${DM_STORAGE_BUCKET}/${guid(`${label}#${n}`)}.${ext}`,
         extensionType: flavour.version,
-        createTime: tick(),
-      };
-      world.versions.set(v.id, v);
-      item.versionIds.push(v.id);
+        time: tick(),
+      });
       if (v.createTime > newest) newest = v.createTime;
     }
     world.items.set(item.id, item);

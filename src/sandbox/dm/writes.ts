@@ -16,13 +16,13 @@ import { folderResource, itemResource, versionResource } from "./resources.ts";
 import { folderIn, itemIn, one, tipOf, versionIn, visibleProject } from "./routes.ts";
 import {
   addFolder,
+  addVersion,
   DM_STORAGE_BUCKET,
   type DmFolder,
   type DmItem,
   type DmProject,
   type DmVersion,
   type DmWorld,
-  mimeTypeOf,
 } from "./world.ts";
 
 /** Who owns the storage bucket: no app, so it never shows in an app's bucket list. */
@@ -142,32 +142,22 @@ function ancestors(world: DmWorld, folder: DmFolder): { urn: string; name: strin
 }
 
 /** Adds a version to `item` (created when new) from a stored object, and announces it. */
-function addVersion(
+function fileVersion(
   ctx: RequestContext,
   world: DmWorld,
   item: DmItem,
   v: { name: string; storageId: string; extensionType?: string },
 ): DmVersion {
   const obj = storedObject(ctx, v.storageId);
-  const number = item.versionIds.length + 1;
-  const dot = v.name.lastIndexOf(".");
-  const ext = dot > 0 ? v.name.slice(dot + 1).toLowerCase() : "";
-  const lineage = item.id.slice(item.id.lastIndexOf(":") + 1);
-  const version: DmVersion = {
-    id: `urn:adsk.wipprod:fs.file:vf.${lineage}?version=${number}`,
-    itemId: item.id,
-    projectId: item.projectId,
-    versionNumber: number,
+  const version = addVersion(world, item, {
     name: v.name,
-    fileType: ext,
-    mimeType: mimeTypeOf(ext),
-    storageSize: obj.size,
+    size: obj.size,
     storageId: v.storageId,
     extensionType: v.extensionType ?? item.extensionType.replace(/^items:/, "versions:"),
-    createTime: now(ctx),
-  };
-  world.versions.set(version.id, version);
-  item.versionIds.push(version.id);
+    time: now(ctx),
+  });
+  const ext = version.fileType;
+  const number = version.versionNumber;
   item.displayName = v.name;
   const folder = world.folders.get(item.parentId)!;
   touch(world, folder, version.createTime);
@@ -267,7 +257,7 @@ async function createItem(req: Request, ctx: RequestContext): Promise<Response> 
       parent.extensionType.replace(/^folders:(.*):Folder$/, "items:$1:File"),
     versionIds: [],
   };
-  const version = addVersion(ctx, world, item, {
+  const version = fileVersion(ctx, world, item, {
     name: checkedName(vAttributes.name ?? name, "included[0].attributes.name"),
     storageId,
     extensionType: extensionType(vAttributes),
@@ -292,7 +282,11 @@ async function createVersion(req: Request, ctx: RequestContext): Promise<Respons
   if (takenNames(world, parent, "items", item.id).includes(name)) {
     throw conflict(`Another item named '${name}' already exists in folder ${parent.id}.`);
   }
-  const version = addVersion(ctx, world, item, { name, storageId, extensionType: extensionType(attributes) });
+  const version = fileVersion(ctx, world, item, {
+    name,
+    storageId,
+    extensionType: extensionType(attributes),
+  });
   const doc = document(ctx.url, ctx.baseUrl, versionResource(world, version, ctx.baseUrl), {
     included: [itemResource(world, item, ctx.baseUrl)],
   });
