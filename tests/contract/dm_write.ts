@@ -32,6 +32,10 @@ async function upload(s: Session, w: World, storageId: string, text: string): Pr
 }
 
 const ref = (type: string, id: string) => ({ data: { type, id } });
+const VERSION_ATTRIBUTES = {
+  name: "contract.dwg",
+  extension: { type: "versions:autodesk.bim360:File", version: "1.0" },
+};
 
 /** The steps, keyed by operation. */
 export const DM_WRITE_STEPS: Record<string, Step<World>> = {
@@ -74,10 +78,7 @@ export const DM_WRITE_STEPS: Record<string, Step<World>> = {
       included: [{
         type: "versions",
         id: "1",
-        attributes: {
-          name: "contract.dwg",
-          extension: { type: "versions:autodesk.bim360:File", version: "1.0" },
-        },
+        attributes: VERSION_ATTRIBUTES,
         relationships: { storage: ref("objects", w.storage_id) },
       }],
     });
@@ -87,10 +88,7 @@ export const DM_WRITE_STEPS: Record<string, Step<World>> = {
     const created = await write(s, w, "POST /data/v1/projects/{project_id}/versions", 201, {
       data: {
         type: "versions",
-        attributes: {
-          name: "contract.dwg",
-          extension: { type: "versions:autodesk.bim360:File", version: "1.0" },
-        },
+        attributes: VERSION_ATTRIBUTES,
         relationships: { item: ref("items", w.new_item), storage: ref("objects", w.storage_id) },
       },
     });
