@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import path from "node:path";
 import { loadSpec } from "../contract/spec.ts";
+import { fails, ok as okTool, startServe } from "../mcp/helpers.ts";
 import { addFault, json, openSandboxHome, requestLog, type SandboxHome } from "./harness.ts";
 import { randomFile, sha1Of } from "./object_helpers.ts";
 import { loginUser } from "./user_login.ts";
@@ -168,6 +169,37 @@ Deno.test("dm write e2e: an interrupted item upload resumes with its storage and
   assert.equal((await requestLog(h.sb.url, storage)).length - before.storage, 1, "one storage location");
   const back = await ok<Row>(h, ["item", "download", project, resumed.id, "-o", "cable-back.nwd"]);
   assert.equal(back.sha1, sha);
+});
+
+Deno.test("dm write e2e: the folder_create and item_upload tools", async () => {
+  const h = await fixture();
+  const serve = await startServe(h.env, [], h.home.cwd);
+  try {
+    const made = await okTool(serve.client, "folder_create", {
+      project_id: h.project,
+      parent_folder_id: h.top,
+      name: "From a tool",
+    });
+    assert.equal(made.folder.name, "From a tool");
+    const sha = await randomFile(path.join(h.home.cwd, "tool.dwg"), 3000);
+    const up = await okTool(serve.client, "item_upload", {
+      project_id: h.project,
+      folder_id: made.folder.id,
+      file: "tool.dwg",
+    });
+    assert.equal(up.newVersion, false);
+    assert.equal(up.version.attributes.versionNumber, 1);
+    const back = await ok<Row>(h, ["item", "download", h.project, up.item.id, "-o", "tool-back.dwg"]);
+    assert.equal(back.sha1, sha);
+    const outside = await fails(serve.client, "item_upload", {
+      project_id: h.project,
+      folder_id: made.folder.id,
+      file: "/etc/hostname",
+    });
+    assert.equal(outside.code, "usage");
+  } finally {
+    await serve.close();
+  }
 });
 
 Deno.test("dm write e2e: every JSON:API body diazo sent validates against datamanagement.yaml", async () => {
