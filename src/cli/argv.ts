@@ -51,6 +51,7 @@ const PATH_O_COMMANDS: readonly (readonly string[])[] = [
   ["translate", "download"],
   ["translate", "thumbnail"],
   ["generate"],
+  ["reality-capture", "result"],
 ];
 
 /** Rewrites `-o` to `--out` after the command words of a command in PATH_O_COMMANDS. */

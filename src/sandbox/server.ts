@@ -13,6 +13,8 @@ import { dmWriteRoutes } from "./dm/writes.ts";
 import { type Front, startFront } from "./front.ts";
 import { createRequestHandler } from "./middleware.ts";
 import { ossRoutes } from "./oss/routes.ts";
+import { webhookRoutes } from "./webhooks/routes.ts";
+import { realityRoutes } from "./reality/routes.ts";
 
 /** How to start a sandbox. */
 export interface SandboxOptions {
@@ -54,6 +56,8 @@ export const SERVICE_ROUTES = [
   dmWriteRoutes,
   daRoutes,
   adminRoutes,
+  webhookRoutes,
+  realityRoutes,
 ];
 
 function urlHost(hostname: string): string {
@@ -76,6 +80,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const stopping = new AbortController();
   try {
     const sandbox = createSandboxContext([opts.signingKey ?? await generateSigningKey()], dataDir);
+    stopping.signal.addEventListener("abort", () => sandbox.webhooks.stop(), { once: true });
     const handler = createRequestHandler(sandbox, {
       routes: SERVICE_ROUTES,
       connections: {
