@@ -171,6 +171,45 @@ Deno.test("dm write e2e: an interrupted item upload resumes with its storage and
   assert.equal(back.sha1, sha);
 });
 
+Deno.test("dm write e2e: a new version reaches a dm.version.added hook on a folder above it", async () => {
+  const h = await fixture();
+  const delivered = Promise.withResolvers<Row>();
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+    delivered.resolve(await req.json());
+    return new Response(null, { status: 200 });
+  });
+  let hookId: string | undefined;
+  try {
+    const url = `http://127.0.0.1:${server.addr.port}/hook`;
+    const created = [
+      "webhook",
+      "create",
+      "--url",
+      url,
+      "--event",
+      "dm.version.added",
+      "--scope",
+      `folder=${h.top}`,
+    ];
+    hookId = (await ok<Row>(h, created)).hookId;
+    assert.ok(hookId, "the hook has an id");
+    const sub = await ok<Row>(h, ["folder", "create", h.project, h.top, "--name", "Hooked"]);
+    await randomFile(path.join(h.home.cwd, "hooked.dwg"), 500);
+    const up = await ok<Row>(h, ["item", "upload", h.project, sub.id, "hooked.dwg"]);
+    const timeout = setTimeout(() => delivered.reject(new Error("no callback within 10 s")), 10_000);
+    const body = await delivered.promise.finally(() => clearTimeout(timeout));
+    assert.equal(body.hook.event, "dm.version.added");
+    assert.equal(body.payload.lineageUrn, up.id);
+    assert.equal(body.payload.parentFolderUrn, sub.id);
+    assert.equal(body.payload.sizeInBytes, 500);
+  } finally {
+    if (hookId) {
+      await h.run(["webhook", "delete", hookId, "--system", "data", "--event", "dm.version.added", "--yes"]);
+    }
+    await server.shutdown();
+  }
+});
+
 Deno.test("dm write e2e: the folder_create and item_upload tools", async () => {
   const h = await fixture();
   const serve = await startServe(h.env, [], h.home.cwd);
