@@ -5,12 +5,13 @@
  */
 import { defineProjectCreate, defineProjectList } from "./admin.ts";
 import { defineAccountList, defineUserAdd } from "./admin_users.ts";
+import { attach } from "./admin_options.ts";
 import type { AnyCommand, ContextFactory } from "./command.ts";
 
 /** Registers `acc accounts`, `acc projects`, `acc create-project` and `acc add-user`. */
 export function registerAccAdmin(acc: AnyCommand, makeCtx: ContextFactory): void {
-  acc.addCommand(defineAccountList("accounts", makeCtx, "diazo acc accounts"));
-  acc.addCommand(defineProjectList("projects", makeCtx, "diazo acc projects"));
-  acc.addCommand(defineProjectCreate("create-project", makeCtx, "diazo acc create-project"));
-  acc.addCommand(defineUserAdd("add-user", makeCtx, "diazo acc add-user"));
+  attach(acc, defineAccountList("accounts", makeCtx, "diazo acc accounts"));
+  attach(acc, defineProjectList("projects", makeCtx, "diazo acc projects"));
+  attach(acc, defineProjectCreate("create-project", makeCtx, "diazo acc create-project"));
+  attach(acc, defineUserAdd("add-user", makeCtx, "diazo acc add-user"));
 }

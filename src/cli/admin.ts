@@ -20,6 +20,7 @@ import {
   ACCOUNT_HELP,
   accountOption,
   adminOptions,
+  attach,
   choices,
   EXAMPLE_ACCOUNT,
   EXAMPLE_PROJECT,
@@ -166,8 +167,8 @@ function registerProjects(admin: AnyCommand, makeCtx: ContextFactory): AnyComman
     `diazo admin project list --account ${EXAMPLE_ACCOUNT}`,
     `diazo admin project users ${EXAMPLE_PROJECT}`,
   ]);
-  project.addCommand(defineProjectList("list", makeCtx, "diazo admin project list").alias("ls"));
-  project.addCommand(defineProjectCreate("create", makeCtx, "diazo admin project create"));
+  attach(project, defineProjectList("list", makeCtx, "diazo admin project list")).alias("ls");
+  attach(project, defineProjectCreate("create", makeCtx, "diazo admin project create"));
 
   const get = adminOptions(
     project.command("get").alias("info").description("show a project").argument(

@@ -80,3 +80,10 @@ export function platformOption<C extends AnyCommand>(cmd: C): C {
   );
   return cmd;
 }
+
+/** Adds a command built on its own (one definition for two spellings) under `parent`, with the parent's settings (exit and output handling). */
+export function attach(parent: AnyCommand, cmd: AnyCommand): AnyCommand {
+  cmd.copyInheritedSettings(parent);
+  parent.addCommand(cmd);
+  return cmd;
+}

@@ -22,6 +22,7 @@ import {
   ACCOUNT_HELP,
   accountOption,
   adminOptions,
+  attach,
   choices,
   EXAMPLE_ACCOUNT,
   EXAMPLE_PROJECT,
@@ -244,7 +245,7 @@ export function registerProjectUpdate(project: AnyCommand, makeCtx: ContextFacto
 export function registerAdminPeople(admin: AnyCommand, project: AnyCommand, makeCtx: ContextFactory): void {
   const account = admin.command("account").description("the accounts your login can see");
   examples(account, ["diazo admin account list"]);
-  account.addCommand(defineAccountList("list", makeCtx, "diazo admin account list").alias("ls"));
+  attach(account, defineAccountList("list", makeCtx, "diazo admin account list")).alias("ls");
 
   const user = admin.command("user").description("the member directory of an account");
   examples(user, [`diazo admin user list --account ${EXAMPLE_ACCOUNT}`]);
@@ -262,7 +263,7 @@ export function registerAdminPeople(admin: AnyCommand, project: AnyCommand, make
     `diazo admin user list --account ${EXAMPLE_ACCOUNT.slice(2)} -o csv`,
     `diazo admin user list --account ${EXAMPLE_ACCOUNT.slice(2)} --region EMEA`,
   ]);
-  user.addCommand(defineUserAdd("add", makeCtx, "diazo admin user add"));
+  attach(user, defineUserAdd("add", makeCtx, "diazo admin user add"));
   registerImport(user, makeCtx);
   registerMembers(project, makeCtx);
 
