@@ -101,9 +101,14 @@ function logRequests(
   log?.(`${req.method} ${path} ${res ? res.status : "dropped"} ${Math.round(ms)}ms${note}`);
 }
 
+/** Account administration paths: their JSON write bodies (projects, users) are logged too. */
+const ADMIN_PATHS = ["/construction/admin/", "/hq/"];
+
 /** The parsed body of a JSON:API request (a data management write; such bodies carry no secrets), read from a copy. */
-function jsonApiBody(req: Request): Promise<unknown> {
-  if (!(req.headers.get("content-type") ?? "").startsWith(JSON_API_TYPE)) return Promise.resolve(undefined);
+function jsonApiBody(req: Request, path: string): Promise<unknown> {
+  const type = req.headers.get("content-type") ?? "";
+  const admin = type.startsWith("application/json") && ADMIN_PATHS.some((p) => path.startsWith(p));
+  if (!type.startsWith(JSON_API_TYPE) && !admin) return Promise.resolve(undefined);
   return req.clone().text().then((text) => JSON.parse(text)).catch(() => undefined);
 }
 
@@ -184,7 +189,7 @@ export function createRequestHandler(sb: SandboxContext, opts: MiddlewareOptions
     const sentPath = collapseSlashes(url);
     const ctx: RequestContext = { sandbox: sb, url, baseUrl: url.origin, params: {}, sentPath };
     if (isControlPath(url.pathname)) return serveControlApi(sb, control, req, ctx, opts, tracked.busy);
-    const body = jsonApiBody(req);
+    const body = jsonApiBody(req, url.pathname);
     const outcome = await injectFaults(sb, req, ctx, info, opts, () => answerInternalErrors(api, req, ctx));
     logRequests(sb, req, ctx, outcome, { ...timing, body: await body }, opts.log);
     // After a drop the connection is gone and this answer goes nowhere (unless the client had
