@@ -10,7 +10,6 @@
 import { PROJECT_CLASSIFICATIONS, PROJECT_STATUSES } from "../aps/admin.ts";
 import { usageError } from "../core/errors.ts";
 import {
-  type AdminCall,
   runAdminProjectCreate,
   runAdminProjectGet,
   runAdminProjectList,
@@ -19,9 +18,11 @@ import {
 import {
   ACCOUNT_HELP,
   accountOption,
+  adminCall,
   adminOptions,
   attach,
   choices,
+  dateOption,
   EXAMPLE_ACCOUNT,
   EXAMPLE_PROJECT,
   EXAMPLE_USER,
@@ -34,26 +35,6 @@ import { Command } from "@commander-js/extra-typings";
 import { type AnyCommand, type ContextFactory, examples, positiveNumber } from "./command.ts";
 
 const PROJECT_COLUMNS = ["id", "name", "type", "status", "platform", "classification", "createdAt"];
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-
-/** The region and who a command acts as, from its parsed options. */
-export function adminCall(opts: Record<string, unknown>): AdminCall {
-  return {
-    region: opts.region as string | undefined,
-    as: opts.as as AdminCall["as"],
-    user: opts.user as string | undefined,
-  };
-}
-
-/** A `--start-date`/`--end-date` parser: YYYY-MM-DD, checked before any request. */
-export function dateOption(flag: string): (value: string) => string {
-  return (value) => {
-    if (!DATE.test(value) || Number.isNaN(Date.parse(`${value}T00:00:00Z`))) {
-      throw usageError(`${flag} '${value}' is not a date`, `Write it as YYYY-MM-DD, e.g. ${flag} 2025-03-01`);
-    }
-    return value;
-  };
-}
 
 /** Defines a project-creating command on `cmd` (`admin project create`, `acc create-project`); `spell` starts its examples. */
 export function defineProjectCreate(name: string, makeCtx: ContextFactory, spell: string): AnyCommand {

@@ -8,9 +8,12 @@ import { Option } from "@commander-js/extra-typings";
 import { PROJECT_PLATFORMS } from "../aps/admin.ts";
 import { accId } from "../aps/dm_ids.ts";
 import type { AccAccountId, AccProjectId } from "../aps/ids.ts";
+import type { AdminCall } from "../ops/admin.ts";
 import { DATA_CENTRES, parseDataCentre } from "../aps/regions.ts";
 import { usageError } from "../core/errors.ts";
 import type { AnyCommand } from "./command.ts";
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /** Help of `--account`. */
 export const ACCOUNT_HELP =
@@ -86,4 +89,23 @@ export function attach(parent: AnyCommand, cmd: AnyCommand): AnyCommand {
   cmd.copyInheritedSettings(parent);
   parent.addCommand(cmd);
   return cmd;
+}
+
+/** The region and who a command acts as, from its parsed options. */
+export function adminCall(opts: Record<string, unknown>): AdminCall {
+  return {
+    region: opts.region as string | undefined,
+    as: opts.as as AdminCall["as"],
+    user: opts.user as string | undefined,
+  };
+}
+
+/** A `--start-date`/`--end-date` parser: YYYY-MM-DD, checked before any request. */
+export function dateOption(flag: string): (value: string) => string {
+  return (value) => {
+    if (!DATE.test(value) || Number.isNaN(Date.parse(`${value}T00:00:00Z`))) {
+      throw usageError(`${flag} '${value}' is not a date`, `Write it as YYYY-MM-DD, e.g. ${flag} 2025-03-01`);
+    }
+    return value;
+  };
 }

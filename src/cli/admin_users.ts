@@ -17,13 +17,14 @@ import {
   runAdminUserAdd,
   runAdminUserList,
 } from "../ops/admin_users.ts";
-import { adminCall, dateOption } from "./admin.ts";
 import {
   ACCOUNT_HELP,
   accountOption,
+  adminCall,
   adminOptions,
   attach,
   choices,
+  dateOption,
   EXAMPLE_ACCOUNT,
   EXAMPLE_PROJECT,
   EXAMPLE_USER,
