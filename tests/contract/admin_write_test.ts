@@ -133,7 +133,10 @@ Deno.test("contract: every account-admin write body keeps accountadmin.yaml", ()
       seen.add(kind.schema + " " + kind.method);
       assert.ok(e.body && typeof e.body === "object", `${e.method} ${e.path}: the log has its body`);
       const out = await validate(`${URI}#/components/schemas/${kind.schema}`, e.body as never, BASIC);
-      assert.ok(out.valid, `${e.method} ${e.path} ${JSON.stringify(e.body)}: ${JSON.stringify(out.valid ? [] : out.errors)}`);
+      assert.ok(
+        out.valid,
+        `${e.method} ${e.path} ${JSON.stringify(e.body)}: ${JSON.stringify(out.valid ? [] : out.errors)}`,
+      );
       const extra = undeclared(doc, doc.components.schemas[kind.schema], e.body);
       assert.deepEqual(extra, [], `${e.method} ${e.path}: fields ${kind.schema} does not declare`);
       assert.ok(e.status < 300, `${e.method} ${e.path} answered ${e.status}`);
