@@ -155,6 +155,10 @@ function registerImport(user: AnyCommand, makeCtx: ContextFactory): void {
 
 function registerMembers(project: AnyCommand, makeCtx: ContextFactory): void {
   const user = project.command("user").description("add or remove the members of a project");
+  examples(user, [
+    `diazo admin project user add ${EXAMPLE_PROJECT} --email ada.moreno@example.com`,
+    `diazo admin project user remove ${EXAMPLE_PROJECT} ada.moreno@example.com --yes`,
+  ]);
   const add = user.command("add")
     .description("give a user (by e-mail) access to a project's products")
     .argument("<projectId>", PROJECT_HELP, projectArgument)

@@ -154,7 +154,7 @@ async function importRow(
 
 /** `admin user import`: adds the file's users to the account, continuing an earlier run of the same file. */
 export async function runAdminUserImport(
-  opts: AdminCall & { account: AccAccountId; file: string; onRow?: (r: ImportResult) => void },
+  opts: AdminCall & { account: AccAccountId; file: string },
   deps: OpsDeps,
 ): Promise<ImportReport> {
   const file = path.resolve(deps.cwd, opts.file);
@@ -207,7 +207,6 @@ export async function runAdminUserImport(
         await writeImportState(deps.stateDir, state);
       }
     }
-    opts.onRow?.(r);
     results.push(r);
   }
   const count = (k: ImportResult["result"]) => results.filter((r) => r.result === k).length;

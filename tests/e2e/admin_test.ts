@@ -351,6 +351,25 @@ async function bulkImport(h: SandboxHome): Promise<void> {
   assert.match(third.stderr, /200 of 200 users were already imported/);
   assert.deepEqual(await sent(h, usersPath, from3), [], "a finished import sends nothing");
 
+  // A row the platform refuses (an unknown company) fails alone; the others are added, exit 1.
+  await Deno.writeTextFile(
+    path.join(h.home.cwd, "mixed.csv"),
+    "email,company_id\nm1@example.com,\nm2@example.com,nope\n",
+  );
+  const mixed = await h.run([
+    "admin",
+    "user",
+    "import",
+    "--account",
+    ACC,
+    "--from-file",
+    "mixed.csv",
+    "-o",
+    "json",
+  ]);
+  assert.equal(mixed.code, 1, mixed.stderr);
+  assert.deepEqual(json<{ result: string }[]>(mixed).map((r) => r.result), ["created", "failed"]);
+  assert.match(mixed.stderr, /error: 1 of 2 users were not added/);
   await Deno.writeTextFile(path.join(h.home.cwd, "bad.csv"), "email,nick\nx@example.com,x\n");
   assertOneError(
     await h.run(["admin", "user", "import", "--account", ACC, "--from-file", "bad.csv"]),

@@ -26,7 +26,14 @@ import {
   requestRegion,
   window,
 } from "./common.ts";
-import { type AdminAccount, type AdminProject, type AdminUser, projectStatus, seedGuid } from "./store.ts";
+import {
+  type AdminAccount,
+  type AdminProject,
+  type AdminUser,
+  DEFAULT_ADMIN_REGION,
+  projectStatus,
+  seedGuid,
+} from "./store.ts";
 
 const HQ = "/hq/v1/accounts";
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -76,12 +83,12 @@ function bim360Account(ctx: RequestContext): AdminAccount {
   return acc;
 }
 
-function listAccounts(req: Request, ctx: RequestContext): Response {
+function listAccounts(_req: Request, ctx: RequestContext): Response {
   const win = window(ctx, 10, 100);
   const uid = ctx.token?.userid;
   const visible = [...ctx.sandbox.admin.accounts.values()]
     .filter((a) => !uid || a.users.some((u) => u.uid === uid))
-    .map((a) => ({ id: a.id, name: a.name, region: requestRegion(req), platform: a.platform ?? "acc" }));
+    .map((a) => ({ id: a.id, name: a.name, region: DEFAULT_ADMIN_REGION, platform: a.platform ?? "acc" }));
   return json(200, visible.slice(win.offset, win.offset + win.limit));
 }
 
