@@ -178,7 +178,8 @@ export async function runAdminUserImport(
     total: rows.length,
   };
   const results: ImportResult[] = [];
-  const post = (u: AccountUserInput) => createAccountUser(http, opts.account, u, call);
+  // A resent row answers 409 if its first attempt was stored: it is then recorded as existing.
+  const post = (u: AccountUserInput) => createAccountUser(http, opts.account, u, { ...call, retry: true });
   for (const row of rows) {
     const before = state.rows[row.user.email];
     let r: ImportResult;

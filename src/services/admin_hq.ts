@@ -184,15 +184,19 @@ export async function updateHqProject(
   return res.data;
 }
 
-/** Adds a user to an account's member directory (201); 409 when the e-mail is already there. */
+/**
+ * Adds a user to an account's member directory (201); 409 when the e-mail is already there.
+ * `retry: true` resends it after a transient failure: safe for a caller that takes a 409 as done.
+ */
 export async function createAccountUser(
   http: Http,
   accountId: AccAccountId,
   input: AccountUserInput,
-  opts: RegionOption = {},
+  opts: RegionOption & { retry?: boolean } = {},
 ): Promise<AccountUser> {
   const res = await http.request<AccountUser>({
     method: "POST",
+    retry: opts.retry ? "always" : "auto",
     path: `${HQ}/${segment(accountId)}/users`,
     headers: adminHeaders(opts),
     json: input,
