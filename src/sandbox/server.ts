@@ -12,6 +12,7 @@ import { dmRoutes } from "./dm/routes.ts";
 import { type Front, startFront } from "./front.ts";
 import { createRequestHandler } from "./middleware.ts";
 import { ossRoutes } from "./oss/routes.ts";
+import { webhookRoutes } from "./webhooks/routes.ts";
 
 /** How to start a sandbox. */
 export interface SandboxOptions {
@@ -52,6 +53,7 @@ export const SERVICE_ROUTES = [
   dmRoutes,
   daRoutes,
   adminRoutes,
+  webhookRoutes,
 ];
 
 function urlHost(hostname: string): string {
@@ -74,6 +76,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const stopping = new AbortController();
   try {
     const sandbox = createSandboxContext([opts.signingKey ?? await generateSigningKey()], dataDir);
+    stopping.signal.addEventListener("abort", () => sandbox.webhooks.stop(), { once: true });
     const handler = createRequestHandler(sandbox, {
       routes: SERVICE_ROUTES,
       connections: {

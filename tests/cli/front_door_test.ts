@@ -114,7 +114,7 @@ Deno.test("diazo --help groups the families under core, data, automation, extend
     };
     assert.deepEqual(section("Core commands:"), ["auth", "bucket", "oss", "object", "translate", "view"]);
     assert.deepEqual(section("Data commands:"), ["hub", "project", "folder", "item", "admin", "acc"]);
-    assert.deepEqual(section("Automation commands:"), ["da", "pipeline", "serve"]);
+    assert.deepEqual(section("Automation commands:"), ["da", "webhook", "pipeline", "serve"]);
     assert.deepEqual(section("Extension commands:"), ["plugin", "alias"]);
     assert.deepEqual(section("Local commands:"), [
       "config",
