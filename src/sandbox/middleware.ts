@@ -101,15 +101,30 @@ function logRequests(
   log?.(`${req.method} ${path} ${res ? res.status : "dropped"} ${Math.round(ms)}ms${note}`);
 }
 
-/** Account administration paths: their JSON write bodies (projects, users) are logged too. */
-const ADMIN_PATHS = ["/construction/admin/", "/hq/"];
+/** An account administration path: its JSON write bodies (projects, users; no secrets) are logged too. */
+function isAdminPath(path: string): boolean {
+  return path.startsWith("/construction/admin/") || path.startsWith("/hq/");
+}
 
-/** The parsed body of a JSON:API request (a data management write; such bodies carry no secrets), read from a copy. */
-function jsonApiBody(req: Request, path: string): Promise<unknown> {
+/**
+ * A JSON:API request (a data management write; such bodies carry no secrets) read once: its parsed
+ * body for the request log, and the request again for the handler. Other requests pass untouched
+ * (`Request.clone` would wake Deno's legacy-abort warning).
+ */
+async function withJsonApiBody(req: Request): Promise<{ req: Request; body?: unknown }> {
   const type = req.headers.get("content-type") ?? "";
-  const admin = type.startsWith("application/json") && ADMIN_PATHS.some((p) => path.startsWith(p));
-  if (!type.startsWith(JSON_API_TYPE) && !admin) return Promise.resolve(undefined);
-  return req.clone().text().then((text) => JSON.parse(text)).catch(() => undefined);
+  const admin = type.startsWith("application/json") && isAdminPath(new URL(req.url).pathname);
+  if (!(type.startsWith(JSON_API_TYPE) || admin) || req.method === "GET" || req.method === "HEAD") {
+    return { req };
+  }
+  const text = await req.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  return { req: new Request(req.url, { method: req.method, headers: req.headers, body: text }), body };
 }
 
 /** Sets the Date header from the sandbox clock, so that clients timing by the server see it advanced. */
@@ -189,9 +204,16 @@ export function createRequestHandler(sb: SandboxContext, opts: MiddlewareOptions
     const sentPath = collapseSlashes(url);
     const ctx: RequestContext = { sandbox: sb, url, baseUrl: url.origin, params: {}, sentPath };
     if (isControlPath(url.pathname)) return serveControlApi(sb, control, req, ctx, opts, tracked.busy);
-    const body = jsonApiBody(req, url.pathname);
-    const outcome = await injectFaults(sb, req, ctx, info, opts, () => answerInternalErrors(api, req, ctx));
-    logRequests(sb, req, ctx, outcome, { ...timing, body: await body }, opts.log);
+    const read = await withJsonApiBody(req);
+    const outcome = await injectFaults(
+      sb,
+      req,
+      ctx,
+      info,
+      opts,
+      () => answerInternalErrors(api, read.req, ctx),
+    );
+    logRequests(sb, req, ctx, outcome, { ...timing, body: read.body }, opts.log);
     // After a drop the connection is gone and this answer goes nowhere (unless the client had
     // already left, in which case nobody reads it either).
     return outcome.res ? closeWhileDropArmed(sb, followSandboxClock(sb, outcome.res)) : empty(500);
