@@ -355,9 +355,10 @@ async function bulkImport(h: SandboxHome): Promise<void> {
   assert.deepEqual(await sent(h, usersPath, from3), [], "a finished import sends nothing");
 
   // A row the platform refuses (an unknown company) fails alone; the others are added, exit 1.
+  // (Written as spreadsheets save CSV: a byte-order mark and CRLF line ends.)
   await Deno.writeTextFile(
     path.join(h.home.cwd, "mixed.csv"),
-    "email,company_id\nm1@example.com,\nm2@example.com,nope\n",
+    "\uFEFFemail,company_id\r\nm1@example.com,\r\nm2@example.com,nope\r\n",
   );
   const mixed = await h.run([
     "admin",
