@@ -3,7 +3,7 @@
  * commands send (read back from the sandbox's request log) validates against its schema in
  * construction/accountadmin/accountadmin.yaml and names only fields the schema declares. HQ's
  * project create and update are not in the file (SPEC.md names them); their bodies are checked
- * against the file's HQ project schema, `ProjectPatch`.
+ * against the file's HQ project schema, `ProjectPatch`, as are the sandbox's HQ project answers.
  */
 import assert from "node:assert/strict";
 import path from "node:path";
@@ -12,6 +12,7 @@ import { BASIC } from "@hyperjump/json-schema/experimental";
 import { parse } from "yaml";
 import { seededAccountId, seededBim360AccountId } from "../../src/sandbox/admin/store.ts";
 import { json, withSandboxHome } from "../e2e/harness.ts";
+import { sandboxToken } from "../e2e/md_helpers.ts";
 import { loginUser } from "../e2e/user_login.ts";
 import { loadSpec, OPENAPI_DIR } from "./spec.ts";
 
@@ -142,4 +143,16 @@ Deno.test("contract: every account-admin write body keeps accountadmin.yaml", ()
       assert.ok(e.status < 300, `${e.method} ${e.path} answered ${e.status}`);
     }
     assert.equal(seen.size, WRITES.length, `every kind of write was checked: ${[...seen].join(", ")}`);
+
+    // HQ's project answers (not in the file either) keep the same schema.
+    const t = await sandboxToken(h.sb.url, "account:read");
+    const res = await fetch(`${h.sb.url}/hq/v1/accounts/${bim}/projects`, {
+      headers: { authorization: `Bearer ${t}` },
+    });
+    const projects: unknown[] = await res.json();
+    assert.equal(projects.length, 3);
+    for (const p of projects) {
+      const out = await validate(`${URI}#/components/schemas/ProjectPatch`, p as never, BASIC);
+      assert.ok(out.valid, `${JSON.stringify(p)}: ${JSON.stringify(out.valid ? [] : out.errors)}`);
+    }
   }));
