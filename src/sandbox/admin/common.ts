@@ -181,3 +181,30 @@ export function hqUserBody(u: AdminUser, acc: AdminAccount): Record<string, unkn
     updated_at: iso(u.createdMs),
   };
 }
+
+/** A new project of `acc`, stored: the defaults of a created project (active, no place, now), then `fields`. */
+export function storeNewProject(
+  acc: AdminAccount,
+  now: number,
+  fields: Partial<AdminProject> & Pick<AdminProject, "region" | "name" | "type" | "platform">,
+): AdminProject {
+  const project: AdminProject = {
+    id: crypto.randomUUID(),
+    accountId: acc.id,
+    classification: "production",
+    status: "active",
+    jobNumber: null,
+    city: null,
+    country: null,
+    timezone: null,
+    startDate: null,
+    endDate: null,
+    productKeys: ["docs"],
+    templateId: null,
+    createdMs: now,
+    updatedMs: now,
+    ...fields,
+  };
+  acc.projects.set(project.id, project);
+  return project;
+}

@@ -32,6 +32,7 @@ import {
   projectOr404,
   projectUserBody,
   requestRegion,
+  storeNewProject,
   window,
 } from "./common.ts";
 import { hqRoutes } from "./routes_hq.ts";
@@ -164,9 +165,7 @@ async function createProject(req: Request, ctx: RequestContext): Promise<Respons
     );
   }
   const now = nowMs(ctx.sandbox.clock);
-  const project: AdminProject = {
-    id: crypto.randomUUID(),
-    accountId: acc.id,
+  const project = storeNewProject(acc, now, {
     region,
     name,
     type: b.type as string,
@@ -175,17 +174,11 @@ async function createProject(req: Request, ctx: RequestContext): Promise<Respons
     status: "pending",
     activeAtMs: now + PROJECT_PROVISION_MS,
     jobNumber: (b.jobNumber as string | undefined) ?? null,
-    city: null,
-    country: null,
-    timezone: null,
     startDate: (b.startDate as string | undefined) ?? null,
     endDate: (b.endDate as string | undefined) ?? null,
     productKeys: template ? [...template.productKeys] : ["docs", "build"],
     templateId: template?.id ?? null,
-    createdMs: now,
-    updatedMs: now,
-  };
-  acc.projects.set(project.id, project);
+  });
   return json(202, projectBody(project, acc, now));
 }
 

@@ -24,6 +24,7 @@ import {
   iso,
   objectBody,
   requestRegion,
+  storeNewProject,
   window,
 } from "./common.ts";
 import {
@@ -143,29 +144,21 @@ async function createProject(req: Request, ctx: RequestContext): Promise<Respons
   const name = (b.name as string).trim();
   nameTaken(acc, region, name);
   const now = nowMs(ctx.sandbox.clock);
-  const project: AdminProject = {
-    id: crypto.randomUUID(),
-    accountId: acc.id,
+  const text = (k: string) => (b[k] as string | undefined) ?? null;
+  const project = storeNewProject(acc, now, {
     region,
     name,
     type: b.project_type as string,
-    classification: "production",
     platform: "bim360",
-    status: "active",
-    jobNumber: (b.job_number as string | undefined) ?? null,
-    city: (b.city as string | undefined) ?? null,
-    country: (b.country as string | undefined) ?? null,
-    timezone: (b.timezone as string | undefined) ?? null,
+    jobNumber: text("job_number"),
+    city: text("city"),
+    country: text("country"),
+    timezone: text("timezone"),
     startDate: b.start_date as string,
     endDate: b.end_date as string,
-    productKeys: ["docs"],
-    templateId: null,
     value: b.value as number | undefined,
     currency: b.currency as string | undefined,
-    createdMs: now,
-    updatedMs: now,
-  };
-  acc.projects.set(project.id, project);
+  });
   return json(201, hqProjectBody(project, now));
 }
 
