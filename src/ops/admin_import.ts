@@ -189,7 +189,7 @@ export async function runAdminUserImport(
       try {
         r = await importRow(post, row);
       } catch (e) {
-        const done = Object.keys(state.rows).length;
+        const done = rows.filter((x) => state.rows[x.user.email]).length;
         if (e instanceof DiazoError && STOPPING.has(e.code)) {
           throw new DiazoError("import_interrupted", {
             params: { done, total: rows.length, detail: e.message, state: statePath },
