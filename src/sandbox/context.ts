@@ -15,6 +15,7 @@ import { createDmStore, type DmStore } from "./dm/store.ts";
 import { createEventBus, type EventBus } from "./events.ts";
 import { createFaultStore, type FaultStore } from "./faults.ts";
 import { createOssStore, type OssStore } from "./oss/store.ts";
+import { createRealityStore, type RealityStore } from "./reality/store.ts";
 import { createRequestLog, type RequestLog } from "./request_log.ts";
 import { createSettings, type Settings } from "./settings.ts";
 import type { ServiceStore } from "./store.ts";
@@ -30,6 +31,7 @@ export interface SandboxContext {
   da: DaStore;
   admin: AdminStore;
   webhooks: WebhookStore;
+  reality: RealityStore;
   clock: Clock;
   settings: Settings;
   faults: FaultStore;
@@ -55,10 +57,12 @@ export function createSandboxContext(keys: SigningKey[], dataDir: string): Sandb
     dm: createDmStore(),
     da: createDaStore(),
     admin: createAdminStore(),
+    reality: createRealityStore(dataDir),
     faults: createFaultStore(),
     requests: createRequestLog(),
   };
   const { auth, oss, derivative, dm, da, admin, faults, requests } = parts;
+  const { reality } = parts;
   return {
     ...parts,
     clock,
@@ -66,7 +70,7 @@ export function createSandboxContext(keys: SigningKey[], dataDir: string): Sandb
     events,
     dataDir,
     webhooks,
-    stores: [auth, oss, derivative, dm, da, admin, faults, clock, settings, requests, webhooks],
+    stores: [auth, oss, derivative, dm, da, admin, faults, clock, settings, requests, webhooks, reality],
   };
 }
 

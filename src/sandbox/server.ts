@@ -13,6 +13,7 @@ import { type Front, startFront } from "./front.ts";
 import { createRequestHandler } from "./middleware.ts";
 import { ossRoutes } from "./oss/routes.ts";
 import { webhookRoutes } from "./webhooks/routes.ts";
+import { realityRoutes } from "./reality/routes.ts";
 
 /** How to start a sandbox. */
 export interface SandboxOptions {
@@ -54,6 +55,7 @@ export const SERVICE_ROUTES = [
   daRoutes,
   adminRoutes,
   webhookRoutes,
+  realityRoutes,
 ];
 
 function urlHost(hostname: string): string {
