@@ -101,6 +101,11 @@ function logRequests(
   log?.(`${req.method} ${path} ${res ? res.status : "dropped"} ${Math.round(ms)}ms${note}`);
 }
 
+/** An account administration path: its JSON write bodies (projects, users; no secrets) are logged too. */
+function isAdminPath(path: string): boolean {
+  return path.startsWith("/construction/admin/") || path.startsWith("/hq/");
+}
+
 /**
  * A JSON:API request (a data management write; such bodies carry no secrets) read once: its parsed
  * body for the request log, and the request again for the handler. Other requests pass untouched
@@ -108,7 +113,10 @@ function logRequests(
  */
 async function withJsonApiBody(req: Request): Promise<{ req: Request; body?: unknown }> {
   const type = req.headers.get("content-type") ?? "";
-  if (!type.startsWith(JSON_API_TYPE) || req.method === "GET" || req.method === "HEAD") return { req };
+  const admin = type.startsWith("application/json") && isAdminPath(new URL(req.url).pathname);
+  if (!(type.startsWith(JSON_API_TYPE) || admin) || req.method === "GET" || req.method === "HEAD") {
+    return { req };
+  }
   const text = await req.text();
   let body: unknown;
   try {

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import type { Sandbox } from "../../src/sandbox/server.ts";
 import { addApp, api, call, control, token, withSandbox } from "./helpers.ts";
 import { login } from "./oauth_helpers.ts";
+import { SANDBOX_USER } from "../../src/sandbox/auth/users.ts";
 
 const DA = "/da/us-east/v3";
 const ADMIN = "/construction/admin/v1";
@@ -339,8 +340,11 @@ Deno.test("admin: GET needs account:read, POST account:write; a 2-legged token g
     const anonymous = await api(sb, "POST", path, admin, { name: "P2L", type: "Office" });
     assert.equal(anonymous.status, 400);
     assert.match(anonymous.json.message, /User-Id/);
+    // The User-Id names a user of the account (their account id or Autodesk id), else 403.
+    const stranger = await api(sb, "POST", path, admin, { name: "P2L", type: "Office" }, { "user-id": "U1" });
+    assert.equal(stranger.status, 403, JSON.stringify(stranger.json));
     const actingFor = await api(sb, "POST", path, admin, { name: "P2L", type: "Office" }, {
-      "user-id": "U1",
+      "user-id": SANDBOX_USER.userid,
     });
     assert.equal(actingFor.status, 202, JSON.stringify(actingFor.json));
   });
