@@ -4,6 +4,7 @@
  * verified token).
  */
 
+import { type AccBuildStore, createAccBuildStore } from "./acc_build/store.ts";
 import { type AdminStore, createAdminStore } from "./admin/store.ts";
 import type { SigningKey } from "./auth/jwt.ts";
 import { type AuthStore, createAuthStore } from "./auth/store.ts";
@@ -27,6 +28,8 @@ export interface SandboxContext {
   dm: DmStore;
   da: DaStore;
   admin: AdminStore;
+  /** Construction-cloud RFIs, assets, submittals and checklists. */
+  accBuild: AccBuildStore;
   clock: Clock;
   settings: Settings;
   faults: FaultStore;
@@ -50,6 +53,7 @@ export function createSandboxContext(keys: SigningKey[], dataDir: string): Sandb
     dm: createDmStore(),
     da: createDaStore(),
     admin: createAdminStore(),
+    accBuild: createAccBuildStore(),
     faults: createFaultStore(),
     requests: createRequestLog(),
   };
@@ -60,7 +64,7 @@ export function createSandboxContext(keys: SigningKey[], dataDir: string): Sandb
     settings,
     events: createEventBus(),
     dataDir,
-    stores: [auth, oss, derivative, dm, da, admin, faults, clock, settings, requests],
+    stores: [auth, oss, derivative, dm, da, admin, parts.accBuild, faults, clock, settings, requests],
   };
 }
 

@@ -1,0 +1,99 @@
+/**
+ * What the construction-cloud build emulator knows, per project: RFIs, assets (with categories
+ * and status sets), submittal items (with types, specs and packages) and checklists (instances
+ * and templates). Records are kept in the platform's shapes, so that handlers answer them as they
+ * are. The ACC hub's two projects are seeded (seed.ts); any other project of the admin store
+ * starts empty the first time a request names it. A reset returns to the seed.
+ */
+import type { ServiceStore } from "../store.ts";
+import { seedProjects } from "./seed.ts";
+
+/** A record as the platform answers it. */
+export type Rec = Record<string, unknown> & { id: string };
+
+/** An asset category, with the status set its assets take their status from. */
+export interface AssetCategory {
+  id: string;
+  name: string;
+  parentId: string | null;
+  statusIds: string[];
+}
+
+/** A checklist template: its sections and their items. */
+export interface ChecklistTemplate {
+  id: string;
+  title: string;
+  templateTypeId: string;
+  sections: { id: string; title: string; items: { id: string; title: string }[] }[];
+  createdAt: string;
+}
+
+/** The build data of one project. */
+export interface ProjectBuild {
+  rfis: Rec[];
+  assets: Rec[];
+  categories: AssetCategory[];
+  /** Asset statuses by id (`label`, `color`, ...). */
+  assetStatuses: Map<string, Rec>;
+  submittals: Rec[];
+  itemTypes: Rec[];
+  specs: Rec[];
+  packages: Rec[];
+  checklists: Rec[];
+  templates: ChecklistTemplate[];
+  /** Next RFI custom identifier, submittal identifier, checklist id. */
+  counters: { rfi: number; submittal: number; checklist: number; assetVersion: number };
+}
+
+/** Every project's build data. */
+export interface AccBuildStore extends ServiceStore {
+  projects: Map<string, ProjectBuild>;
+}
+
+/** Empty build data (a project nothing was seeded in). */
+export function emptyBuild(): ProjectBuild {
+  return {
+    rfis: [],
+    assets: [],
+    categories: [],
+    assetStatuses: new Map(),
+    submittals: [],
+    itemTypes: [],
+    specs: [],
+    packages: [],
+    checklists: [],
+    templates: [],
+    counters: { rfi: 1, submittal: 1, checklist: 1, assetVersion: 1 },
+  };
+}
+
+/** The build data of a sandbox: the seed until requests change it or a reset. */
+export function createAccBuildStore(): AccBuildStore {
+  const projects = new Map<string, ProjectBuild>();
+  const seed = () => {
+    projects.clear();
+    for (const [id, build] of seedProjects()) projects.set(id, build);
+  };
+  seed();
+  return {
+    projects,
+    reset: seed,
+    snapshot: () => ({
+      acc_build: Object.fromEntries(
+        [...projects].map(([id, b]) => [id, {
+          rfis: b.rfis.length,
+          assets: b.assets.length,
+          submittals: b.submittals.length,
+          checklists: b.checklists.length,
+        }]),
+      ),
+    }),
+  };
+}
+
+/** The build data of a project (created empty on first use). */
+export function projectBuild(store: AccBuildStore, projectId: string): ProjectBuild {
+  let build = store.projects.get(projectId);
+  if (!build) store.projects.set(projectId, build = emptyBuild());
+  return build;
+}
