@@ -11,7 +11,7 @@ import { segment } from "./path.ts";
 import { DATA_CREATE, DATA_READ, DATA_WRITE } from "./rfis.ts";
 
 /** Page size of checklist lists. */
-const CHECKLIST_PAGE = 100;
+const CHECKLIST_PAGE = 50;
 
 /** A checklist instance or template: a JSON:API resource. */
 export interface ChecklistResource {

@@ -15,8 +15,8 @@ export const DATA_CREATE = "data:write data:create";
 /** Scope of changing construction-cloud records. */
 export const DATA_WRITE = "data:write";
 
-/** Page size of the RFI search (its maximum). */
-const RFI_PAGE = 200;
+/** Page size of the RFI search (the platform allows up to 200; smaller pages answer sooner). */
+const RFI_PAGE = 50;
 
 /** An RFI with the platform's field names (aps-api.md §5.2). */
 export interface Rfi {
