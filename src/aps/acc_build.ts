@@ -31,7 +31,15 @@ export const RFI_TRANSITIONS: Readonly<Record<string, readonly string[]>> = {
 };
 
 /** Submittal item states (`stateId`), in workflow order. */
-export const SUBMITTAL_STATES: readonly string[] = ["draft", "sbc-1", "mgr-1", "rev", "mgr-2", "sbc-2", "void"];
+export const SUBMITTAL_STATES: readonly string[] = [
+  "draft",
+  "sbc-1",
+  "mgr-1",
+  "rev",
+  "mgr-2",
+  "sbc-2",
+  "void",
+];
 
 /** The moves a submittal item may make (`<from>::<to>` transitions of its permitted actions). */
 export const SUBMITTAL_TRANSITIONS: Readonly<Record<string, readonly string[]>> = {
@@ -74,6 +82,9 @@ export const CHECKLIST_TEMPLATE_TYPES: Readonly<Record<string, string>> = {
 };
 
 /** The statuses reachable from `from` in `graph` (none for an unknown status). */
-export function allowedMoves(graph: Readonly<Record<string, readonly string[]>>, from: string): readonly string[] {
+export function allowedMoves(
+  graph: Readonly<Record<string, readonly string[]>>,
+  from: string,
+): readonly string[] {
   return graph[from] ?? [];
 }

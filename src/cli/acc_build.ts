@@ -7,13 +7,13 @@ import {
   type Asset,
   ASSET_KIND,
   type AssetFilters,
+  CHECKLIST_KIND,
   type ChecklistFilters,
   type ChecklistResource,
-  type SubmittalFilters,
-  type SubmittalItem,
-  CHECKLIST_KIND,
   runChecklistTemplates,
   SUBMITTAL_KIND,
+  type SubmittalFilters,
+  type SubmittalItem,
   TEMPLATE_COLUMNS,
   templateRow,
 } from "../ops/acc_kinds.ts";
@@ -48,7 +48,10 @@ const ASSET_CLI: RecordCli<Asset, AssetFilters> = {
     { flags: "--location <id>", field: "locationId", help: "location id" },
   ],
   examples: {
-    list: [`diazo acc asset list --project ${P}`, `diazo acc asset list --project b.${P} --category 3 -o json`],
+    list: [
+      `diazo acc asset list --project ${P}`,
+      `diazo acc asset list --project b.${P} --category 3 -o json`,
+    ],
     get: [`diazo acc asset get <asset-id> --project ${P}`],
     create: [`diazo acc asset create --project ${P} --name AHU-07 --category 3 --status <status-id>`],
     update: [`diazo acc asset update <asset-id> --project ${P} --status <status-id> --barcode 0042`],
@@ -59,25 +62,54 @@ const SUBMITTAL_CLI: RecordCli<SubmittalItem, SubmittalFilters> = {
   kind: SUBMITTAL_KIND,
   plural: "submittals",
   filters: [
-    { flags: "--status <ids>", key: "statusId", help: "only these status ids (1 required, 2 open, 3 closed, 4 void, 6 draft)", parse: commaList },
+    {
+      flags: "--status <ids>",
+      key: "statusId",
+      help: "only these status ids (1 required, 2 open, 3 closed, 4 void, 6 draft)",
+      parse: commaList,
+    },
     { flags: "--package <ids>", key: "packageId", help: "only items of these packages", parse: commaList },
-    { flags: "--search <text>", key: "search", help: "only items whose identifier, title or spec holds this text" },
+    {
+      flags: "--search <text>",
+      key: "search",
+      help: "only items whose identifier, title or spec holds this text",
+    },
   ],
   fields: [
     { flags: "--title <text>", field: "title", help: "title" },
     { flags: "--type <id>", field: "typeId", help: "item type id" },
     { flags: "--spec <id>", field: "specId", help: "spec section id" },
-    { flags: "--state <state>", field: "stateId", help: `workflow state (${SUBMITTAL_STATES.join(", ")}); create default: mgr-1`, parse: oneOf("--state", SUBMITTAL_STATES, true) },
+    {
+      flags: "--state <state>",
+      field: "stateId",
+      help: `workflow state (${SUBMITTAL_STATES.join(", ")}); create default: mgr-1`,
+      parse: oneOf("--state", SUBMITTAL_STATES, true),
+    },
     { flags: "--package <id>", field: "packageId", help: "package id" },
     { flags: "--description <text>", field: "description", help: "description" },
-    { flags: "--priority <p>", field: "priority", help: PRIORITIES.join(", "), parse: oneOf("--priority", PRIORITIES, true) },
-    { flags: "--due-date <date>", field: "dueDate", help: "due date (YYYY-MM-DD)", parse: dateValue("--due-date") },
+    {
+      flags: "--priority <p>",
+      field: "priority",
+      help: PRIORITIES.join(", "),
+      parse: oneOf("--priority", PRIORITIES, true),
+    },
+    {
+      flags: "--due-date <date>",
+      field: "dueDate",
+      help: "due date (YYYY-MM-DD)",
+      parse: dateValue("--due-date"),
+    },
   ],
   createDefaults: { stateId: "mgr-1" },
   examples: {
-    list: [`diazo acc submittal list --project ${P}`, `diazo acc submittal list --project ${P} --status 2 -o json`],
+    list: [
+      `diazo acc submittal list --project ${P}`,
+      `diazo acc submittal list --project ${P} --status 2 -o json`,
+    ],
     get: [`diazo acc submittal get <item-id> --project ${P}`],
-    create: [`diazo acc submittal create --project ${P} --title 'Curtain wall shop drawings' --type <type-id> --spec <spec-id>`],
+    create: [
+      `diazo acc submittal create --project ${P} --title 'Curtain wall shop drawings' --type <type-id> --spec <spec-id>`,
+    ],
     update: [`diazo acc submittal update <item-id> --project ${P} --state rev`],
   },
 };
@@ -86,18 +118,42 @@ const CHECKLIST_CLI: RecordCli<ChecklistResource, ChecklistFilters> = {
   kind: CHECKLIST_KIND,
   plural: "checklists",
   filters: [
-    { flags: "--template-type <ids>", key: "templateTypeId", help: `only these template types (${Object.entries(CHECKLIST_TEMPLATE_TYPES).map(([k, v]) => `${k} ${v}`).join(", ")})`, parse: oneOf("--template-type", Object.keys(CHECKLIST_TEMPLATE_TYPES)) },
+    {
+      flags: "--template-type <ids>",
+      key: "templateTypeId",
+      help: `only these template types (${
+        Object.entries(CHECKLIST_TEMPLATE_TYPES).map(([k, v]) => `${k} ${v}`).join(", ")
+      })`,
+      parse: oneOf("--template-type", Object.keys(CHECKLIST_TEMPLATE_TYPES)),
+    },
   ],
   fields: [
-    { flags: "--template <id>", field: "templateId", help: "the template to create it from (`acc checklist templates`)" },
+    {
+      flags: "--template <id>",
+      field: "templateId",
+      help: "the template to create it from (`acc checklist templates`)",
+    },
     { flags: "--title <text>", field: "title", help: "title" },
-    { flags: "--status <status>", field: "status", help: CHECKLIST_STATUSES.join(", "), parse: oneOf("--status", CHECKLIST_STATUSES, true) },
+    {
+      flags: "--status <status>",
+      field: "status",
+      help: CHECKLIST_STATUSES.join(", "),
+      parse: oneOf("--status", CHECKLIST_STATUSES, true),
+    },
     { flags: "--assignee <id>", field: "assigneeId", help: "assignee (Autodesk user id)" },
-    { flags: "--due-date <date>", field: "dueDate", help: "due date (YYYY-MM-DD)", parse: dateValue("--due-date") },
+    {
+      flags: "--due-date <date>",
+      field: "dueDate",
+      help: "due date (YYYY-MM-DD)",
+      parse: dateValue("--due-date"),
+    },
     { flags: "--location <text>", field: "location", help: "where on site" },
   ],
   examples: {
-    list: [`diazo acc checklist list --project ${P}`, `diazo acc checklist list --project ${P} --template-type 11 -o json`],
+    list: [
+      `diazo acc checklist list --project ${P}`,
+      `diazo acc checklist list --project ${P} --template-type 11 -o json`,
+    ],
     get: [`diazo acc checklist get <checklist-id> --project ${P}`],
     create: [`diazo acc checklist create --project ${P} --template <template-id> --title 'Level 3 pre-pour'`],
     update: [`diazo acc checklist update <checklist-id> --project ${P} --status in_progress`],
@@ -116,7 +172,10 @@ function registerTemplates(checklist: AnyCommand, makeCtx: ContextFactory): void
       const scan = (format === "table" || format === "csv") && !ctx.flags.query;
       await ctx.emit(scan ? list.map(templateRow) : list, { columns: TEMPLATE_COLUMNS });
     });
-  examples(templates, [`diazo acc checklist templates --project ${P}`, `diazo acc checklist templates --project b.${P} -o json`]);
+  examples(templates, [
+    `diazo acc checklist templates --project ${P}`,
+    `diazo acc checklist templates --project b.${P} -o json`,
+  ]);
 }
 
 /** Registers `acc asset`, `acc submittal` and `acc checklist`. */
@@ -128,7 +187,10 @@ export function registerAccBuild(acc: AnyCommand, makeCtx: ContextFactory): void
   examples(submittal, [`diazo acc submittal list --project ${P}`]);
   registerRecordCommands(submittal, SUBMITTAL_CLI, makeCtx);
   const checklist = acc.command("checklist").description("checklists of a project and their templates");
-  examples(checklist, [`diazo acc checklist templates --project ${P}`, `diazo acc checklist list --project ${P}`]);
+  examples(checklist, [
+    `diazo acc checklist templates --project ${P}`,
+    `diazo acc checklist list --project ${P}`,
+  ]);
   registerRecordCommands(checklist, CHECKLIST_CLI, makeCtx);
   registerTemplates(checklist, makeCtx);
 }

@@ -47,7 +47,8 @@ export interface RecordCli<R, F> {
 }
 
 /** Help of every `--project` option of these families. */
-export const PROJECT_HELP = "project id: the GUID (the data management b.<guid> form or an ACC URL is accepted)";
+export const PROJECT_HELP =
+  "project id: the GUID (the data management b.<guid> form or an ACC URL is accepted)";
 const FROM_FILE_HELP = "read the body's fields from a JSON or YAML file (`-`: stdin); flags win over it";
 
 /** A comma-separated list of values. */
@@ -98,9 +99,7 @@ function optionKey(flags: string): string {
 }
 
 function bodySource(ctx: Ctx, path: string | undefined) {
-  return path === undefined
-    ? undefined
-    : { path, cwd: ctx.cwd, readStdin: () => ctx.io.stdin.readText() };
+  return path === undefined ? undefined : { path, cwd: ctx.cwd, readStdin: () => ctx.io.stdin.readText() };
 }
 
 function withFields(cmd: AnyCommand, fields: readonly FieldFlag[]): AnyCommand {
@@ -134,7 +133,11 @@ export function registerRecordCommands<R, F>(
     const ctx = makeCtx(cmd);
     const filters: Record<string, unknown> = {};
     for (const f of spec.filters) filters[f.key] = opts[optionKey(f.flags)];
-    const records = await runRecordList(kind, { project: opts.project, filters: filters as F, limit: opts.limit }, ctx);
+    const records = await runRecordList(kind, {
+      project: opts.project,
+      filters: filters as F,
+      limit: opts.limit,
+    }, ctx);
     await emitList(ctx, kind, records);
   });
   examples(list, spec.examples.list);
@@ -200,14 +203,20 @@ export function dateValue(flag: string): (value: string) => string {
 }
 
 /** A flag parser for a comma list whose values must be among `allowed` (case as given in `allowed`). */
-export function oneOf(flag: string, allowed: readonly string[], single = false): (value: string) => string | string[] {
+export function oneOf(
+  flag: string,
+  allowed: readonly string[],
+  single = false,
+): (value: string) => string | string[] {
   return (value) => {
     const values = commaList(value).map((v) => allowed.find((a) => a.toLowerCase() === v.toLowerCase()) ?? v);
     const bad = values.filter((v) => !allowed.includes(v));
     if (values.length === 0 || bad.length > 0 || (single && values.length > 1)) {
       throw usageError(
         `${flag} '${value}' is not allowed`,
-        `Use ${single ? "one" : "one or more"} of ${allowed.join(", ")}${single ? "" : ", separated by commas"}.`,
+        `Use ${single ? "one" : "one or more"} of ${allowed.join(", ")}${
+          single ? "" : ", separated by commas"
+        }.`,
       );
     }
     return single ? values[0] : values;

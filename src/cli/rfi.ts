@@ -4,7 +4,7 @@
  * not permit and names the ones it does.
  */
 import { RFI_STATUSES } from "../aps/acc_build.ts";
-import { type Rfi, type RfiFilters, RFI_KIND } from "../ops/rfi.ts";
+import { type Rfi, RFI_KIND, type RfiFilters } from "../ops/rfi.ts";
 import { commaList, dateValue, oneOf, type RecordCli, registerRecordCommands } from "./acc_records.ts";
 import { type AnyCommand, type ContextFactory, examples } from "./command.ts";
 
@@ -18,19 +18,57 @@ export const RFI_CLI: RecordCli<Rfi, RfiFilters> = {
   kind: RFI_KIND,
   plural: "RFIs",
   filters: [
-    { flags: "--status <list>", key: "status", help: `only these statuses (${RFI_STATUSES.join(", ")})`, parse: oneOf("--status", RFI_STATUSES) },
-    { flags: "--assigned-to <ids>", key: "assignedTo", help: "only RFIs assigned to these users (Autodesk ids)", parse: commaList },
-    { flags: "--search <text>", key: "search", help: "only RFIs whose title, question or answer holds this text" },
+    {
+      flags: "--status <list>",
+      key: "status",
+      help: `only these statuses (${RFI_STATUSES.join(", ")})`,
+      parse: oneOf("--status", RFI_STATUSES),
+    },
+    {
+      flags: "--assigned-to <ids>",
+      key: "assignedTo",
+      help: "only RFIs assigned to these users (Autodesk ids)",
+      parse: commaList,
+    },
+    {
+      flags: "--search <text>",
+      key: "search",
+      help: "only RFIs whose title, question or answer holds this text",
+    },
   ],
   fields: [
     { flags: "--title <text>", field: "title", help: "title" },
     { flags: "--question <text>", field: "question", help: "the question asked" },
-    { flags: "--status <status>", field: "status", help: `status (${RFI_STATUSES.join(", ")}); create default: draft`, parse: oneOf("--status", RFI_STATUSES, true) },
-    { flags: "--assigned-to <ids>", field: "assignedTo", help: "assignees (Autodesk user ids, comma-separated)", parse: users },
-    { flags: "--due-date <date>", field: "dueDate", help: "due date (YYYY-MM-DD)", parse: dateValue("--due-date") },
-    { flags: "--priority <p>", field: "priority", help: PRIORITIES.join(", "), parse: oneOf("--priority", PRIORITIES, true) },
+    {
+      flags: "--status <status>",
+      field: "status",
+      help: `status (${RFI_STATUSES.join(", ")}); create default: draft`,
+      parse: oneOf("--status", RFI_STATUSES, true),
+    },
+    {
+      flags: "--assigned-to <ids>",
+      field: "assignedTo",
+      help: "assignees (Autodesk user ids, comma-separated)",
+      parse: users,
+    },
+    {
+      flags: "--due-date <date>",
+      field: "dueDate",
+      help: "due date (YYYY-MM-DD)",
+      parse: dateValue("--due-date"),
+    },
+    {
+      flags: "--priority <p>",
+      field: "priority",
+      help: PRIORITIES.join(", "),
+      parse: oneOf("--priority", PRIORITIES, true),
+    },
     { flags: "--location <text>", field: "locationDescription", help: "where on site" },
-    { flags: "--official-response <text>", field: "officialResponse", help: "the official answer (when answering or closing)" },
+    {
+      flags: "--official-response <text>",
+      field: "officialResponse",
+      help: "the official answer (when answering or closing)",
+    },
   ],
   createDefaults: { status: "draft" },
   examples: {
@@ -52,7 +90,9 @@ export const RFI_CLI: RecordCli<Rfi, RfiFilters> = {
 
 /** Registers `rfi` and its subcommands. */
 export function register(program: AnyCommand, makeCtx: ContextFactory): void {
-  const rfi = program.command("rfi").description("requests for information of a construction-cloud project (needs `diazo auth login`)");
+  const rfi = program.command("rfi").description(
+    "requests for information of a construction-cloud project (needs `diazo auth login`)",
+  );
   examples(rfi, [
     "diazo auth login --scopes data:read,data:write,data:create",
     `diazo rfi list --project ${P}`,

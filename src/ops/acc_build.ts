@@ -26,7 +26,11 @@ export interface RecordKind<R, F> {
   /** The table's columns, in order (keys of `row`). */
   columns: readonly string[];
   list(http: Http, project: AccProjectId, opts: F & { limit?: number }): AsyncGenerator<R>;
-  page(http: Http, project: AccProjectId, opts: F & { limit: number; cursor?: string }): Promise<PageResult<R>>;
+  page(
+    http: Http,
+    project: AccProjectId,
+    opts: F & { limit: number; cursor?: string },
+  ): Promise<PageResult<R>>;
   /** The record, or undefined when the platform answers "none" without an error. */
   get(http: Http, project: AccProjectId, id: string): Promise<R | undefined>;
   create(http: Http, project: AccProjectId, body: Record<string, unknown>): Promise<R>;
@@ -77,7 +81,12 @@ export async function runRecordPage<R, F>(
   return await kind.page(http, opts.project, { ...opts.filters, limit: opts.limit, cursor: opts.cursor });
 }
 
-async function getOr404<R, F>(kind: RecordKind<R, F>, http: Http, project: AccProjectId, id: string): Promise<R> {
+async function getOr404<R, F>(
+  kind: RecordKind<R, F>,
+  http: Http,
+  project: AccProjectId,
+  id: string,
+): Promise<R> {
   const record = await kind.get(http, project, id);
   if (record === undefined) {
     throw new DiazoError("not_found", { status: 404, params: { what: `${kind.noun} ${id}` } });

@@ -25,15 +25,14 @@ import {
   createSubmittal,
   getSubmittal,
   listSubmittals,
-  submittalPage,
   type SubmittalFilters,
   type SubmittalItem,
+  submittalPage,
   updateSubmittal,
 } from "../services/submittals.ts";
 import type { AccProjectId } from "../aps/ids.ts";
 import type { RecordKind, ScanRow } from "./acc_build.ts";
 import type { OpsDeps } from "./deps.ts";
-import { actorIds } from "./rfi.ts";
 
 export type { Asset, AssetFilters, ChecklistFilters, ChecklistResource, SubmittalFilters, SubmittalItem };
 
@@ -159,6 +158,11 @@ export async function runChecklistTemplates(
 /** A template as a table row. */
 export function templateRow(t: ChecklistResource): ScanRow {
   const a = t.attributes;
-  return { id: t.id, title: a.title, templateType: a.templateTypeName, sections: a.sectionCount, items: a.itemCount };
+  return {
+    id: t.id,
+    title: a.title,
+    templateType: a.templateTypeName,
+    sections: a.sectionCount,
+    items: a.itemCount,
+  };
 }
-

@@ -1,6 +1,14 @@
 /** The RFI record kind (`diazo rfi ...`): RFIs v3 behind the record verbs of ops/acc_build.ts. */
 import type { BodyShape } from "./body_file.ts";
-import { createRfi, getRfi, type Rfi, type RfiFilters, searchRfiPage, searchRfis, updateRfi } from "../services/rfis.ts";
+import {
+  createRfi,
+  getRfi,
+  type Rfi,
+  type RfiFilters,
+  searchRfiPage,
+  searchRfis,
+  updateRfi,
+} from "../services/rfis.ts";
 import type { RecordKind } from "./acc_build.ts";
 
 export type { Rfi, RfiFilters } from "../services/rfis.ts";
@@ -29,8 +37,10 @@ export const RFI_SHAPE: BodyShape = {
 };
 
 /** The ids of a list of `{id, type}` actors, comma-separated. */
-export function actorIds(actors: unknown): string {
-  return Array.isArray(actors) ? actors.map((a) => (a as { id?: unknown })?.id).filter(Boolean).join(",") : "";
+function actorIds(actors: unknown): string {
+  return Array.isArray(actors)
+    ? actors.map((a) => (a as { id?: unknown })?.id).filter(Boolean).join(",")
+    : "";
 }
 
 /** RFIs: searched (POST, body-paged), read, created and patched. */

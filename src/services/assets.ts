@@ -81,7 +81,11 @@ export async function getAsset(http: Http, project: AccProjectId, id: string): P
 }
 
 /** Creates one asset (`clientAssetId`, `categoryId` and `statusId` required). */
-export async function createAsset(http: Http, project: AccProjectId, body: Record<string, unknown>): Promise<Asset> {
+export async function createAsset(
+  http: Http,
+  project: AccProjectId,
+  body: Record<string, unknown>,
+): Promise<Asset> {
   const res = await http.request<{ results: Asset[] }>({
     method: "POST",
     path: `${v2(project)}/assets:batch-create`,

@@ -99,7 +99,11 @@ function instanceSpec(project: AccProjectId, id: string): RequestSpec {
 }
 
 /** One checklist with its sections and items (`included`). */
-export async function getChecklist(http: Http, project: AccProjectId, id: string): Promise<ChecklistResource> {
+export async function getChecklist(
+  http: Http,
+  project: AccProjectId,
+  id: string,
+): Promise<ChecklistResource> {
   const res = await http.request<Document>({
     ...instanceSpec(project, id),
     query: { include: "sections,items" },

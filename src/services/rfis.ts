@@ -98,13 +98,16 @@ export async function searchRfiPage(
   const start = opts.cursor === undefined ? 0 : Number(opts.cursor);
   const offset = Number.isInteger(start) && start >= 0 ? start : 0;
   const items: Rfi[] = [];
-  for await (const rfi of searchRfis(http, project, { ...opts, offset, limit: opts.limit + 1 })) items.push(rfi);
+  for await (const rfi of searchRfis(http, project, { ...opts, offset, limit: opts.limit + 1 })) {
+    items.push(rfi);
+  }
   const more = items.length > opts.limit;
   const kept = items.slice(0, opts.limit);
   return {
     items: kept,
     nextCursor: more ? String(offset + kept.length) : undefined,
-    cursorAfter: (n) => n >= kept.length ? (more ? String(offset + kept.length) : undefined) : String(offset + n),
+    cursorAfter: (n) =>
+      n >= kept.length ? (more ? String(offset + kept.length) : undefined) : String(offset + n),
   };
 }
 
@@ -120,7 +123,11 @@ export async function getRfi(http: Http, project: AccProjectId, id: string): Pro
 }
 
 /** Creates an RFI (`title` and `status` required by the platform). */
-export async function createRfi(http: Http, project: AccProjectId, body: Record<string, unknown>): Promise<Rfi> {
+export async function createRfi(
+  http: Http,
+  project: AccProjectId,
+  body: Record<string, unknown>,
+): Promise<Rfi> {
   const res = await http.request<Rfi>({
     method: "POST",
     path: `${base(project)}/rfis`,

@@ -109,8 +109,9 @@ export async function updateSubmittal(
   if (stateId !== undefined) {
     // The transition's own suffix is part of the last segment (`{id}:transition`), so it is not encoded.
     const spec = itemSpec(project, id, ":transition");
-    item = (await http.request<SubmittalItem>({ ...spec, method: "POST", json: { stateId }, scope: DATA_WRITE }))
-      .data;
+    item =
+      (await http.request<SubmittalItem>({ ...spec, method: "POST", json: { stateId }, scope: DATA_WRITE }))
+        .data;
   }
   if (Object.keys(fields).length > 0 || item === undefined) {
     item = (await http.request<SubmittalItem>({

@@ -6,8 +6,16 @@
  */
 import assert from "node:assert/strict";
 import { seedAccount } from "../../src/sandbox/admin/store.ts";
-import { assertUsageError, json, openSandboxHome, requestLog, type RunResult, type SandboxHome } from "./harness.ts";
+import {
+  assertUsageError,
+  json,
+  openSandboxHome,
+  requestLog,
+  type RunResult,
+  type SandboxHome,
+} from "./harness.ts";
 import { loginUser } from "./user_login.ts";
+import { fails, ok, startServe } from "../mcp/helpers.ts";
 
 const PROJECT = [...seedAccount().projects.values()][0].id;
 type Row = { id: string; [k: string]: unknown };
@@ -64,10 +72,15 @@ Deno.test("acc build: no login stops before any request; bad --from-file is a us
       assertUsageError(await h.run(["rfi", "create", "--project", PROJECT, "--from-file", name]), message);
     }
     assertUsageError(
-      await h.run(["acc", "asset", "update", "x1", "--project", PROJECT, "--from-file", "-"], { stdin: "[1, 2]" }),
+      await h.run(["acc", "asset", "update", "x1", "--project", PROJECT, "--from-file", "-"], {
+        stdin: "[1, 2]",
+      }),
       /<stdin>:1:1: the body must be an object/,
     );
-    assertUsageError(await h.run(["rfi", "list", "--project", "riverside"]), /'riverside' is not an ACC\/BIM 360 id/);
+    assertUsageError(
+      await h.run(["rfi", "list", "--project", "riverside"]),
+      /'riverside' is not an ACC\/BIM 360 id/,
+    );
     assert.deepEqual(await requestLog(h.sb.url), [], "bad input sent nothing either");
   } finally {
     await h.close();
@@ -113,33 +126,69 @@ Deno.test("acc build: every list follows both pages, --limit stops, b. ids are s
 Deno.test("rfi: create -> get -> update sends only what changed -> forbidden move names the allowed ones", async () => {
   const h = await sandbox();
   const created = await h.run([
-    "rfi", "create", "--project", PROJECT, "--title", "Duct clash at C4", "--question", "Lower the duct?",
-    "--due-date", "2026-12-01", "-o", "json",
+    "rfi",
+    "create",
+    "--project",
+    PROJECT,
+    "--title",
+    "Duct clash at C4",
+    "--question",
+    "Lower the duct?",
+    "--due-date",
+    "2026-12-01",
+    "-o",
+    "json",
   ]);
   assert.equal(created.code, 0, created.stderr);
   const rfi = json<Row & { status: string; dueDate: string }>(created);
   assert.equal(rfi.status, "draft");
   assert.equal(rfi.dueDate, "2026-12-01");
   assert.match(created.stderr, new RegExp(`Created RFI ${rfi.id}`));
-  const got = json<Row & { title: string }>(await h.run(["rfi", "get", rfi.id, "--project", PROJECT, "-o", "json"]));
+  const got = json<Row & { title: string }>(
+    await h.run(["rfi", "get", rfi.id, "--project", PROJECT, "-o", "json"]),
+  );
   assert.equal(got.title, "Duct clash at C4");
 
   const update = await h.run([
-    "rfi", "update", rfi.id, "--project", PROJECT, "--title", "Duct clash at C4", "--status", "submitted",
-    "--assigned-to", "SANDBOXADAMORENO", "--debug", "-o", "json",
+    "rfi",
+    "update",
+    rfi.id,
+    "--project",
+    PROJECT,
+    "--title",
+    "Duct clash at C4",
+    "--status",
+    "submitted",
+    "--assigned-to",
+    "SANDBOXADAMORENO",
+    "--debug",
+    "-o",
+    "json",
   ]);
   assert.equal(update.code, 0, update.stderr);
   assert.deepEqual(sentBodies(update, "PATCH"), [
     { status: "submitted", assignedTo: [{ id: "SANDBOXADAMORENO", type: "user" }] },
   ], "the unchanged title is not sent");
   assert.match(update.stderr, /Updated RFI .*: status, assignedTo/);
-  const same = await h.run(["rfi", "update", rfi.id, "--project", PROJECT, "--status", "submitted", "--debug"]);
+  const same = await h.run([
+    "rfi",
+    "update",
+    rfi.id,
+    "--project",
+    PROJECT,
+    "--status",
+    "submitted",
+    "--debug",
+  ]);
   assert.equal(same.code, 0, same.stderr);
   assert.deepEqual(sentBodies(same, "PATCH"), [], "nothing differed, nothing sent");
 
   const jump = await h.run(["rfi", "update", rfi.id, "--project", PROJECT, "--status", "closed"]);
   assert.equal(jump.code, 2, jump.stderr);
-  assert.match(jump.stderr, /^error: .*cannot move the RFI from 'submitted' to 'closed'; allowed: open, void\nhint: /);
+  assert.match(
+    jump.stderr,
+    /^error: .*cannot move the RFI from 'submitted' to 'closed'; allowed: open, void\nhint: /,
+  );
   const missing = await h.run(["rfi", "get", "00000000-0000-4000-8000-000000000000", "--project", PROJECT]);
   assert.equal(missing.code, 4, missing.stderr);
 });
@@ -158,10 +207,29 @@ Deno.test("acc asset, submittal, checklist: create -> get -> update with only th
   );
   assert.equal(asset.clientAssetId, "AHU-99");
   assert.equal(json<Row>(await run(["acc", "asset", "get", asset.id])).id, asset.id);
-  const patched = await run(["acc", "asset", "update", asset.id, "--name", "AHU-99", "--barcode", "0042", "--debug"]);
+  const patched = await run([
+    "acc",
+    "asset",
+    "update",
+    asset.id,
+    "--name",
+    "AHU-99",
+    "--barcode",
+    "0042",
+    "--debug",
+  ]);
   assert.deepEqual(sentBodies(patched, "PATCH"), [{ [asset.id]: { barcode: "0042" } }]);
   assert.ok(json<{ version: number }>(patched).version > asset.version, "a change bumps the version");
-  const badStatus = await h.run(["acc", "asset", "update", asset.id, "--project", PROJECT, "--status", "nope"]);
+  const badStatus = await h.run([
+    "acc",
+    "asset",
+    "update",
+    asset.id,
+    "--project",
+    PROJECT,
+    "--status",
+    "nope",
+  ]);
   assert.equal(badStatus.code, 2);
   assert.match(badStatus.stderr, /'statusId' must be one of the category's statuses/);
 
@@ -178,7 +246,17 @@ Deno.test("acc asset, submittal, checklist: create -> get -> update with only th
   );
   assert.deepEqual([item.stateId, item.statusId], ["mgr-1", "2"]);
   assert.equal(json<Row>(await run(["acc", "submittal", "get", item.id])).id, item.id);
-  const moved = await run(["acc", "submittal", "update", item.id, "--state", "rev", "--priority", "High", "--debug"]);
+  const moved = await run([
+    "acc",
+    "submittal",
+    "update",
+    item.id,
+    "--state",
+    "rev",
+    "--priority",
+    "High",
+    "--debug",
+  ]);
   assert.deepEqual(sentBodies(moved, "POST").at(-1), { stateId: "rev" });
   assert.deepEqual(sentBodies(moved, "PATCH"), [], "the priority was already High");
   const back = await h.run(["acc", "submittal", "update", item.id, "--project", PROJECT, "--state", "draft"]);
@@ -194,16 +272,65 @@ Deno.test("acc asset, submittal, checklist: create -> get -> update with only th
   const full = json<Row & { included: { type: string }[] }>(await run(["acc", "checklist", "get", list.id]));
   assert.ok(full.included.some((r) => r.type === "instance_items"), "sections and items come with it");
   const started = await run([
-    "acc", "checklist", "update", list.id, "--status", "in_progress", "--title", "Level 3 pre-pour", "--debug",
+    "acc",
+    "checklist",
+    "update",
+    list.id,
+    "--status",
+    "in_progress",
+    "--title",
+    "Level 3 pre-pour",
+    "--debug",
   ]);
   assert.deepEqual(sentBodies(started, "PATCH"), [
     { data: { type: "instances", id: list.id, attributes: { status: "in_progress" } } },
   ]);
   const done = await run(["acc", "checklist", "update", list.id, "--status", "completed"]);
   assert.equal(json<{ attributes: { status: string } }>(done).attributes.status, "completed");
-  const skip = await h.run(["acc", "checklist", "update", list.id, "--project", PROJECT, "--status", "not_started"]);
+  const skip = await h.run([
+    "acc",
+    "checklist",
+    "update",
+    list.id,
+    "--project",
+    PROJECT,
+    "--status",
+    "not_started",
+  ]);
   assert.equal(skip.code, 2);
   assert.match(skip.stderr, /allowed: in_progress/);
+});
+
+Deno.test("serve: rfi_list, asset_list, submittal_list, checklist_list page with cursors, read-only, isError", async () => {
+  const h = await sandbox();
+  const serve = await startServe(h.env, ["--read-only"], h.home.cwd);
+  try {
+    const { tools } = await serve.client.listTools();
+    for (const name of ["rfi_list", "asset_list", "submittal_list", "checklist_list"]) {
+      const tool = tools.find((t) => t.name === name);
+      assert.equal(tool?.annotations?.readOnlyHint, true, `${name} is offered read-only`);
+      const ids: string[] = [];
+      let cursor: string | undefined;
+      let calls = 0;
+      do {
+        const page = await ok(serve.client, name, { project_id: `b.${PROJECT}`, limit: 40, cursor });
+        assert.ok(page.count > 0 && page.items.every((i: { record: unknown }) => typeof i.record === "object"));
+        ids.push(...page.items.map((i: Row) => i.id));
+        cursor = page.next_cursor;
+        calls++;
+      } while (cursor);
+      assert.ok(calls >= 2, `${name}: more than one answer`);
+      assert.equal(new Set(ids).size, ids.length, `${name}: each cursor goes on where the answer stopped`);
+      assert.ok(ids.length > 50);
+    }
+    const open = await ok(serve.client, "rfi_list", { project_id: PROJECT, status: ["open"], limit: 5 });
+    assert.ok(open.items.every((i: { status: string }) => i.status === "open"));
+    const bad = await fails(serve.client, "asset_list", { project_id: "riverside" });
+    assert.equal(bad.code, "usage");
+    assert.match(bad.message, /'riverside' is not an ACC\/BIM 360 id/);
+  } finally {
+    await serve.close();
+  }
 });
 
 Deno.test("acc build: close the shared sandbox", async () => {

@@ -10,7 +10,15 @@ import type { Route } from "../router.ts";
 import { access, bad, body, checkFields, checkText, find, window } from "./common.ts";
 import type { ProjectBuild, Rec } from "./store.ts";
 
-const FIELDS = ["clientAssetId", "categoryId", "statusId", "description", "locationId", "barcode", "customAttributes"];
+const FIELDS = [
+  "clientAssetId",
+  "categoryId",
+  "statusId",
+  "description",
+  "locationId",
+  "barcode",
+  "customAttributes",
+];
 
 function cursorOf(text: string | null): { limit?: number; offset: number } {
   if (text === null) return { offset: 0 };
@@ -54,10 +62,14 @@ function list(_req: Request, ctx: RequestContext): Response {
 async function batchGet(req: Request, ctx: RequestContext): Promise<Response> {
   const { build } = access(ctx, "read");
   const b = await body(req);
-  if (!Array.isArray(b.ids) || !b.ids.every((id) => typeof id === "string")) throw bad("'ids' must be a list of ids");
+  if (!Array.isArray(b.ids) || !b.ids.every((id) => typeof id === "string")) {
+    throw bad("'ids' must be a list of ids");
+  }
   const ids = b.ids as string[];
   const withDeleted = ctx.url.searchParams.get("includeDeleted") === "true";
-  return json(200, { results: build.assets.filter((a) => ids.includes(a.id) && (withDeleted || a.isActive)) });
+  return json(200, {
+    results: build.assets.filter((a) => ids.includes(a.id) && (withDeleted || a.isActive)),
+  });
 }
 
 /** Refuses an unknown category, or a status outside the category's status set. */
@@ -70,7 +82,10 @@ function checkAsset(build: ProjectBuild, a: Record<string, unknown>) {
     const labels = category.statusIds.map((id) => `${id} (${build.assetStatuses.get(id)?.label})`);
     throw bad(`'statusId' must be one of the category's statuses: ${labels.join(", ")}`);
   }
-  if (a.customAttributes !== undefined && (typeof a.customAttributes !== "object" || Array.isArray(a.customAttributes))) {
+  if (
+    a.customAttributes !== undefined &&
+    (typeof a.customAttributes !== "object" || Array.isArray(a.customAttributes))
+  ) {
     throw bad("'customAttributes' must be an object");
   }
 }
@@ -112,7 +127,9 @@ async function batchPatch(req: Request, ctx: RequestContext): Promise<Response> 
   const out: Record<string, Rec> = {};
   const changes = Object.entries(b).map(([id, fields]) => {
     const asset = find(build.assets.filter((a) => a.isActive), id, "asset");
-    if (!fields || typeof fields !== "object" || Array.isArray(fields)) throw bad(`the changes of ${id} must be an object`);
+    if (!fields || typeof fields !== "object" || Array.isArray(fields)) {
+      throw bad(`the changes of ${id} must be an object`);
+    }
     checkFields(fields as Record<string, unknown>, FIELDS);
     checkAsset(build, { ...asset, ...fields });
     return [asset, fields] as const;

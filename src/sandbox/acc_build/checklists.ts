@@ -12,7 +12,16 @@ import type { Route } from "../router.ts";
 import { access, bad, body, checkDates, checkFields, checkMove, checkText, find, window } from "./common.ts";
 import type { ChecklistTemplate, Rec } from "./store.ts";
 
-const FIELDS = ["title", "description", "status", "assigneeId", "assigneeType", "dueDate", "scheduledDate", "location"];
+const FIELDS = [
+  "title",
+  "description",
+  "status",
+  "assigneeId",
+  "assigneeType",
+  "dueDate",
+  "scheduledDate",
+  "location",
+];
 
 function doc(status: number, value: Record<string, unknown>): Response {
   return new Response(JSON.stringify({ jsonapi: { version: "1.0" }, ...value }), {
@@ -106,7 +115,7 @@ function getOne(_req: Request, ctx: RequestContext): Response {
 async function attributesOf(req: Request): Promise<Record<string, unknown>> {
   const data = (await body(req)).data as Record<string, unknown> | undefined;
   if (!data || data.type !== "instances" || typeof data.attributes !== "object" || data.attributes === null) {
-    throw bad("the body must be {\"data\": {\"type\": \"instances\", \"attributes\": {...}}}");
+    throw bad('the body must be {"data": {"type": "instances", "attributes": {...}}}');
   }
   return data.attributes as Record<string, unknown>;
 }
@@ -125,7 +134,9 @@ async function create(req: Request, ctx: RequestContext): Promise<Response> {
   const a = await attributesOf(req);
   checkFields(a, [...FIELDS, "templateId"], ["templateId", "title"]);
   checkChecklist(a);
-  if (a.status !== undefined && a.status !== "not_started") throw bad("a new checklist starts as 'not_started'");
+  if (a.status !== undefined && a.status !== "not_started") {
+    throw bad("a new checklist starts as 'not_started'");
+  }
   const t = find(build.templates, String(a.templateId), "template");
   const c: Rec = {
     id: String(build.counters.checklist++),
@@ -154,7 +165,9 @@ async function update(req: Request, ctx: RequestContext): Promise<Response> {
   if ("templateId" in a) throw bad("'templateId' cannot change: create another checklist from the template");
   checkFields(a, FIELDS);
   checkChecklist(a);
-  if (a.status !== undefined) checkMove("the checklist", CHECKLIST_TRANSITIONS, String(c.status), String(a.status));
+  if (a.status !== undefined) {
+    checkMove("the checklist", CHECKLIST_TRANSITIONS, String(c.status), String(a.status));
+  }
   Object.assign(c, a, { updatedAt: now });
   return doc(200, { data: instanceResource(c) });
 }

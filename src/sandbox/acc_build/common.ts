@@ -50,7 +50,11 @@ export async function body(req: Request, array = false): Promise<Record<string, 
 }
 
 /** Refuses a field outside `allowed`, and a required one that is absent. */
-export function checkFields(b: Record<string, unknown>, allowed: readonly string[], required: readonly string[] = []) {
+export function checkFields(
+  b: Record<string, unknown>,
+  allowed: readonly string[],
+  required: readonly string[] = [],
+) {
   const unknown = Object.keys(b).find((k) => !allowed.includes(k));
   if (unknown !== undefined) throw bad(`'${unknown}' is not a field of this request`);
   const absent = required.find((k) => b[k] === undefined || b[k] === null || b[k] === "");
@@ -88,7 +92,9 @@ export function checkMove(
   const allowed = allowedMoves(graph, from);
   if (!allowed.includes(to)) {
     throw bad(
-      `cannot move ${what} from '${from}' to '${to}'; allowed: ${allowed.length ? allowed.join(", ") : "none"}`,
+      `cannot move ${what} from '${from}' to '${to}'; allowed: ${
+        allowed.length ? allowed.join(", ") : "none"
+      }`,
     );
   }
 }
@@ -102,13 +108,19 @@ export function window(
 ): { limit: number; offset: number } {
   const limit = limitText === undefined || limitText === null ? def : Number(limitText);
   const offset = offsetText === undefined || offsetText === null ? 0 : Number(offsetText);
-  if (!Number.isInteger(limit) || limit < 1 || limit > max) throw bad(`'limit' must be an integer from 1 to ${max}`);
+  if (!Number.isInteger(limit) || limit < 1 || limit > max) {
+    throw bad(`'limit' must be an integer from 1 to ${max}`);
+  }
   if (!Number.isInteger(offset) || offset < 0) throw bad("'offset' must be an integer >= 0");
   return { limit, offset };
 }
 
 /** `limit` and `offset` of the query. */
-export function queryWindow(ctx: RequestContext, def: number, max: number): { limit: number; offset: number } {
+export function queryWindow(
+  ctx: RequestContext,
+  def: number,
+  max: number,
+): { limit: number; offset: number } {
   const q = ctx.url.searchParams;
   return window(q.get("limit") ?? undefined, q.get("offset") ?? undefined, def, max);
 }

@@ -98,7 +98,13 @@ async function search(req: Request, ctx: RequestContext): Promise<Response> {
 }
 
 function detail(rfi: Rec): Rec {
-  return { ...rfi, responses: [], draftResponses: [], permittedActions: permittedActions(rfi), maxAssignees: 1 };
+  return {
+    ...rfi,
+    responses: [],
+    draftResponses: [],
+    permittedActions: permittedActions(rfi),
+    maxAssignees: 1,
+  };
 }
 
 function getOne(_req: Request, ctx: RequestContext): Response {
@@ -120,7 +126,8 @@ function checkRfi(b: Record<string, unknown>) {
   const assignees = b.assignedTo;
   if (
     assignees !== undefined &&
-    (!Array.isArray(assignees) || !assignees.every((a) => typeof a?.id === "string" && typeof a?.type === "string"))
+    (!Array.isArray(assignees) ||
+      !assignees.every((a) => typeof a?.id === "string" && typeof a?.type === "string"))
   ) {
     throw bad("'assignedTo' must be a list of {id, type}");
   }

@@ -6,4 +6,9 @@ import { rfiRoutes } from "./rfis.ts";
 import { submittalRoutes } from "./submittals.ts";
 
 /** Every route of the build services. */
-export const accBuildRoutes: readonly Route[] = [...rfiRoutes, ...assetRoutes, ...submittalRoutes, ...checklistRoutes];
+export const accBuildRoutes: readonly Route[] = [
+  ...rfiRoutes,
+  ...assetRoutes,
+  ...submittalRoutes,
+  ...checklistRoutes,
+];

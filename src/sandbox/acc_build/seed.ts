@@ -83,8 +83,16 @@ function seedProject(projectId: string, uids: string[], n: number): ProjectBuild
       platformId: String(i + 1),
       isActive: true,
     })),
-    specs: [["03 30 00", "Cast-in-Place Concrete"], ["08 44 13", "Glazed Curtain Walls"], ["23 73 13", "Air Handlers"]]
-      .map(([identifier, title]) => ({ id: g(`spec/${identifier}`), identifier, title, createdAt: iso(BASE_MS) })),
+    specs: [["03 30 00", "Cast-in-Place Concrete"], ["08 44 13", "Glazed Curtain Walls"], [
+      "23 73 13",
+      "Air Handlers",
+    ]]
+      .map(([identifier, title]) => ({
+        id: g(`spec/${identifier}`),
+        identifier,
+        title,
+        createdAt: iso(BASE_MS),
+      })),
     packages: [],
     checklists: [],
     templates,
@@ -187,7 +195,14 @@ function seedAsset(build: ProjectBuild, id: string, i: number, at: number, creat
   };
 }
 
-function seedSubmittal(build: ProjectBuild, id: string, i: number, at: number, who: string, creator: string): Rec {
+function seedSubmittal(
+  build: ProjectBuild,
+  id: string,
+  i: number,
+  at: number,
+  who: string,
+  creator: string,
+): Rec {
   const stateId = SUBMITTAL_STATES[i % (SUBMITTAL_STATES.length - 1)];
   const spec = build.specs[i % build.specs.length];
   const pkg = build.packages.find((p) => p.specId === spec.id);

@@ -148,7 +148,9 @@ async function update(req: Request, ctx: RequestContext): Promise<Response> {
   const { build, uid, now } = access(ctx, "write");
   const item = find(build.submittals, ctx.params.itemId, "submittal item");
   const b = await body(req);
-  if ("stateId" in b || "statusId" in b) throw bad("the state changes through POST items/{itemId}:transition");
+  if ("stateId" in b || "statusId" in b) {
+    throw bad("the state changes through POST items/{itemId}:transition");
+  }
   checkFields(b, PATCH_FIELDS);
   checkItem(build, b);
   Object.assign(item, b, { updatedAt: now, updatedBy: uid });
@@ -164,7 +166,9 @@ async function transition(req: Request, ctx: RequestContext): Promise<Response> 
   const item = find(build.submittals, id, "submittal item");
   const b = await body(req);
   checkFields(b, ["stateId", "responseId", "responseComment", "customIdentifier"], ["stateId"]);
-  if (!SUBMITTAL_STATES.includes(String(b.stateId))) throw bad(`'stateId' must be one of ${SUBMITTAL_STATES.join(", ")}`);
+  if (!SUBMITTAL_STATES.includes(String(b.stateId))) {
+    throw bad(`'stateId' must be one of ${SUBMITTAL_STATES.join(", ")}`);
+  }
   checkMove("the item", SUBMITTAL_TRANSITIONS, String(item.stateId), String(b.stateId));
   const stateId = String(b.stateId);
   Object.assign(item, b, {
