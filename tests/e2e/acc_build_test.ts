@@ -314,7 +314,9 @@ Deno.test("serve: rfi_list, asset_list, submittal_list, checklist_list page with
       let calls = 0;
       do {
         const page = await ok(serve.client, name, { project_id: `b.${PROJECT}`, limit: 40, cursor });
-        assert.ok(page.count > 0 && page.items.every((i: { record: unknown }) => typeof i.record === "object"));
+        assert.ok(
+          page.count > 0 && page.items.every((i: { record: unknown }) => typeof i.record === "object"),
+        );
         ids.push(...page.items.map((i: Row) => i.id));
         cursor = page.next_cursor;
         calls++;

@@ -7,7 +7,7 @@
  */
 import { RFI_STATUSES, SUBMITTAL_STATES, SUBMITTAL_STATUS_OF_STATE } from "../../aps/acc_build.ts";
 import { seedAccount, seedGuid } from "../admin/store.ts";
-import type { AssetCategory, ChecklistTemplate, ProjectBuild, Rec } from "./store.ts";
+import type { AssetCategory, ChecklistTemplate, ProjectBuild, Rec } from "./model.ts";
 
 const BASE_MS = Date.UTC(2026, 0, 5, 8, 0, 0);
 const DAY = 86_400_000;
