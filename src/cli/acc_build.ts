@@ -34,6 +34,7 @@ const PRIORITIES = ["Low", "Normal", "High"];
 const ASSET_CLI: RecordCli<Asset, AssetFilters> = {
   kind: ASSET_KIND,
   plural: "assets",
+  article: "an",
   filters: [
     { flags: "--category <ids>", key: "categoryId", help: "only these category ids", parse: commaList },
     { flags: "--status <ids>", key: "statusId", help: "only these status ids", parse: commaList },
@@ -61,6 +62,7 @@ const ASSET_CLI: RecordCli<Asset, AssetFilters> = {
 const SUBMITTAL_CLI: RecordCli<SubmittalItem, SubmittalFilters> = {
   kind: SUBMITTAL_KIND,
   plural: "submittals",
+  article: "a",
   filters: [
     {
       flags: "--status <ids>",
@@ -117,6 +119,7 @@ const SUBMITTAL_CLI: RecordCli<SubmittalItem, SubmittalFilters> = {
 const CHECKLIST_CLI: RecordCli<ChecklistResource, ChecklistFilters> = {
   kind: CHECKLIST_KIND,
   plural: "checklists",
+  article: "a",
   filters: [
     {
       flags: "--template-type <ids>",
@@ -132,6 +135,7 @@ const CHECKLIST_CLI: RecordCli<ChecklistResource, ChecklistFilters> = {
       flags: "--template <id>",
       field: "templateId",
       help: "the template to create it from (`acc checklist templates`)",
+      createOnly: true,
     },
     { flags: "--title <text>", field: "title", help: "title" },
     {

@@ -24,6 +24,8 @@ export interface FieldFlag {
   help: string;
   /** Turns the flag's text into the field's value (default: the text). */
   parse?: (value: string) => unknown;
+  /** Only `create` takes it (the platform fixes it once the record exists). */
+  createOnly?: boolean;
 }
 
 /** A flag that filters a list (`--status <list>` → `status`). */
@@ -39,6 +41,8 @@ export interface RecordCli<R, F> {
   kind: RecordKind<R, F>;
   /** The plural a person reads in descriptions ("RFIs"). */
   plural: string;
+  /** The article of the noun ("an RFI", "a submittal"). */
+  article: "a" | "an";
   filters: readonly FilterFlag[];
   fields: readonly FieldFlag[];
   /** Values a create takes when neither a flag nor the file gives them (e.g. status draft). */
@@ -153,7 +157,7 @@ export function registerRecordCommands<R, F>(
   examples(get, spec.examples.get);
 
   const create = withFields(
-    parent.command("create").description(`create a ${kind.noun} from flags and/or --from-file`)
+    parent.command("create").description(`create ${spec.article} ${kind.noun} from flags and/or --from-file`)
       .requiredOption("--project <id>", PROJECT_HELP, projectOf),
     spec.fields,
   );
@@ -170,17 +174,19 @@ export function registerRecordCommands<R, F>(
   examples(create, spec.examples.create);
 
   const update = withFields(
-    parent.command("update").description(`change a ${kind.noun}: only the fields that differ are sent`)
+    parent.command("update").description(
+      `change ${spec.article} ${kind.noun}: only the fields that differ are sent`,
+    )
       .argument("<id>", `${kind.noun} id`, recordId(kind.noun))
       .requiredOption("--project <id>", PROJECT_HELP, projectOf),
-    spec.fields,
+    spec.fields.filter((f) => !f.createOnly),
   );
   act(update, async ([id], opts, cmd) => {
     const ctx = makeCtx(cmd);
     const result = await runRecordUpdate(kind, {
       project: opts.project,
       id,
-      fields: fieldsOf(spec.fields, opts),
+      fields: fieldsOf(spec.fields.filter((f) => !f.createOnly), opts),
       fromFile: bodySource(ctx, opts.fromFile),
     }, ctx);
     const action = result.changed.length > 0

@@ -17,6 +17,7 @@ const users = (value: string) => commaList(value).map((id) => ({ id, type: "user
 export const RFI_CLI: RecordCli<Rfi, RfiFilters> = {
   kind: RFI_KIND,
   plural: "RFIs",
+  article: "an",
   filters: [
     {
       flags: "--status <list>",
