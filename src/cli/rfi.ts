@@ -36,6 +36,12 @@ export const RFI_CLI: RecordCli<Rfi, RfiFilters> = {
       key: "search",
       help: "only RFIs whose title, question or answer holds this text",
     },
+    {
+      flags: "--due-before <date>",
+      key: "dueBefore",
+      help: "only RFIs due on or before this date (YYYY-MM-DD)",
+      parse: dateValue("--due-before"),
+    },
   ],
   fields: [
     { flags: "--title <text>", field: "title", help: "title" },

@@ -36,6 +36,8 @@ export interface RfiFilters {
   status?: string[];
   assignedTo?: string[];
   search?: string;
+  /** Only RFIs due on or before this date (YYYY-MM-DD). */
+  dueBefore?: string;
 }
 
 function base(project: AccProjectId): string {
@@ -46,6 +48,7 @@ function searchSpec(project: AccProjectId, filters: RfiFilters, offset: number, 
   const filter: Record<string, unknown> = {};
   if (filters.status?.length) filter.status = filters.status;
   if (filters.assignedTo?.length) filter.assignedTo = filters.assignedTo;
+  if (filters.dueBefore) filter.dueDate = `..${filters.dueBefore}`;
   return {
     method: "POST",
     path: `${base(project)}/search:rfis`,

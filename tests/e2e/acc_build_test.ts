@@ -117,6 +117,13 @@ Deno.test("acc build: every list follows both pages, --limit stops, b. ids are s
     await h.run(["rfi", "list", "--project", PROJECT, "--assigned-to", "SANDBOXADAMORENO", "-o", "json"]),
   );
   assert.ok(mine.length > 0 && mine.every((r) => r.assignedTo.some((a) => a.id === "SANDBOXADAMORENO")));
+  const due = json<{ dueDate: string }[]>(
+    await h.run(["rfi", "list", "--project", PROJECT, "--due-before", "2026-01-25", "-o", "json"]),
+  );
+  assert.ok(
+    due.length > 0 && due.every((r) => r.dueDate <= "2026-01-25"),
+    JSON.stringify(due.map((r) => r.dueDate)),
+  );
   const templates = await h.run(["acc", "checklist", "templates", "--project", `b.${PROJECT}`, "-o", "csv"]);
   assert.equal(templates.code, 0, templates.stderr);
   assert.match(templates.stdout, /^id,title,templateType,sections,items\r?\n/);

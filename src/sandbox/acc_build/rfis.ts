@@ -64,11 +64,20 @@ function asArray(v: unknown): unknown[] | undefined {
   return Array.isArray(v) ? v : [v];
 }
 
+/** Whether `value` (a date or timestamp) is in `range`: one instant, `from..to`, `..to` or `from..`. */
+function inRange(value: unknown, range: string): boolean {
+  if (typeof value !== "string" || value === "") return false;
+  const [from, to] = range.includes("..") ? range.split("..") : [range, range];
+  const day = value.slice(0, 10);
+  return (from === "" || day >= from.slice(0, 10)) && (to === "" || day <= to.slice(0, 10));
+}
+
 function matches(rfi: Rec, filter: Record<string, unknown>, search: string | undefined): boolean {
   const status = asArray(filter.status)?.map(String);
   if (status && !status.includes(String(rfi.status))) return false;
   const assigned = asArray(filter.assignedTo)?.map(String);
   if (assigned && !(rfi.assignedTo as { id: string }[]).some((a) => assigned.includes(a.id))) return false;
+  if (filter.dueDate !== undefined && !inRange(rfi.dueDate, String(filter.dueDate))) return false;
   const ids = asArray(filter.id)?.map(String);
   if (ids && !ids.includes(rfi.id)) return false;
   if (search) {
