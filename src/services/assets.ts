@@ -67,6 +67,23 @@ export function assetPage(
   return fetchPage<Asset>(http, assetsRequest(project, opts), "acc", opts);
 }
 
+/** An asset status (settings v1): its id and the label a person reads. */
+export interface AssetStatus {
+  id: string;
+  label: string;
+  [field: string]: unknown;
+}
+
+/** Every asset status of the project (settings v1, cursor paged like the asset list). */
+export function listAssetStatuses(http: Http, project: AccProjectId): AsyncGenerator<AssetStatus> {
+  return paginate<AssetStatus>(http, {
+    path: `/construction/assets/v1/projects/${segment(project)}/asset-statuses`,
+    query: { limit: ASSET_PAGE },
+    resource: "acc-project",
+    scope: DATA_READ,
+  }, "acc");
+}
+
 /** One asset, read through `assets:batch-get`; an unknown id is the platform's silence, told as 404 here. */
 export async function getAsset(http: Http, project: AccProjectId, id: string): Promise<Asset | undefined> {
   const res = await http.request<{ results?: Asset[] }>({

@@ -124,6 +124,8 @@ Deno.test("acc build: every list follows both pages, --limit stops, b. ids are s
     due.length > 0 && due.every((r) => r.dueDate <= "2026-01-25"),
     JSON.stringify(due.map((r) => r.dueDate)),
   );
+  const assets = await h.run(["acc", "asset", "list", "--project", PROJECT, "--limit", "5", "-o", "table"]);
+  assert.match(assets.stdout, /AHU-01 .*Specified/, "a table shows the status label");
   const templates = await h.run(["acc", "checklist", "templates", "--project", `b.${PROJECT}`, "-o", "csv"]);
   assert.equal(templates.code, 0, templates.stderr);
   assert.match(templates.stdout, /^id,title,templateType,sections,items\r?\n/);
