@@ -198,6 +198,18 @@ Deno.test("rfi: create -> get -> update sends only what changed -> forbidden mov
     jump.stderr,
     /^error: .*cannot move the RFI from 'submitted' to 'closed'; allowed: open, void\nhint: /,
   );
+  const shown = await h.run(["rfi", "get", rfi.id, "--project", PROJECT, "-o", "table"]);
+  assert.equal(shown.code, 0, shown.stderr);
+  assert.match(shown.stdout, /Duct clash at C4/);
+
+  // Logged in, a bad body file still stops before any request.
+  await Deno.writeTextFile(`${h.home.cwd}/wrong.yaml`, "title: Duct\npriority: [High]\n");
+  const before = await lastSeq(h);
+  assertUsageError(
+    await h.run(["rfi", "update", rfi.id, "--project", PROJECT, "--from-file", "wrong.yaml"]),
+    /wrong\.yaml:2:11: field 'priority' must be a string/,
+  );
+  assert.equal(await lastSeq(h), before, "no request was sent");
   const missing = await h.run(["rfi", "get", "00000000-0000-4000-8000-000000000000", "--project", PROJECT]);
   assert.equal(missing.code, 4, missing.stderr);
 });
