@@ -39,6 +39,11 @@ export interface RecordKind<R, F> {
   values(record: R): Record<string, unknown>;
   /** The record as a table row. */
   row(record: R): ScanRow;
+  /**
+   * The field that holds the record's workflow status, its value, and the values the platform says
+   * it may move to (from the record's permitted actions); undefined when the record does not say.
+   */
+  moves?(record: R): { field: string; from: string; allowed: string[] } | undefined;
 }
 
 /** Where a record verb goes: the project (bare GUID). */
@@ -134,6 +139,20 @@ export interface UpdateResult<R> {
   changed: string[];
 }
 
+/** Refuses a status the record's permitted actions do not allow, before sending anything. */
+function checkMove<R, F>(kind: RecordKind<R, F>, record: R, changes: Record<string, unknown>): void {
+  const moves = kind.moves?.(record);
+  if (!moves || changes[moves.field] === undefined) return;
+  const to = String(changes[moves.field]);
+  if (moves.allowed.includes(to)) return;
+  throw usageError(
+    `cannot move ${kind.noun} ${kind.row(record).id} from '${moves.from}' to '${to}'`,
+    moves.allowed.length > 0
+      ? `From '${moves.from}' it may move to: ${moves.allowed.join(", ")}.`
+      : `'${moves.from}' is final: it moves no further.`,
+  );
+}
+
 /** `<kind> update`: reads the record, then sends only the given fields whose value differs from it. */
 export async function runRecordUpdate<R, F>(
   kind: RecordKind<R, F>,
@@ -156,5 +175,6 @@ export async function runRecordUpdate<R, F>(
   }
   const changed = Object.keys(changes);
   if (changed.length === 0) return { record: current, changed };
+  checkMove(kind, current, changes);
   return { record: await kind.update(http, opts.project, opts.id, changes), changed };
 }

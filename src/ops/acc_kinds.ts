@@ -120,6 +120,12 @@ export const SUBMITTAL_KIND: RecordKind<SubmittalItem, SubmittalFilters> = {
   create: createSubmittal,
   update: updateSubmittal,
   values: (s) => s,
+  moves: (s) => {
+    const actions = s.permittedActions as { transitions?: { stateTo?: { id?: string } }[] }[] | undefined;
+    if (!Array.isArray(actions)) return undefined;
+    const allowed = actions.flatMap((a) => a.transitions ?? []).map((t) => String(t.stateTo?.id));
+    return { field: "stateId", from: s.stateId, allowed };
+  },
   row: (s) => ({
     id: s.id,
     identifier: s.identifier,

@@ -55,6 +55,12 @@ export const RFI_KIND: RecordKind<Rfi, RfiFilters> = {
   create: createRfi,
   update: updateRfi,
   values: (r) => r,
+  moves: (r) => {
+    const permitted =
+      (r.permittedActions as { updateRfi?: { permittedStatuses?: { wfUS?: { status: string }[] } } })
+        ?.updateRfi?.permittedStatuses?.wfUS;
+    return permitted && { field: "status", from: r.status, allowed: permitted.map((p) => p.status) };
+  },
   row: (r) => ({
     id: r.id,
     customIdentifier: r.customIdentifier,

@@ -47,6 +47,15 @@ async function logSince(h: SandboxHome, seq: number, prefix: string) {
   return (await requestLog(h.sb.url, prefix)).filter((e) => (e as unknown as { seq: number }).seq > seq);
 }
 
+/** The stored user login's access token (the one with a refresh token), for a request sent by hand. */
+async function userToken(h: SandboxHome): Promise<string> {
+  const tokens = JSON.parse(await Deno.readTextFile(`${h.home.configDir}/tokens.json`));
+  const user = (Object.values(tokens) as { access_token: string; refresh_token?: string }[])
+    .find((t) => t.refresh_token);
+  assert.ok(user, "a user login is stored");
+  return user.access_token;
+}
+
 async function lastSeq(h: SandboxHome): Promise<number> {
   const all = await requestLog(h.sb.url);
   return (all.at(-1) as unknown as { seq: number } | undefined)?.seq ?? 0;
@@ -192,11 +201,22 @@ Deno.test("rfi: create -> get -> update sends only what changed -> forbidden mov
   assert.equal(same.code, 0, same.stderr);
   assert.deepEqual(sentBodies(same, "PATCH"), [], "nothing differed, nothing sent");
 
+  const seq = await lastSeq(h);
   const jump = await h.run(["rfi", "update", rfi.id, "--project", PROJECT, "--status", "closed"]);
-  assert.equal(jump.code, 2, jump.stderr);
+  assertUsageError(jump, /^error: cannot move RFI \S+ from 'submitted' to 'closed'$/);
+  assert.match(jump.stderr, /hint: From 'submitted' it may move to: open, void\./);
+  const tried = await logSince(h, seq, "/construction/rfis");
+  assert.deepEqual(tried.map((e) => e.method), ["GET"], "the record was read, no PATCH was sent");
+  // The platform refuses such a move too (a client that does not read the permitted actions).
+  const direct = await fetch(`${h.sb.url}/construction/rfis/v3/projects/${PROJECT}/rfis/${rfi.id}`, {
+    method: "PATCH",
+    headers: { authorization: `Bearer ${await userToken(h)}`, "content-type": "application/json" },
+    body: JSON.stringify({ status: "closed" }),
+  });
+  assert.equal(direct.status, 400);
   assert.match(
-    jump.stderr,
-    /^error: .*cannot move the RFI from 'submitted' to 'closed'; allowed: open, void\nhint: /,
+    (await direct.json()).message,
+    /cannot move the RFI from 'submitted' to 'closed'; allowed: open, void/,
   );
   const shown = await h.run(["rfi", "get", rfi.id, "--project", PROJECT, "-o", "table"]);
   assert.equal(shown.code, 0, shown.stderr);
@@ -281,8 +301,8 @@ Deno.test("acc asset, submittal, checklist: create -> get -> update with only th
   assert.deepEqual(sentBodies(moved, "POST").at(-1), { stateId: "rev" });
   assert.deepEqual(sentBodies(moved, "PATCH"), [], "the priority was already High");
   const back = await h.run(["acc", "submittal", "update", item.id, "--project", PROJECT, "--state", "draft"]);
-  assert.equal(back.code, 2);
-  assert.match(back.stderr, /cannot move the item from 'rev' to 'draft'; allowed: mgr-2, void/);
+  assertUsageError(back, /cannot move submittal \S+ from 'rev' to 'draft'/);
+  assert.match(back.stderr, /may move to: mgr-2, void/);
 
   // Checklists: made from a template, then moved along their statuses.
   const [template] = json<Row[]>(await run(["acc", "checklist", "templates"]));
