@@ -8,7 +8,7 @@ import type { AccProjectId } from "../aps/ids.ts";
 import { DiazoError, usageError } from "../core/errors.ts";
 import type { Http } from "../services/http.ts";
 import type { PageResult } from "../services/pagination.ts";
-import { type BodyShape, type BodySource, readBodyFile } from "./body_file.ts";
+import type { BodyShape, BodySource } from "./body_file.ts";
 import type { OpsDeps } from "./deps.ts";
 import type { ListPage } from "./list.ts";
 
@@ -110,7 +110,12 @@ export async function runRecordGet<R, F>(
 
 /** The body file's fields under the flags' (flags win); checked before any request. */
 async function gather<R, F>(kind: RecordKind<R, F>, input: RecordInput): Promise<Record<string, unknown>> {
-  const fromFile = input.fromFile ? await readBodyFile(input.fromFile, kind.shape) : {};
+  let fromFile: Record<string, unknown> = {};
+  if (input.fromFile) {
+    // The YAML reader loads only when a file is given (DESIGN.md §2: heavy modules load lazily).
+    const { readBodyFile } = await import("./body_file.ts");
+    fromFile = await readBodyFile(input.fromFile, kind.shape);
+  }
   const fields: Record<string, unknown> = { ...input.defaults, ...fromFile };
   for (const [k, v] of Object.entries(input.fields)) if (v !== undefined) fields[k] = v;
   return fields;

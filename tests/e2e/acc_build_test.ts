@@ -91,6 +91,27 @@ Deno.test("acc build: no login stops before any request; bad --from-file is a us
       /'riverside' is not an ACC\/BIM 360 id/,
     );
     assert.deepEqual(await requestLog(h.sb.url), [], "bad input sent nothing either");
+    // The platform refuses the app's own (2-legged) token on these services, whatever its scopes.
+    const app = await fetch(`${h.sb.url}/authentication/v2/token`, {
+      method: "POST",
+      headers: {
+        authorization: `Basic ${btoa("diazo-sandbox:diazo-sandbox-secret")}`,
+        "content-type": "application/x-www-form-urlencoded",
+      },
+      body: "grant_type=client_credentials&scope=data:read data:write",
+    }).then((r) => r.json());
+    for (
+      const path of [
+        "/construction/assets/v2/projects/P/assets",
+        "/bim360/checklists/v1/containers/P/templates",
+      ]
+    ) {
+      const res = await fetch(`${h.sb.url}${path.replace("P", PROJECT)}`, {
+        headers: { authorization: `Bearer ${app.access_token}` },
+      });
+      assert.equal(res.status, 403, path);
+      assert.match((await res.json()).message, /needs a user's token/);
+    }
   } finally {
     await h.close();
   }
