@@ -64,6 +64,12 @@ export const FAMILIES: readonly Family[] = [
     load: () => import("./view.ts"),
   },
   {
+    name: "api",
+    group: "core",
+    summary: "send an authenticated request to any platform path (like `gh api`)",
+    load: () => import("./api.ts"),
+  },
+  {
     name: "hub",
     group: "data",
     summary: "list the hubs (accounts) your login can see",
@@ -110,6 +116,18 @@ export const FAMILIES: readonly Family[] = [
     group: "automation",
     summary: "Design Automation: engines, app bundles, activities, work items",
     load: () => import("./da.ts"),
+  },
+  {
+    name: "webhook",
+    group: "automation",
+    summary: "webhooks: hooks that POST platform events to your URL; test and verify callbacks",
+    load: () => import("./webhook.ts"),
+  },
+  {
+    name: "reality-capture",
+    group: "automation",
+    summary: "photo to 3D: photoscenes, photo upload, processing and results",
+    load: () => import("./reality_capture.ts"),
   },
   {
     name: "pipeline",

@@ -16,9 +16,12 @@ import { createDmStore, type DmStore } from "./dm/store.ts";
 import { createEventBus, type EventBus } from "./events.ts";
 import { createFaultStore, type FaultStore } from "./faults.ts";
 import { createOssStore, type OssStore } from "./oss/store.ts";
+import { createRealityStore, type RealityStore } from "./reality/store.ts";
 import { createRequestLog, type RequestLog } from "./request_log.ts";
 import { createSettings, type Settings } from "./settings.ts";
 import type { ServiceStore } from "./store.ts";
+import { createWebhooks } from "./webhooks/service.ts";
+import type { WebhookStore } from "./webhooks/store.ts";
 
 /** The parts of one running sandbox. */
 export interface SandboxContext {
@@ -28,8 +31,13 @@ export interface SandboxContext {
   dm: DmStore;
   da: DaStore;
   admin: AdminStore;
+<<<<<<< HEAD
   /** Construction-cloud RFIs, assets, submittals and checklists. */
   accBuild: AccBuildStore;
+=======
+  webhooks: WebhookStore;
+  reality: RealityStore;
+>>>>>>> main
   clock: Clock;
   settings: Settings;
   faults: FaultStore;
@@ -46,6 +54,8 @@ export interface SandboxContext {
 export function createSandboxContext(keys: SigningKey[], dataDir: string): SandboxContext {
   const clock = createClock();
   const settings = createSettings();
+  const events = createEventBus();
+  const webhooks = createWebhooks(events, clock, settings);
   const parts = {
     auth: createAuthStore(keys, clock, settings),
     oss: createOssStore(dataDir, clock),
@@ -53,18 +63,28 @@ export function createSandboxContext(keys: SigningKey[], dataDir: string): Sandb
     dm: createDmStore(),
     da: createDaStore(),
     admin: createAdminStore(),
+<<<<<<< HEAD
     accBuild: createAccBuildStore(),
+=======
+    reality: createRealityStore(dataDir),
+>>>>>>> main
     faults: createFaultStore(),
     requests: createRequestLog(),
   };
   const { auth, oss, derivative, dm, da, admin, faults, requests } = parts;
+  const { reality } = parts;
   return {
     ...parts,
     clock,
     settings,
-    events: createEventBus(),
+    events,
     dataDir,
+<<<<<<< HEAD
     stores: [auth, oss, derivative, dm, da, admin, parts.accBuild, faults, clock, settings, requests],
+=======
+    webhooks,
+    stores: [auth, oss, derivative, dm, da, admin, faults, clock, settings, requests, webhooks, reality],
+>>>>>>> main
   };
 }
 

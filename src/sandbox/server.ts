@@ -13,6 +13,8 @@ import { dmRoutes } from "./dm/routes.ts";
 import { type Front, startFront } from "./front.ts";
 import { createRequestHandler } from "./middleware.ts";
 import { ossRoutes } from "./oss/routes.ts";
+import { webhookRoutes } from "./webhooks/routes.ts";
+import { realityRoutes } from "./reality/routes.ts";
 
 /** How to start a sandbox. */
 export interface SandboxOptions {
@@ -53,7 +55,12 @@ export const SERVICE_ROUTES = [
   dmRoutes,
   daRoutes,
   adminRoutes,
+<<<<<<< HEAD
   accBuildRoutes,
+=======
+  webhookRoutes,
+  realityRoutes,
+>>>>>>> main
 ];
 
 function urlHost(hostname: string): string {
@@ -76,6 +83,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const stopping = new AbortController();
   try {
     const sandbox = createSandboxContext([opts.signingKey ?? await generateSigningKey()], dataDir);
+    stopping.signal.addEventListener("abort", () => sandbox.webhooks.stop(), { once: true });
     const handler = createRequestHandler(sandbox, {
       routes: SERVICE_ROUTES,
       connections: {
