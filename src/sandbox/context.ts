@@ -31,13 +31,10 @@ export interface SandboxContext {
   dm: DmStore;
   da: DaStore;
   admin: AdminStore;
-<<<<<<< HEAD
-  /** Construction-cloud RFIs, assets, submittals and checklists. */
-  accBuild: AccBuildStore;
-=======
   webhooks: WebhookStore;
   reality: RealityStore;
->>>>>>> main
+  /** Construction-cloud RFIs, assets, submittals and checklists. */
+  accBuild: AccBuildStore;
   clock: Clock;
   settings: Settings;
   faults: FaultStore;
@@ -63,28 +60,36 @@ export function createSandboxContext(keys: SigningKey[], dataDir: string): Sandb
     dm: createDmStore(),
     da: createDaStore(),
     admin: createAdminStore(),
-<<<<<<< HEAD
-    accBuild: createAccBuildStore(),
-=======
     reality: createRealityStore(dataDir),
->>>>>>> main
+    accBuild: createAccBuildStore(),
     faults: createFaultStore(),
     requests: createRequestLog(),
   };
   const { auth, oss, derivative, dm, da, admin, faults, requests } = parts;
   const { reality } = parts;
+  const { accBuild } = parts;
   return {
     ...parts,
     clock,
     settings,
     events,
     dataDir,
-<<<<<<< HEAD
-    stores: [auth, oss, derivative, dm, da, admin, parts.accBuild, faults, clock, settings, requests],
-=======
     webhooks,
-    stores: [auth, oss, derivative, dm, da, admin, faults, clock, settings, requests, webhooks, reality],
->>>>>>> main
+    stores: [
+      auth,
+      oss,
+      derivative,
+      dm,
+      da,
+      admin,
+      faults,
+      clock,
+      settings,
+      requests,
+      webhooks,
+      reality,
+      accBuild,
+    ],
   };
 }
 

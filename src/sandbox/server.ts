@@ -55,12 +55,9 @@ export const SERVICE_ROUTES = [
   dmRoutes,
   daRoutes,
   adminRoutes,
-<<<<<<< HEAD
-  accBuildRoutes,
-=======
   webhookRoutes,
   realityRoutes,
->>>>>>> main
+  accBuildRoutes,
 ];
 
 function urlHost(hostname: string): string {
