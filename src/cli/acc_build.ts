@@ -129,6 +129,16 @@ const CHECKLIST_CLI: RecordCli<ChecklistResource, ChecklistFilters> = {
       })`,
       parse: oneOf("--template-type", Object.keys(CHECKLIST_TEMPLATE_TYPES)),
     },
+    {
+      flags: "--status <list>",
+      key: "statusId",
+      help: `only these statuses (${CHECKLIST_STATUSES.join(", ")})`,
+      // The platform filters by status number: the statuses' order, from 1.
+      parse: (v) =>
+        [oneOf("--status", CHECKLIST_STATUSES)(v)].flat().map((s) =>
+          String(CHECKLIST_STATUSES.indexOf(s) + 1)
+        ),
+    },
   ],
   fields: [
     {

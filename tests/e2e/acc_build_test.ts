@@ -156,6 +156,10 @@ Deno.test("acc build: every list follows both pages, --limit stops, b. ids are s
   );
   const assets = await h.run(["acc", "asset", "list", "--project", PROJECT, "--limit", "5", "-o", "table"]);
   assert.match(assets.stdout, /AHU-01 .*Specified/, "a table shows the status label");
+  const done = json<{ attributes: { status: string } }[]>(
+    await h.run(["acc", "checklist", "list", "--project", PROJECT, "--status", "completed", "-o", "json"]),
+  );
+  assert.ok(done.length > 0 && done.every((c) => c.attributes.status === "completed"));
   const templates = await h.run(["acc", "checklist", "templates", "--project", `b.${PROJECT}`, "-o", "csv"]);
   assert.equal(templates.code, 0, templates.stderr);
   assert.match(templates.stdout, /^id,title,templateType,sections,items\r?\n/);
