@@ -4,6 +4,7 @@
  * body, so it pages here rather than through `paginate()`. Project ids come checked (bare GUIDs).
  */
 import type { AccProjectId } from "../aps/ids.ts";
+import { usageError } from "../core/errors.ts";
 import type { Http, RequestSpec } from "./http.ts";
 import type { PageResult } from "./pagination.ts";
 import { segment } from "./path.ts";
@@ -98,8 +99,13 @@ export async function searchRfiPage(
   project: AccProjectId,
   opts: RfiFilters & { limit: number; cursor?: string },
 ): Promise<PageResult<Rfi>> {
-  const start = opts.cursor === undefined ? 0 : Number(opts.cursor);
-  const offset = Number.isInteger(start) && start >= 0 ? start : 0;
+  const offset = opts.cursor === undefined ? 0 : Number(opts.cursor);
+  if (!Number.isInteger(offset) || offset < 0 || opts.cursor === "") {
+    throw usageError(
+      "invalid cursor",
+      "Pass the next_cursor of the previous answer of the same list unchanged, or omit it to start over.",
+    );
+  }
   const items: Rfi[] = [];
   for await (const rfi of searchRfis(http, project, { ...opts, offset, limit: opts.limit + 1 })) {
     items.push(rfi);

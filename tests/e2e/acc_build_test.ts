@@ -393,6 +393,8 @@ Deno.test("serve: rfi_list, asset_list, submittal_list, checklist_list page with
     }
     const open = await ok(serve.client, "rfi_list", { project_id: PROJECT, status: ["open"], limit: 5 });
     assert.ok(open.items.every((i: { status: string }) => i.status === "open"));
+    const cursor = await fails(serve.client, "rfi_list", { project_id: PROJECT, cursor: "not-a-cursor" });
+    assert.match(cursor.message, /invalid cursor/);
     const bad = await fails(serve.client, "asset_list", { project_id: "riverside" });
     assert.equal(bad.code, "usage");
     assert.match(bad.message, /'riverside' is not an ACC\/BIM 360 id/);
