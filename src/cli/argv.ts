@@ -46,6 +46,8 @@ export function isBuiltinWord(word: string): boolean {
 /** Commands whose `-o` names a path (as users of other download tools expect); `--output` still sets the format. */
 const PATH_O_COMMANDS: readonly (readonly string[])[] = [
   ["object", "download"],
+  ["item", "download"],
+  ["dm", "download"],
   ["translate", "download"],
   ["translate", "thumbnail"],
   ["generate"],

@@ -84,14 +84,20 @@ export const FAMILIES: readonly Family[] = [
   {
     name: "folder",
     group: "data",
-    summary: "list folders and their contents",
+    summary: "list, create and rename folders",
     load: () => import("./dm.ts").then((m) => ({ register: m.registerFolder })),
   },
   {
     name: "item",
     group: "data",
-    summary: "inspect items (files) and their versions",
+    summary: "upload, download, bind, rename and inspect items (files)",
     load: () => import("./dm.ts").then((m) => ({ register: m.registerItem })),
+  },
+  {
+    name: "dm",
+    group: "data",
+    summary: "data management as SPEC.md spells it: projects, upload, download, update-item, create-folder",
+    load: () => import("./dm_write.ts").then((m) => ({ register: m.registerDm })),
   },
   {
     name: "admin",

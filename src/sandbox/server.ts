@@ -10,6 +10,7 @@ import { createSandboxContext } from "./context.ts";
 import { daRoutes } from "./da/routes.ts";
 import { derivativeRoutes } from "./derivative/routes.ts";
 import { dmRoutes } from "./dm/routes.ts";
+import { dmWriteRoutes } from "./dm/writes.ts";
 import { type Front, startFront } from "./front.ts";
 import { createRequestHandler } from "./middleware.ts";
 import { ossRoutes } from "./oss/routes.ts";
@@ -53,6 +54,7 @@ export const SERVICE_ROUTES = [
   ossRoutes,
   derivativeRoutes,
   dmRoutes,
+  dmWriteRoutes,
   daRoutes,
   adminRoutes,
   webhookRoutes,
