@@ -91,7 +91,8 @@ Deno.test("da: nickname, app bundles per app, conflicts, shared activities, rese
     assert.equal(created.json.version, 1);
     assert.equal(created.json.engine, "Autodesk.AutoCAD+24");
     assert.equal(created.json.uploadParameters.formData.key, "apps/Diazo_Co/Extract/1");
-    assert.match(created.json.uploadParameters.endpointURL, /^https:\/\//);
+    // The form goes to the sandbox's own package store (on the platform: an S3 bucket's URL).
+    assert.equal(created.json.uploadParameters.endpointURL, `${sb.url}/__da/store`);
     await api(sb, "POST", `${DA}/appbundles`, t, { id: "Another", engine: "Autodesk.Revit+2024" });
 
     const dup = await api(sb, "POST", `${DA}/appbundles`, t, {
