@@ -4,6 +4,7 @@
  * verified token).
  */
 
+import { type AccBuildStore, createAccBuildStore } from "./acc_build/store.ts";
 import { type AdminStore, createAdminStore } from "./admin/store.ts";
 import type { SigningKey } from "./auth/jwt.ts";
 import { type AuthStore, createAuthStore } from "./auth/store.ts";
@@ -32,6 +33,8 @@ export interface SandboxContext {
   admin: AdminStore;
   webhooks: WebhookStore;
   reality: RealityStore;
+  /** Construction-cloud RFIs, assets, submittals and checklists. */
+  accBuild: AccBuildStore;
   clock: Clock;
   settings: Settings;
   faults: FaultStore;
@@ -58,11 +61,13 @@ export function createSandboxContext(keys: SigningKey[], dataDir: string): Sandb
     da: createDaStore(),
     admin: createAdminStore(),
     reality: createRealityStore(dataDir),
+    accBuild: createAccBuildStore(),
     faults: createFaultStore(),
     requests: createRequestLog(),
   };
   const { auth, oss, derivative, dm, da, admin, faults, requests } = parts;
   const { reality } = parts;
+  const { accBuild } = parts;
   return {
     ...parts,
     clock,
@@ -70,7 +75,21 @@ export function createSandboxContext(keys: SigningKey[], dataDir: string): Sandb
     events,
     dataDir,
     webhooks,
-    stores: [auth, oss, derivative, dm, da, admin, faults, clock, settings, requests, webhooks, reality],
+    stores: [
+      auth,
+      oss,
+      derivative,
+      dm,
+      da,
+      admin,
+      faults,
+      clock,
+      settings,
+      requests,
+      webhooks,
+      reality,
+      accBuild,
+    ],
   };
 }
 

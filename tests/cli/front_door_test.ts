@@ -121,7 +121,16 @@ Deno.test("diazo --help groups the families under core, data, automation, extend
       "view",
       "api",
     ]);
-    assert.deepEqual(section("Data commands:"), ["hub", "project", "folder", "item", "dm", "admin", "acc"]);
+    assert.deepEqual(section("Data commands:"), [
+      "hub",
+      "project",
+      "folder",
+      "item",
+      "dm",
+      "admin",
+      "acc",
+      "rfi",
+    ]);
     assert.deepEqual(section("Automation commands:"), [
       "da",
       "webhook",
