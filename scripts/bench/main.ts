@@ -14,4 +14,5 @@ if (!only || only === "batch") await benchBatch();
 if (!only || only === "serve") await benchServe();
 if (!only || only === "pipeline") await benchPipeline();
 if (!only || only === "tests") await benchTests();
+if (!only || only === "reality") await (await import("./reality.ts")).benchReality();
 if ((!only || only === "soak") && !(await benchSoak())) Deno.exitCode = 1;

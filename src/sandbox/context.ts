@@ -4,6 +4,7 @@
  * verified token).
  */
 
+import { type AccBuildStore, createAccBuildStore } from "./acc_build/store.ts";
 import { type AdminStore, createAdminStore } from "./admin/store.ts";
 import type { SigningKey } from "./auth/jwt.ts";
 import { type AuthStore, createAuthStore } from "./auth/store.ts";
@@ -15,9 +16,12 @@ import { createDmStore, type DmStore } from "./dm/store.ts";
 import { createEventBus, type EventBus } from "./events.ts";
 import { createFaultStore, type FaultStore } from "./faults.ts";
 import { createOssStore, type OssStore } from "./oss/store.ts";
+import { createRealityStore, type RealityStore } from "./reality/store.ts";
 import { createRequestLog, type RequestLog } from "./request_log.ts";
 import { createSettings, type Settings } from "./settings.ts";
 import type { ServiceStore } from "./store.ts";
+import { createWebhooks } from "./webhooks/service.ts";
+import type { WebhookStore } from "./webhooks/store.ts";
 
 /** The parts of one running sandbox. */
 export interface SandboxContext {
@@ -27,6 +31,10 @@ export interface SandboxContext {
   dm: DmStore;
   da: DaStore;
   admin: AdminStore;
+  webhooks: WebhookStore;
+  reality: RealityStore;
+  /** Construction-cloud RFIs, assets, submittals and checklists. */
+  accBuild: AccBuildStore;
   clock: Clock;
   settings: Settings;
   faults: FaultStore;
@@ -43,6 +51,8 @@ export interface SandboxContext {
 export function createSandboxContext(keys: SigningKey[], dataDir: string): SandboxContext {
   const clock = createClock();
   const settings = createSettings();
+  const events = createEventBus();
+  const webhooks = createWebhooks(events, clock, settings);
   const parts = {
     auth: createAuthStore(keys, clock, settings),
     oss: createOssStore(dataDir, clock),
@@ -50,17 +60,36 @@ export function createSandboxContext(keys: SigningKey[], dataDir: string): Sandb
     dm: createDmStore(),
     da: createDaStore(),
     admin: createAdminStore(),
+    reality: createRealityStore(dataDir),
+    accBuild: createAccBuildStore(),
     faults: createFaultStore(),
     requests: createRequestLog(),
   };
   const { auth, oss, derivative, dm, da, admin, faults, requests } = parts;
+  const { reality } = parts;
+  const { accBuild } = parts;
   return {
     ...parts,
     clock,
     settings,
-    events: createEventBus(),
+    events,
     dataDir,
-    stores: [auth, oss, derivative, dm, da, admin, faults, clock, settings, requests],
+    webhooks,
+    stores: [
+      auth,
+      oss,
+      derivative,
+      dm,
+      da,
+      admin,
+      faults,
+      clock,
+      settings,
+      requests,
+      webhooks,
+      reality,
+      accBuild,
+    ],
   };
 }
 

@@ -2,6 +2,7 @@
  * Starts and stops a sandbox: the platform emulator served over HTTP on loopback.
  */
 
+import { accBuildRoutes } from "./acc_build/routes.ts";
 import { adminRoutes } from "./admin/routes.ts";
 import { generateSigningKey, type SigningKey } from "./auth/jwt.ts";
 import { authRoutes } from "./auth/routes.ts";
@@ -9,9 +10,12 @@ import { createSandboxContext } from "./context.ts";
 import { daRoutes } from "./da/routes.ts";
 import { derivativeRoutes } from "./derivative/routes.ts";
 import { dmRoutes } from "./dm/routes.ts";
+import { dmWriteRoutes } from "./dm/writes.ts";
 import { type Front, startFront } from "./front.ts";
 import { createRequestHandler } from "./middleware.ts";
 import { ossRoutes } from "./oss/routes.ts";
+import { webhookRoutes } from "./webhooks/routes.ts";
+import { realityRoutes } from "./reality/routes.ts";
 
 /** How to start a sandbox. */
 export interface SandboxOptions {
@@ -50,8 +54,12 @@ export const SERVICE_ROUTES = [
   ossRoutes,
   derivativeRoutes,
   dmRoutes,
+  dmWriteRoutes,
   daRoutes,
   adminRoutes,
+  webhookRoutes,
+  realityRoutes,
+  accBuildRoutes,
 ];
 
 function urlHost(hostname: string): string {
@@ -74,6 +82,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const stopping = new AbortController();
   try {
     const sandbox = createSandboxContext([opts.signingKey ?? await generateSigningKey()], dataDir);
+    stopping.signal.addEventListener("abort", () => sandbox.webhooks.stop(), { once: true });
     const handler = createRequestHandler(sandbox, {
       routes: SERVICE_ROUTES,
       connections: {

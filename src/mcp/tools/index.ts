@@ -2,9 +2,11 @@
 import { usageError } from "../../core/errors.ts";
 import { suggest } from "../../core/suggest.ts";
 import type { AnyTool } from "../tool.ts";
+import { ACC_BUILD_TOOLS } from "./acc_build.ts";
 import { AUTH_TOOLS } from "./auth.ts";
 import { BUCKET_TOOLS } from "./buckets.ts";
 import { DM_TOOLS } from "./dm.ts";
+import { DM_WRITE_TOOLS } from "./dm_write.ts";
 import { OBJECT_TOOLS } from "./objects.ts";
 import { TRANSLATE_TOOLS } from "./translate.ts";
 
@@ -15,6 +17,8 @@ export const ALL_TOOLS: readonly AnyTool[] = [
   ...OBJECT_TOOLS,
   ...TRANSLATE_TOOLS,
   ...DM_TOOLS,
+  ...DM_WRITE_TOOLS,
+  ...ACC_BUILD_TOOLS,
 ];
 
 /** The operator's controls (`serve --read-only --tools a,b --exclude-tools c`). */
