@@ -9,6 +9,8 @@ import { matchHot } from "../../src/cli/hot.ts";
 import { rootHelp } from "../../src/cli/root_help.ts";
 import { runCommandTree, stubProgram } from "../../src/cli/root.ts";
 import { bundle, lazyRequire } from "../../scripts/build.ts";
+import { openTokenStore, type StoredToken } from "../../src/auth/token_store.ts";
+import type { Keychain } from "../../src/platform/keychain.ts";
 import {
   captureIo,
   diazo,
@@ -130,3 +132,36 @@ Deno.test("the split bundle: no chunk imports node:module at start, and its --he
 
 const EAGER_PRELUDE =
   'import { createRequire as __deno_internal_createRequire } from "node:module";\nvar __require = __deno_internal_createRequire(import.meta.url);';
+
+Deno.test("no keychain probe once the token file decided: marker and tokens.json there, the file store at once", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "diazo-store-" });
+  try {
+    let probes = 0;
+    const keychain = {
+      name: "fake",
+      get: () => (probes++, Promise.reject(new Error("no keychain here"))),
+      set: () => Promise.resolve(),
+      delete: () => Promise.resolve(false),
+    };
+    const opts = {
+      configDir: `${dir}/config`,
+      stateDir: `${dir}/state`,
+      env: {},
+      os: "linux",
+      warn: () => {},
+      keychainFor: () => keychain as unknown as Keychain,
+    };
+    const first = await openTokenStore(opts);
+    assert.equal(first.status.kind, "file");
+    assert.equal(probes, 1, "the first run probes and falls back");
+    await first.store.put("default\nx", { access_token: "t", expires_at: 1 } as unknown as StoredToken);
+    const next = await openTokenStore(opts);
+    assert.equal(next.status.kind, "file");
+    assert.equal(probes, 1, "a later run does not probe again");
+    assert.match(next.status.reason, /tokens\.json in use/);
+    await openTokenStore({ ...opts, env: { DIAZO_TOKEN_STORE: "keychain" } }).catch(() => {});
+    assert.equal(probes, 2, "DIAZO_TOKEN_STORE=keychain asks again");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
