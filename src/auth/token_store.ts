@@ -216,7 +216,7 @@ export async function openTokenStore(opts: OpenTokenStoreOptions): Promise<Opene
   // The token file decides: once the keychain was found unusable and the tokens went to the file, no
   // run probes it again (a probe spawns the keychain tool); DIAZO_TOKEN_STORE=keychain asks again.
   if (!forced && await fileExists(path.join(opts.stateDir, FALLBACK_MARKER)) && await fileExists(file)) {
-    return fileStore("tokens.json in use since the OS keychain was found unavailable");
+    return fileStore("OS keychain not available (found on an earlier run; tokens.json in use)");
   }
   const keychain = (opts.keychainFor ?? keychainFor)(opts.os, { env: opts.env, timeoutMs: opts.timeoutMs });
   const unusable = await probeKeychain(keychain, opts.os);

@@ -158,7 +158,7 @@ Deno.test("no keychain probe once the token file decided: marker and tokens.json
     const next = await openTokenStore(opts);
     assert.equal(next.status.kind, "file");
     assert.equal(probes, 1, "a later run does not probe again");
-    assert.match(next.status.reason, /tokens\.json in use/);
+    assert.match(next.status.reason, /OS keychain not available \(found on an earlier run/);
     await openTokenStore({ ...opts, env: { DIAZO_TOKEN_STORE: "keychain" } }).catch(() => {});
     assert.equal(probes, 2, "DIAZO_TOKEN_STORE=keychain asks again");
   } finally {
