@@ -98,7 +98,11 @@ export function lazyRequire(chunk: string): string {
  * single-file bundle, which evaluates every static import of every module at start.
  */
 export async function bundle(outDir: string, root = ROOT): Promise<string> {
-  await Deno.remove(outDir, { recursive: true }).catch(() => {});
+  // Only an earlier bundle's files go: the directory may hold other things (never dist/ itself).
+  await Deno.mkdir(outDir, { recursive: true });
+  for (const e of readdirSync(outDir).filter((n) => n.endsWith(".js"))) {
+    await Deno.remove(path.join(outDir, e));
+  }
   const res = await new Deno.Command(Deno.execPath(), {
     args: [
       "bundle",

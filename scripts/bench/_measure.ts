@@ -21,6 +21,8 @@ export interface MeasureOptions {
   cwd?: string;
   runs: number;
   warmup: number;
+  /** Runs before each run, outside its timing (e.g. emptying a cache the command would answer from). */
+  before?: () => Promise<void>;
   /** Checks one run's output (e.g. that it listed what it should); throws to fail the benchmark. */
   check?: (stdout: string) => void;
 }
@@ -71,6 +73,7 @@ export async function measure(
   const walls: number[] = [];
   const cpus: number[] = [];
   for (let i = 0; i < opts.warmup + opts.runs; i++) {
+    await opts.before?.();
     const cpu0 = childrenCpuMs();
     const t0 = performance.now();
     const out = await new Deno.Command(cmd, {
