@@ -13,6 +13,7 @@ import { createDaStore, type DaStore } from "./da/store.ts";
 import { createDerivativeStore, type DerivativeStore } from "./derivative/store.ts";
 import { createDmStore, type DmStore } from "./dm/store.ts";
 import { createEventBus, type EventBus } from "./events.ts";
+import { createIssuesStore, type IssuesStore } from "./issues/store.ts";
 import { createFaultStore, type FaultStore } from "./faults.ts";
 import { createOssStore, type OssStore } from "./oss/store.ts";
 import { createRequestLog, type RequestLog } from "./request_log.ts";
@@ -27,6 +28,7 @@ export interface SandboxContext {
   dm: DmStore;
   da: DaStore;
   admin: AdminStore;
+  issues: IssuesStore;
   clock: Clock;
   settings: Settings;
   faults: FaultStore;
@@ -50,6 +52,7 @@ export function createSandboxContext(keys: SigningKey[], dataDir: string): Sandb
     dm: createDmStore(),
     da: createDaStore(),
     admin: createAdminStore(),
+    issues: createIssuesStore(),
     faults: createFaultStore(),
     requests: createRequestLog(),
   };
@@ -60,7 +63,7 @@ export function createSandboxContext(keys: SigningKey[], dataDir: string): Sandb
     settings,
     events: createEventBus(),
     dataDir,
-    stores: [auth, oss, derivative, dm, da, admin, faults, clock, settings, requests],
+    stores: [auth, oss, derivative, dm, da, admin, faults, clock, settings, requests, parts.issues],
   };
 }
 

@@ -11,6 +11,7 @@ import { derivativeRoutes } from "./derivative/routes.ts";
 import { dmRoutes } from "./dm/routes.ts";
 import { type Front, startFront } from "./front.ts";
 import { createRequestHandler } from "./middleware.ts";
+import { issuesRoutes } from "./issues/routes.ts";
 import { ossRoutes } from "./oss/routes.ts";
 
 /** How to start a sandbox. */
@@ -52,6 +53,7 @@ export const SERVICE_ROUTES = [
   dmRoutes,
   daRoutes,
   adminRoutes,
+  issuesRoutes,
 ];
 
 function urlHost(hostname: string): string {
