@@ -100,6 +100,12 @@ export const FAMILIES: readonly Family[] = [
     load: () => import("./acc.ts"),
   },
   {
+    name: "issue",
+    group: "data",
+    summary: "construction-cloud issues: list, create, update, transition, comment, attach",
+    load: () => import("./issue.ts"),
+  },
+  {
     name: "da",
     group: "automation",
     summary: "Design Automation: engines, app bundles, activities, work items",
