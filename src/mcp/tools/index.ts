@@ -5,6 +5,7 @@ import type { AnyTool } from "../tool.ts";
 import { AUTH_TOOLS } from "./auth.ts";
 import { BUCKET_TOOLS } from "./buckets.ts";
 import { DM_TOOLS } from "./dm.ts";
+import { ISSUE_TOOLS } from "./issues.ts";
 import { OBJECT_TOOLS } from "./objects.ts";
 import { TRANSLATE_TOOLS } from "./translate.ts";
 
@@ -15,6 +16,7 @@ export const ALL_TOOLS: readonly AnyTool[] = [
   ...OBJECT_TOOLS,
   ...TRANSLATE_TOOLS,
   ...DM_TOOLS,
+  ...ISSUE_TOOLS,
 ];
 
 /** The operator's controls (`serve --read-only --tools a,b --exclude-tools c`). */
