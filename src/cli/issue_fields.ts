@@ -4,7 +4,7 @@
  * checked before a request is sent; a flag wins over the same field in the file.
  */
 import { Option } from "@commander-js/extra-typings";
-import { ASSIGNEE_TYPES, ISSUE_STATUSES, isIssueStatus } from "../aps/issues.ts";
+import { ASSIGNEE_TYPES, isIssueStatus, ISSUE_STATUSES } from "../aps/issues.ts";
 import { usageError } from "../core/errors.ts";
 import type { BodyShape } from "../ops/body_file.ts";
 import { readBodyFile } from "../ops/body_file.ts";
@@ -64,7 +64,10 @@ export function statusOption(flag: string): (value: string) => string {
   return (value) => {
     const v = value.trim().toLowerCase();
     if (!isIssueStatus(v)) {
-      throw usageError(`${flag} '${value}' is not an issue status`, `Use one of ${ISSUE_STATUSES.join(", ")}.`);
+      throw usageError(
+        `${flag} '${value}' is not an issue status`,
+        `Use one of ${ISSUE_STATUSES.join(", ")}.`,
+      );
     }
     return v;
   };
@@ -81,7 +84,11 @@ export function fieldOptions<C extends AnyCommand>(cmd: C): C {
     .addOption(
       new Option("--assignee-type <type>", "what --assigned-to names (default user)").choices(ASSIGNEE_TYPES),
     )
-    .option("--due <date>", "due date YYYY-MM-DD ('none' clears it)", (v) => v === "none" ? v : dateOption("--due")(v))
+    .option(
+      "--due <date>",
+      "due date YYYY-MM-DD ('none' clears it)",
+      (v) => v === "none" ? v : dateOption("--due")(v),
+    )
     .option("--start <date>", "start date YYYY-MM-DD", dateOption("--start"))
     .option("--location <text>", "location, as text")
     .option("--from-file <file>", "more fields from a JSON or YAML file (- reads stdin); flags win");
@@ -90,12 +97,10 @@ export function fieldOptions<C extends AnyCommand>(cmd: C): C {
 
 /** The payload the flags and the file describe, read and checked before any request. */
 export async function issuePayload(flags: IssueFieldFlags, ctx: Ctx): Promise<IssuePayload> {
-  const file = flags.fromFile === undefined
-    ? {}
-    : await readBodyFile(
-      { path: flags.fromFile, cwd: ctx.cwd, readStdin: () => ctx.io.stdin.readText() },
-      ISSUE_BODY,
-    );
+  const file = flags.fromFile === undefined ? {} : await readBodyFile(
+    { path: flags.fromFile, cwd: ctx.cwd, readStdin: () => ctx.io.stdin.readText() },
+    ISSUE_BODY,
+  );
   if (typeof file.status === "string") statusOption("status")(file.status);
   const clear = flags.assignedTo === "none";
   const fromFlags: IssuePayload = {
@@ -104,7 +109,11 @@ export async function issuePayload(flags: IssueFieldFlags, ctx: Ctx): Promise<Is
     issueSubtypeId: flags.type,
     status: flags.status,
     assignedTo: clear ? null : flags.assignedTo,
-    assignedToType: clear ? null : flags.assignedTo !== undefined ? (flags.assigneeType ?? "user") : undefined,
+    assignedToType: clear
+      ? null
+      : flags.assignedTo !== undefined
+      ? (flags.assigneeType ?? "user")
+      : undefined,
     dueDate: flags.due === "none" ? null : flags.due,
     startDate: flags.start,
     locationDetails: flags.location,

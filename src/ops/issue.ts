@@ -4,7 +4,7 @@
  * (bare GUIDs). `update` reads the issue first and sends only the fields whose value changes;
  * `transition` moves an issue only to a status the platform permits from its current one.
  */
-import { type IssueStatus, isIssueStatus } from "../aps/issues.ts";
+import { isIssueStatus, type IssueStatus } from "../aps/issues.ts";
 import type { AccProjectId } from "../aps/ids.ts";
 import { usageError } from "../core/errors.ts";
 import type { Http } from "../services/http.ts";
@@ -107,11 +107,16 @@ async function subtypeId(http: Http, project: AccProjectId, subtype: string): Pr
 /** A payload whose `issueSubtypeId` may be a title: resolved to an id (one request) when it is. */
 async function resolved(http: Http, project: AccProjectId, payload: IssuePayload): Promise<IssuePayload> {
   const sub = payload.issueSubtypeId;
-  return typeof sub === "string" ? { ...payload, issueSubtypeId: await subtypeId(http, project, sub) } : payload;
+  return typeof sub === "string"
+    ? { ...payload, issueSubtypeId: await subtypeId(http, project, sub) }
+    : payload;
 }
 
 /** `issue create`: `title` and `issueSubtypeId` are required, `status` defaults to open. */
-export async function runIssueCreate(opts: IssueProject & { payload: IssuePayload }, deps: OpsDeps): Promise<Issue> {
+export async function runIssueCreate(
+  opts: IssueProject & { payload: IssuePayload },
+  deps: OpsDeps,
+): Promise<Issue> {
   const missing = ["title", "issueSubtypeId"].filter((k) => opts.payload[k] === undefined);
   if (missing.length > 0) {
     throw usageError(
@@ -160,8 +165,9 @@ export async function runIssueUpdate(
 function checkTransition(issue: Issue, to: string): void {
   const allowed = issue.permittedStatuses ?? [];
   if (allowed.includes(to)) return;
-  const what = isIssueStatus(to) ? `cannot move issue #${issue.displayId} from ${issue.status} to ${to}` :
-    `'${to}' is not an issue status`;
+  const what = isIssueStatus(to)
+    ? `cannot move issue #${issue.displayId} from ${issue.status} to ${to}`
+    : `'${to}' is not an issue status`;
   throw usageError(
     what,
     allowed.length

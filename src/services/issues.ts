@@ -124,7 +124,8 @@ export async function getIssue(http: Http, project: AccProjectId, issueId: strin
 
 /** Creates an issue (`title`, `issueSubtypeId` and `status` are required by the platform). */
 export async function createIssue(http: Http, project: AccProjectId, payload: IssuePayload): Promise<Issue> {
-  return (await http.request<Issue>({ ...spec(project, "/issues", true), method: "POST", json: payload })).data;
+  return (await http.request<Issue>({ ...spec(project, "/issues", true), method: "POST", json: payload }))
+    .data;
 }
 
 /** Changes the fields of `payload` (only those) on an issue. */
@@ -243,7 +244,10 @@ export async function createAttachmentStorage(
   const id = res.data?.data?.id;
   if (typeof id !== "string") {
     throw new DiazoError("failure", {
-      params: { detail: "the platform answered no storage object id", hint: "Retry; `--debug` shows the answer." },
+      params: {
+        detail: "the platform answered no storage object id",
+        hint: "Retry; `--debug` shows the answer.",
+      },
     });
   }
   return id;

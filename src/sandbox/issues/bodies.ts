@@ -5,7 +5,7 @@
  * service does.
  */
 
-import { ASSIGNEE_TYPES, ISSUE_STATUSES, ISSUE_TRANSITIONS, isIssueStatus } from "../../aps/issues.ts";
+import { ASSIGNEE_TYPES, isIssueStatus, ISSUE_STATUSES, ISSUE_TRANSITIONS } from "../../aps/issues.ts";
 import type { RequestContext } from "../context.ts";
 import { adminError } from "../errors.ts";
 import { json } from "../respond.ts";

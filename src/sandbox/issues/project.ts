@@ -1,8 +1,8 @@
 /** The project and issue an Issues route names, once the caller may use them (acc_access.ts). */
-import { accProject, type AccNeed } from "../acc_access.ts";
+import { type AccNeed, accProject } from "../acc_access.ts";
 import type { RequestContext } from "../context.ts";
 import { adminError } from "../errors.ts";
-import { projectIssues, type ProjectIssues, type StoredIssue } from "./store.ts";
+import { type ProjectIssues, projectIssues, type StoredIssue } from "./store.ts";
 
 /** The project the path names, when the caller may `need` it, and its issues data. */
 export function issuesOf(ctx: RequestContext, need: AccNeed): { id: string; p: ProjectIssues; uid: string } {

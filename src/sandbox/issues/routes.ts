@@ -15,7 +15,7 @@ import type { RequestContext } from "../context.ts";
 import { adminError } from "../errors.ts";
 import { json, readJson } from "../respond.ts";
 import type { Route } from "../router.ts";
-import { CREATE_STATUSES, checkPayload, issueBody, page, pageWindow } from "./bodies.ts";
+import { checkPayload, CREATE_STATUSES, issueBody, page, pageWindow } from "./bodies.ts";
 import { threadRoutes } from "./threads.ts";
 import { issueOf, issuesOf } from "./project.ts";
 import type { ProjectIssues, StoredIssue } from "./store.ts";
@@ -40,7 +40,8 @@ function matches(issue: StoredIssue, ctx: RequestContext): boolean {
     has(f("createdBy"), issue.createdBy) && has(f("dueDate"), issue.dueDate) &&
     has(f("startDate"), issue.startDate) && has(f("displayId"), String(issue.displayId)) &&
     (created === undefined || created.some((d) => new Date(issue.createdMs).toISOString().startsWith(d))) &&
-    (search === undefined || issue.title.toLowerCase().includes(search) || String(issue.displayId) === search);
+    (search === undefined || issue.title.toLowerCase().includes(search) ||
+      String(issue.displayId) === search);
 }
 
 function sorter(ctx: RequestContext): (a: StoredIssue, b: StoredIssue) => number {
@@ -50,9 +51,13 @@ function sorter(ctx: RequestContext): (a: StoredIssue, b: StoredIssue) => number
     throw adminError(400, "ERR_BAD_INPUT", `'sortBy' must name fields among ${SORTABLE.join(", ")}`);
   }
   const value = (i: StoredIssue, k: string): string | number =>
-    k === "createdAt" ? i.createdMs : k === "updatedAt" ? i.updatedMs : k === "displayId"
-    ? i.displayId
-    : String(i[k as keyof StoredIssue] ?? "");
+    k === "createdAt"
+      ? i.createdMs
+      : k === "updatedAt"
+      ? i.updatedMs
+      : k === "displayId"
+      ? i.displayId
+      : String(i[k as keyof StoredIssue] ?? "");
   return (a, b) => {
     for (const key of keys) {
       const desc = key.startsWith("-");
@@ -71,7 +76,9 @@ function listIssues(_req: Request, ctx: RequestContext): Response {
   const fields = ctx.url.searchParams.get("fields")?.split(",").map((s) => s.trim()).filter(Boolean);
   const results = [...p.issues.values()].filter((i) => matches(i, ctx)).sort(sorter(ctx)).map((i) => {
     const body: Record<string, unknown> = issueBody(i, id, p);
-    return fields ? Object.fromEntries(Object.entries(body).filter(([k]) => k === "id" || fields.includes(k))) : body;
+    return fields
+      ? Object.fromEntries(Object.entries(body).filter(([k]) => k === "id" || fields.includes(k)))
+      : body;
   });
   return page(results, win);
 }
@@ -87,11 +94,21 @@ function subtype(p: ProjectIssues, subtypeId: string) {
     const s = t.subtypes.find((x) => x.id === subtypeId);
     if (s && t.isActive && s.isActive) return s;
   }
-  throw adminError(400, "ERR_BAD_INPUT", `'issueSubtypeId' ${subtypeId} is not an active type of this project`);
+  throw adminError(
+    400,
+    "ERR_BAD_INPUT",
+    `'issueSubtypeId' ${subtypeId} is not an active type of this project`,
+  );
 }
 
 /** Applies a checked payload to `issue` as `uid` at `now`. */
-function apply(issue: StoredIssue, p: ProjectIssues, b: Record<string, unknown>, uid: string, now: number): void {
+function apply(
+  issue: StoredIssue,
+  p: ProjectIssues,
+  b: Record<string, unknown>,
+  uid: string,
+  now: number,
+): void {
   const copy = [
     "title",
     "description",

@@ -149,7 +149,9 @@ function seedTypes(projectId: string): IssueType[] {
 /** The Autodesk ids (uids) of a project's members, sandbox user first. */
 export function memberUids(account: AdminAccount, projectId: string): string[] {
   const members = account.members.get(projectId) ?? [];
-  return members.map((m) => account.users.find((u) => u.id === m.userId)?.uid).filter((u): u is string => !!u);
+  return members.map((m) => account.users.find((u) => u.id === m.userId)?.uid).filter((u): u is string =>
+    !!u
+  );
 }
 
 function seedIssue(projectId: string, types: IssueType[], uids: string[], i: number): StoredIssue {
@@ -268,7 +270,13 @@ export function createIssuesStore(): IssuesStore {
 export function projectIssues(store: IssuesStore, projectId: string): ProjectIssues {
   let p = store.projects.get(projectId);
   if (!p) {
-    p = { types: seedTypes(projectId), issues: new Map(), comments: new Map(), attachments: new Map(), nextDisplayId: 1 };
+    p = {
+      types: seedTypes(projectId),
+      issues: new Map(),
+      comments: new Map(),
+      attachments: new Map(),
+      nextDisplayId: 1,
+    };
     store.projects.set(projectId, p);
   }
   return p;

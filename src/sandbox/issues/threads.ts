@@ -18,9 +18,9 @@ import {
   commentBody,
   CREATE_STATUSES,
   page,
+  pageWindow,
   PERMITTED_ACTIONS,
   PERMITTED_ATTRIBUTES,
-  pageWindow,
   typeBody,
 } from "./bodies.ts";
 import { issueOf, issuesOf } from "./project.ts";
@@ -68,7 +68,9 @@ function listComments(_req: Request, ctx: RequestContext): Response {
   const issue = issueOf(p, ctx.params.issueId);
   const win = pageWindow(ctx, 100, 100);
   const desc = ctx.url.searchParams.get("sortBy") === "-createdAt";
-  const all = [...p.comments.get(issue.id) ?? []].sort((a, b) => (a.createdMs - b.createdMs) * (desc ? -1 : 1));
+  const all = [...p.comments.get(issue.id) ?? []].sort((a, b) =>
+    (a.createdMs - b.createdMs) * (desc ? -1 : 1)
+  );
   return page(all.map(commentBody), win);
 }
 
@@ -80,7 +82,12 @@ async function addComment(req: Request, ctx: RequestContext): Promise<Response> 
   if (typeof text !== "string" || text.trim() === "" || text.length > 10000) {
     throw adminError(400, "ERR_BAD_INPUT", "'body' must be a non-empty string of at most 10000 characters");
   }
-  const comment = { id: crypto.randomUUID(), body: text, createdBy: uid, createdMs: nowMs(ctx.sandbox.clock) };
+  const comment = {
+    id: crypto.randomUUID(),
+    body: text,
+    createdBy: uid,
+    createdMs: nowMs(ctx.sandbox.clock),
+  };
   const list = p.comments.get(issue.id) ?? [];
   list.push(comment);
   p.comments.set(issue.id, list);
@@ -90,7 +97,9 @@ async function addComment(req: Request, ctx: RequestContext): Promise<Response> 
 function listAttachments(_req: Request, ctx: RequestContext): Response {
   const { p } = issuesOf(ctx, "read");
   const issue = issueOf(p, ctx.params.issueId);
-  return json(200, { attachments: (p.attachments.get(issue.id) ?? []).map((a) => attachmentBody(a, issue.id)) });
+  return json(200, {
+    attachments: (p.attachments.get(issue.id) ?? []).map((a) => attachmentBody(a, issue.id)),
+  });
 }
 
 /** One attachment of a payload, checked against the storage it names; throws 400. */
@@ -125,7 +134,11 @@ async function addAttachments(req: Request, ctx: RequestContext): Promise<Respon
   const { p, uid } = issuesOf(ctx, "write");
   const b = await readJson(req) as { domainEntityId?: unknown; attachments?: unknown } | undefined;
   if (typeof b?.domainEntityId !== "string" || !Array.isArray(b.attachments) || b.attachments.length === 0) {
-    throw adminError(400, "ERR_BAD_INPUT", "the body needs 'domainEntityId' and a non-empty 'attachments' list");
+    throw adminError(
+      400,
+      "ERR_BAD_INPUT",
+      "the body needs 'domainEntityId' and a non-empty 'attachments' list",
+    );
   }
   const issue = issueOf(p, b.domainEntityId);
   const items = b.attachments.map((a) => checkedAttachment(ctx, a, uid));
