@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { generateSigningKey } from "../../src/sandbox/auth/jwt.ts";
+import { testSigningKey } from "../e2e/test_sandbox.ts";
 import { createSandboxContext, type RequestContext } from "../../src/sandbox/context.ts";
 import {
   adminError,
@@ -109,7 +109,7 @@ Deno.test("errors: dispatch renders a thrown SandboxError and lets any other err
     },
     { method: "GET", pattern: "/crash", scopes: [], handler: () => Promise.reject(new Error("kaput")) },
   ]);
-  const sandbox = createSandboxContext([await generateSigningKey()], "");
+  const sandbox = createSandboxContext([await testSigningKey()], "");
   const ctx = (path: string): RequestContext => ({
     sandbox,
     url: new URL(`http://sandbox.test${path}`),

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { generateSigningKey } from "../../src/sandbox/auth/jwt.ts";
+import { testSigningKey } from "../e2e/test_sandbox.ts";
 import { createSandboxContext } from "../../src/sandbox/context.ts";
 import { createRequestHandler } from "../../src/sandbox/middleware.ts";
 
@@ -9,7 +9,7 @@ const info = {
 } as unknown as Deno.ServeHandlerInfo<Deno.NetAddr>;
 
 Deno.test("middleware: a handler that throws answers 500 JSON and the next request is served", async () => {
-  const sandbox = createSandboxContext([await generateSigningKey()], "");
+  const sandbox = createSandboxContext([await testSigningKey()], "");
   const lines: string[] = [];
   const handle = createRequestHandler(sandbox, {
     routes: [[

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { startSandbox } from "../../src/sandbox/server.ts";
+import { startTestSandbox } from "../e2e/test_sandbox.ts";
 
 async function exists(path: string): Promise<boolean> {
   try {
@@ -13,7 +14,7 @@ async function exists(path: string): Promise<boolean> {
 }
 
 Deno.test("server: port 0 picks a free port; url has no trailing slash; close is idempotent", async () => {
-  const sb = await startSandbox({ port: 0 });
+  const sb = await startTestSandbox();
   try {
     assert.ok(sb.port > 0);
     assert.equal(sb.url, `http://127.0.0.1:${sb.port}`);
@@ -32,8 +33,8 @@ Deno.test("server: port 0 picks a free port; url has no trailing slash; close is
 });
 
 Deno.test("server: two sandboxes run side by side with separate state", async () => {
-  const a = await startSandbox({ port: 0 });
-  const b = await startSandbox({ port: 0 });
+  const a = await startTestSandbox();
+  const b = await startTestSandbox();
   try {
     assert.notEqual(a.port, b.port);
     await fetch(`${a.url}/_sandbox/clock`, { method: "POST", body: JSON.stringify({ advance_seconds: 500 }) })
@@ -48,7 +49,7 @@ Deno.test("server: two sandboxes run side by side with separate state", async ()
 });
 
 Deno.test("server: the temporary data dir is removed on close; a given one is created and kept", async () => {
-  const temp = await startSandbox({ port: 0 });
+  const temp = await startTestSandbox();
   const tempDir = temp.dataDir;
   try {
     assert.ok(await exists(tempDir));
@@ -74,7 +75,7 @@ Deno.test("server: the temporary data dir is removed on close; a given one is cr
 });
 
 Deno.test("server: a taken port fails the start without leaking anything", async () => {
-  const first = await startSandbox({ port: 0 });
+  const first = await startTestSandbox();
   try {
     await assert.rejects(() => startSandbox({ port: first.port }), Deno.errors.AddrInUse);
   } finally {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { generateSigningKey } from "../../src/sandbox/auth/jwt.ts";
+import { testSigningKey } from "../e2e/test_sandbox.ts";
 import { createSandboxContext } from "../../src/sandbox/context.ts";
 import { resetStores, type ServiceStore, snapshotStores } from "../../src/sandbox/store.ts";
 import { api, control, token, withSandbox } from "./helpers.ts";
@@ -10,7 +10,7 @@ import { login } from "./oauth_helpers.ts";
 const DA = "/da/us-east/v3";
 
 Deno.test("stores: every service has a store in the registry, and the dump is their snapshots", async () => {
-  const sb = createSandboxContext([await generateSigningKey()], "");
+  const sb = createSandboxContext([await testSigningKey()], "");
   for (
     const s of [sb.auth, sb.oss, sb.derivative, sb.dm, sb.da, sb.admin, sb.clock, sb.settings, sb.faults]
   ) {
