@@ -7,7 +7,6 @@ import { Option } from "@commander-js/extra-typings";
 import { ASSIGNEE_TYPES, isIssueStatus, ISSUE_STATUSES } from "../aps/issues.ts";
 import { usageError } from "../core/errors.ts";
 import type { BodyShape } from "../ops/body_file.ts";
-import { readBodyFile } from "../ops/body_file.ts";
 import type { IssuePayload } from "../ops/issue.ts";
 import type { AnyCommand } from "./command.ts";
 import type { Ctx } from "./context.ts";
