@@ -96,10 +96,13 @@ export function fieldOptions<C extends AnyCommand>(cmd: C): C {
 
 /** The payload the flags and the file describe, read and checked before any request. */
 export async function issuePayload(flags: IssueFieldFlags, ctx: Ctx): Promise<IssuePayload> {
-  const file = flags.fromFile === undefined ? {} : await readBodyFile(
-    { path: flags.fromFile, cwd: ctx.cwd, readStdin: () => ctx.io.stdin.readText() },
-    ISSUE_BODY,
-  );
+  let file: Record<string, unknown> = {};
+  if (flags.fromFile !== undefined) {
+    // The file reader (and its YAML parser) loads only when a file is given.
+    const { readBodyFile } = await import("../ops/body_file.ts");
+    const source = { path: flags.fromFile, cwd: ctx.cwd, readStdin: () => ctx.io.stdin.readText() };
+    file = await readBodyFile(source, ISSUE_BODY);
+  }
   if (typeof file.status === "string") statusOption("status")(file.status);
   const clear = flags.assignedTo === "none";
   const fromFlags: IssuePayload = {
