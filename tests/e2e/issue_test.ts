@@ -126,17 +126,16 @@ Deno.test("issue: every command against the sandbox", async (t) => {
       );
       assert.equal(created.status, "open");
       assert.equal(created.displayId, 131);
-      const got = json<Issue>(await run("issue", "get", created.id, "--project", RIVERSIDE, "-o", "json"));
+      /** `diazo issue <verb> <the issue> --project <Riverside> ...rest`. */
+      const on = (verb: string, ...rest: string[]) =>
+        run("issue", verb, created.id, "--project", RIVERSIDE, ...rest);
+      const got = json<Issue>(await on("get", "-o", "json"));
       assert.equal(got.title, "Cracked plinth");
       assert.equal(got.dueDate, "2026-12-01");
 
       // Only what differs is sent: the title is unchanged, the due date and assignee are new.
-      const update = await run(
-        "issue",
+      const update = await on(
         "update",
-        created.id,
-        "--project",
-        RIVERSIDE,
         "--title",
         "Cracked plinth",
         "--due",
@@ -156,61 +155,25 @@ Deno.test("issue: every command against the sandbox", async (t) => {
         assignedToType: "user",
       });
       const before = await count();
-      const same = await run("issue", "update", created.id, "--project", RIVERSIDE, "--due", "2026-12-15");
+      const same = await on("update", "--due", "2026-12-15");
       assert.equal(same.code, 0, same.stderr);
       assert.match(same.stderr, /already has those values; nothing sent/);
       assert.equal(await count(), before + 1, "one GET, no PATCH");
 
       const moved = json<Issue>(
-        await run(
-          "issue",
-          "transition",
-          created.id,
-          "--project",
-          RIVERSIDE,
-          "--to",
-          "in_progress",
-          "-o",
-          "json",
-        ),
+        await on("transition", "--to", "in_progress", "-o", "json"),
       );
       assert.equal(moved.status, "in_progress");
-      const forbidden = await run(
-        "issue",
-        "transition",
-        created.id,
-        "--project",
-        RIVERSIDE,
-        "--to",
-        "closed",
-      );
+      const forbidden = await on("transition", "--to", "closed");
       fail(
         forbidden,
         2,
         /^error: cannot move issue #131 from in_progress to closed\nhint: .*pending, in_review, open/,
       );
-      const unknown = await run(
-        "issue",
-        "transition",
-        created.id,
-        "--project",
-        RIVERSIDE,
-        "--to",
-        "answered",
-      );
+      const unknown = await on("transition", "--to", "answered");
       fail(unknown, 2, /^error: 'answered' is not an issue status\nhint: From in_progress it may move to/);
 
-      const comment = await run(
-        "issue",
-        "comment",
-        created.id,
-        "--project",
-        RIVERSIDE,
-        "--body",
-        "On it",
-        "-o",
-        "json",
-      );
+      const comment = await on("comment", "--body", "On it", "-o", "json");
       assert.equal(json<{ body: string }>(comment).body, "On it");
       const comments = json<{ body: string }[]>(
         await run("issue", "comment", "list", created.id, "--project", RIVERSIDE, "-o", "json"),

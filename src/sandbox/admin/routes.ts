@@ -55,7 +55,7 @@ function account(ctx: RequestContext): AdminAccount {
 }
 
 /** `limit` and `offset` of a list request, checked against the service's bounds. */
-function window(ctx: RequestContext, def: number, max: number): { limit: number; offset: number } {
+export function window(ctx: RequestContext, def: number, max: number): { limit: number; offset: number } {
   const q = ctx.url.searchParams;
   const limitText = q.get("limit") ?? String(def);
   const offsetText = q.get("offset") ?? "0";

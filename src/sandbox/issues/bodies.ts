@@ -6,7 +6,7 @@
  */
 
 import { ASSIGNEE_TYPES, isIssueStatus, ISSUE_STATUSES, ISSUE_TRANSITIONS } from "../../aps/issues.ts";
-import type { RequestContext } from "../context.ts";
+import { window } from "../admin/routes.ts";
 import { adminError } from "../errors.ts";
 import { json } from "../respond.ts";
 import type {
@@ -165,18 +165,8 @@ export function typeBody(t: IssueType, projectId: string, withSubtypes: boolean,
   };
 }
 
-/** `limit` and `offset` of a list request, checked (limit 1..max). */
-export function pageWindow(ctx: RequestContext, def: number, max: number): { limit: number; offset: number } {
-  const q = ctx.url.searchParams;
-  const limitText = q.get("limit") ?? String(def);
-  const offsetText = q.get("offset") ?? "0";
-  const limit = Number(limitText);
-  if (!/^\d+$/.test(limitText) || limit < 1 || limit > max) {
-    throw adminError(400, "ERR_BAD_INPUT", `'limit' must be an integer from 1 to ${max}`);
-  }
-  if (!/^\d+$/.test(offsetText)) throw adminError(400, "ERR_BAD_INPUT", "'offset' must be an integer >= 0");
-  return { limit, offset: Number(offsetText) };
-}
+/** `limit` and `offset` of a list request, checked (limit 1..max): the ACC services share these bounds' checks. */
+export const pageWindow = window;
 
 /** One ACC offset page of `all` (`{pagination: {limit, offset, totalResults}, results}`). */
 export function page(all: readonly unknown[], win: { limit: number; offset: number }): Response {

@@ -15,7 +15,14 @@ import type { RequestContext } from "../context.ts";
 import { adminError } from "../errors.ts";
 import { json, readJson } from "../respond.ts";
 import type { Route } from "../router.ts";
-import { checkPayload, CREATE_STATUSES, issueBody, page, pageWindow } from "./bodies.ts";
+import {
+  checkPayload,
+  CREATE_STATUSES,
+  issueBody,
+  page,
+  pageWindow,
+  PERMITTED_ATTRIBUTES,
+} from "./bodies.ts";
 import { threadRoutes } from "./threads.ts";
 import { issueOf, issuesOf } from "./project.ts";
 import type { ProjectIssues, StoredIssue } from "./store.ts";
@@ -109,19 +116,7 @@ function apply(
   uid: string,
   now: number,
 ): void {
-  const copy = [
-    "title",
-    "description",
-    "assignedTo",
-    "assignedToType",
-    "dueDate",
-    "startDate",
-    "locationId",
-    "locationDetails",
-    "rootCauseId",
-    "published",
-    "watchers",
-  ] as const;
+  const copy = PERMITTED_ATTRIBUTES.filter((k) => k !== "issueSubtypeId");
   const target = issue as unknown as Record<string, unknown>;
   for (const k of copy) if (b[k] !== undefined) target[k] = b[k];
   if (b.assignedTo === null || b.assignedToType === null) {
