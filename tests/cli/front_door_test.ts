@@ -113,7 +113,15 @@ Deno.test("diazo --help groups the families under core, data, automation, extend
       return [...body.matchAll(/^ {2}(\S+)/gm)].map((m) => m[1]);
     };
     assert.deepEqual(section("Core commands:"), ["auth", "bucket", "oss", "object", "translate", "view"]);
-    assert.deepEqual(section("Data commands:"), ["hub", "project", "folder", "item", "admin", "acc", "issue"]);
+    assert.deepEqual(section("Data commands:"), [
+      "hub",
+      "project",
+      "folder",
+      "item",
+      "admin",
+      "acc",
+      "issue",
+    ]);
     assert.deepEqual(section("Automation commands:"), ["da", "pipeline", "serve"]);
     assert.deepEqual(section("Extension commands:"), ["plugin", "alias"]);
     assert.deepEqual(section("Local commands:"), [
