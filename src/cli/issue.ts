@@ -37,13 +37,13 @@ function projectOption(value: string): AccProjectId {
   return accId(value);
 }
 
-/** An issue id argument: a GUID (as `issue list` shows in `id`). */
+/** An issue argument: its id (a GUID, as `issue list` shows in `id`) or its number (`42` or `#42`). */
 function issueArgument(value: string): string {
   const v = value.trim();
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v)) {
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v) && !/^#?\d+$/.test(v)) {
     throw usageError(
       `invalid issue id '${value.slice(0, 80)}'`,
-      `An issue id is a GUID, e.g. ${I}; \`diazo issue list --project <id>\` shows them in the id column.`,
+      `Name an issue by its id, e.g. ${I}, or its number, e.g. 42; \`diazo issue list --project <id>\` shows both.`,
     );
   }
   return v;
@@ -94,12 +94,12 @@ function registerList(issue: AnyCommand, makeCtx: ContextFactory): void {
 
   const get = issue.command("get").description("show an issue")
     .requiredOption("--project <id>", PROJECT_HELP, projectOption)
-    .argument("<issue-id>", "issue id (a GUID)", issueArgument)
+    .argument("<issue-id>", "issue id (a GUID) or number (42)", issueArgument)
     .action(async (id, opts, cmd) => {
       const ctx = makeCtx(cmd);
       await ctx.emit(await runIssueGet({ ...opts, issue: id }, ctx));
     });
-  examples(get, [`diazo issue get ${I} --project ${P}`]);
+  examples(get, [`diazo issue get ${I} --project ${P}`, `diazo issue get 42 --project ${P} -o json`]);
 
   const types = issue.command("types").description("list the issue types and their subtypes")
     .requiredOption("--project <id>", PROJECT_HELP, projectOption)
@@ -144,7 +144,7 @@ function registerWrite(issue: AnyCommand, makeCtx: ContextFactory): void {
     issue.command("update").description("change an issue (only what differs is sent)")
       .requiredOption("--project <id>", PROJECT_HELP, projectOption),
   )
-    .argument("<issue-id>", "issue id (a GUID)", issueArgument)
+    .argument("<issue-id>", "issue id (a GUID) or number (42)", issueArgument)
     .action(async (id, opts, cmd) => {
       const ctx = makeCtx(cmd);
       const payload = await issuePayload(opts as IssueFieldFlags, ctx);
@@ -165,7 +165,7 @@ function registerWrite(issue: AnyCommand, makeCtx: ContextFactory): void {
 
   const transition = issue.command("transition").description("move an issue to another status")
     .requiredOption("--project <id>", PROJECT_HELP, projectOption)
-    .argument("<issue-id>", "issue id (a GUID)", issueArgument)
+    .argument("<issue-id>", "issue id (a GUID) or number (42)", issueArgument)
     .requiredOption("--to <status>", "the new status (only those the platform permits from the current one)")
     .action(async (id, opts, cmd) => {
       const ctx = makeCtx(cmd);
@@ -179,7 +179,7 @@ function registerThreads(issue: AnyCommand, makeCtx: ContextFactory): void {
   // `--project` and `--body` are checked here, not by commander: it would ask for them of `comment list` too.
   const comment = issue.command("comment").description("comment on an issue (`comment list` lists them)")
     .option("--project <id>", `${PROJECT_HELP} (required)`, projectOption)
-    .argument("<issue-id>", "issue id (a GUID)", issueArgument)
+    .argument("<issue-id>", "issue id (a GUID) or number (42)", issueArgument)
     .option("--body <text>", "the comment, at most 10000 characters (required)")
     .action(async (id, opts, cmd) => {
       const ctx = makeCtx(cmd);
@@ -194,7 +194,7 @@ function registerThreads(issue: AnyCommand, makeCtx: ContextFactory): void {
   ]);
   const comments = comment.command("list").alias("ls").description("list an issue's comments")
     .option("--project <id>", `${PROJECT_HELP} (required)`, projectOption)
-    .argument("<issue-id>", "issue id (a GUID)", issueArgument)
+    .argument("<issue-id>", "issue id (a GUID) or number (42)", issueArgument)
     .option("--limit <n>", "stop after n comments", positiveNumber("--limit", true))
     .action(async (id, opts, cmd) => {
       const ctx = makeCtx(cmd);
@@ -207,7 +207,7 @@ function registerThreads(issue: AnyCommand, makeCtx: ContextFactory): void {
     "attach a file to an issue (`attachment list` lists them)",
   )
     .option("--project <id>", `${PROJECT_HELP} (required)`, projectOption)
-    .argument("<issue-id>", "issue id (a GUID)", issueArgument)
+    .argument("<issue-id>", "issue id (a GUID) or number (42)", issueArgument)
     .argument("<file>", "the file to upload and attach")
     .action(async (id, file, opts, cmd) => {
       const ctx = makeCtx(cmd);
@@ -225,7 +225,7 @@ function registerThreads(issue: AnyCommand, makeCtx: ContextFactory): void {
   ]);
   const attachments = attachment.command("list").alias("ls").description("list an issue's attachments")
     .option("--project <id>", `${PROJECT_HELP} (required)`, projectOption)
-    .argument("<issue-id>", "issue id (a GUID)", issueArgument)
+    .argument("<issue-id>", "issue id (a GUID) or number (42)", issueArgument)
     .action(async (id, opts, cmd) => {
       const ctx = makeCtx(cmd);
       const list = await runIssueAttachmentList({ ...opts, project: projectOf(opts, cmd), issue: id }, ctx);

@@ -6,7 +6,7 @@
  */
 import { isIssueStatus, type IssueStatus } from "../aps/issues.ts";
 import type { AccProjectId } from "../aps/ids.ts";
-import { usageError } from "../core/errors.ts";
+import { DiazoError, usageError } from "../core/errors.ts";
 import type { Http } from "../services/http.ts";
 import {
   addComment,
@@ -74,9 +74,21 @@ export async function runIssueListPage(
   return await fetchPage<Issue>(http, issuesRequest(opts.project, opts), "acc", opts);
 }
 
-/** `issue get`: one issue. */
+/**
+ * The id of the issue `ref` names: a GUID as is, or the issue's number in the project (`42` or
+ * `#42`), looked up with one request.
+ */
+export async function issueId(http: Http, project: AccProjectId, ref: string): Promise<string> {
+  const n = /^#?(\d+)$/.exec(ref.trim())?.[1];
+  if (n === undefined) return ref;
+  for await (const issue of listIssues(http, project, { displayId: Number(n) }, 1)) return issue.id;
+  throw new DiazoError("not_found", { status: 404, params: { what: `issue #${n} in project ${project}` } });
+}
+
+/** `issue get`: one issue, by id or number. */
 export async function runIssueGet(opts: IssueProject & { issue: string }, deps: OpsDeps): Promise<Issue> {
-  return await getIssue(await userHttp(deps), opts.project, opts.issue);
+  const http = await userHttp(deps);
+  return await getIssue(http, opts.project, await issueId(http, opts.project, opts.issue));
 }
 
 /** `issue types`: the project's issue types (categories) with their subtypes. */
@@ -152,13 +164,13 @@ export async function runIssueUpdate(
     throw usageError("nothing to update", "Give a field to change, e.g. --title, --status or --from-file.");
   }
   const http = await userHttp(deps);
-  const current = await getIssue(http, opts.project, opts.issue);
+  const current = await getIssue(http, opts.project, await issueId(http, opts.project, opts.issue));
   const payload = await resolved(http, opts.project, opts.payload);
   const changes = Object.fromEntries(Object.entries(payload).filter(([k, v]) => !same(current[k], v)));
   const changed = Object.keys(changes);
   if (typeof changes.status === "string") checkTransition(current, changes.status);
   if (changed.length === 0) return { issue: current, changed };
-  return { issue: await updateIssue(http, opts.project, opts.issue, changes), changed };
+  return { issue: await updateIssue(http, opts.project, current.id, changes), changed };
 }
 
 /** Throws a usage error naming the permitted statuses unless `issue` may move to `to`. */
@@ -182,12 +194,12 @@ export async function runIssueTransition(
   deps: OpsDeps,
 ): Promise<Issue> {
   const http = await userHttp(deps);
-  const current = await getIssue(http, opts.project, opts.issue);
+  const current = await getIssue(http, opts.project, await issueId(http, opts.project, opts.issue));
   if (current.status === opts.to) {
     throw usageError(`issue #${current.displayId} is already ${opts.to}`, "Nothing to do.");
   }
   checkTransition(current, opts.to);
-  return await updateIssue(http, opts.project, opts.issue, { status: opts.to as IssueStatus });
+  return await updateIssue(http, opts.project, current.id, { status: opts.to as IssueStatus });
 }
 
 /** `issue comment`: adds a comment. */
@@ -198,7 +210,8 @@ export async function runIssueComment(
   if (opts.body.trim() === "" || opts.body.length > 10000) {
     throw usageError("a comment is 1 to 10000 characters", "Example: --body 'Checked on site, fixed.'");
   }
-  return await addComment(await userHttp(deps), opts.project, opts.issue, opts.body);
+  const http = await userHttp(deps);
+  return await addComment(http, opts.project, await issueId(http, opts.project, opts.issue), opts.body);
 }
 
 /** `issue comment list`: an issue's comments, every page up to `limit`. */
@@ -206,5 +219,7 @@ export async function runIssueCommentList(
   opts: IssueProject & { issue: string; limit?: number },
   deps: OpsDeps,
 ): Promise<IssueComment[]> {
-  return await collect(listComments(await userHttp(deps), opts.project, opts.issue, opts.limit));
+  const http = await userHttp(deps);
+  const id = await issueId(http, opts.project, opts.issue);
+  return await collect(listComments(http, opts.project, id, opts.limit));
 }

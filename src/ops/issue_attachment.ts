@@ -19,7 +19,7 @@ import {
 } from "../services/issues.ts";
 import { statFile, uploadFile } from "../services/upload.ts";
 import type { OpsDeps } from "./deps.ts";
-import { type IssueProject, userHttp } from "./issue.ts";
+import { issueId, type IssueProject, userHttp } from "./issue.ts";
 
 /** Bucket of data management's storage objects. */
 const STORAGE_BUCKET = "wip.dm.prod";
@@ -51,6 +51,7 @@ export async function runIssueAttach(
 ): Promise<IssueAttachment> {
   const info = await statFile(path.resolve(deps.cwd, opts.file), opts.file);
   const http = await userHttp(deps);
+  const issue = await issueId(http, opts.project, opts.issue);
   const displayName = path.basename(opts.file);
   const root = await rootFolder(http, opts.project);
   const storageUrn = await createAttachmentStorage(http, dmProjectId(opts.project), root, displayName);
@@ -66,7 +67,7 @@ export async function runIssueAttach(
     debug: (line) => deps.debug(line),
   });
   const attachmentId = objectKey.replace(/\.[^.]*$/, "");
-  const [attached] = await addAttachments(http, opts.project, opts.issue, [
+  const [attached] = await addAttachments(http, opts.project, issue, [
     { attachmentId, displayName, fileName: objectKey, storageUrn },
   ]);
   return attached;
@@ -77,5 +78,6 @@ export async function runIssueAttachmentList(
   opts: IssueProject & { issue: string },
   deps: OpsDeps,
 ): Promise<IssueAttachment[]> {
-  return await listAttachments(await userHttp(deps), opts.project, opts.issue);
+  const http = await userHttp(deps);
+  return await listAttachments(http, opts.project, await issueId(http, opts.project, opts.issue));
 }

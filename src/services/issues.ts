@@ -72,6 +72,8 @@ export interface IssueFilters {
   issueTypeId?: string[];
   issueSubtypeId?: string[];
   search?: string;
+  /** The issue's number in the project (#N). */
+  displayId?: number;
   sortBy?: string;
 }
 
@@ -101,6 +103,7 @@ export function issuesRequest(project: AccProjectId, filters: IssueFilters = {})
       "filter[issueTypeId]": list(filters.issueTypeId),
       "filter[issueSubtypeId]": list(filters.issueSubtypeId),
       "filter[search]": filters.search,
+      "filter[displayId]": filters.displayId,
       sortBy: filters.sortBy,
     },
   };

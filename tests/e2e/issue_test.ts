@@ -132,6 +132,9 @@ Deno.test("issue: every command against the sandbox", async (t) => {
       const got = json<Issue>(await on("get", "-o", "json"));
       assert.equal(got.title, "Cracked plinth");
       assert.equal(got.dueDate, "2026-12-01");
+      const byNumber = json<Issue>(await run("issue", "get", "#131", "--project", RIVERSIDE, "-o", "json"));
+      assert.equal(byNumber.id, created.id, "an issue is also named by its number");
+      fail(await run("issue", "get", "999", "--project", RIVERSIDE), 4, /^error: Not found: issue #999/);
 
       // Only what differs is sent: the title is unchanged, the due date and assignee are new.
       const update = await on(
@@ -266,6 +269,11 @@ Deno.test("issue: every command against the sandbox", async (t) => {
         assert.equal(l.code, 0, l.stderr);
         const r = await diazo(["issue", "list", "--project", RIVERSIDE], { env: otherEnv });
         fail(r, 3, /^error: Access denied to a construction-cloud project\nhint: .*account:read,data:read/);
+        // A member whose login lacks the data scopes is refused the same way.
+        const again = await loginUser(otherEnv, "account:read");
+        assert.equal(again.code, 0, again.stderr);
+        const noScope = await diazo(["issue", "types", "--project", RIVERSIDE], { env: otherEnv });
+        fail(noScope, 3, /^error: Access denied to a construction-cloud project\n/);
       } finally {
         await other.cleanup();
       }
