@@ -316,10 +316,12 @@ Deno.test("issue: every command against the sandbox", async (t) => {
           title: "Bearing pad missing",
           issue_subtype_id: "Defect",
         });
-        assert.equal(
-          (await ok(serve.client, "issue_get", { project_id: HARBOR, issue_id: made.id })).status,
-          "open",
-        );
+        const byNumber = await ok(serve.client, "issue_get", {
+          project_id: HARBOR,
+          issue_id: String(made.displayId),
+        });
+        assert.equal(byNumber.id, made.id);
+        assert.equal(byNumber.status, "open");
         const upd = await ok(serve.client, "issue_update", {
           project_id: HARBOR,
           issue_id: made.id,

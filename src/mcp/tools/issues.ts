@@ -22,9 +22,10 @@ const projectInput = z.string().min(1).describe(
   "Project id: its GUID (e.g. 1c7d2a10-8f3e-4c55-a1b2-3c4d5e6f7081), the data management form b.<guid>, or its " +
     "address in ACC (https://acc.autodesk.com/.../projects/<guid>).",
 );
-const issueInput = z.string().uuid().describe(
-  "Issue id (a GUID, the `id` field of issue_list; not displayId).",
-);
+const issueInput = z.string().regex(/^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|#?\d+)$/i)
+  .describe(
+    "The issue: its id (a GUID, the `id` field of issue_list) or its number in the project (displayId, e.g. 42).",
+  );
 const statusInput = z.enum(ISSUE_STATUSES);
 
 const issue = z.looseObject({
