@@ -167,6 +167,8 @@ export async function runIssueUpdate(
   const current = await getIssue(http, opts.project, await issueId(http, opts.project, opts.issue));
   const payload = await resolved(http, opts.project, opts.payload);
   const changes = Object.fromEntries(Object.entries(payload).filter(([k, v]) => !same(current[k], v)));
+  // The platform takes an assignee with its type: a new assignee of the same type still names it.
+  if (typeof changes.assignedTo === "string") changes.assignedToType = payload.assignedToType ?? "user";
   const changed = Object.keys(changes);
   if (typeof changes.status === "string") checkTransition(current, changes.status);
   if (changed.length === 0) return { issue: current, changed };

@@ -157,6 +157,12 @@ Deno.test("issue: every command against the sandbox", async (t) => {
         assignedTo: "SANDBOXADAMORENO",
         assignedToType: "user",
       });
+      const reassigned = await on("update", "--assigned-to", "SANDBOXBRUNOKELLER", "-o", "json");
+      assert.equal(
+        json<Issue>(reassigned).assignedTo,
+        "SANDBOXBRUNOKELLER",
+        "a new assignee of the same type",
+      );
       const before = await count();
       const same = await on("update", "--due", "2026-12-15");
       assert.equal(same.code, 0, same.stderr);
