@@ -112,6 +112,12 @@ export const FAMILIES: readonly Family[] = [
     load: () => import("./da.ts"),
   },
   {
+    name: "webhook",
+    group: "automation",
+    summary: "webhooks: hooks that POST platform events to your URL; test and verify callbacks",
+    load: () => import("./webhook.ts"),
+  },
+  {
     name: "pipeline",
     group: "automation",
     summary: "run and validate pipeline files of diazo steps",

@@ -386,6 +386,8 @@ export function platformDetail(body: unknown): string {
   ) {
     if (typeof b[k] === "string" && b[k]) return b[k] as string;
   }
+  // The webhooks service: {"id", "status", "code", "detail": ["..."]}.
+  if (Array.isArray(b.detail) && typeof b.detail[0] === "string") return b.detail[0];
   if (Array.isArray(b.errors) && b.errors.length > 0) {
     const e = b.errors[0] as Record<string, unknown>;
     return String(e.detail ?? e.title ?? e.code ?? "");

@@ -19,6 +19,8 @@ import { createOssStore, type OssStore } from "./oss/store.ts";
 import { createRequestLog, type RequestLog } from "./request_log.ts";
 import { createSettings, type Settings } from "./settings.ts";
 import type { ServiceStore } from "./store.ts";
+import { createWebhooks } from "./webhooks/service.ts";
+import type { WebhookStore } from "./webhooks/store.ts";
 
 /** The parts of one running sandbox. */
 export interface SandboxContext {
@@ -29,6 +31,7 @@ export interface SandboxContext {
   da: DaStore;
   admin: AdminStore;
   issues: IssuesStore;
+  webhooks: WebhookStore;
   clock: Clock;
   settings: Settings;
   faults: FaultStore;
@@ -45,6 +48,8 @@ export interface SandboxContext {
 export function createSandboxContext(keys: SigningKey[], dataDir: string): SandboxContext {
   const clock = createClock();
   const settings = createSettings();
+  const events = createEventBus();
+  const webhooks = createWebhooks(events, clock, settings);
   const parts = {
     auth: createAuthStore(keys, clock, settings),
     oss: createOssStore(dataDir, clock),
@@ -61,9 +66,10 @@ export function createSandboxContext(keys: SigningKey[], dataDir: string): Sandb
     ...parts,
     clock,
     settings,
-    events: createEventBus(),
+    events,
     dataDir,
-    stores: [auth, oss, derivative, dm, da, admin, faults, clock, settings, requests, parts.issues],
+    webhooks,
+    stores: [auth, oss, derivative, dm, da, admin, faults, clock, settings, requests, webhooks, parts.issues],
   };
 }
 

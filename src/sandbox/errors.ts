@@ -31,6 +31,7 @@ export type ErrorFields =
   | { service: "dm"; code: string; title: string; detail: string }
   | { service: "derivative" | "da"; diagnostic: string }
   | { service: "admin"; code: string; message: string }
+  | { service: "webhooks"; code: string; detail: string }
   | { service: "control"; error: string };
 
 /**
@@ -103,6 +104,8 @@ export function renderError(e: SandboxError): Response {
       return json(status, { code: f.code, message: f.message }, headers);
     case "control":
       return json(status, { error: f.error }, headers);
+    case "webhooks":
+      return json(status, { id: crypto.randomUUID(), status, code: f.code, detail: [f.detail] }, headers);
   }
 }
 
@@ -149,6 +152,11 @@ export function daError(status: number, diagnostic: string): SandboxError {
 /** An account administration refusal: `{"code","message"}`. */
 export function adminError(status: number, code: string, message: string): SandboxError {
   return new SandboxError(status, { service: "admin", code, message });
+}
+
+/** A webhooks refusal: `{"id","status","code","detail":[...]}`. */
+export function webhooksError(status: number, code: string, detail: string): SandboxError {
+  return new SandboxError(status, { service: "webhooks", code, detail });
 }
 
 /** A control API refusal: `{"error"}`. */

@@ -13,6 +13,7 @@ import { type Front, startFront } from "./front.ts";
 import { createRequestHandler } from "./middleware.ts";
 import { issuesRoutes } from "./issues/routes.ts";
 import { ossRoutes } from "./oss/routes.ts";
+import { webhookRoutes } from "./webhooks/routes.ts";
 
 /** How to start a sandbox. */
 export interface SandboxOptions {
@@ -54,6 +55,7 @@ export const SERVICE_ROUTES = [
   daRoutes,
   adminRoutes,
   issuesRoutes,
+  webhookRoutes,
 ];
 
 function urlHost(hostname: string): string {
@@ -76,6 +78,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const stopping = new AbortController();
   try {
     const sandbox = createSandboxContext([opts.signingKey ?? await generateSigningKey()], dataDir);
+    stopping.signal.addEventListener("abort", () => sandbox.webhooks.stop(), { once: true });
     const handler = createRequestHandler(sandbox, {
       routes: SERVICE_ROUTES,
       connections: {

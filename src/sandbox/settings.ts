@@ -4,9 +4,15 @@
  */
 
 import type { ServiceStore } from "./store.ts";
+import {
+  defaultWebhookConfig,
+  type WebhookConfig,
+  webhookConfigPatch,
+  webhookConfigView,
+} from "./webhooks/settings.ts";
 
 /** Settings changed through the control API. */
-export interface SandboxConfig {
+export interface SandboxConfig extends WebhookConfig {
   tokenTtlSeconds: number;
   refreshTokenTtlSeconds: number;
   /** How the sandbox user answers the consent screen of `/authorize`. */
@@ -43,6 +49,7 @@ export function defaultConfig(): SandboxConfig {
     jobSeconds: DEFAULT_JOB_SECONDS,
     deviceFlow: false,
     deviceIntervalSeconds: 5,
+    ...defaultWebhookConfig(),
   };
 }
 
@@ -56,6 +63,7 @@ export function configView(c: SandboxConfig) {
     job_seconds: c.jobSeconds,
     device_flow: c.deviceFlow,
     device_interval_seconds: c.deviceIntervalSeconds,
+    ...webhookConfigView(c),
   };
 }
 
@@ -109,5 +117,7 @@ export function configPatch(b: Record<string, unknown>): Partial<SandboxConfig> 
     if (!isTtl(b.device_interval_seconds)) return "'device_interval_seconds' must be a positive integer";
     patch.deviceIntervalSeconds = b.device_interval_seconds;
   }
-  return patch;
+  const webhooks = webhookConfigPatch(b);
+  if (typeof webhooks === "string") return webhooks;
+  return { ...patch, ...webhooks };
 }

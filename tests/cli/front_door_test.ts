@@ -122,7 +122,7 @@ Deno.test("diazo --help groups the families under core, data, automation, extend
       "acc",
       "issue",
     ]);
-    assert.deepEqual(section("Automation commands:"), ["da", "pipeline", "serve"]);
+    assert.deepEqual(section("Automation commands:"), ["da", "webhook", "pipeline", "serve"]);
     assert.deepEqual(section("Extension commands:"), ["plugin", "alias"]);
     assert.deepEqual(section("Local commands:"), [
       "config",

@@ -1,6 +1,6 @@
 /**
  * Contract of the official files of services the sandbox does not emulate at all (construction
- * issues, webhooks): every operation is probed to prove it is not served, so emulating one later
+ * issues): every operation is probed to prove it is not served, so emulating one later
  * without exercising it here fails.
  */
 
@@ -16,7 +16,6 @@ async function allNotServed(file: string, why: string): Promise<Record<string, N
 for (
   const [file, why] of [
     ["construction/issues/Issues.yaml", "construction issues are not emulated: diazo has no issues commands"],
-    ["webhooks/webhooks.yaml", "webhooks are not emulated: the sandbox sends no events"],
   ]
 ) {
   Deno.test(`contract: ${file.split("/").at(-1)}`, async () => {

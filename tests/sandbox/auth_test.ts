@@ -198,6 +198,11 @@ Deno.test("token: the configured TTL sets expires_in and exp", async () => {
       job_seconds: 4,
       device_flow: false,
       device_interval_seconds: 5,
+      webhook_timeout_ms: 5000,
+      webhook_retries: 8,
+      webhook_retry_delay_ms: 20_000,
+      webhook_failure_limit: 5,
+      webhook_page_size: 200,
     });
     const a = await tokenRequest(sb, { ...CC, scope: "data:read" }, {
       authorization: basic(APP.id, APP.secret),

@@ -12,7 +12,18 @@ const DA = "/da/us-east/v3";
 Deno.test("stores: every service has a store in the registry, and the dump is their snapshots", async () => {
   const sb = createSandboxContext([await testSigningKey()], "");
   for (
-    const s of [sb.auth, sb.oss, sb.derivative, sb.dm, sb.da, sb.admin, sb.clock, sb.settings, sb.faults]
+    const s of [
+      sb.auth,
+      sb.oss,
+      sb.derivative,
+      sb.dm,
+      sb.da,
+      sb.admin,
+      sb.clock,
+      sb.settings,
+      sb.faults,
+      sb.webhooks,
+    ]
   ) {
     assert.ok(sb.stores.includes(s));
   }
@@ -25,6 +36,8 @@ Deno.test("stores: every service has a store in the registry, and the dump is th
     "faults",
     "clock",
     "config",
+    "webhooks",
+    "webhook_deliveries",
   ]);
 });
 

@@ -9,6 +9,7 @@ import { derivativeError, renderError, SandboxError } from "../errors.ts";
 import { nowMs } from "../clock.ts";
 import { checkCookies, signedCookies } from "./cookies.ts";
 import { fileResponse } from "./download.ts";
+import { announceIfDone } from "./announce.ts";
 import { accepted, findManifest, mdHeaders, mdJson, requireScope } from "./http.ts";
 import { derivativeState, manifestState } from "./jobs.ts";
 import { hasThumbnail, manifestBody } from "./manifest.ts";
@@ -23,7 +24,9 @@ const MAX_COOKIE_MINUTES = 360;
 
 /** `GET .../{urn}/manifest`. */
 export function getManifest(req: Request, ctx: RequestContext): Response {
-  return mdJson(200, manifestBody(findManifest(req, ctx), nowMs(ctx.sandbox.clock)));
+  const tr = findManifest(req, ctx);
+  announceIfDone(ctx.sandbox, tr);
+  return mdJson(200, manifestBody(tr, nowMs(ctx.sandbox.clock)));
 }
 
 /** `DELETE .../{urn}/manifest`: idempotent, needs data:write and data:read. */

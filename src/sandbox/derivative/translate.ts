@@ -11,6 +11,7 @@ import { readObject } from "../oss/object_store.ts";
 import type { StoredObject } from "../oss/store.ts";
 import { type OutputType, translatable } from "./formats.ts";
 import { successfulDerivative } from "./jobs.ts";
+import { announceWhenDone } from "./announce.ts";
 import { CorruptModelError, genericModel } from "./model.ts";
 import { readModel } from "./model_reader.ts";
 import { writeOutputs } from "./outputs.ts";
@@ -79,7 +80,7 @@ function beginRead(sb: SandboxContext, tr: Translation, obj: StoredObject, compr
   });
 }
 
-function beginDerivative(sb: SandboxContext, tr: Translation, job: DerivativeJob): void {
+function beginDerivative(sb: SandboxContext, tr: Translation, job: DerivativeJob): Promise<void> {
   if (!translatable(job.outputType, tr.source.fileName)) {
     const ext = tr.source.fileName.includes(".")
       ? `'.${tr.source.fileName.split(".").pop()}' files`
@@ -90,9 +91,9 @@ function beginDerivative(sb: SandboxContext, tr: Translation, job: DerivativeJob
       message: `Translating ${ext} to '${job.outputType}' is not supported; ` +
         "see GET /modelderivative/v2/designdata/formats",
     };
-    return;
+    return Promise.resolve();
   }
-  void tr.parsed.then(async (model) => {
+  return tr.parsed.then(async (model) => {
     if (!model) {
       job.outcome = {
         ok: false,
@@ -164,6 +165,7 @@ export function submitJob(sb: SandboxContext, req: JobRequest): "accepted" | "cr
   }
   const durationMs = Math.round(sb.settings.jobSeconds * 1000);
   const byType = new Map(req.formats.map((f) => [f.type, f]));
+  const work: Promise<void>[] = [];
   for (const f of byType.values()) {
     if (successfulDerivative(tr, now, f.type)) continue;
     const old = tr.derivatives.findIndex((d) => d.outputType === f.type);
@@ -181,7 +183,8 @@ export function submitJob(sb: SandboxContext, req: JobRequest): "accepted" | "cr
     } else {
       tr.derivatives.push(job);
     }
-    beginDerivative(sb, tr, job);
+    work.push(beginDerivative(sb, tr, job));
   }
+  void announceWhenDone(sb, tr, Promise.all(work));
   return "accepted";
 }

@@ -1,0 +1,185 @@
+/**
+ * The webhooks service's vocabulary (webhooks.yaml, aps-api.md §6.2): its systems, the event kinds
+ * of each and the scope key a hook of that system is bound by; plus the checks of user input that
+ * name them. Shared by the client (`webhook events`, `webhook create`) and the sandbox.
+ */
+import { usageError } from "../core/errors.ts";
+import { suggest } from "../core/suggest.ts";
+
+/** One system of the webhooks service: its event kinds and the key of a hook's `scope`. */
+export interface WebhookSystem {
+  system: string;
+  /** What produces its events. */
+  service: string;
+  /** The scope key of its hooks, e.g. `folder` (recursive) for data management. */
+  scopeKey: string;
+  events: readonly string[];
+}
+
+const COST_ENTITIES = [
+  "budget",
+  "budgetPayment",
+  "contract",
+  "cor",
+  "costPayment",
+  "expense",
+  "expenseItem",
+  "mainContract",
+  "mainContractItem",
+  "oco",
+  "pco",
+  "rfq",
+  "scheduleOfValue",
+  "sco",
+];
+
+/** Every system with its events, in the order `webhook events` lists them. */
+export const WEBHOOK_SYSTEMS: readonly WebhookSystem[] = [
+  {
+    system: "data",
+    service: "Data Management",
+    scopeKey: "folder",
+    events: [
+      ...["added", "modified", "deleted", "moved", "moved.out", "copied", "copied.out"].map((e) =>
+        `dm.version.${e}`
+      ),
+      "dm.lineage.reserved",
+      "dm.lineage.unreserved",
+      "dm.lineage.updated",
+      ...["added", "modified", "deleted", "purged", "moved", "moved.out", "copied", "copied.out"].map((e) =>
+        `dm.folder.${e}`
+      ),
+      "dm.operation.started",
+      "dm.operation.completed",
+    ],
+  },
+  {
+    system: "derivative",
+    service: "Model Derivative",
+    scopeKey: "workflow",
+    events: ["extraction.finished", "extraction.updated"],
+  },
+  {
+    system: "adsk.c4r",
+    service: "Revit Cloud Worksharing",
+    scopeKey: "folder",
+    events: ["model.sync", "model.publish"],
+  },
+  {
+    system: "adsk.flc.production",
+    service: "Fusion Manage",
+    scopeKey: "workspace",
+    events: [
+      "item.clone",
+      "item.create",
+      "item.lock",
+      "item.release",
+      "item.unlock",
+      "item.update",
+      "workflow.transition",
+    ],
+  },
+  {
+    system: "autodesk.construction.cost",
+    service: "ACC Cost Management",
+    scopeKey: "project",
+    events: [
+      ...COST_ENTITIES.flatMap((e) => ["created", "updated", "deleted"].map((v) => `${e}.${v}-1.0`)),
+      "project.initialized-1.0",
+    ],
+  },
+  {
+    system: "autodesk.construction.bc",
+    service: "BuildingConnected",
+    scopeKey: "companyId",
+    events: [
+      "bid.created",
+      "opportunity.created",
+      "opportunity.status.updated",
+      "opportunity.comment.created",
+      "opportunity.comment.updated",
+      "opportunity.comment.deleted",
+    ],
+  },
+  {
+    system: "autodesk.construction.issues",
+    service: "ACC Issues",
+    scopeKey: "project",
+    events: ["created", "updated", "deleted", "restored", "unlinked"].map((v) => `issue.${v}-1.0`),
+  },
+  {
+    system: "adsk.tandem",
+    service: "Tandem",
+    scopeKey: "twin",
+    events: ["dt.alert", "dt.mutation", "dt.applyTemplate", "dt.removeTemplate"],
+  },
+  // Not a system of the platform (Design Automation calls `onComplete` URLs instead): the sandbox's
+  // own, so that a hook can watch work items end (scope: the qualified activity id).
+  {
+    system: "autodesk.da",
+    service: "Design Automation (sandbox only)",
+    scopeKey: "activity",
+    events: ["workitem.completed"],
+  },
+];
+
+/** One row of the catalog: a system, one of its events and the scope key of its hooks. */
+export interface WebhookEventRow {
+  system: string;
+  event: string;
+  scope: string;
+  service: string;
+}
+
+/** The catalog as rows, optionally of one system only. */
+export function webhookEventRows(system?: string): WebhookEventRow[] {
+  return WEBHOOK_SYSTEMS.filter((s) => system === undefined || s.system === system).flatMap((s) =>
+    s.events.map((event) => ({ system: s.system, event, scope: s.scopeKey, service: s.service }))
+  );
+}
+
+/** The system of `name`, or undefined. */
+export function webhookSystem(name: string): WebhookSystem | undefined {
+  return WEBHOOK_SYSTEMS.find((s) => s.system === name);
+}
+
+/** True when `pattern` names `event`: equal, or a `*` wildcard pattern (e.g. `dm.version.*`). */
+export function eventMatches(pattern: string, event: string): boolean {
+  if (!pattern.includes("*")) return pattern === event;
+  const re = pattern.split("*").map((p) => p.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*");
+  return new RegExp(`^${re}$`).test(event);
+}
+
+/** The system that has `event` (the first that matches a wildcard), or undefined. */
+export function systemOfEvent(event: string): WebhookSystem | undefined {
+  return WEBHOOK_SYSTEMS.find((s) => s.events.some((e) => eventMatches(event, e)));
+}
+
+const EVENTS_HINT = "List the systems and event kinds with `diazo webhook events`.";
+
+/** A system name from user input: one of the catalog's, else a usage error with a suggestion. */
+export function checkWebhookSystem(name: string): WebhookSystem {
+  const found = webhookSystem(name);
+  if (found) return found;
+  const close = suggest(name, WEBHOOK_SYSTEMS.map((s) => s.system));
+  throw usageError(
+    `unknown webhook system '${name}'${close ? ` (did you mean '${close}'?)` : ""}`,
+    EVENTS_HINT,
+  );
+}
+
+/**
+ * The system and event of user input: the event must be one of the system's (a `*` wildcard must
+ * match one); without `system` the system is the one that has the event.
+ */
+export function checkWebhookEvent(event: string, system?: string): { system: WebhookSystem; event: string } {
+  const sys = system !== undefined ? checkWebhookSystem(system) : systemOfEvent(event);
+  if (sys && sys.events.some((e) => eventMatches(event, e))) return { system: sys, event };
+  const candidates = sys ? sys.events : WEBHOOK_SYSTEMS.flatMap((s) => s.events);
+  const close = suggest(event, candidates);
+  const where = sys ? ` of system '${sys.system}'` : "";
+  throw usageError(
+    `unknown webhook event '${event}'${where}${close ? ` (did you mean '${close}'?)` : ""}`,
+    EVENTS_HINT,
+  );
+}

@@ -1,0 +1,166 @@
+/**
+ * Checking both ends of a callback without the platform: `webhook test` posts a sample event to a
+ * receiver as the platform would (envelope, `x-adsk-delivery-id`, and `x-adsk-signature` when a
+ * secret is given) and judges its answer by SPEC.md §6's rule (HTTP 200 within 5 s);
+ * `webhook verify` checks the signature of a payload a receiver got.
+ */
+import {
+  DELIVERY_ID_HEADER,
+  SIGNATURE_HEADER,
+  signWebhookBody,
+  verifyWebhookBody,
+} from "../aps/webhook_signature.ts";
+import { checkWebhookEvent } from "../aps/webhook_events.ts";
+import { usageError } from "../core/errors.ts";
+import { postCallback } from "../services/webhooks.ts";
+import type { OpsDeps } from "./deps.ts";
+import { checkCallbackUrl } from "./webhook.ts";
+
+/** SPEC.md §6 and §8: a callback answers HTTP 200 within 5 seconds. */
+export const CALLBACK_BUDGET_MS = 5000;
+
+const SAMPLE_TIME = "2026-01-01T00:00:00+0000";
+const SAMPLE_FOLDER = "urn:adsk.wipprod:fs.folder:co.diazo-webhook-test";
+
+/** The event-specific part of a sample callback, shaped as the platform's (aps-api.md §6.3). */
+function samplePayload(event: string): Record<string, unknown> {
+  if (event.startsWith("extraction.")) {
+    return {
+      TimeStamp: Date.parse("2026-01-01T00:00:00Z"),
+      URN: "dXJuOmFkc2sub2JqZWN0czpvcy5vYmplY3Q6ZGlhem8tdGVzdC9tb2RlbC5pZmM",
+      EventType: event === "extraction.finished" ? "EXTRACTION_FINISHED" : "EXTRACTION_UPDATED",
+      Payload: { status: "success", scope: "diazo-webhook-test" },
+    };
+  }
+  return {
+    ext: "ifc",
+    name: "model.ifc",
+    source: "urn:adsk.wipprod:fs.file:vf.diazo-webhook-test?version=1",
+    version: "1",
+    sizeInBytes: 1024,
+    state: "CONTENT_AVAILABLE",
+    createdTime: SAMPLE_TIME,
+    modifiedTime: SAMPLE_TIME,
+    parentFolderUrn: SAMPLE_FOLDER,
+    ancestors: [{ urn: SAMPLE_FOLDER, name: "Project Files" }],
+  };
+}
+
+/** The whole sample body: the platform's envelope around the sample payload. */
+export function sampleCallback(system: string, event: string, url: string): Record<string, unknown> {
+  const hookId = "00000000-0000-0000-0000-000000000000";
+  const payload = samplePayload(event);
+  return {
+    version: "1.0",
+    resourceUrn: (payload.source ?? payload.URN) as string,
+    hook: {
+      system,
+      event,
+      hookId,
+      tenant: SAMPLE_FOLDER,
+      callbackUrl: url,
+      createdBy: "diazo-webhook-test",
+      createdDate: SAMPLE_TIME,
+      creatorType: "Application",
+      scope: system === "derivative" ? { workflow: "diazo-webhook-test" } : { folder: SAMPLE_FOLDER },
+      urn: `urn:adsk.webhooks:events.hook:${hookId}`,
+      status: "active",
+      __self__: `/systems/${system}/events/${event}/hooks/${hookId}`,
+    },
+    payload,
+  };
+}
+
+/** What `webhook test` found. */
+export interface WebhookTestReport {
+  url: string;
+  event: string;
+  /** HTTP status of the answer; 0 when there was none. */
+  status: number;
+  latency_ms: number;
+  budget_ms: number;
+  /** True when the receiver answered 2xx within the budget. */
+  ok: boolean;
+  signed: boolean;
+  delivery_id: string;
+  /** Why it failed, or what to fix although it passed (a 2xx other than 200). */
+  detail?: string;
+}
+
+/** `webhook test <url>`: one sample delivery (no retry, no login) judged by the 200-within-5-s rule. */
+export async function runWebhookTest(
+  opts: { url: string; event?: string; secret?: string; budgetMs?: number },
+  deps: OpsDeps,
+): Promise<WebhookTestReport> {
+  const url = checkCallbackUrl(opts.url, deps.warn);
+  const { system, event } = checkWebhookEvent(opts.event ?? "dm.version.added");
+  const budget = opts.budgetMs ?? CALLBACK_BUDGET_MS;
+  const body = JSON.stringify(sampleCallback(system.system, event, url));
+  const deliveryId = crypto.randomUUID();
+  const headers: Record<string, string> = { [DELIVERY_ID_HEADER]: deliveryId };
+  if (opts.secret !== undefined) headers[SIGNATURE_HEADER] = await signWebhookBody(opts.secret, body);
+  const http = await deps.http({ auth: "none" });
+  const answer = await postCallback(http, url, body, headers, budget);
+  const ok = answer.error === undefined && answer.status >= 200 && answer.status < 300;
+  const late = answer.latencyMs > budget;
+  const detail = answer.error !== undefined
+    ? (answer.status ? `answered HTTP ${answer.status}` : answer.error)
+    : late
+    ? `answered after ${answer.latencyMs} ms (more than ${budget} ms)`
+    : answer.status !== 200
+    ? `answered HTTP ${answer.status}: the platform expects 200`
+    : undefined;
+  return {
+    url,
+    event,
+    status: answer.status,
+    latency_ms: answer.latencyMs,
+    budget_ms: budget,
+    ok: ok && !late,
+    signed: opts.secret !== undefined,
+    delivery_id: deliveryId,
+    ...(detail !== undefined ? { detail } : {}),
+  };
+}
+
+/** A received callback: its body and, when the input was a whole HTTP message, its signature header. */
+export function splitReceived(text: string): { body: string; signature?: string } {
+  const firstLine = text.slice(0, text.search(/\r?\n|$/));
+  const looksLikeHeaders = /^[A-Z]+ \S+ HTTP\/\d/.test(firstLine) || /^[A-Za-z][\w-]*:\s/.test(firstLine);
+  const gap = /\r?\n\r?\n/.exec(text);
+  if (!looksLikeHeaders || !gap) return { body: text };
+  const head = text.slice(0, gap.index).split(/\r?\n/);
+  const line = head.find((l) => l.toLowerCase().startsWith(`${SIGNATURE_HEADER}:`));
+  const signature = line?.slice(line.indexOf(":") + 1).trim();
+  return { body: text.slice(gap.index + gap[0].length), ...(signature ? { signature } : {}) };
+}
+
+/** What `webhook verify` found. */
+export interface WebhookVerifyReport {
+  valid: boolean;
+  signature: string;
+  bytes: number;
+}
+
+/**
+ * `webhook verify`: whether `signature` (or the `x-adsk-signature` header of a whole HTTP message on
+ * input) is the platform's signature of the body with `secret`.
+ */
+export async function runWebhookVerify(
+  opts: { secret: string; input: string; signature?: string },
+): Promise<WebhookVerifyReport> {
+  if (opts.secret === "") throw usageError("the secret is empty", "Pass the hook's secret with --secret.");
+  const received = splitReceived(opts.input);
+  const signature = opts.signature ?? received.signature;
+  if (signature === undefined) {
+    throw usageError(
+      "no signature to check",
+      `Pass --signature 'sha1hash=...' (the ${SIGNATURE_HEADER} header), or pipe the whole request with its headers.`,
+    );
+  }
+  if (received.body === "") {
+    throw usageError("no payload on stdin", "Pipe the body the receiver got, unchanged.");
+  }
+  const valid = await verifyWebhookBody(opts.secret, received.body, signature);
+  return { valid, signature, bytes: new TextEncoder().encode(received.body).length };
+}
