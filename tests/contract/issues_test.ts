@@ -18,6 +18,7 @@ Deno.test("contract: Issues.yaml", async () => {
       [`GET ${P}/users/me`]: async (s, w) => {
         const me = await expect(s, w, `GET ${P}/users/me`, 200);
         assert.deepEqual(me.json.issues.new.permittedStatuses, ["draft", "open"]);
+        assert.equal(me.json.isProjectAdmin, true, "the sandbox user administers Riverside Tower");
         await expect(s, w, `GET ${P}/users/me`, 404, { params: { projectId: crypto.randomUUID() } });
       },
       [`GET ${P}/issue-types`]: async (s, w) => {

@@ -29,8 +29,18 @@ import { MAX_ATTACHMENTS, type StoredAttachment } from "./store.ts";
 const STORAGE_BUCKET = "wip.dm.prod";
 const STORAGE_PREFIX = `urn:adsk.objects:os.object:${STORAGE_BUCKET}/`;
 
+/** Whether `uid` administers the project (its membership says so). */
+function isProjectAdmin(ctx: RequestContext, projectId: string, uid: string): boolean {
+  for (const account of ctx.sandbox.admin.accounts.values()) {
+    const user = account.users.find((u) => u.uid === uid);
+    const member = account.members.get(projectId)?.find((m) => m.userId === user?.id);
+    if (member) return member.projectAdmin;
+  }
+  return false;
+}
+
 function me(_req: Request, ctx: RequestContext): Response {
-  const { uid } = issuesOf(ctx, "read");
+  const { id, uid } = issuesOf(ctx, "read");
   const scopes = ctx.token?.scope ?? [];
   const writes = scopes.includes("data:write") || scopes.includes("data:create");
   const fresh = {
@@ -43,7 +53,7 @@ function me(_req: Request, ctx: RequestContext): Response {
   };
   return json(200, {
     id: uid,
-    isProjectAdmin: false,
+    isProjectAdmin: isProjectAdmin(ctx, id, uid),
     canManageTemplates: false,
     issues: { ...(writes ? { new: fresh } : {}), filter: { permittedStatuses: [...ISSUE_STATUSES] } },
     permissionLevels: writes ? ["create", "read", "write"] : ["read"],
