@@ -12,4 +12,5 @@ if (!only || only === "transfer") await benchTransfer();
 if (!only || only === "serve") await benchServe();
 if (!only || only === "pipeline") await benchPipeline();
 if (!only || only === "tests") await benchTests();
+if (!only || only === "reality") await (await import("./reality.ts")).benchReality();
 if ((!only || only === "soak") && !(await benchSoak())) Deno.exitCode = 1;

@@ -51,3 +51,69 @@ export function checkDaName(what: string, name: string): DaName {
     }.`,
   );
 }
+
+/** Verbs an activity parameter takes (aps-api.md §7.4). */
+export const DA_VERBS = ["get", "head", "put", "post", "patch", "read"] as const;
+
+/** One activity parameter from `--param name:verb[:localName]`. */
+export interface ParamSpec {
+  name: string;
+  verb: (typeof DA_VERBS)[number];
+  localName?: string;
+}
+
+/** Parses `name:verb[:localName]` (e.g. `input:get:input.dwg`), a usage error otherwise. */
+export function parseParamSpec(text: string): ParamSpec {
+  const [name, verb, ...rest] = text.split(":");
+  const localName = rest.join(":");
+  if (!name || !NAME.test(name) || !(DA_VERBS as readonly string[]).includes(verb?.toLowerCase() ?? "")) {
+    throw usageError(
+      `invalid --param '${text}'`,
+      `Write name:verb[:localName], verb one of ${
+        DA_VERBS.join(", ")
+      }; e.g. --param input:get:input.dwg --param result:put:result.pdf`,
+    );
+  }
+  return {
+    name,
+    verb: verb.toLowerCase() as ParamSpec["verb"],
+    ...(localName ? { localName } : {}),
+  };
+}
+
+/**
+ * A reference to an app bundle or activity from input: `Name`, `Name+alias` (owned by the app, so
+ * qualified with `nickname()`, called only then) or already qualified `Owner.Name+alias`; `Name`
+ * alone means `$LATEST`.
+ */
+export function qualifyId(what: string, ref: string, nickname: () => string): string {
+  if (parseQualifiedId(ref)) return ref;
+  const m = /^([A-Za-z0-9_]{1,64})(?:\+([$A-Za-z0-9_]+))?$/.exec(ref);
+  if (!m) {
+    throw usageError(
+      `invalid ${what} '${ref}'`,
+      `Name it as Name, Name+alias or Owner.Name+alias (letters, digits and underscores), e.g. ${
+        ref.replace(/[^A-Za-z0-9_+.$]/g, "_") || "MyActivity"
+      }+prod.`,
+    );
+  }
+  return `${nickname()}.${m[1]}+${m[2] ?? "$LATEST"}`;
+}
+
+/** True when `ref` already names its owner (`Owner.Name+alias`). */
+export function isQualified(ref: string): boolean {
+  return parseQualifiedId(ref) !== undefined;
+}
+
+/** Splits `name=value` of `flag` (e.g. `--input`), a usage error when there is no name. */
+export function parseAssignment(flag: string, text: string): [name: string, value: string] {
+  const at = text.indexOf("=");
+  const name = at > 0 ? text.slice(0, at) : "";
+  if (!NAME.test(name) || at === text.length - 1) {
+    throw usageError(
+      `invalid ${flag} '${text}'`,
+      `Write ${flag} name=value, name being the activity's parameter, e.g. ${flag} input=drawing.dwg`,
+    );
+  }
+  return [name, text.slice(at + 1)];
+}

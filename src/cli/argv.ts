@@ -46,16 +46,37 @@ export function isBuiltinWord(word: string): boolean {
 /** Commands whose `-o` names a path (as users of other download tools expect); `--output` still sets the format. */
 const PATH_O_COMMANDS: readonly (readonly string[])[] = [
   ["object", "download"],
+  ["item", "download"],
+  ["dm", "download"],
   ["translate", "download"],
   ["translate", "thumbnail"],
   ["generate"],
+  ["reality-capture", "result"],
 ];
+
+/** Commands whose `--output name=value` is an argument of their own (a format never has `=`). */
+const ASSIGNING_OUTPUT_COMMANDS: readonly (readonly string[])[] = [["da", "workitem", "run"]];
+
+/** Rewrites `--output name=value` (and `--output=name=value`) to `--output-arg` in such a command. */
+function assigningOutputArgs(args: readonly string[], at: number): string[] {
+  const end = args.indexOf("--");
+  const inCommand = (i: number) => i > at && (end < 0 || i < end);
+  return args.flatMap((a, i) => {
+    if (!inCommand(i)) return [a];
+    if ((a === "--output" || a === "-o") && args[i + 1]?.includes("=")) return ["--output-arg"];
+    if (a.startsWith("--output=") && a.slice(9).includes("=")) return ["--output-arg", a.slice(9)];
+    return [a];
+  });
+}
 
 /** Rewrites `-o` to `--out` after the command words of a command in PATH_O_COMMANDS. */
 export function pathOutputArgs(args: readonly string[]): string[] {
   const first = commandWord(args);
   if (first === undefined) return [...args];
   const at = args.indexOf(first);
+  if (ASSIGNING_OUTPUT_COMMANDS.some((words) => words.every((w, i) => args[at + i] === w))) {
+    return assigningOutputArgs(args, at);
+  }
   const match = PATH_O_COMMANDS.find((words) => words.every((w, i) => args[at + i] === w));
   if (!match) return [...args];
   const end = args.indexOf("--");

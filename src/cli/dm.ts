@@ -8,7 +8,6 @@ import { dmFolderId, dmHubId, dmItemId, dmProjectId } from "../aps/dm_ids.ts";
 import { usageError } from "../core/errors.ts";
 import {
   type DmPage,
-  type DmResource,
   runFolderGet,
   runFolderList,
   runHubGet,
@@ -18,57 +17,11 @@ import {
   runProjectGet,
   runProjectList,
 } from "../ops/dm.ts";
-import { type AnyCommand, type ContextFactory, examples, positiveNumber } from "./command.ts";
+import { type AnyCommand, type ContextFactory, examples } from "./command.ts";
+import { asOption, FOLDER, HUB, ITEM, limitOption, PROJECT, withHelpers } from "./dm_shared.ts";
+import { registerFolderWrites, registerItemWrites } from "./dm_write.ts";
 
-const WHO = ["user", "app"] as const;
-
-const HUB = "b.c8b0c73d-3ae9-4a3c-9b5e-1f2d3c4b5a69";
-const PROJECT = "b.1c7d2a10-8f3e-4c55-a1b2-3c4d5e6f7081";
-const FOLDER = "urn:adsk.wipprod:fs.folder:co.mgS-lb-BThaTdHnhiN_mbA";
-const ITEM = "urn:adsk.wipprod:dm.lineage:AeYgDtcTSuqYoyMweWFhhQ";
-
-function asOption() {
-  return new Option(
-    "--as <who>",
-    "act as the logged-in user (3-legged) or the app (2-legged); default: the user when the profile has a 3-legged login, else the app",
-  ).choices(WHO);
-}
-
-function limitOption() {
-  return new Option("--limit <n>", "stop after n results").argParser(positiveNumber("--limit", true));
-}
-
-function attr(r: DmResource | undefined, path: string): unknown {
-  let v: unknown = r?.attributes;
-  for (const k of path.split(".")) {
-    v = typeof v === "object" && v !== null ? (v as Record<string, unknown>)[k] : undefined;
-  }
-  return v;
-}
-
-/**
- * A resource with flat helpers beside the platform's fields (for tables and queries): its name,
- * last change and, for items (from their tip version) and versions, the version number and size.
- */
-export function withHelpers(r: DmResource, tip?: DmResource): DmResource & Record<string, unknown> {
-  const version = r.type === "versions" ? r : tip;
-  const helpers: Record<string, unknown> = {
-    name: attr(r, "displayName") ?? attr(r, "name"),
-    // A folder's own time changes only when it is renamed; the rollup shows its newest content.
-    lastModified: (r.type === "folders" ? attr(r, "lastModifiedTimeRollup") : undefined) ??
-      attr(r, "lastModifiedTime"),
-  };
-  if (version) {
-    helpers.versionNumber = attr(version, "versionNumber");
-    helpers.size = attr(version, "storageSize");
-  }
-  if (r.type === "hubs") {
-    helpers.region = attr(r, "region");
-    helpers.hubType = String(attr(r, "extension.type") ?? "").split(":").pop();
-  }
-  if (r.type === "projects") helpers.projectType = attr(r, "extension.data.projectType") ?? "personal";
-  return { ...r, ...helpers };
-}
+export { withHelpers };
 
 const HUB_COLUMNS = ["name", "id", "hubType", "region"];
 const PROJECT_COLUMNS = ["name", "id", "projectType"];
@@ -149,7 +102,7 @@ function contentRows(page: DmPage) {
 
 /** Registers `folder`. */
 export function registerFolder(program: AnyCommand, makeCtx: ContextFactory): void {
-  const folder = program.command("folder").description("list folders and their contents");
+  const folder = program.command("folder").description("list, create and rename folders");
   examples(folder, [`diazo folder list ${PROJECT} --hub ${HUB}`, `diazo folder list ${PROJECT} ${FOLDER}`]);
 
   const list = folder.command("list").alias("ls")
@@ -201,11 +154,14 @@ export function registerFolder(program: AnyCommand, makeCtx: ContextFactory): vo
       await ctx.emit(withHelpers(f), { columns: ["name", "id", "lastModified"] });
     });
   examples(get, [`diazo folder get ${PROJECT} ${FOLDER}`]);
+  registerFolderWrites(folder, makeCtx);
 }
 
 /** Registers `item`. */
 export function registerItem(program: AnyCommand, makeCtx: ContextFactory): void {
-  const item = program.command("item").description("inspect items (files) and their versions");
+  const item = program.command("item").description(
+    "upload, download, bind, rename and inspect items (files)",
+  );
   examples(item, [`diazo item get ${PROJECT} ${ITEM}`, `diazo item versions ${PROJECT} ${ITEM}`]);
 
   const get = item.command("get").alias("info")
@@ -240,4 +196,5 @@ export function registerItem(program: AnyCommand, makeCtx: ContextFactory): void
     `diazo item versions ${PROJECT} ${ITEM}`,
     `diazo item versions ${PROJECT} ${ITEM} --limit 1 -o json --query '[0].id'`,
   ]);
+  registerItemWrites(item, makeCtx);
 }

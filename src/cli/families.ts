@@ -64,6 +64,12 @@ export const FAMILIES: readonly Family[] = [
     load: () => import("./view.ts"),
   },
   {
+    name: "api",
+    group: "core",
+    summary: "send an authenticated request to any platform path (like `gh api`)",
+    load: () => import("./api.ts"),
+  },
+  {
     name: "hub",
     group: "data",
     summary: "list the hubs (accounts) your login can see",
@@ -78,14 +84,20 @@ export const FAMILIES: readonly Family[] = [
   {
     name: "folder",
     group: "data",
-    summary: "list folders and their contents",
+    summary: "list, create and rename folders",
     load: () => import("./dm.ts").then((m) => ({ register: m.registerFolder })),
   },
   {
     name: "item",
     group: "data",
-    summary: "inspect items (files) and their versions",
+    summary: "upload, download, bind, rename and inspect items (files)",
     load: () => import("./dm.ts").then((m) => ({ register: m.registerItem })),
+  },
+  {
+    name: "dm",
+    group: "data",
+    summary: "data management as SPEC.md spells it: projects, upload, download, update-item, create-folder",
+    load: () => import("./dm_write.ts").then((m) => ({ register: m.registerDm })),
   },
   {
     name: "admin",
@@ -116,6 +128,12 @@ export const FAMILIES: readonly Family[] = [
     group: "automation",
     summary: "webhooks: hooks that POST platform events to your URL; test and verify callbacks",
     load: () => import("./webhook.ts"),
+  },
+  {
+    name: "reality-capture",
+    group: "automation",
+    summary: "photo to 3D: photoscenes, photo upload, processing and results",
+    load: () => import("./reality_capture.ts"),
   },
   {
     name: "pipeline",

@@ -2,6 +2,7 @@
 import { applyQuery, render } from "../core/output.ts";
 import { versionInfo, versionText } from "../core/version.ts";
 import { type AnyCommand, type ContextFactory, examples } from "./command.ts";
+import { registerVersionVerbs } from "./dm_write.ts";
 
 /** What `version --json` reports. */
 export interface VersionReport {
@@ -58,4 +59,5 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
       ctx.io.stdout.write(await render(shown, { format: opts.json ? "json" : output, color: ctx.color }));
     });
   examples(cmd, ["diazo version", "diazo version --json", "diazo --version"]);
+  registerVersionVerbs(cmd, makeCtx);
 }

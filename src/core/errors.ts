@@ -152,6 +152,11 @@ export const CATALOG = {
     hint: "List the engines with `diazo da engine list` and use the full id, e.g. Autodesk.AutoCAD+24.",
     exit: ExitCode.notFound,
   },
+  workitem_failed: {
+    message: "Work item {id} ended with status {status}",
+    hint: "The report above says why; read it again with `diazo da workitem get {id}`.",
+    exit: ExitCode.failure,
+  },
   webhook_unreachable: {
     message: "Webhook callback not reachable",
     hint: "The callback URL must be public, use HTTPS and answer 200 within 5 seconds.",
@@ -293,6 +298,17 @@ export const CATALOG = {
     message: "unknown command '{command}'",
     hint: "The plugin '{command}' ({path}) is disabled: enable it with `diazo plugin enable {command}`.",
     exit: ExitCode.usage,
+  },
+  photoscene_not_found: {
+    message: "Photoscene not found: {id}",
+    hint: "Use the id printed by `diazo reality-capture create`; a scene belongs to the app that created it.",
+    exit: ExitCode.notFound,
+  },
+  photoscene_refused: { message: "{detail}", hint: "{hint}", exit: ExitCode.usage },
+  photoscene_failed: {
+    message: "Photoscene {id} ended without a result: {detail}",
+    hint: "Check its photos (JPEG, overlapping views) and start again with a new scene.",
+    exit: ExitCode.failure,
   },
   plugin_path_missing: {
     message: "Plugin '{name}': configured path not found: {path}",

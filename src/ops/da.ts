@@ -1,8 +1,11 @@
 /**
- * The Design Automation verbs (`da ...`): the app's nickname, engines, app bundles and activities,
- * as the app (code:all). Names and engine ids arrive checked (aps/da_ids.ts).
+ * The Design Automation verbs (`da ...`): the app's nickname, engines, app bundles (with their
+ * package and aliases), the service's health; activities and work items are in da_activity.ts and
+ * da_workitem.ts. As the app (code:all). Names and engine ids arrive checked (aps/da_ids.ts).
  */
-import { type DaName, describeId, type EngineId, type QualifiedId } from "../aps/da_ids.ts";
+import path from "node:path";
+import { checkDaName, type DaName, describeId, type EngineId, type QualifiedId } from "../aps/da_ids.ts";
+import { DiazoError, usageError } from "../core/errors.ts";
 import {
   type AppBundleCreated,
   createAppBundle,
@@ -12,8 +15,13 @@ import {
   listActivities,
   listAppBundles,
   listEngines,
+  setAlias,
   setNickname,
+  uploadPackage,
 } from "../services/da.ts";
+import { getHealth } from "../services/da_workitems.ts";
+import type { Http } from "../services/http.ts";
+import { statFile } from "../services/upload.ts";
 import type { OpsDeps } from "./deps.ts";
 
 /** A listed id with its parts beside it (owner, name, alias). */
@@ -26,12 +34,39 @@ export async function runDaNickname(opts: { name?: DaName }, deps: OpsDeps): Pro
   return { nickname: await getNickname(http) };
 }
 
+/**
+ * The configured nickname (SVC_DA_NICKNAME, APS_DA_NICKNAME or the profile's `da_nickname`), checked;
+ * SPEC.md's "Design Automation nickname required" (exit 2) when there is none.
+ */
+export async function requireNickname(deps: OpsDeps): Promise<DaName> {
+  const nickname = (await deps.settings()).daNickname.value?.trim();
+  if (!nickname) throw new DiazoError("nickname_required");
+  return checkDaName("nickname", nickname);
+}
+
+/**
+ * Makes the app's nickname the configured one: nothing when it already is, sets it when the app has
+ * none yet (the platform then answers its client id), a usage error when the app has another.
+ */
+export async function ensureNickname(http: Http, nickname: DaName, deps: OpsDeps): Promise<void> {
+  const current = await getNickname(http);
+  if (current === nickname) return;
+  if (current !== (await deps.settings()).clientId.value) {
+    throw usageError(
+      `the app's Design Automation nickname is '${current}', not '${nickname}'`,
+      `Set SVC_DA_NICKNAME=${current}: the nickname is the owner of every id the app creates, and it changes only once the app's data is deleted.`,
+    );
+  }
+  await setNickname(http, nickname);
+  deps.info(`Nickname of the app set to ${nickname}`);
+}
+
 /** What the id lists list. */
 export type DaListKind = "engines" | "appbundles" | "activities";
 
 const LISTS = { engines: listEngines, appbundles: listAppBundles, activities: listActivities } as const;
 
-/** `da engine|appbundle|activity list`: every id (every page up to `limit`), with its parts. */
+/** `da engines|appbundles|activities`: every id (every page up to `limit`), with its parts. */
 export async function runDaList(
   opts: { kind: DaListKind; limit?: number },
   deps: OpsDeps,
@@ -46,10 +81,95 @@ export async function runDaEngineGet(opts: { id: EngineId }, deps: OpsDeps): Pro
   return await getEngine(await deps.http(), opts.id);
 }
 
-/** `da appbundle create`: an app bundle (version 1) and where to upload its package. */
+/** What `da appbundle-create` takes. */
+export interface AppBundleCreateOpts {
+  id: DaName;
+  engine: EngineId;
+  description?: string;
+  /** The package (a zip) to upload; relative to `deps.cwd`. */
+  packageFile?: string;
+  alias?: DaName;
+}
+
+/** What `da appbundle-create` did. */
+export interface AppBundleCreatedResult {
+  id: string;
+  engine: string;
+  version: number;
+  /** The id an activity names it by: `<owner>.<name>+<alias or $LATEST>`. */
+  qualifiedId: string;
+  alias?: string;
+  package?: { file: string; size: number };
+  /** Where to upload the package, when none was given. */
+  uploadParameters?: AppBundleCreated["uploadParameters"];
+  summary: string;
+}
+
+/** Reads a package before any request: "File not found" when it is missing. */
+async function readPackage(deps: OpsDeps, file: string): Promise<{ name: string; bytes: Uint8Array }> {
+  const abs = path.resolve(deps.cwd, file);
+  await statFile(abs, file);
+  return { name: path.basename(file), bytes: await Deno.readFile(abs) };
+}
+
+/** Creates a resource, or its next version when it exists (409). */
+export async function createOrVersion<T>(create: (newVersion: boolean) => Promise<T>): Promise<T> {
+  try {
+    return await create(false);
+  } catch (e) {
+    if (!(e instanceof DiazoError) || e.status !== 409) throw e;
+    return await create(true);
+  }
+}
+
+/**
+ * `da appbundle-create`: checks the engine ("Engine not found"), makes the app's nickname the
+ * configured one, creates the app bundle (or its next version when it exists), uploads the package
+ * through the form the platform returns, and points `alias` at the new version.
+ */
 export async function runDaAppBundleCreate(
-  opts: { id: DaName; engine: EngineId; description?: string },
+  opts: AppBundleCreateOpts,
   deps: OpsDeps,
-): Promise<AppBundleCreated> {
-  return await createAppBundle(await deps.http(), opts);
+): Promise<AppBundleCreatedResult> {
+  const nickname = await requireNickname(deps);
+  const pkg = opts.packageFile === undefined ? undefined : await readPackage(deps, opts.packageFile);
+  const http = await deps.http();
+  await getEngine(http, opts.engine);
+  await ensureNickname(http, nickname, deps);
+  const created = await createOrVersion((next) => createAppBundle(http, opts, next));
+  if (pkg) await uploadPackage(http, created.uploadParameters, pkg);
+  if (opts.alias) await setAlias(http, "appbundles", opts.id, opts.alias, created.version);
+  const qualifiedId = `${created.id}+${opts.alias ?? "$LATEST"}`;
+  const what = pkg ? ` with ${opts.packageFile} (${pkg.bytes.length} bytes)` : "";
+  return {
+    id: created.id,
+    engine: created.engine,
+    version: created.version,
+    qualifiedId,
+    ...(opts.alias ? { alias: opts.alias } : {}),
+    ...(pkg ? { package: { file: opts.packageFile!, size: pkg.bytes.length } } : {}),
+    ...(pkg ? {} : { uploadParameters: created.uploadParameters }),
+    summary: `Created app bundle ${created.id} version ${created.version}${what}${
+      opts.alias ? `; alias ${opts.alias} -> ${created.version}` : ""
+    }`,
+  };
+}
+
+/** One engine's health. */
+export interface EngineHealth {
+  engine: string;
+  status: string;
+  ok: boolean;
+}
+
+/** The platform's status of a healthy engine. */
+export const HEALTHY = "Fully Operational";
+
+/** `da status`: the service's health per engine (`engine` alone, or all), as the platform reports it. */
+export async function runDaStatus(opts: { engine?: string }, deps: OpsDeps): Promise<EngineHealth[]> {
+  const answer = await getHealth(await deps.http(), opts.engine ?? "api");
+  const entries: [string, string][] = answer.engines
+    ? Object.entries(answer.engines).map(([engine, h]) => [engine, h?.Status ?? "unknown"])
+    : [[opts.engine ?? "api", answer.Status ?? "unknown"]];
+  return entries.map(([engine, status]) => ({ engine, status, ok: status === HEALTHY }));
 }

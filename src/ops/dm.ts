@@ -45,10 +45,23 @@ export async function storedUserLogin(deps: OpsDeps, usable = false): Promise<St
   return token.expires_at > Date.now() || token.refresh_token ? token : undefined;
 }
 
-/** The HTTP client of a data management call: the user's login when asked or (auto) when there is one. */
+/** The dependencies already told that a command acts as the app (the warning is given once). */
+const toldActingAsApp = new WeakSet<OpsDeps>();
+
+/**
+ * The HTTP client of a data management call: the user's login when asked or (auto) when there is
+ * one. Without one, `auto` falls back to the app (the platform lets provisioned apps in), and says
+ * so on stderr once: SPEC.md wants data management done as a user.
+ */
 export async function dmHttp(deps: OpsDeps, choice: LoginChoice = {}): Promise<Http> {
   const as = choice.as ?? "auto";
   const user = as === "user" || (as === "auto" && (await storedUserLogin(deps, choice.usable)) !== undefined);
+  if (as === "auto" && !user && !toldActingAsApp.has(deps)) {
+    toldActingAsApp.add(deps);
+    deps.warn(
+      "no user login: acting as the app, which sees only the hubs and projects it was provisioned for (`diazo auth login` to act as yourself, `--as app` to silence this)",
+    );
+  }
   return await deps.http({ mode: user ? "3-legged" : "2-legged" });
 }
 

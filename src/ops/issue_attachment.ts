@@ -6,17 +6,13 @@
  * attachment record. The file is checked before any request.
  */
 import path from "node:path";
-import { dmHubId, dmProjectId } from "../aps/dm_ids.ts";
-import { type HubId, parseBucketKey, parseObjectKey } from "../aps/ids.ts";
+import { dmFolderId, dmHubId, dmProjectId } from "../aps/dm_ids.ts";
+import { type FolderId, type HubId, parseBucketKey, parseObjectKey } from "../aps/ids.ts";
 import { DiazoError, isDiazoError } from "../core/errors.ts";
 import { listHubs, listTopFolders } from "../services/dm.ts";
 import type { Http } from "../services/http.ts";
-import {
-  addAttachments,
-  createAttachmentStorage,
-  type IssueAttachment,
-  listAttachments,
-} from "../services/issues.ts";
+import { createStorage } from "../services/dm_write.ts";
+import { addAttachments, type IssueAttachment, listAttachments } from "../services/issues.ts";
 import { statFile, uploadFile } from "../services/upload.ts";
 import type { OpsDeps } from "./deps.ts";
 import { issueId, type IssueProject, userHttp } from "./issue.ts";
@@ -25,7 +21,7 @@ import { issueId, type IssueProject, userHttp } from "./issue.ts";
 const STORAGE_BUCKET = "wip.dm.prod";
 
 /** The project's root folder (the parent of its top folders), through the first ACC hub that has the project. */
-async function rootFolder(http: Http, project: string): Promise<string> {
+async function rootFolder(http: Http, project: string): Promise<FolderId> {
   const dmProject = dmProjectId(project);
   const hubs = (await listHubs(http)).items.filter((h) => h.id.startsWith("b."));
   for (const hub of hubs) {
@@ -38,7 +34,7 @@ async function rootFolder(http: Http, project: string): Promise<string> {
     }
     for (const f of folders.items) {
       const parent = (f.relationships?.parent as { data?: { id?: unknown } } | undefined)?.data?.id;
-      if (typeof parent === "string") return parent;
+      if (typeof parent === "string") return dmFolderId(parent);
     }
   }
   throw new DiazoError("project_not_found", {});
@@ -54,7 +50,7 @@ export async function runIssueAttach(
   const issue = await issueId(http, opts.project, opts.issue);
   const displayName = path.basename(opts.file);
   const root = await rootFolder(http, opts.project);
-  const storageUrn = await createAttachmentStorage(http, dmProjectId(opts.project), root, displayName);
+  const storageUrn = await createStorage(http, dmProjectId(opts.project), displayName, { folder: root });
   const objectKey = storageUrn.slice(storageUrn.lastIndexOf("/") + 1);
   opts.onUploading?.(info.size);
   const settings = await deps.settings();

@@ -9,7 +9,8 @@ import { parseObjectKey } from "../aps/ids.ts";
 import { encodeUrn, objectIdOf } from "../aps/urn.ts";
 import { usageError } from "../core/errors.ts";
 import { isoOfEpochMs } from "../core/output_human.ts";
-import { downloadObject, downloadObjectTo, downloadTarget } from "../services/download.ts";
+import { type Downloaded, downloadObject, downloadObjectTo, downloadTarget } from "../services/download.ts";
+import type { Http } from "../services/http.ts";
 import {
   createSignedUrl,
   deleteObject,
@@ -237,22 +238,31 @@ export async function runObjectDownload(
     return { bucketKey, objectKey, file: "-", ...got, summary: verified("standard output", got.size) };
   }
   const target = await downloadTarget(deps.cwd, objectKey, opts.out);
-  const http = await deps.http();
-  const bar = await progress(objectKey, 0);
+  const got = await downloadShown(await deps.http(), deps, { ...opts, target }, progress(objectKey, 0));
+  return { bucketKey, objectKey, ...got, summary: verified(got.file, got.size, got.resumedBytes) };
+}
+
+/** Downloads an object into `target` (atomic, resumable, SHA-1 checked) while `bar` shows its progress. */
+export async function downloadShown(
+  http: Http,
+  deps: OpsDeps,
+  o: Pick<DownloadOpts, "bucketKey" | "objectKey" | "force" | "resume" | "signal"> & { target: string },
+  bar: Promise<Progress>,
+): Promise<Downloaded> {
+  const shown = await bar;
   try {
-    const got = await downloadObject(http, {
-      bucketKey,
-      objectKey,
-      target,
-      overwrite: opts.force,
-      resume: opts.resume,
-      signal: opts.signal,
-      onProgress: (done, total) => bar.update(done, total),
+    return await downloadObject(http, {
+      bucketKey: o.bucketKey,
+      objectKey: o.objectKey,
+      target: o.target,
+      overwrite: o.force,
+      resume: o.resume,
+      signal: o.signal,
+      onProgress: (done, total) => shown.update(done, total),
       debug: (line) => deps.debug(line),
     });
-    return { bucketKey, objectKey, ...got, summary: verified(got.file, got.size, got.resumedBytes) };
   } finally {
-    bar.stop();
+    shown.stop();
   }
 }
 

@@ -16,6 +16,7 @@ import { createEventBus, type EventBus } from "./events.ts";
 import { createIssuesStore, type IssuesStore } from "./issues/store.ts";
 import { createFaultStore, type FaultStore } from "./faults.ts";
 import { createOssStore, type OssStore } from "./oss/store.ts";
+import { createRealityStore, type RealityStore } from "./reality/store.ts";
 import { createRequestLog, type RequestLog } from "./request_log.ts";
 import { createSettings, type Settings } from "./settings.ts";
 import type { ServiceStore } from "./store.ts";
@@ -32,6 +33,7 @@ export interface SandboxContext {
   admin: AdminStore;
   issues: IssuesStore;
   webhooks: WebhookStore;
+  reality: RealityStore;
   clock: Clock;
   settings: Settings;
   faults: FaultStore;
@@ -58,10 +60,12 @@ export function createSandboxContext(keys: SigningKey[], dataDir: string): Sandb
     da: createDaStore(),
     admin: createAdminStore(),
     issues: createIssuesStore(),
+    reality: createRealityStore(dataDir),
     faults: createFaultStore(),
     requests: createRequestLog(),
   };
   const { auth, oss, derivative, dm, da, admin, faults, requests } = parts;
+  const { reality } = parts;
   return {
     ...parts,
     clock,
@@ -69,7 +73,21 @@ export function createSandboxContext(keys: SigningKey[], dataDir: string): Sandb
     events,
     dataDir,
     webhooks,
-    stores: [auth, oss, derivative, dm, da, admin, faults, clock, settings, requests, webhooks, parts.issues],
+    stores: [
+      auth,
+      oss,
+      derivative,
+      dm,
+      da,
+      admin,
+      faults,
+      clock,
+      settings,
+      requests,
+      webhooks,
+      reality,
+      parts.issues,
+    ],
   };
 }
 

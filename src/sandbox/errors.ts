@@ -32,6 +32,7 @@ export type ErrorFields =
   | { service: "derivative" | "da"; diagnostic: string }
   | { service: "admin"; code: string; message: string }
   | { service: "webhooks"; code: string; detail: string }
+  | { service: "reality"; code: string; msg: string }
   | { service: "control"; error: string };
 
 /**
@@ -106,6 +107,8 @@ export function renderError(e: SandboxError): Response {
       return json(status, { error: f.error }, headers);
     case "webhooks":
       return json(status, { id: crypto.randomUUID(), status, code: f.code, detail: [f.detail] }, headers);
+    case "reality":
+      return json(status, { Error: { code: f.code, msg: f.msg } }, headers);
   }
 }
 
@@ -157,6 +160,11 @@ export function adminError(status: number, code: string, message: string): Sandb
 /** A webhooks refusal: `{"id","status","code","detail":[...]}`. */
 export function webhooksError(status: number, code: string, detail: string): SandboxError {
   return new SandboxError(status, { service: "webhooks", code, detail });
+}
+
+/** A Reality Capture refusal: `{"Error":{"code","msg"}}` (the platform mostly says so with HTTP 200). */
+export function realityError(status: number, code: string, msg: string): SandboxError {
+  return new SandboxError(status, { service: "reality", code, msg });
 }
 
 /** A control API refusal: `{"error"}`. */

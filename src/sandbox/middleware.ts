@@ -10,7 +10,7 @@ import { abortableSleep } from "../core/sleep.ts";
 import { nowMs } from "./clock.ts";
 import type { RequestContext, SandboxContext } from "./context.ts";
 import { controlRoutes, isControlPath } from "./control.ts";
-import { gatewayError, renderError } from "./errors.ts";
+import { gatewayError, JSON_API_TYPE, renderError } from "./errors.ts";
 import type { Fault } from "./faults.ts";
 import type { Front } from "./front.ts";
 import { redactedQuery } from "./request_log.ts";
@@ -78,7 +78,7 @@ function logRequests(
   req: Request,
   ctx: RequestContext,
   outcome: Outcome,
-  timing: { time: string; started: number },
+  timing: { time: string; started: number; body?: unknown },
   log?: (line: string) => void,
 ): void {
   const { res, error, fault } = outcome;
@@ -95,9 +95,28 @@ function logRequests(
     ...(ctx.clientId !== undefined ? { client_id: ctx.clientId } : {}),
     ...(ctx.grantType !== undefined ? { grant_type: ctx.grantType } : {}),
     ...(fault ? { fault_id: fault.id } : {}),
+    ...(timing.body !== undefined ? { body: timing.body } : {}),
   });
   const note = (fault ? ` fault=${fault.id}` : "") + (error ? ` error: ${error}` : "");
   log?.(`${req.method} ${path} ${res ? res.status : "dropped"} ${Math.round(ms)}ms${note}`);
+}
+
+/**
+ * A JSON:API request (a data management write; such bodies carry no secrets) read once: its parsed
+ * body for the request log, and the request again for the handler. Other requests pass untouched
+ * (`Request.clone` would wake Deno's legacy-abort warning).
+ */
+async function withJsonApiBody(req: Request): Promise<{ req: Request; body?: unknown }> {
+  const type = req.headers.get("content-type") ?? "";
+  if (!type.startsWith(JSON_API_TYPE) || req.method === "GET" || req.method === "HEAD") return { req };
+  const text = await req.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  return { req: new Request(req.url, { method: req.method, headers: req.headers, body: text }), body };
 }
 
 /** Sets the Date header from the sandbox clock, so that clients timing by the server see it advanced. */
@@ -177,8 +196,16 @@ export function createRequestHandler(sb: SandboxContext, opts: MiddlewareOptions
     const sentPath = collapseSlashes(url);
     const ctx: RequestContext = { sandbox: sb, url, baseUrl: url.origin, params: {}, sentPath };
     if (isControlPath(url.pathname)) return serveControlApi(sb, control, req, ctx, opts, tracked.busy);
-    const outcome = await injectFaults(sb, req, ctx, info, opts, () => answerInternalErrors(api, req, ctx));
-    logRequests(sb, req, ctx, outcome, timing, opts.log);
+    const read = await withJsonApiBody(req);
+    const outcome = await injectFaults(
+      sb,
+      req,
+      ctx,
+      info,
+      opts,
+      () => answerInternalErrors(api, read.req, ctx),
+    );
+    logRequests(sb, req, ctx, outcome, { ...timing, body: read.body }, opts.log);
     // After a drop the connection is gone and this answer goes nowhere (unless the client had
     // already left, in which case nobody reads it either).
     return outcome.res ? closeWhileDropArmed(sb, followSandboxClock(sb, outcome.res)) : empty(500);

@@ -1,6 +1,7 @@
 /**
- * The request log of the control API: what reached the emulated platform, without headers, bodies,
- * tokens or secrets, capped so that a long run cannot exhaust memory.
+ * The request log of the control API: what reached the emulated platform, without headers, tokens
+ * or secrets, and without bodies but the JSON:API documents of data management writes (which carry
+ * none), capped so that a long run cannot exhaust memory.
  */
 
 import type { ServiceStore } from "./store.ts";
@@ -22,6 +23,8 @@ export interface RequestLogEntry {
   /** The `grant_type` of a token-endpoint call (never its codes, tokens or secrets). */
   grant_type?: string;
   fault_id?: string;
+  /** The parsed body of a request sent as `application/vnd.api+json` (a JSON:API write). */
+  body?: unknown;
 }
 
 /** A bounded log that keeps the newest entries; a reset empties it, and it is not in the state dump. */

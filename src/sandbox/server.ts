@@ -9,11 +9,13 @@ import { createSandboxContext } from "./context.ts";
 import { daRoutes } from "./da/routes.ts";
 import { derivativeRoutes } from "./derivative/routes.ts";
 import { dmRoutes } from "./dm/routes.ts";
+import { dmWriteRoutes } from "./dm/writes.ts";
 import { type Front, startFront } from "./front.ts";
 import { createRequestHandler } from "./middleware.ts";
 import { issuesRoutes } from "./issues/routes.ts";
 import { ossRoutes } from "./oss/routes.ts";
 import { webhookRoutes } from "./webhooks/routes.ts";
+import { realityRoutes } from "./reality/routes.ts";
 
 /** How to start a sandbox. */
 export interface SandboxOptions {
@@ -52,10 +54,12 @@ export const SERVICE_ROUTES = [
   ossRoutes,
   derivativeRoutes,
   dmRoutes,
+  dmWriteRoutes,
   daRoutes,
   adminRoutes,
   issuesRoutes,
   webhookRoutes,
+  realityRoutes,
 ];
 
 function urlHost(hostname: string): string {

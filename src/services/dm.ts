@@ -165,15 +165,8 @@ async function getDocument(http: Http, path: string, target: DmTarget): Promise<
   }
 }
 
-function projectTarget(hub: string, project: string): DmTarget {
-  return {
-    what: `project ${project} in hub ${hub}`,
-    hint:
-      `List the projects with \`diazo project list ${hub}\`; data management project ids carry the b. prefix that construction-cloud ids lack.`,
-  };
-}
-
-function folderTarget(project: string, folder: string): DmTarget {
+/** What a request about a folder was about, for its "Not found". */
+export function folderTarget(project: string, folder: string): DmTarget {
   return {
     what: `folder ${folder} in project ${project}`,
     hint:
@@ -181,11 +174,28 @@ function folderTarget(project: string, folder: string): DmTarget {
   };
 }
 
-function itemTarget(project: string, item: string): DmTarget {
+/** What a request about an item was about, for its "Not found". */
+export function itemTarget(project: string, item: string): DmTarget {
   return {
     what: `item ${item} in project ${project}`,
     hint:
       `Check both ids: \`diazo folder list ${project} <folder>\` lists a folder's items (their ids are urn:adsk.wipprod:dm.lineage:...).`,
+  };
+}
+
+/** What a request about a version was about, for its "Not found". */
+export function versionTarget(project: string, version: string): DmTarget {
+  return {
+    what: `version ${version} in project ${project}`,
+    hint: "List an item's versions with `diazo item versions <project> <item>`.",
+  };
+}
+
+function projectTarget(hub: string, project: string): DmTarget {
+  return {
+    what: `project ${project} in hub ${hub}`,
+    hint:
+      `List the projects with \`diazo project list ${hub}\`; data management project ids carry the b. prefix that construction-cloud ids lack.`,
   };
 }
 
@@ -270,8 +280,21 @@ export async function getItem(http: Http, project: DmProjectId, item: ItemId): P
 /** One version of an item. */
 export async function getVersion(http: Http, project: DmProjectId, version: VersionId): Promise<DmResource> {
   const path = `/data/v1/projects/${enc(project)}/versions/${enc(version)}`;
-  return (await getDocument(http, path, {
-    what: `version ${version} in project ${project}`,
-    hint: "List an item's versions with `diazo item versions <project> <item>`.",
-  })).data;
+  return (await getDocument(http, path, versionTarget(project, version))).data;
+}
+
+/** The download jobs of a version (derivative formats the platform prepared for download). */
+export function listVersionDownloads(
+  http: Http,
+  project: DmProjectId,
+  version: VersionId,
+  opts: DmListOptions = {},
+): Promise<DmPage> {
+  const path = `/data/v1/projects/${enc(project)}/versions/${enc(version)}/downloads`;
+  return list(
+    http,
+    spec(path, `version ${version} in project ${project}`, false),
+    versionTarget(project, version),
+    opts,
+  );
 }

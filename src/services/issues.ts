@@ -5,8 +5,7 @@
  * `data:write`. Lists are ACC offset pages, followed to the end unless a limit stops them.
  * A failure names the project (403: not a member / 404: project not found) or the record.
  */
-import type { AccProjectId, DmProjectId } from "../aps/ids.ts";
-import { DiazoError } from "../core/errors.ts";
+import type { AccProjectId } from "../aps/ids.ts";
 import type { Http, RequestSpec } from "./http.ts";
 import { paginate } from "./pagination.ts";
 import { segment } from "./path.ts";
@@ -216,42 +215,4 @@ export async function addAttachments(
     },
   });
   return res.data?.attachments ?? [];
-}
-
-/**
- * Reserves a storage object for an attachment in the project's root folder (data management
- * `POST projects/b.{id}/storage`, aps-api.md §4.5): its id is
- * `urn:adsk.objects:os.object:wip.dm.prod/<guid>.<ext>`, to be uploaded with OSS's signed S3 flow.
- */
-export async function createAttachmentStorage(
-  http: Http,
-  project: DmProjectId,
-  rootFolder: string,
-  name: string,
-): Promise<string> {
-  const res = await http.request<{ data?: { id?: string } }>({
-    method: "POST",
-    path: `/data/v1/projects/${segment(project)}/storage`,
-    headers: { "content-type": "application/vnd.api+json" },
-    json: {
-      jsonapi: { version: "1.0" },
-      data: {
-        type: "objects",
-        attributes: { name },
-        relationships: { target: { data: { type: "folders", id: rootFolder } } },
-      },
-    },
-    scope: "data:create",
-    resource: "acc-project",
-  });
-  const id = res.data?.data?.id;
-  if (typeof id !== "string") {
-    throw new DiazoError("failure", {
-      params: {
-        detail: "the platform answered no storage object id",
-        hint: "Retry; `--debug` shows the answer.",
-      },
-    });
-  }
-  return id;
 }

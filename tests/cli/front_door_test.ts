@@ -112,17 +112,32 @@ Deno.test("diazo --help groups the families under core, data, automation, extend
       const body = r.out.slice(start + heading.length + 1).split("\n\n")[0];
       return [...body.matchAll(/^ {2}(\S+)/gm)].map((m) => m[1]);
     };
-    assert.deepEqual(section("Core commands:"), ["auth", "bucket", "oss", "object", "translate", "view"]);
+    assert.deepEqual(section("Core commands:"), [
+      "auth",
+      "bucket",
+      "oss",
+      "object",
+      "translate",
+      "view",
+      "api",
+    ]);
     assert.deepEqual(section("Data commands:"), [
       "hub",
       "project",
       "folder",
       "item",
+      "dm",
       "admin",
       "acc",
       "issue",
     ]);
-    assert.deepEqual(section("Automation commands:"), ["da", "webhook", "pipeline", "serve"]);
+    assert.deepEqual(section("Automation commands:"), [
+      "da",
+      "webhook",
+      "reality-capture",
+      "pipeline",
+      "serve",
+    ]);
     assert.deepEqual(section("Extension commands:"), ["plugin", "alias"]);
     assert.deepEqual(section("Local commands:"), [
       "config",

@@ -1,10 +1,10 @@
-/** Contract of datamanagement.yaml: hubs, projects, folders, items and versions (read side). */
+/** Contract of datamanagement.yaml: hubs, projects, folders, items and versions (reads, then the writes of dm_write.ts). */
 
 import assert from "node:assert/strict";
 import { expect, runPlan, type Session, type World } from "./contract.ts";
+import { DM_WRITE_STEPS } from "./dm_write.ts";
 
-const READ_ONLY =
-  "the sandbox's data management is read-only: diazo browses hubs, projects, folders and files";
+const READ_ONLY = "not emulated: diazo writes no relationships";
 const NOT_EMULATED = "not emulated: diazo does not use it";
 
 // deno-lint-ignore no-explicit-any
@@ -70,7 +70,6 @@ Deno.test("contract: datamanagement.yaml", async () => {
       "GET /data/v1/projects/{project_id}/versions/{version_id}": async (s, w) => {
         await get(s, w, "GET /data/v1/projects/{project_id}/versions/{version_id}");
       },
-      "PATCH /data/v1/projects/{project_id}/folders/{folder_id}": { notServed: READ_ONLY },
       "GET /data/v1/projects/{project_id}/folders/{folder_id}/refs": { notServed: NOT_EMULATED },
       "GET /data/v1/projects/{project_id}/folders/{folder_id}/search": { notServed: NOT_EMULATED },
       "GET /data/v1/projects/{project_id}/folders/{folder_id}/relationships/refs": {
@@ -80,12 +79,10 @@ Deno.test("contract: datamanagement.yaml", async () => {
       "GET /data/v1/projects/{project_id}/folders/{folder_id}/relationships/links": {
         notServed: NOT_EMULATED,
       },
-      "PATCH /data/v1/projects/{project_id}/items/{item_id}": { notServed: READ_ONLY },
       "GET /data/v1/projects/{project_id}/items/{item_id}/relationships/refs": { notServed: NOT_EMULATED },
       "POST /data/v1/projects/{project_id}/items/{item_id}/relationships/refs": { notServed: READ_ONLY },
       "GET /data/v1/projects/{project_id}/items/{item_id}/refs": { notServed: NOT_EMULATED },
       "GET /data/v1/projects/{project_id}/items/{item_id}/relationships/links": { notServed: NOT_EMULATED },
-      "PATCH /data/v1/projects/{project_id}/versions/{version_id}": { notServed: READ_ONLY },
       "GET /data/v1/projects/{project_id}/versions/{version_id}/item": { notServed: NOT_EMULATED },
       "GET /data/v1/projects/{project_id}/versions/{version_id}/refs": { notServed: NOT_EMULATED },
       "GET /data/v1/projects/{project_id}/versions/{version_id}/relationships/refs": {
@@ -97,16 +94,12 @@ Deno.test("contract: datamanagement.yaml", async () => {
       "GET /projects/{project_id}/versions/{version_id}/relationships/links": {
         notServed: `${NOT_EMULATED} (and the file's path lacks the /data/v1 prefix: see known_defects.ts)`,
       },
-      "POST /data/v1/projects/{project_id}/storage": { notServed: READ_ONLY },
-      "POST /data/v1/projects/{project_id}/folders": { notServed: READ_ONLY },
-      "POST /data/v1/projects/{project_id}/items": { notServed: READ_ONLY },
-      "POST /data/v1/projects/{project_id}/versions": { notServed: READ_ONLY },
       "GET /data/v1/projects/{project_id}/versions/{version_id}/downloadFormats": { notServed: NOT_EMULATED },
-      "GET /data/v1/projects/{project_id}/versions/{version_id}/downloads": { notServed: NOT_EMULATED },
       "GET /data/v1/projects/{project_id}/downloads/{download_id}": { notServed: NOT_EMULATED },
       "POST /data/v1/projects/{project_id}/downloads": { notServed: NOT_EMULATED },
       "GET /data/v1/projects/{project_id}/jobs/{job_id}": { notServed: NOT_EMULATED },
       "POST /data/v1/projects/{project_id}/commands": { notServed: NOT_EMULATED },
+      ...DM_WRITE_STEPS,
     },
   });
 });

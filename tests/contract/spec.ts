@@ -66,6 +66,10 @@ export interface Spec {
   operations: Map<string, Operation>;
   /** Checks one answer of `op`; no problems when it keeps the contract. */
   check(op: string, answer: Observed): Promise<Problem[]>;
+  /** The operation a request of `method` to `path` (a concrete path) is, if any. */
+  operationOf(method: string, path: string): string | undefined;
+  /** Checks a request body of `op` against its JSON `requestBody` schema; no problems when it keeps the contract. */
+  checkRequest(op: string, body: unknown): Promise<string[]>;
 }
 
 const escapePointer = (s: string) => s.replaceAll("~", "~0").replaceAll("/", "~1");
@@ -203,5 +207,27 @@ async function readSpec(file: string, patches: readonly ((doc: Node) => void)[])
       : describeErrors(output.errors ?? [], doc, uri, answer.json).flatMap((line) => problem("body", line));
   }
 
-  return { file, operations, check };
+  function operationOf(method: string, path: string): string | undefined {
+    const segments = path.split("/");
+    return [...operations.values()].find((o) => {
+      const t = o.path.split("/");
+      return o.method === method && t.length === segments.length &&
+        t.every((seg, i) => /^\{[^}]+\}$/.test(seg) ? segments[i] !== "" : seg === segments[i]);
+    })?.key;
+  }
+
+  async function checkRequest(op: string, body: unknown): Promise<string[]> {
+    const operation = operations.get(op);
+    if (!operation) throw new Error(`${file} has no operation ${op}`);
+    const requestPointer = deref(doc, operation.responsesPointer.replace(/\/responses$/, "/requestBody"));
+    const content = at(doc, requestPointer)?.content ?? {};
+    const mediaType = Object.keys(content).find((m) => m.endsWith("json"));
+    if (!mediaType) return [`${op} declares no JSON request body`];
+    const schemaPointer = `${requestPointer}/content/${escapePointer(mediaType)}/schema`;
+    const fragment = schemaPointer.split("/").map(encodeURIComponent).join("/");
+    const output = await validate(`${uri}#${fragment}`, body as never, BASIC);
+    return output.valid ? [] : describeErrors(output.errors ?? [], doc, uri, body);
+  }
+
+  return { file, operations, check, operationOf, checkRequest };
 }

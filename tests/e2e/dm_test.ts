@@ -121,7 +121,7 @@ Deno.test("dm e2e: bad ids are usage errors before any request; unknown ids exit
     assert.equal(missing.stdout, "");
     assert.match(
       missing.stderr,
-      new RegExp(`^error: Not found: project ${unknown.replace(".", "\\.")} in hub`),
+      new RegExp(`^error: Not found: project ${unknown.replace(".", "\\.")} in hub`, "m"),
     );
     assert.match(missing.stderr, new RegExp(`\nhint: List the projects with \`diazo project list ${hub}\``));
     const top = await diazo(["folder", "list", unknown, "--hub", hub, "-o", "json"], { env });

@@ -27,7 +27,7 @@ const MATRIX: {
     args: (i) => ["object", "list", `matrix-data-${i}`],
     setup: (env, i) => dataBucket(env, i),
   },
-  { scope: "data:read", args: () => ["hub", "list"] },
+  { scope: "data:read", args: () => ["hub", "list", "--as", "app"] },
   {
     scope: "data:write",
     args: (i) => ["object", "delete", `matrix-data-${i}`, "payload.txt", "--yes"],

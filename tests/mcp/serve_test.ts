@@ -159,6 +159,17 @@ Deno.test("serve: initialize, tools/list as snapshotted, and a call of every too
     const versions = await call("item_versions", { project_id: project.id, item_id: rvt.id });
     assert.equal(versions.items[0].id, rvt.related.tip, "newest first");
     assert.ok(versions.items.every((v: { related?: { storage?: string } }) => v.related?.storage));
+    const made = await call("folder_create", {
+      project_id: project.id,
+      parent_folder_id: architecture.id,
+      name: "From the tool server",
+    });
+    const filed = await call("item_upload", {
+      project_id: project.id,
+      folder_id: made.folder.id,
+      file: "cube.obj",
+    });
+    assert.equal(filed.version.attributes.versionNumber, 1);
 
     assert.equal((await call("object_delete", { bucket_key: bucket, object_key: "cube.obj" })).deleted, true);
     assert.equal((await call("object_list", { bucket_key: bucket })).count, 0);

@@ -14,7 +14,8 @@ import { authInput, USER_LOGIN_HOW } from "../login.ts";
 import { listAnswer } from "../result.ts";
 import { type AnyTool, cursorInput, defineTool, limitInput, listOutput, READ } from "../tool.ts";
 
-const IDS =
+/** How the ids of data management look, for tool descriptions. */
+export const IDS =
   "Hub ids look like b.<guid> (ACC/BIM 360 account) or a.<id> (personal hub). Data management project ids carry " +
   "the b. prefix (b.<guid>), while construction-cloud (ACC admin, issues) APIs use the bare GUID; a bare GUID is " +
   "accepted here and gets the b. prefix.";
@@ -25,11 +26,13 @@ const LOGIN =
 const hubIdInput = z.string().min(1).describe(
   "Hub id, e.g. b.c8b0c73d-3ae9-4a3c-9b5e-1f2d3c4b5a69 (from hub_list).",
 );
-const projectIdInput = z.string().min(1).describe(
+/** The `project_id` argument. */
+export const projectIdInput = z.string().min(1).describe(
   "Project id, e.g. b.1c7d2a10-8f3e-4c55-a1b2-3c4d5e6f7081 (from project_list; a bare GUID gets the b. prefix).",
 );
 
-const resource = z.object({
+/** A data management resource as the tools answer it. */
+export const resource = z.object({
   type: z.string().describe("hubs, projects, folders, items or versions."),
   id: z.string(),
   name: z.string().optional().describe("attributes.displayName or attributes.name."),
@@ -40,7 +43,7 @@ const resource = z.object({
 });
 
 /** A resource for a model: the platform's attributes, its name, and the ids it points to. */
-function compact(r: DmResource): z.input<typeof resource> {
+export function compact(r: DmResource): z.input<typeof resource> {
   const related: Record<string, string> = {};
   for (const [k, v] of Object.entries(r.relationships ?? {})) {
     const data = (v as { data?: { id?: unknown } } | undefined)?.data;

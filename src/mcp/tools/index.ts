@@ -5,6 +5,7 @@ import type { AnyTool } from "../tool.ts";
 import { AUTH_TOOLS } from "./auth.ts";
 import { BUCKET_TOOLS } from "./buckets.ts";
 import { DM_TOOLS } from "./dm.ts";
+import { DM_WRITE_TOOLS } from "./dm_write.ts";
 import { ISSUE_TOOLS } from "./issues.ts";
 import { OBJECT_TOOLS } from "./objects.ts";
 import { TRANSLATE_TOOLS } from "./translate.ts";
@@ -16,6 +17,7 @@ export const ALL_TOOLS: readonly AnyTool[] = [
   ...OBJECT_TOOLS,
   ...TRANSLATE_TOOLS,
   ...DM_TOOLS,
+  ...DM_WRITE_TOOLS,
   ...ISSUE_TOOLS,
 ];
 

@@ -30,7 +30,7 @@ import {
   projectResource,
   versionResource,
 } from "./resources.ts";
-import type { DmFolder, DmHub, DmItem, DmProject, DmWorld } from "./world.ts";
+import type { DmFolder, DmHub, DmItem, DmProject, DmVersion, DmWorld } from "./world.ts";
 
 /** The scope every data management read accepts. */
 const READ = ["data:read"] as const;
@@ -57,7 +57,7 @@ function visibleHub(ctx: RequestContext, world: DmWorld): DmHub {
 }
 
 /** The project of a `/data/v1/projects/:projectId/...` path, when the token may see it. */
-function visibleProject(ctx: RequestContext, world: DmWorld): DmProject {
+export function visibleProject(ctx: RequestContext, world: DmWorld): DmProject {
   const id = ctx.params.projectId;
   const project = world.projects.get(id);
   if (!project) {
@@ -78,7 +78,8 @@ function hubProject(ctx: RequestContext, world: DmWorld): DmProject {
   return project;
 }
 
-function folderIn(ctx: RequestContext, world: DmWorld, project: DmProject): DmFolder {
+/** The folder of the path's `folderId` in `project`; 404 otherwise. */
+export function folderIn(ctx: RequestContext, world: DmWorld, project: DmProject): DmFolder {
   const folder = world.folders.get(ctx.params.folderId);
   if (!folder || folder.projectId !== project.id) {
     throw dmNotFound(`The folder ${ctx.params.folderId} does not exist in project ${project.id}.`);
@@ -86,7 +87,8 @@ function folderIn(ctx: RequestContext, world: DmWorld, project: DmProject): DmFo
   return folder;
 }
 
-function itemIn(ctx: RequestContext, world: DmWorld, project: DmProject): DmItem {
+/** The item of the path's `itemId` in `project`; 404 otherwise. */
+export function itemIn(ctx: RequestContext, world: DmWorld, project: DmProject): DmItem {
   const item = world.items.get(ctx.params.itemId);
   if (!item || item.projectId !== project.id) {
     throw dmNotFound(`The item ${ctx.params.itemId} does not exist in project ${project.id}.`);
@@ -105,7 +107,8 @@ function collection(
   return jsonApi(200, document(ctx.url, ctx.baseUrl, paged.items, extra));
 }
 
-function one(ctx: RequestContext, data: Resource, included?: Resource[]): Response {
+/** A 200 document of one resource (and what comes `included` with it). */
+export function one(ctx: RequestContext, data: Resource, included?: Resource[]): Response {
   return jsonApi(200, document(ctx.url, ctx.baseUrl, data, included ? { included } : {}));
 }
 
@@ -203,7 +206,8 @@ function withItem(
   return answer(world, itemIn(ctx, world, project));
 }
 
-function tipOf(world: DmWorld, item: DmItem, base: string): Resource {
+/** The tip (newest) version of an item as a resource. */
+export function tipOf(world: DmWorld, item: DmItem, base: string): Resource {
   return versionResource(world, world.versions.get(item.versionIds.at(-1)!)!, base);
 }
 
@@ -236,13 +240,18 @@ function itemVersions(_req: Request, ctx: RequestContext): Response {
   });
 }
 
-function getVersion(_req: Request, ctx: RequestContext): Response {
-  const world = ctx.sandbox.dm.world;
-  const project = visibleProject(ctx, world);
+/** The version of the path's `versionId` in `project`; 404 otherwise. */
+export function versionIn(ctx: RequestContext, world: DmWorld, project: DmProject): DmVersion {
   const version = world.versions.get(ctx.params.versionId);
   if (!version || version.projectId !== project.id) {
     throw dmNotFound(`The version ${ctx.params.versionId} does not exist in project ${project.id}.`);
   }
+  return version;
+}
+
+function getVersion(_req: Request, ctx: RequestContext): Response {
+  const world = ctx.sandbox.dm.world;
+  const version = versionIn(ctx, world, visibleProject(ctx, world));
   return one(ctx, versionResource(world, version, ctx.baseUrl));
 }
 

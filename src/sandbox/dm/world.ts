@@ -98,6 +98,11 @@ const MIME: Record<string, string> = {
   nwd: "application/vnd.autodesk.navisworks",
 };
 
+/** The MIME type of a file of extension `ext` (lower case, no dot). */
+export function mimeTypeOf(ext: string): string {
+  return MIME[ext] ?? "application/octet-stream";
+}
+
 /** A file (with its number of versions) or a folder of further nodes. */
 type SeedNode = { file: string; versions: number } | { folder: string; children: SeedNode[] };
 
@@ -180,6 +185,61 @@ const CORE: Flavour = {
   version: "versions:autodesk.core:File",
 };
 
+/** A new empty folder in `parent`, created at `time`, entered in the world and in its parent. */
+export function addFolder(
+  world: DmWorld,
+  parent: DmFolder,
+  f: { id: string; name: string; extensionType: string; time: string },
+): DmFolder {
+  const folder: DmFolder = {
+    id: f.id,
+    projectId: parent.projectId,
+    parentId: parent.id,
+    name: f.name,
+    extensionType: f.extensionType,
+    isRoot: false,
+    createTime: f.time,
+    lastModifiedTime: f.time,
+    lastModifiedTimeRollup: f.time,
+    childIds: [],
+  };
+  world.folders.set(folder.id, folder);
+  parent.childIds.push(folder.id);
+  return folder;
+}
+
+/** The extension of a file name, lower case without the dot ("" when it has none). */
+export function extensionOf(name: string): string {
+  const dot = name.lastIndexOf(".");
+  return dot > 0 ? name.slice(dot + 1).toLowerCase() : "";
+}
+
+/** The next version of `item`, entered in the world and made the item's tip. */
+export function addVersion(
+  world: DmWorld,
+  item: DmItem,
+  v: { name: string; size: number; storageId: string; extensionType: string; time: string },
+): DmVersion {
+  const n = item.versionIds.length + 1;
+  const ext = extensionOf(v.name);
+  const version: DmVersion = {
+    id: `urn:adsk.wipprod:fs.file:vf.${item.id.slice(item.id.lastIndexOf(":") + 1)}?version=${n}`,
+    itemId: item.id,
+    projectId: item.projectId,
+    versionNumber: n,
+    name: v.name,
+    fileType: ext,
+    mimeType: mimeTypeOf(ext),
+    storageSize: v.size,
+    storageId: v.storageId,
+    extensionType: v.extensionType,
+    createTime: v.time,
+  };
+  world.versions.set(version.id, version);
+  item.versionIds.push(version.id);
+  return version;
+}
+
 function addTree(
   world: DmWorld,
   project: DmProject,
@@ -192,29 +252,19 @@ function addTree(
   for (const node of nodes) {
     const label = `${parent.id}/${"file" in node ? node.file : node.folder}`;
     if ("folder" in node) {
-      const created = tick();
-      const f: DmFolder = {
+      const f = addFolder(world, parent, {
         id: `urn:adsk.wipprod:fs.folder:co.${token(label)}`,
-        projectId: project.id,
-        parentId: parent.id,
         name: node.folder,
         extensionType: flavour.folder,
-        isRoot: false,
-        createTime: created,
-        lastModifiedTime: created,
-        lastModifiedTimeRollup: created,
-        childIds: [],
-      };
-      world.folders.set(f.id, f);
-      parent.childIds.push(f.id);
+        time: tick(),
+      });
       f.lastModifiedTimeRollup = addTree(world, project, f, node.children, flavour, tick);
       if (f.lastModifiedTimeRollup > newest) newest = f.lastModifiedTimeRollup;
       continue;
     }
-    const lineage = token(label);
-    const ext = node.file.slice(node.file.lastIndexOf(".") + 1).toLowerCase();
+    const ext = extensionOf(node.file);
     const item: DmItem = {
-      id: `urn:adsk.wipprod:dm.lineage:${lineage}`,
+      id: `urn:adsk.wipprod:dm.lineage:${token(label)}`,
       projectId: project.id,
       parentId: parent.id,
       displayName: node.file,
@@ -222,21 +272,13 @@ function addTree(
       versionIds: [],
     };
     for (let n = 1; n <= node.versions; n++) {
-      const v: DmVersion = {
-        id: `urn:adsk.wipprod:fs.file:vf.${lineage}?version=${n}`,
-        itemId: item.id,
-        projectId: project.id,
-        versionNumber: n,
+      const v = addVersion(world, item, {
         name: node.file,
-        fileType: ext,
-        mimeType: MIME[ext] ?? "application/octet-stream",
-        storageSize: 20_000 + digest(`${label}#${n}`).readUInt32BE(0) % 40_000_000,
+        size: 20_000 + digest(`${label}#${n}`).readUInt32BE(0) % 40_000_000,
         storageId: `urn:adsk.objects:os.object:${DM_STORAGE_BUCKET}/${guid(`${label}#${n}`)}.${ext}`,
         extensionType: flavour.version,
-        createTime: tick(),
-      };
-      world.versions.set(v.id, v);
-      item.versionIds.push(v.id);
+        time: tick(),
+      });
       if (v.createTime > newest) newest = v.createTime;
     }
     world.items.set(item.id, item);
@@ -346,8 +388,8 @@ export function seedWorld(): DmWorld {
 let seeded: DmWorld | undefined;
 
 /**
- * The world every sandbox serves. It is read-only (the sandbox emulates no data management writes),
- * so one seed serves every sandbox of the process, and after a reset it is as it was at start.
+ * The seeded world, built once per process. Nobody changes it: a sandbox that writes works on a
+ * copy of its own (store.ts), so the seed serves every sandbox and every reset.
  */
 export function dmWorld(): DmWorld {
   return seeded ??= seedWorld();

@@ -110,13 +110,14 @@ async function createBucket(req: Request, ctx: RequestContext): Promise<Response
   return json(200, bucketBody(bucket));
 }
 
-/** The caller's own bucket named in the path; throws OSS's refusal otherwise. */
+/** The bucket named in the path when the caller owns it or was granted full access; OSS's refusal otherwise. */
 export function ownBucket(ctx: RequestContext): Bucket {
   const key = ctx.params.bucketKey;
   if (!BUCKET_KEY.test(key)) throw ossError(400, BAD_BUCKET_KEY);
   const bucket = ctx.sandbox.oss.buckets.get(key);
   if (!bucket) throw ossError(404, "Bucket not found");
-  if (bucket.bucketOwner !== ctx.clientId) {
+  const granted = bucket.permissions.some((p) => p.authId === ctx.clientId && p.access === "full");
+  if (bucket.bucketOwner !== ctx.clientId && !granted) {
     throw ossError(403, "Only the application that owns the bucket can call this operation");
   }
   return bucket;
@@ -128,6 +129,9 @@ function bucketDetails(_req: Request, ctx: RequestContext): Response {
 
 async function deleteBucket(_req: Request, ctx: RequestContext): Promise<Response> {
   const bucket = ownBucket(ctx);
+  if (bucket.bucketOwner !== ctx.clientId) {
+    throw ossError(403, "Only the application that owns the bucket can call this operation");
+  }
   ctx.sandbox.oss.buckets.delete(bucket.bucketKey);
   revokeSignedResources(ctx.sandbox.oss, bucket.bucketKey);
   await Promise.all([

@@ -1,0 +1,71 @@
+/** `diazo api <path>`: raw authenticated access to any platform path, a thin adapter over ops/api.ts. */
+import { Option } from "@commander-js/extra-typings";
+import { applyQuery } from "../core/output.ts";
+import { runApi } from "../ops/api.ts";
+import { type AnyCommand, type ContextFactory, examples } from "./command.ts";
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+/** Registers the `api` command. */
+export function register(program: AnyCommand, makeCtx: ContextFactory): void {
+  const api = program.command("api")
+    .description(
+      "send an authenticated request to any platform path and print the JSON answer (like `gh api`)",
+    )
+    .argument("<path>", "a platform path such as /oss/v2/buckets (or a full URL on the platform's host)")
+    .option("-X, --method <method>", "HTTP method (default GET, or POST when a body or fields are given)")
+    .option("-f, --field <key=value>", "a string field of the JSON body (a query parameter on GET)", collect)
+    .option(
+      "-F, --typed-field <key=value>",
+      "a field typed as JSON (true, false, null, numbers); key=@file reads a file, @- stdin",
+      collect,
+    )
+    .option("--input <file>", "the request body as it is, from a file or - for stdin")
+    .option("-H, --header <'Name: value'>", "a request header", collect)
+    .option("--param <key=value>", "a query parameter (the global --query filters the output)", collect)
+    .option(
+      "--paginate",
+      "follow every page (OSS next, JSON:API links.next, ACC offsets, DA paginationToken)",
+    )
+    .option("--scopes <list>", "the scope(s) the operation needs, named in errors (default: SPEC.md's table)")
+    .addOption(
+      new Option("--as <who>", "act as the app (2-legged) or the logged-in user").choices(
+        ["app", "user"] as const,
+      ).default("app" as const),
+    )
+    .option(
+      "--allow-host <host>",
+      "also allow absolute URLs on this host (no platform token is sent there)",
+      collect,
+    )
+    .action(async (target, opts, cmd) => {
+      const ctx = makeCtx(cmd);
+      const result = await runApi({
+        path: target,
+        method: opts.method,
+        fields: opts.field,
+        typedFields: opts.typedField,
+        input: opts.input,
+        headers: opts.header,
+        params: opts.param,
+        paginate: opts.paginate,
+        scopes: opts.scopes,
+        as: opts.as,
+        allowHosts: opts.allowHost,
+        readStdin: () => ctx.io.stdin.readText(),
+      }, ctx);
+      if (result.pages !== undefined) ctx.debug(`api: ${result.pages} page(s)`);
+      if (result.data === undefined) return ctx.info(`HTTP ${result.status} (no body)`);
+      if (ctx.run.outputSource !== "terminal") return await ctx.emit(result.data);
+      // Like `gh api`: JSON on a terminal too, unless a format was asked for.
+      const shown = ctx.flags.query ? await applyQuery(result.data, ctx.flags.query) : result.data;
+      ctx.io.stdout.write(typeof shown === "string" ? `${shown}\n` : `${JSON.stringify(shown, null, 2)}\n`);
+    });
+  examples(api, [
+    "diazo api /oss/v2/buckets --paginate",
+    "diazo api /oss/v2/buckets/my-bucket/objects --param limit=10 --paginate -o json --query '[].objectKey'",
+    "diazo api /oss/v2/buckets -X POST -f bucketKey=my-bucket -f policyKey=transient -H 'x-ads-region: US'",
+    "diazo api /modelderivative/v2/designdata/job --input job.json",
+    "diazo api /project/v1/hubs --as user",
+  ]);
+}

@@ -1,0 +1,214 @@
+/**
+ * `diazo api <path>`: one authenticated request to any platform path (as `gh api`), as the app or
+ * the logged-in user. Fields become a JSON body (a query on GET), `--input` sends a body as given,
+ * `--paginate` follows whichever of the platform's pagination schemes the first page uses. Requests
+ * go only to the platform's own host unless a host is allowed by name; a refusal sends nothing.
+ */
+import path from "node:path";
+import { endpointScope } from "../aps/endpoint_scopes.ts";
+import { usageError } from "../core/errors.ts";
+import type { Http, HttpResponse, RequestSpec } from "../services/http.ts";
+import { type PageScheme, paginate } from "../services/pagination.ts";
+import type { OpsDeps } from "./deps.ts";
+
+/** What `api` was asked for (strings as typed; checked here, before any request). */
+export interface ApiOptions {
+  path: string;
+  method?: string;
+  /** `-f key=value`: string fields. */
+  fields?: readonly string[];
+  /** `-F key=value`: typed fields (true, false, null, numbers), `key=@file` a file's text, `@-` stdin. */
+  typedFields?: readonly string[];
+  /** `--input file|-`: the request body as it is. */
+  input?: string;
+  /** `-H 'Name: value'`. */
+  headers?: readonly string[];
+  /** `--param k=v`: query parameters. */
+  params?: readonly string[];
+  paginate?: boolean;
+  /** The scope(s) the operation needs, for errors and the scope log (default: SPEC.md's table). */
+  scopes?: string;
+  as?: "app" | "user";
+  /** Hosts other than the platform's that absolute URLs may name. */
+  allowHosts?: readonly string[];
+  /** Reads all of stdin (for `--input -` and `@-`). */
+  readStdin(): Promise<string>;
+}
+
+/** The answer: status and body (parsed JSON, else text); with --paginate, every item of every page. */
+export interface ApiResult {
+  status: number;
+  data: unknown;
+  /** Pages read with --paginate. */
+  pages?: number;
+}
+
+function splitPair(raw: string, flag: string, sep: "=" | ":"): [string, string] {
+  const at = raw.indexOf(sep);
+  if (at <= 0) {
+    throw usageError(
+      `${flag} takes ${sep === "=" ? "key=value" : "'Name: value'"}, got '${raw}'`,
+      sep === "=" ? `Example: ${flag} name=value` : `Example: ${flag} 'x-ads-region: EMEA'`,
+    );
+  }
+  return [raw.slice(0, at).trim(), raw.slice(at + 1).trim()];
+}
+
+/** A typed field's value: `@file` (or `@-`) read as text, true/false/null and numbers as such. */
+async function typedValue(value: string, o: ApiOptions, cwd: string): Promise<unknown> {
+  if (value.startsWith("@")) {
+    const file = value.slice(1);
+    if (file === "-") return await o.readStdin();
+    try {
+      return await Deno.readTextFile(path.resolve(cwd, file));
+    } catch {
+      throw usageError(
+        `cannot read ${file} (from -F ${value})`,
+        "Check the path; it is resolved from the current directory.",
+      );
+    }
+  }
+  if (value === "true" || value === "false") return value === "true";
+  if (value === "null") return null;
+  if (/^-?\d+(\.\d+)?$/.test(value)) return Number(value);
+  return value;
+}
+
+async function readInput(o: ApiOptions, cwd: string): Promise<string> {
+  if (o.input === "-") return await o.readStdin();
+  try {
+    return await Deno.readTextFile(path.resolve(cwd, o.input!));
+  } catch {
+    throw usageError(
+      `cannot read ${o.input} (--input)`,
+      "Check the path, or pass - to read the body from stdin.",
+    );
+  }
+}
+
+/**
+ * The request's path on the platform, or an absolute URL on an allowed host; any other host is a
+ * usage error before a request is made.
+ */
+export function checkTarget(raw: string, baseUrl: string, allowHosts: readonly string[] = []): string {
+  if (!/^[a-z][a-z0-9+.-]*:/i.test(raw)) return raw.startsWith("/") ? raw : `/${raw}`;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw usageError(
+      `invalid URL '${raw}'`,
+      "Pass a platform path such as /oss/v2/buckets, or a full https URL.",
+    );
+  }
+  const base = new URL(baseUrl);
+  if (url.protocol !== "https:" && url.protocol !== "http:") {
+    throw usageError(
+      `only http(s) URLs can be requested, got '${url.protocol}'`,
+      "Pass a platform path such as /oss/v2/buckets.",
+    );
+  }
+  const allowed = url.origin === base.origin ||
+    allowHosts.some((h) =>
+      h.toLowerCase() === url.host.toLowerCase() || h.toLowerCase() === url.hostname.toLowerCase()
+    );
+  if (!allowed) {
+    throw usageError(
+      `refusing to send a request to ${url.host}: it is not the platform's host (${base.host})`,
+      `Pass --allow-host ${url.hostname} to allow it; the platform token is sent only to ${base.host}.`,
+    );
+  }
+  return url.toString();
+}
+
+/** Which pagination scheme a first page uses, from its fields; undefined when it is not a list page. */
+export function detectScheme(page: unknown): PageScheme | undefined {
+  if (!page || typeof page !== "object" || Array.isArray(page)) return undefined;
+  const p = page as Record<string, unknown>;
+  if (Array.isArray(p.items)) return "oss";
+  if (Array.isArray(p.results) && p.pagination && typeof p.pagination === "object") return "acc";
+  if (Array.isArray(p.data) && "paginationToken" in p) return "da";
+  if (Array.isArray(p.data) && p.links && typeof p.links === "object") return "dm";
+  return undefined;
+}
+
+/** The request `api` sends, built and checked from its options. */
+async function buildRequest(o: ApiOptions, deps: OpsDeps, baseUrl: string): Promise<RequestSpec> {
+  const target = checkTarget(o.path, baseUrl, o.allowHosts);
+  const headers: Record<string, string> = {};
+  for (const h of o.headers ?? []) {
+    const [k, v] = splitPair(h, "-H", ":");
+    headers[k.toLowerCase()] = v;
+  }
+  const query: Record<string, string> = {};
+  for (const p of o.params ?? []) {
+    const [k, v] = splitPair(p, "--param", "=");
+    query[k] = v;
+  }
+  const fields: Record<string, unknown> = {};
+  for (const f of o.fields ?? []) {
+    const [k, v] = splitPair(f, "-f", "=");
+    fields[k] = v;
+  }
+  for (const f of o.typedFields ?? []) {
+    const [k, v] = splitPair(f, "-F", "=");
+    fields[k] = await typedValue(v, o, deps.cwd);
+  }
+  const hasFields = Object.keys(fields).length > 0;
+  const body = o.input !== undefined ? await readInput(o, deps.cwd) : undefined;
+  const method = (o.method ?? (body !== undefined || hasFields ? "POST" : "GET")).toUpperCase();
+  const fieldsInQuery = hasFields && (body !== undefined || method === "GET" || method === "HEAD");
+  if (fieldsInQuery) { for (const [k, v] of Object.entries(fields)) query[k] = String(v); }
+  const spec: RequestSpec = { method, path: target, query, headers, key: o.path };
+  if (body !== undefined) {
+    spec.body = body;
+    headers["content-type"] ??= "application/json";
+  } else if (hasFields && !fieldsInQuery) spec.json = fields;
+  const scope = o.scopes?.split(/[\s,]+/).filter(Boolean).join(" ") ||
+    endpointScope(method, target.startsWith("/") ? target : new URL(target).pathname);
+  if (scope) spec.scope = scope;
+  return spec;
+}
+
+function parsed(text: string): unknown {
+  if (text.trim() === "") return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** A client that answers `first` from `answer` once (the first page, already read), else sends. */
+function withFirstPage(http: Http, answer: HttpResponse<unknown>): Http {
+  let used = false;
+  return {
+    baseUrl: http.baseUrl,
+    request<T>(spec: RequestSpec) {
+      if (!used) {
+        used = true;
+        return Promise.resolve(answer as HttpResponse<T>);
+      }
+      return http.request<T>(spec);
+    },
+  };
+}
+
+/** `api`: sends the request and returns the answer; non-2xx is the catalog's typed error. */
+export async function runApi(o: ApiOptions, deps: OpsDeps): Promise<ApiResult> {
+  const http = await deps.http({ mode: o.as === "user" ? "3-legged" : "2-legged" });
+  const spec = await buildRequest(o, deps, http.baseUrl);
+  if (!o.paginate) {
+    const res = await http.request<string>({ ...spec, responseType: "text" });
+    return { status: res.status, data: parsed(res.data) };
+  }
+  const first = await http.request<unknown>({ ...spec, responseType: "json" });
+  const scheme = detectScheme(first.data);
+  if (!scheme) return { status: first.status, data: first.data, pages: 1 };
+  const items: unknown[] = [];
+  let pages = 0;
+  for await (
+    const item of paginate<unknown>(withFirstPage(http, first), spec, scheme, { onPage: () => void pages++ })
+  ) items.push(item);
+  return { status: first.status, data: items, pages };
+}
