@@ -1,8 +1,9 @@
 /** Contract of construction/issues/Issues.yaml: the sandbox's issues, types, comments and attachments. */
 
 import assert from "node:assert/strict";
-import { seedAccount } from "../../src/sandbox/admin/store.ts";
+import { seedAccount, seededAccountId } from "../../src/sandbox/admin/store.ts";
 import { expect, runPlan, type World } from "./contract.ts";
+import { upload } from "./dm_write.ts";
 
 const P = "/construction/issues/v1/projects/{projectId}";
 const NOT_USED = "not emulated: diazo's `issue` commands do not use custom attributes or root causes";
@@ -103,6 +104,36 @@ Deno.test("contract: Issues.yaml", async () => {
         });
         assert.match(bad.json.message, /no uploaded object/);
         await expect(s, w, op, 404, { json: { domainEntityId: crypto.randomUUID(), attachments: [item] } });
+
+        // Uploaded into the project's storage (data management, then OSS), it is attached.
+        const hub = `b.${seededAccountId()}`;
+        const top = await s.send(
+          "GET",
+          `${s.sb.url}/project/v1/hubs/${hub}/projects/b.${w.projectId}/topFolders`,
+          {
+            token: w.t,
+          },
+        );
+        const storage = await s.send("POST", `${s.sb.url}/data/v1/projects/b.${w.projectId}/storage`, {
+          token: w.t,
+          headers: { "content-type": "application/vnd.api+json" },
+          json: {
+            jsonapi: { version: "1.0" },
+            data: {
+              type: "objects",
+              attributes: { name: "photo.jpg" },
+              relationships: { target: { data: { type: "folders", id: top.json.data[0].id } } },
+            },
+          },
+        });
+        assert.equal(storage.status, 201, JSON.stringify(storage.json));
+        const urn: string = storage.json.data.id;
+        await upload(s, { ...w, writer: w.t }, urn, "jpeg bytes");
+        const fileName = urn.slice(urn.lastIndexOf("/") + 1);
+        const uploaded = { ...item, attachmentId: fileName.split(".")[0], fileName, storageUrn: urn };
+        const json = { domainEntityId: w.newIssueId, attachments: [uploaded] };
+        assert.equal((await expect(s, w, op, 200, { json })).json.attachments[0].fileSize, 10);
+        await expect(s, w, op, 409, { json });
       },
       [`DELETE ${P}/attachments/{issueId}/items/{attachmentId}`]: async (s, w) => {
         const op = `DELETE ${P}/attachments/{issueId}/items/{attachmentId}`;
