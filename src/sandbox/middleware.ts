@@ -102,13 +102,18 @@ function logRequests(
 }
 
 /**
- * A JSON:API request (a data management write; such bodies carry no secrets) read once: its parsed
- * body for the request log, and the request again for the handler. Other requests pass untouched
- * (`Request.clone` would wake Deno's legacy-abort warning).
+ * A JSON:API request (a data management write) or a JSON write to a construction-cloud service
+ * (issues and the like) — bodies that carry no secrets — read once: its parsed body for the request
+ * log, and the request again for the handler. Other requests pass untouched (`Request.clone` would
+ * wake Deno's legacy-abort warning).
  */
 async function withJsonApiBody(req: Request): Promise<{ req: Request; body?: unknown }> {
   const type = req.headers.get("content-type") ?? "";
-  if (!type.startsWith(JSON_API_TYPE) || req.method === "GET" || req.method === "HEAD") return { req };
+  const construction = type.startsWith("application/json") &&
+    new URL(req.url).pathname.startsWith("/construction/");
+  if (!(type.startsWith(JSON_API_TYPE) || construction) || req.method === "GET" || req.method === "HEAD") {
+    return { req };
+  }
   const text = await req.text();
   let body: unknown;
   try {

@@ -150,13 +150,12 @@ Deno.test("issue: every command against the sandbox", async (t) => {
         "--debug",
       );
       assert.equal(update.code, 0, update.stderr);
-      const sent = /> PATCH \S+\n(?:.*\n)*?debug: > (\{.*\})/.exec(update.stderr);
-      assert.ok(sent, update.stderr);
-      assert.deepEqual(JSON.parse(sent[1]), {
-        dueDate: "2026-12-15",
-        assignedTo: "SANDBOXADAMORENO",
-        assignedToType: "user",
-      });
+      const patches = (await requestLog(h.sb.url, `${ISSUES}/${RIVERSIDE}/issues/${created.id}`))
+        .filter((e) => e.method === "PATCH") as unknown as { body: unknown }[];
+      const sent = { dueDate: "2026-12-15", assignedTo: "SANDBOXADAMORENO", assignedToType: "user" };
+      assert.deepEqual(patches.map((p) => p.body), [sent], "the request log shows only the changed fields");
+      const traced = /> PATCH \S+\n(?:.*\n)*?debug: > (\{.*\})/.exec(update.stderr);
+      assert.deepEqual(JSON.parse(traced?.[1] ?? "null"), sent, "--debug shows the same body");
       const reassigned = await on("update", "--assigned-to", "SANDBOXBRUNOKELLER", "-o", "json");
       assert.equal(
         json<Issue>(reassigned).assignedTo,
