@@ -73,7 +73,7 @@ function registerList(issue: AnyCommand, makeCtx: ContextFactory): void {
   const list = issue.command("list").alias("ls").description("list a project's issues, every page")
     .requiredOption("--project <id>", PROJECT_HELP, projectOption)
     .option("--status <list>", `only these statuses (${ISSUE_STATUSES.join(", ")})`, statusList)
-    .option("--assigned-to <ids>", "only issues assigned to these Autodesk ids (comma list)", commas)
+    .option("--assigned-to <ids>", "only issues assigned to these Autodesk ids (comma list; me: you)", commas)
     .option(
       "--due-before <date>",
       "only issues due before this date (YYYY-MM-DD)",
@@ -81,15 +81,20 @@ function registerList(issue: AnyCommand, makeCtx: ContextFactory): void {
     )
     .option("--search <text>", "only issues whose title (or number) matches")
     .option("--type <ids>", "only these issue subtype ids (comma list; see `issue types`)", commas)
+    .option(
+      "--sort <fields>",
+      "order by fields, - for descending, e.g. -dueDate,displayId (default displayId)",
+    )
     .option("--limit <n>", "stop after n issues", positiveNumber("--limit", true))
     .action(async (opts, cmd) => {
       const ctx = makeCtx(cmd);
-      const issues = await runIssueList({ ...opts, issueSubtypeId: opts.type }, ctx);
+      const issues = await runIssueList({ ...opts, issueSubtypeId: opts.type, sortBy: opts.sort }, ctx);
       await ctx.emit(issues, { columns: ISSUE_COLUMNS });
     });
   examples(list, [
     `diazo issue list --project ${P} --status open --assigned-to ABCD1234EFGH --due-before 2026-12-01`,
     `diazo issue list --project b.${P} --search slab -o json`,
+    `diazo issue list --project ${P} --assigned-to me --status open,in_progress --sort dueDate`,
   ]);
 
   const get = issue.command("get").description("show an issue")

@@ -12,6 +12,7 @@ import {
   addComment,
   createIssue,
   getIssue,
+  getMe,
   type Issue,
   type IssueComment,
   type IssueFilters,
@@ -52,9 +53,17 @@ export interface IssueListOptions extends IssueProject, IssueFilters {
   limit?: number;
 }
 
-/** `issue list`: every issue that passes the filters, every page, up to `limit`. */
-export async function runIssueList(opts: IssueListOptions, deps: OpsDeps): Promise<Issue[]> {
+/** The filters with `me` among the assignees replaced by the caller's Autodesk id (one request). */
+async function withMe<F extends IssueFilters & IssueProject>(http: Http, f: F): Promise<F> {
+  if (!f.assignedTo?.some((a) => a.toLowerCase() === "me")) return f;
+  const me = (await getMe(http, f.project)).id;
+  return { ...f, assignedTo: f.assignedTo.map((a) => a.toLowerCase() === "me" ? me : a) };
+}
+
+/** `issue list`: every issue that passes the filters (`me` is the caller), every page, up to `limit`. */
+export async function runIssueList(options: IssueListOptions, deps: OpsDeps): Promise<Issue[]> {
   const http = await userHttp(deps);
+  const opts = await withMe(http, options);
   if (opts.dueBefore === undefined) return await collect(listIssues(http, opts.project, opts, opts.limit));
   const out: Issue[] = [];
   for await (const issue of listIssues(http, opts.project, opts)) {
@@ -71,7 +80,7 @@ export async function runIssueListPage(
   deps: OpsDeps,
 ): Promise<ListPage<Issue>> {
   const http = await userHttp(deps);
-  return await fetchPage<Issue>(http, issuesRequest(opts.project, opts), "acc", opts);
+  return await fetchPage<Issue>(http, issuesRequest(opts.project, await withMe(http, opts)), "acc", opts);
 }
 
 /**

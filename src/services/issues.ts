@@ -118,6 +118,14 @@ export function listIssues(
   return paginate<Issue>(http, issuesRequest(project, filters), "acc", { limit });
 }
 
+/** The caller's profile in the project (`users/me`): their Autodesk id and what they may do. */
+export async function getMe(
+  http: Http,
+  project: AccProjectId,
+): Promise<{ id: string; [field: string]: unknown }> {
+  return (await http.request<{ id: string }>(spec(project, "/users/me", false))).data;
+}
+
 /** One issue; 404 is "Not found: issue <id>". */
 export async function getIssue(http: Http, project: AccProjectId, issueId: string): Promise<Issue> {
   return (await http.request<Issue>(spec(project, `/issues/${segment(issueId)}`, false, `issue ${issueId}`)))

@@ -83,6 +83,26 @@ Deno.test("issue: every command against the sandbox", async (t) => {
       );
       assert.ok(found.length > 0 && found.every((i) => /handrail/i.test(i.title)));
 
+      const mine = json<Issue[]>(
+        await run(
+          "issue",
+          "list",
+          "--project",
+          RIVERSIDE,
+          "--assigned-to",
+          "me",
+          "--sort",
+          "-dueDate",
+          "-o",
+          "json",
+        ),
+      );
+      assert.ok(
+        mine.length > 0 && mine.every((i) => i.assignedTo === "DIAZOSANDBOXUSER"),
+        "me is the caller",
+      );
+      const dues = mine.map((i) => i.dueDate ?? "");
+      assert.deepEqual(dues, [...dues].sort().reverse(), "--sort -dueDate");
       const table = await run("issue", "list", "--project", RIVERSIDE, "--limit", "3", "-o", "table");
       assert.match(table.stdout, /displayId\s.*id\s.*title\s.*status\s.*assignedTo\s.*dueDate/);
       const bad = await run("issue", "list", "--project", "my-project");
