@@ -6,3 +6,27 @@ export const PROJECT_STATUSES: readonly string[] = ["active", "pending", "archiv
 export const PROJECT_CLASSIFICATIONS: readonly string[] = ["production", "template", "component", "sample"];
 /** The platform a project lives on. */
 export const PROJECT_PLATFORMS: readonly string[] = ["acc", "bim360"];
+/** The products a project user can be given access to (accountadmin.yaml `productKeys`). */
+export const PRODUCT_KEYS: readonly string[] = [
+  "build",
+  "docs",
+  "takeoff",
+  "cost",
+  "autoSpecs",
+  "financials",
+  "buildingConnected",
+  "capitalPlanning",
+  "accountAdministration",
+  "workshopxr",
+  "insight",
+  "projectAdministration",
+  "modelCoordination",
+  "designCollaboration",
+  "cloudWorksharing",
+];
+/** A project user's access to one product (accountadmin.yaml `productAccess`). */
+export const PRODUCT_ACCESS: readonly string[] = ["administrator", "member", "none"];
+/** A BIM 360 (HQ v1) project's status as a project update sets it. */
+export const HQ_PROJECT_STATUSES: readonly string[] = ["active", "inactive", "archived"];
+/** The shape of an e-mail address both APIs accept (checked before any request). */
+export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

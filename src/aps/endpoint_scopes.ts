@@ -70,6 +70,45 @@ const TABLE: readonly EndpointScope[] = [
   { method: "POST", path: "/hq/v1/accounts/{accountId}/projects", scope: "account:write" },
   { method: "PATCH", path: "/hq/v1/accounts/{accountId}/projects/{projectId}", scope: "account:write" },
   { method: "POST", path: "/hq/v1/accounts/{accountId}/users", scope: "account:write" },
+  { method: "POST", path: "/construction/rfis/v3/projects/{projectId}/search:rfis", scope: "data:read" },
+  { method: "GET", path: "/construction/rfis/v3/projects/{projectId}/rfis/{rfiId}", scope: "data:read" },
+  { method: "POST", path: "/construction/rfis/v3/projects/{projectId}/rfis", scope: "data:create" },
+  { method: "PATCH", path: "/construction/rfis/v3/projects/{projectId}/rfis/{rfiId}", scope: "data:write" },
+  { method: "GET", path: "/construction/assets/v2/projects/{projectId}/assets", scope: "data:read" },
+  {
+    method: "POST",
+    path: "/construction/assets/v2/projects/{projectId}/assets:batch-get",
+    scope: "data:read",
+  },
+  {
+    method: "POST",
+    path: "/construction/assets/v2/projects/{projectId}/assets:batch-create",
+    scope: "data:create",
+  },
+  {
+    method: "PATCH",
+    path: "/construction/assets/v2/projects/{projectId}/assets:batch-patch",
+    scope: "data:write",
+  },
+  { method: "GET", path: "/construction/submittals/v2/projects/{projectId}/items", scope: "data:read" },
+  {
+    method: "GET",
+    path: "/construction/submittals/v2/projects/{projectId}/items/{itemId}",
+    scope: "data:read",
+  },
+  { method: "POST", path: "/construction/submittals/v2/projects/{projectId}/items", scope: "data:write" },
+  {
+    method: "PATCH",
+    path: "/construction/submittals/v2/projects/{projectId}/items/{itemId}",
+    scope: "data:write",
+  },
+  { method: "GET", path: "/bim360/checklists/v1/containers/{containerId}/instances", scope: "data:read" },
+  {
+    method: "GET",
+    path: "/bim360/checklists/v1/containers/{containerId}/instances/{id}",
+    scope: "data:read",
+  },
+  { method: "GET", path: "/bim360/checklists/v1/containers/{containerId}/templates", scope: "data:read" },
 ];
 
 function matches(pattern: string, path: string): boolean {

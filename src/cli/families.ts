@@ -118,6 +118,12 @@ export const FAMILIES: readonly Family[] = [
     load: () => import("./issue.ts"),
   },
   {
+    name: "rfi",
+    group: "data",
+    summary: "requests for information (RFIs) of a construction-cloud project",
+    load: () => import("./rfi.ts"),
+  },
+  {
     name: "da",
     group: "automation",
     summary: "Design Automation: engines, app bundles, activities, work items",

@@ -272,6 +272,11 @@ export const CATALOG = {
     exit: ExitCode.failure,
   },
   failure: { message: "{detail}", hint: "{hint}", exit: ExitCode.failure },
+  import_interrupted: {
+    message: "Import stopped after {done} of {total} users: {detail}",
+    hint: "Run the same command again to continue: the users already added are skipped (state: {state}).",
+    exit: ExitCode.transient,
+  },
   unknown_preset: {
     message: "Unknown preset '{name}'",
     hint:

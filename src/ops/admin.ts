@@ -1,49 +1,52 @@
 /**
- * The account administration verbs (`admin project ...`, `admin user list`): projects of an
- * account, their users, and the account's member directory, always as the logged-in user. Ids
- * arrive checked (bare GUIDs); `region` routes a request to the data centre hosting the account.
+ * The account administration verbs on projects (`admin project list|create|get|users`, and
+ * SPEC.md's `acc projects`, `acc create-project`): as the logged-in user by default, or as the app
+ * (`as: "app"`) with the user a write acts for (`user`, sent as `User-Id`). An account's projects
+ * are reached through the API generation of its kind (admin_account.ts): ACC Admin v1 for an ACC
+ * account, BIM 360 HQ v1 for a BIM 360 one. Ids arrive checked (bare GUIDs); `region` routes a
+ * request to the data centre hosting the account.
  */
 import type { AccAccountId, AccProjectId } from "../aps/ids.ts";
-import { DiazoError } from "../core/errors.ts";
+import { DiazoError, usageError } from "../core/errors.ts";
 import {
   type AccountProject,
-  type AccountUser,
   createAccountProject,
   getProject,
   listAccountProjects,
-  listAccountUsers,
   listProjectUsers,
   type ProjectFilters,
   type ProjectInput,
   type ProjectUser,
 } from "../services/admin.ts";
+import { createHqProject, listHqProjects } from "../services/admin_hq.ts";
 import type { Http } from "../services/http.ts";
+import { type AdminCall, adminClient, collect, hqProjectView, resolvePlatform } from "./admin_account.ts";
 import type { OpsDeps } from "./deps.ts";
 
-export type { AccountProject, AccountUser, ProjectUser } from "../services/admin.ts";
+export type { AccountProject, ProjectUser } from "../services/admin.ts";
+export type { AccountUser } from "../services/admin_hq.ts";
+export type { AdminAuth, AdminCall, AdminRegion } from "./admin_account.ts";
 
-/** Where every admin verb goes: the data centre of the account (absent: the platform's, US). */
-export interface AdminRegion {
-  region?: string;
-}
-
-/** An HTTP client acting as the logged-in user: without a login this fails before any request. */
-function userHttp(deps: OpsDeps): Promise<Http> {
-  return deps.http({ mode: "3-legged" });
-}
-
-async function collect<T>(items: AsyncGenerator<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const item of items) out.push(item);
-  return out;
-}
-
-/** `admin project list`: the projects of an account that pass the filters, every page up to `limit`. */
+/** `admin project list` / `acc projects`: the projects of an account that pass the filters, every page up to `limit`. */
 export async function runAdminProjectList(
-  opts: AdminRegion & ProjectFilters & { account: AccAccountId; limit?: number },
+  opts: AdminCall & ProjectFilters & { account: AccAccountId; limit?: number; platform?: string },
   deps: OpsDeps,
 ): Promise<AccountProject[]> {
-  return await collect(listAccountProjects(await userHttp(deps), opts.account, opts));
+  const { http, call } = await adminClient(deps, opts, false);
+  if (await resolvePlatform(http, opts.account, opts.platform) === "acc") {
+    return await collect(listAccountProjects(http, opts.account, { ...opts, ...call }));
+  }
+  // HQ takes no filters: they apply here, before --limit.
+  const out: AccountProject[] = [];
+  for await (const p of listHqProjects(http, opts.account, call)) {
+    const view = hqProjectView(p);
+    if (opts.status && !opts.status.includes(view.status)) continue;
+    if (opts.name && !view.name.toLowerCase().includes(opts.name.toLowerCase())) continue;
+    if (opts.classification && !opts.classification.includes("production")) continue;
+    out.push(view);
+    if (opts.limit !== undefined && out.length >= opts.limit) break;
+  }
+  return out;
 }
 
 /** How long `admin project create --wait` waits for provisioning when no timeout is given. */
@@ -53,7 +56,7 @@ const PROVISION_TIMEOUT_MS = 120_000;
 async function waitProvisioned(
   http: Http,
   project: AccountProject,
-  opts: AdminRegion & { timeoutMs?: number },
+  opts: { region?: string; timeoutMs?: number },
 ): Promise<AccountProject> {
   const limitMs = opts.timeoutMs ?? PROVISION_TIMEOUT_MS;
   const start = Date.now();
@@ -74,26 +77,58 @@ async function waitProvisioned(
   return current;
 }
 
+/** What a project is created from: ACC's fields, and the dates a BIM 360 project needs. */
+export interface AdminProjectCreate extends AdminCall, ProjectInput {
+  account: AccAccountId;
+  platform?: string;
+  /** BIM 360: first and last day (YYYY-MM-DD); default today and a year later. */
+  startDate?: string;
+  endDate?: string;
+  wait?: { timeoutMs?: number };
+  onAccepted?: (project: AccountProject) => void;
+}
+
+/** A date `days` after `from` as YYYY-MM-DD. */
+function day(from: Date, days = 0): string {
+  return new Date(from.getTime() + days * 86_400_000).toISOString().slice(0, 10);
+}
+
 /**
- * `admin project create`: the platform accepts a project as pending; with `wait` this returns it
- * once provisioned. `onAccepted` hears of it as soon as it is accepted.
+ * `admin project create` / `acc create-project`: ACC accepts a project as pending (with `wait`
+ * this returns it once provisioned); BIM 360 creates it at once. `onAccepted` hears of it as soon
+ * as it is accepted.
  */
 export async function runAdminProjectCreate(
-  opts: AdminRegion & ProjectInput & {
-    account: AccAccountId;
-    templateId?: AccProjectId;
-    wait?: { timeoutMs?: number };
-    onAccepted?: (project: AccountProject) => void;
-  },
+  opts: AdminProjectCreate,
   deps: OpsDeps,
 ): Promise<AccountProject> {
-  const http = await userHttp(deps);
+  const { http, call } = await adminClient(deps, opts, true);
   const { name, type, classification, jobNumber, templateId } = opts;
+  if (await resolvePlatform(http, opts.account, opts.platform) === "bim360") {
+    if (templateId || classification) {
+      throw usageError(
+        "--template and --classification apply to ACC accounts only",
+        "A BIM 360 project is created from a name, a type and its dates; drop --template and --classification.",
+      );
+    }
+    const start = opts.startDate ?? day(new Date());
+    const created = hqProjectView(
+      await createHqProject(http, opts.account, {
+        name,
+        project_type: type,
+        start_date: start,
+        end_date: opts.endDate ?? day(new Date(`${start}T00:00:00Z`), 365),
+        job_number: jobNumber,
+      }, call),
+    );
+    opts.onAccepted?.(created);
+    return created;
+  }
   const created = await createAccountProject(
     http,
     opts.account,
-    { name, type, classification, jobNumber, templateId },
-    { region: opts.region },
+    { name, type, classification, jobNumber, templateId, startDate: opts.startDate, endDate: opts.endDate },
+    call,
   );
   opts.onAccepted?.(created);
   if (!opts.wait) return created;
@@ -102,24 +137,18 @@ export async function runAdminProjectCreate(
 
 /** `admin project get`: one project. */
 export async function runAdminProjectGet(
-  opts: AdminRegion & { project: AccProjectId },
+  opts: AdminCall & { project: AccProjectId },
   deps: OpsDeps,
 ): Promise<AccountProject> {
-  return await getProject(await userHttp(deps), opts.project, { region: opts.region });
+  const { http, call } = await adminClient(deps, opts, false);
+  return await getProject(http, opts.project, call);
 }
 
 /** `admin project users`: the users of a project, every page up to `limit`. */
 export async function runAdminProjectUsers(
-  opts: AdminRegion & { project: AccProjectId; limit?: number },
+  opts: AdminCall & { project: AccProjectId; limit?: number },
   deps: OpsDeps,
 ): Promise<ProjectUser[]> {
-  return await collect(listProjectUsers(await userHttp(deps), opts.project, opts));
-}
-
-/** `admin user list`: the account's member directory, every page up to `limit`. */
-export async function runAdminUserList(
-  opts: AdminRegion & { account: AccAccountId; limit?: number },
-  deps: OpsDeps,
-): Promise<AccountUser[]> {
-  return await collect(listAccountUsers(await userHttp(deps), opts.account, opts));
+  const { http, call } = await adminClient(deps, opts, false);
+  return await collect(listProjectUsers(http, opts.project, { ...call, limit: opts.limit }));
 }

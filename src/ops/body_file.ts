@@ -70,7 +70,16 @@ export function parseBody(text: string, name: string, shape: BodyShape): Record<
     const kind = Object.hasOwn(shape, key) ? shape[key] : undefined;
     if (!kind) throw usageError(`${at(keyNode?.range?.[0])}: unknown field '${key}'`, `Fields: ${fields}.`);
     const valueNode = pair.value as yaml.Node | null;
-    const value = valueNode ? valueNode.toJSON() : null;
+    const empty = !valueNode ||
+      (yaml.isScalar(valueNode) && valueNode.value === null && valueNode.range?.[0] === valueNode.range?.[1]);
+    if (!valueNode || empty) {
+      // `"status": }` or `status:` with nothing after: valid YAML (null), but never what was meant.
+      throw usageError(
+        `${at(keyNode?.range?.[1])}: field '${key}' has no value`,
+        `Give it ${article(kind)}, or leave the field out.`,
+      );
+    }
+    const value = valueNode.toJSON();
     if (!fits(kind, value)) {
       throw usageError(
         `${at(valueNode?.range?.[0] ?? keyNode?.range?.[0])}: field '${key}' must be ${article(kind)}`,

@@ -4,6 +4,7 @@
  * verified token).
  */
 
+import { type AccBuildStore, createAccBuildStore } from "./acc_build/store.ts";
 import { type AdminStore, createAdminStore } from "./admin/store.ts";
 import type { SigningKey } from "./auth/jwt.ts";
 import { type AuthStore, createAuthStore } from "./auth/store.ts";
@@ -34,6 +35,8 @@ export interface SandboxContext {
   issues: IssuesStore;
   webhooks: WebhookStore;
   reality: RealityStore;
+  /** Construction-cloud RFIs, assets, submittals and checklists. */
+  accBuild: AccBuildStore;
   clock: Clock;
   settings: Settings;
   faults: FaultStore;
@@ -61,11 +64,13 @@ export function createSandboxContext(keys: SigningKey[], dataDir: string): Sandb
     admin: createAdminStore(),
     issues: createIssuesStore(),
     reality: createRealityStore(dataDir),
+    accBuild: createAccBuildStore(),
     faults: createFaultStore(),
     requests: createRequestLog(),
   };
   const { auth, oss, derivative, dm, da, admin, faults, requests } = parts;
   const { reality } = parts;
+  const { accBuild } = parts;
   return {
     ...parts,
     clock,
@@ -86,6 +91,7 @@ export function createSandboxContext(keys: SigningKey[], dataDir: string): Sandb
       requests,
       webhooks,
       reality,
+      accBuild,
       parts.issues,
     ],
   };

@@ -17,6 +17,8 @@ export interface FaultSpec {
   retry_after?: number;
   /** How many times it fires; unlimited when absent. */
   count?: number;
+  /** Lets this many matching requests through before it starts firing (default 0). */
+  after?: number;
   /** Probability of firing for a matching request, 0..1 (default 1). */
   rate?: number;
   delay_ms?: number;
@@ -80,6 +82,9 @@ export function parseFaultSpec(body: unknown): { spec: FaultSpec } | { error: st
   if (b.count !== undefined && !isNumberIn(b.count, 1, Number.MAX_SAFE_INTEGER, true)) {
     return { error: "'count' must be a positive integer" };
   }
+  if (b.after !== undefined && !isNumberIn(b.after, 0, Number.MAX_SAFE_INTEGER, true)) {
+    return { error: "'after' must be an integer >= 0" };
+  }
   if (b.rate !== undefined && !isNumberIn(b.rate, 0, 1, false)) {
     return { error: "'rate' must be from 0 to 1" };
   }
@@ -92,7 +97,7 @@ export function parseFaultSpec(body: unknown): { spec: FaultSpec } | { error: st
   }
   const spec: FaultSpec = { path: b.path };
   if (b.method !== undefined) spec.method = (b.method as string).toUpperCase();
-  for (const k of ["status", "retry_after", "count", "rate", "delay_ms"] as const) {
+  for (const k of ["status", "retry_after", "count", "after", "rate", "delay_ms"] as const) {
     if (b[k] !== undefined) spec[k] = b[k] as number;
   }
   if (b.drop) spec.drop = true;
@@ -134,6 +139,10 @@ export function createFaultStore(random: () => number = Math.random): FaultStore
       // Rules are tried in order and each rolls its own rate: the first that fires wins.
       for (const { fault, matches } of faults) {
         if (fault.remaining === 0 || (fault.method && fault.method !== method) || !matches(path)) continue;
+        if (fault.after !== undefined && fault.after > 0) {
+          fault.after--;
+          continue;
+        }
         if (fault.rate !== undefined && random() >= fault.rate) continue;
         if (fault.remaining !== null) fault.remaining--;
         fault.fired++;

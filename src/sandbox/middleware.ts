@@ -102,16 +102,22 @@ function logRequests(
 }
 
 /**
- * A JSON:API request (a data management write) or a JSON write to a construction-cloud service
- * (issues and the like) — bodies that carry no secrets — read once: its parsed body for the request
- * log, and the request again for the handler. Other requests pass untouched (`Request.clone` would
- * wake Deno's legacy-abort warning).
+ * A construction-cloud path (account administration, issues, RFIs and the like): its JSON write
+ * bodies (projects, users, issues; no secrets) are logged too.
+ */
+function isAdminPath(path: string): boolean {
+  return path.startsWith("/construction/") || path.startsWith("/hq/");
+}
+
+/**
+ * A JSON:API request (a data management write; such bodies carry no secrets) read once: its parsed
+ * body for the request log, and the request again for the handler. Other requests pass untouched
+ * (`Request.clone` would wake Deno's legacy-abort warning).
  */
 async function withJsonApiBody(req: Request): Promise<{ req: Request; body?: unknown }> {
   const type = req.headers.get("content-type") ?? "";
-  const construction = type.startsWith("application/json") &&
-    new URL(req.url).pathname.startsWith("/construction/");
-  if (!(type.startsWith(JSON_API_TYPE) || construction) || req.method === "GET" || req.method === "HEAD") {
+  const admin = type.startsWith("application/json") && isAdminPath(new URL(req.url).pathname);
+  if (!(type.startsWith(JSON_API_TYPE) || admin) || req.method === "GET" || req.method === "HEAD") {
     return { req };
   }
   const text = await req.text();

@@ -1,7 +1,7 @@
 /**
  * The request log of the control API: what reached the emulated platform, without headers, tokens
- * or secrets, and without bodies but the JSON documents of data management and construction-cloud
- * writes (which carry none), capped so that a long run cannot exhaust memory.
+ * or secrets, and without bodies but the JSON:API documents of data management writes (which carry
+ * none), capped so that a long run cannot exhaust memory.
  */
 
 import type { ServiceStore } from "./store.ts";
@@ -23,7 +23,7 @@ export interface RequestLogEntry {
   /** The `grant_type` of a token-endpoint call (never its codes, tokens or secrets). */
   grant_type?: string;
   fault_id?: string;
-  /** The parsed body of a JSON:API write, or of a JSON write to a construction-cloud service. */
+  /** The parsed body of a request sent as `application/vnd.api+json` (a JSON:API write), or of a construction-cloud JSON write (account administration, issues...). */
   body?: unknown;
 }
 

@@ -2,6 +2,7 @@
  * Starts and stops a sandbox: the platform emulator served over HTTP on loopback.
  */
 
+import { accBuildRoutes } from "./acc_build/routes.ts";
 import { adminRoutes } from "./admin/routes.ts";
 import { generateSigningKey, type SigningKey } from "./auth/jwt.ts";
 import { authRoutes } from "./auth/routes.ts";
@@ -60,6 +61,7 @@ export const SERVICE_ROUTES = [
   issuesRoutes,
   webhookRoutes,
   realityRoutes,
+  accBuildRoutes,
 ];
 
 function urlHost(hostname: string): string {

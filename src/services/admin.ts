@@ -1,7 +1,7 @@
 /**
- * Account administration (aps-api.md §9): projects and project users of an account (ACC Admin
- * v1) and the account's member directory (BIM 360 HQ v1). Plain functions over an injected Http;
- * reading needs `account:read`, creating `account:write`, both granted only to a user's login.
+ * Account administration, ACC Admin v1 (aps-api.md §9.1): projects of an account, their users
+ * (list, add, remove) and the account's companies; the BIM 360 HQ v1 half is admin_hq.ts. Plain
+ * functions over an injected Http; reading needs `account:read`, writing `account:write`.
  * Account and project ids come checked, as the bare GUIDs (aps/dm_ids.ts `accId`).
  * Every request takes an optional `region`, sent as the `Region` header (absent: the platform's
  * default, US), so that accounts hosted in another data centre can be reached.
@@ -18,18 +18,22 @@ export const ACCOUNT_WRITE = "account:write";
 
 /** Page size of ACC Admin lists (their maximum). */
 const ACC_PAGE = 200;
-/** Page size of HQ lists (their maximum). */
-const HQ_PAGE = 100;
 
 const ADMIN = "/construction/admin/v1";
 
-/** The data centre a request is routed to; absent, the platform's default (US). */
+/** The data centre a request is routed to (absent: the platform's default, US), and the user a 2-legged write acts for. */
 export interface RegionOption {
   region?: string;
+  /** Sent as `User-Id`: the user an app's (2-legged) request acts for. */
+  userId?: string;
 }
 
-function regionHeaders(region?: string): Record<string, string> {
-  return region ? { Region: region } : {};
+/** The `Region` and `User-Id` headers of an admin request. */
+export function adminHeaders(opts: RegionOption = {}): Record<string, string> {
+  return {
+    ...(opts.region ? { Region: opts.region } : {}),
+    ...(opts.userId ? { "User-Id": opts.userId } : {}),
+  };
 }
 
 /** A project of an account, with the platform's field names (aps-api.md §9.1). */
@@ -70,17 +74,6 @@ export interface ProjectUser {
   [field: string]: unknown;
 }
 
-/** A user of an account's member directory (HQ, snake_case fields). */
-export interface AccountUser {
-  id: string;
-  email: string;
-  name?: string;
-  role?: string;
-  status?: string;
-  company_name?: string | null;
-  [field: string]: unknown;
-}
-
 /** Filters of the project list. */
 export interface ProjectFilters {
   /** Statuses to include: active, pending, archived, suspended. */
@@ -98,7 +91,7 @@ export function accountProjectsRequest(
 ): RequestSpec {
   return {
     path: `${ADMIN}/accounts/${segment(accountId)}/projects`,
-    headers: regionHeaders(filters.region),
+    headers: adminHeaders(filters),
     query: {
       limit: ACC_PAGE,
       "filter[status]": filters.status?.join(","),
@@ -114,7 +107,7 @@ export function accountProjectsRequest(
 export function projectUsersRequest(projectId: AccProjectId, opts: RegionOption = {}): RequestSpec {
   return {
     path: `${ADMIN}/projects/${segment(projectId)}/users`,
-    headers: regionHeaders(opts.region),
+    headers: adminHeaders(opts),
     query: { limit: ACC_PAGE },
     resource: "project",
     scope: ACCOUNT_READ,
@@ -143,7 +136,7 @@ export async function createAccountProject(
   const res = await http.request<AccountProject>({
     method: "POST",
     path: `${ADMIN}/accounts/${segment(accountId)}/projects`,
-    headers: regionHeaders(opts.region),
+    headers: adminHeaders(opts),
     json: { ...fields, ...(templateId ? { template: { projectId: templateId } } : {}) },
     key: `account ${accountId}`,
     scope: ACCOUNT_WRITE,
@@ -159,7 +152,7 @@ export async function getProject(
 ): Promise<AccountProject> {
   const res = await http.request<AccountProject>({
     path: `${ADMIN}/projects/${segment(projectId)}`,
-    headers: regionHeaders(opts.region),
+    headers: adminHeaders(opts),
     resource: "project",
     scope: ACCOUNT_READ,
   });
@@ -175,31 +168,69 @@ export function listProjectUsers(
   return paginate<ProjectUser>(http, projectUsersRequest(projectId, opts), "acc", { limit: opts.limit });
 }
 
-/**
- * Every user of an account's member directory. HQ answers a bare array paged by `limit`/`offset`
- * with no total, so a page shorter than the page size is the last.
- */
-export async function* listAccountUsers(
+/** What a user is added to a project with (accountadmin.yaml `ProjectUserPayload`). */
+export interface ProjectUserInput {
+  email: string;
+  companyId?: string;
+  roleIds?: string[];
+  products: { key: string; access: string }[];
+}
+
+/** Adds a user to a project (201); an e-mail the account does not know joins its directory. */
+export async function addProjectUser(
+  http: Http,
+  projectId: AccProjectId,
+  input: ProjectUserInput,
+  opts: RegionOption = {},
+): Promise<ProjectUser> {
+  const res = await http.request<ProjectUser>({
+    method: "POST",
+    path: `${ADMIN}/projects/${segment(projectId)}/users`,
+    headers: adminHeaders(opts),
+    json: input,
+    resource: "project",
+    scope: ACCOUNT_WRITE,
+  });
+  return res.data;
+}
+
+/** Removes a user (account user id or Autodesk id) from a project (204). */
+export async function removeProjectUser(
+  http: Http,
+  projectId: AccProjectId,
+  userId: string,
+  opts: RegionOption = {},
+): Promise<void> {
+  await http.request({
+    method: "DELETE",
+    path: `${ADMIN}/projects/${segment(projectId)}/users/${segment(userId)}`,
+    headers: adminHeaders(opts),
+    key: `project member ${userId}`,
+    responseType: "none",
+    scope: ACCOUNT_WRITE,
+  });
+}
+
+/** A company of an account (ACC Admin `AccountCompany`, HQ `Company`). */
+export interface AccountCompany {
+  id: string;
+  name: string;
+  trade?: string;
+  [field: string]: unknown;
+}
+
+/** Every company of an ACC account, following every page. */
+export function listAccCompanies(
   http: Http,
   accountId: AccAccountId,
   opts: RegionOption & { limit?: number } = {},
-): AsyncGenerator<AccountUser> {
-  const path = `/hq/v1/accounts/${segment(accountId)}/users`;
-  if (opts.limit !== undefined && opts.limit <= 0) return;
-  let count = 0;
-  for (let offset = 0;; offset += HQ_PAGE) {
-    const res = await http.request<AccountUser[]>({
-      path,
-      query: { limit: HQ_PAGE, offset },
-      headers: regionHeaders(opts.region),
-      key: `account ${accountId}`,
-      scope: ACCOUNT_READ,
-    });
-    const users = Array.isArray(res.data) ? res.data : [];
-    for (const u of users) {
-      yield u;
-      if (opts.limit !== undefined && ++count >= opts.limit) return;
-    }
-    if (users.length < HQ_PAGE) return;
-  }
+): AsyncGenerator<AccountCompany> {
+  const first: RequestSpec = {
+    path: `${ADMIN}/accounts/${segment(accountId)}/companies`,
+    headers: adminHeaders(opts),
+    query: { limit: ACC_PAGE },
+    key: `account ${accountId}`,
+    scope: ACCOUNT_READ,
+  };
+  return paginate<AccountCompany>(http, first, "acc", { limit: opts.limit });
 }

@@ -130,6 +130,7 @@ Deno.test("diazo --help groups the families under core, data, automation, extend
       "admin",
       "acc",
       "issue",
+      "rfi",
     ]);
     assert.deepEqual(section("Automation commands:"), [
       "da",

@@ -6,7 +6,7 @@ import { expect, runPlan, type World } from "./contract.ts";
 
 const ADMIN = "/construction/admin/v1";
 const HQ = "the sandbox emulates what diazo's `admin` commands use: account projects, project users and " +
-  "the account's user list; this part of the HQ v1 API is not emulated";
+  "members, the account's users and companies; this part of the HQ v1 API is not emulated";
 const ADMIN_MORE = "not emulated: diazo's `admin` commands do not use it";
 
 Deno.test("contract: accountadmin.yaml", async () => {
@@ -46,7 +46,12 @@ Deno.test("contract: accountadmin.yaml", async () => {
         await expect(s, w, op, 200, { query: "?limit=5", params: { account_id: w.accountId } });
       },
       "PATCH /hq/v1/accounts/{account_id}/projects/{project_id}/image": { notServed: HQ },
-      "GET /hq/v1/accounts/{account_id}/companies": { notServed: HQ },
+      "GET /hq/v1/accounts/{account_id}/companies": async (s, w) => {
+        await expect(s, w, "GET /hq/v1/accounts/{account_id}/companies", 200, {
+          query: "?limit=2",
+          params: { account_id: w.accountId },
+        });
+      },
       "POST /hq/v1/accounts/{account_id}/companies": { notServed: HQ },
       "POST /hq/v1/accounts/{account_id}/companies/import": { notServed: HQ },
       "GET /hq/v1/accounts/{account_id}/companies/{company_id}": { notServed: HQ },
@@ -54,20 +59,40 @@ Deno.test("contract: accountadmin.yaml", async () => {
       "PATCH /hq/v1/accounts/{account_id}/companies/{company_id}/image": { notServed: HQ },
       "GET /hq/v1/accounts/{account_id}/companies/search": { notServed: HQ },
       "GET /hq/v1/accounts/{account_id}/projects/{project_id}/companies": { notServed: HQ },
-      "POST /hq/v1/accounts/{account_id}/users": { notServed: HQ },
+      "POST /hq/v1/accounts/{account_id}/users": async (s, w) => {
+        const op = "POST /hq/v1/accounts/{account_id}/users";
+        const params = { account_id: w.accountId };
+        const json = { email: "contract.user@example.com", first_name: "Contract", last_name: "User" };
+        await expect(s, w, op, 201, { json, params });
+        await expect(s, w, op, 409, { json, params });
+        await expect(s, w, op, 400, { json: { email: "not-an-address" }, params });
+      },
       "POST /hq/v1/accounts/{account_id}/users/import": { notServed: HQ },
       "GET /hq/v1/accounts/{account_id}/users/{user_id}": { notServed: HQ },
       "PATCH /hq/v1/accounts/{account_id}/users/{user_id}": { notServed: HQ },
       "GET /hq/v1/accounts/{account_id}/users/search": { notServed: HQ },
       "GET /hq/v1/accounts/{account_id}/business_units_structure": { notServed: HQ },
       "PUT /hq/v1/accounts/{account_id}/business_units_structure": { notServed: HQ },
-      "POST /construction/admin/v1/projects/{projectId}/users": { notServed: ADMIN_MORE },
+      "POST /construction/admin/v1/projects/{projectId}/users": async (s, w) => {
+        const op = "POST /construction/admin/v1/projects/{projectId}/users";
+        const json = { email: "contract.member@example.com", products: [{ key: "docs", access: "member" }] };
+        w.userId = (await expect(s, w, op, 201, { json })).json.id;
+        await expect(s, w, op, 400, { json: { email: "contract.member@example.com" } });
+      },
       "POST /construction/admin/v2/projects/{projectId}/users:import": { notServed: ADMIN_MORE },
       "GET /construction/admin/v1/projects/{projectId}/users/{userId}": { notServed: ADMIN_MORE },
       "PATCH /construction/admin/v1/projects/{projectId}/users/{userId}": { notServed: ADMIN_MORE },
-      "DELETE /construction/admin/v1/projects/{projectId}/users/{userId}": { notServed: ADMIN_MORE },
+      "DELETE /construction/admin/v1/projects/{projectId}/users/{userId}": async (s, w) => {
+        const op = "DELETE /construction/admin/v1/projects/{projectId}/users/{userId}";
+        await expect(s, w, op, 204);
+        await expect(s, w, op, 404);
+      },
       "GET /construction/admin/v1/accounts/{accountId}/users/{userId}/projects": { notServed: ADMIN_MORE },
-      "GET /construction/admin/v1/accounts/{accountId}/companies": { notServed: ADMIN_MORE },
+      "GET /construction/admin/v1/accounts/{accountId}/companies": async (s, w) => {
+        await expect(s, w, "GET /construction/admin/v1/accounts/{accountId}/companies", 200, {
+          query: "?limit=2",
+        });
+      },
       "GET /construction/admin/v1/accounts/{accountId}/users/{userId}/products": { notServed: ADMIN_MORE },
       "GET /construction/admin/v1/accounts/{accountId}/users/{userId}/roles": { notServed: ADMIN_MORE },
     },

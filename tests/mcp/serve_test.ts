@@ -170,6 +170,11 @@ Deno.test("serve: initialize, tools/list as snapshotted, and a call of every too
       file: "cube.obj",
     });
     assert.equal(filed.version.attributes.versionNumber, 1);
+    for (const name of ["rfi_list", "asset_list", "submittal_list", "checklist_list"]) {
+      called.add(name); // they act as the user only: without a user login, a failure before any request
+      const refused = await fails(serve.client, name, { project_id: project.id });
+      assert.match(refused.message, /Authentication required \(3-legged OAuth\)/);
+    }
 
     assert.equal((await call("object_delete", { bucket_key: bucket, object_key: "cube.obj" })).deleted, true);
     assert.equal((await call("object_list", { bucket_key: bucket })).count, 0);

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import type { Sandbox } from "../../src/sandbox/server.ts";
 import { addApp, api, call, control, token, withSandbox } from "./helpers.ts";
 import { login } from "./oauth_helpers.ts";
+import { SANDBOX_USER } from "../../src/sandbox/auth/users.ts";
 
 const DA = "/da/us-east/v3";
 const ADMIN = "/construction/admin/v1";
@@ -91,7 +92,8 @@ Deno.test("da: nickname, app bundles per app, conflicts, shared activities, rese
     assert.equal(created.json.version, 1);
     assert.equal(created.json.engine, "Autodesk.AutoCAD+24");
     assert.equal(created.json.uploadParameters.formData.key, "apps/Diazo_Co/Extract/1");
-    assert.match(created.json.uploadParameters.endpointURL, /^https:\/\//);
+    // The form goes to the sandbox's own package store (on the platform: an S3 bucket's URL).
+    assert.equal(created.json.uploadParameters.endpointURL, `${sb.url}/__da/store`);
     await api(sb, "POST", `${DA}/appbundles`, t, { id: "Another", engine: "Autodesk.Revit+2024" });
 
     const dup = await api(sb, "POST", `${DA}/appbundles`, t, {
@@ -338,8 +340,11 @@ Deno.test("admin: GET needs account:read, POST account:write; a 2-legged token g
     const anonymous = await api(sb, "POST", path, admin, { name: "P2L", type: "Office" });
     assert.equal(anonymous.status, 400);
     assert.match(anonymous.json.message, /User-Id/);
+    // The User-Id names a user of the account (their account id or Autodesk id), else 403.
+    const stranger = await api(sb, "POST", path, admin, { name: "P2L", type: "Office" }, { "user-id": "U1" });
+    assert.equal(stranger.status, 403, JSON.stringify(stranger.json));
     const actingFor = await api(sb, "POST", path, admin, { name: "P2L", type: "Office" }, {
-      "user-id": "U1",
+      "user-id": SANDBOX_USER.userid,
     });
     assert.equal(actingFor.status, 202, JSON.stringify(actingFor.json));
   });

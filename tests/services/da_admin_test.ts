@@ -3,9 +3,9 @@ import { DiazoError } from "../../src/core/errors.ts";
 import {
   accountProjectsRequest,
   createAccountProject,
-  listAccountUsers,
   projectUsersRequest,
 } from "../../src/services/admin.ts";
+import { listAccountUsers } from "../../src/services/admin_hq.ts";
 import { accId } from "../../src/aps/dm_ids.ts";
 import { checkDaName, checkEngineId, describeId, parseQualifiedId } from "../../src/aps/da_ids.ts";
 import type { Http, RequestSpec } from "../../src/services/http.ts";

@@ -6,7 +6,7 @@
  * sandbox's ACC hub (`b.<guid>` there), holding that hub's two projects plus a template and an
  * archived project, 12 users in 3 companies (the sandbox user is the account admin) and project
  * members — all in the US region — plus one project hosted in EMEA, so that the `Region` header
- * matters. Projects created through the API live until the sandbox is reset.
+ * matters; and a BIM 360 account administered through HQ v1 . Projects created through the API live until the sandbox is reset.
  */
 
 import { createHash } from "node:crypto";
@@ -39,6 +39,9 @@ export interface AdminProject {
   endDate: string | null;
   productKeys: string[];
   templateId: string | null;
+  /** Monetary value and its currency (HQ `value`/`currency`, ACC `projectValue`); absent: 0 USD. */
+  value?: number;
+  currency?: string;
   createdMs: number;
   updatedMs: number;
 }
@@ -84,6 +87,8 @@ export interface AdminMember {
 export interface AdminAccount {
   id: string;
   name: string;
+  /** Which API generation administers it: ACC Admin (absent: acc) or BIM 360 HQ. */
+  platform?: "acc" | "bim360";
   /** In creation order. */
   projects: Map<string, AdminProject>;
   users: AdminUser[];
@@ -134,7 +139,12 @@ const PEOPLE: readonly [string, string, number, string][] = [
   ["Kara", "Lindqvist", 1, "Estimator"],
 ];
 
-function project(accountId: string, i: number, fields: Partial<AdminProject> & { id: string; name: string }) {
+/** A seeded project: the defaults of the seed, then `fields`; `i` spaces creation dates a week apart. */
+export function seedProject(
+  accountId: string,
+  i: number,
+  fields: Partial<AdminProject> & { id: string; name: string },
+): AdminProject {
   const created = SEED_MS + i * 7 * DAY;
   const p: AdminProject = {
     accountId,
@@ -199,7 +209,7 @@ export function seedAccount(): AdminAccount {
   ];
   const projects = hub.projectIds.map((pid, i) => {
     const dm = world.projects.get(pid)!;
-    return project(id, i, {
+    return seedProject(id, i, {
       id: pid.slice(2),
       name: dm.name,
       platform: dm.projectType === "BIM360" ? "bim360" : "acc",
@@ -208,21 +218,21 @@ export function seedAccount(): AdminAccount {
   });
   const n = projects.length;
   projects.push(
-    project(id, n, {
+    seedProject(id, n, {
       id: seedGuid("project/template"),
       name: "Standard Project Template",
       classification: "template",
       type: "Office",
       jobNumber: null,
     }),
-    project(id, n + 1, {
+    seedProject(id, n + 1, {
       id: seedGuid("project/warehouse"),
       name: "Warehouse Retrofit",
       type: "Warehouse (non-manufacturing)",
       status: "archived",
       endDate: new Date(SEED_MS + 60 * DAY).toISOString().slice(0, 10),
     }),
-    project(id, n + 2, {
+    seedProject(id, n + 2, {
       id: seedGuid("project/canal-quarter"),
       region: "EMEA",
       name: "Canal Quarter Offices",
@@ -247,6 +257,76 @@ export function seedAccount(): AdminAccount {
   return {
     id,
     name: hub.name,
+    platform: "acc",
+    projects: new Map(projects.map((p) => [p.id, p])),
+    users,
+    companies,
+    roles,
+    members,
+  };
+}
+
+/** The id of the seeded BIM 360 account (administered through HQ v1). */
+export function seededBim360AccountId(): string {
+  return seedGuid("account/bim360");
+}
+
+/**
+ * The seeded BIM 360 account: two BIM 360 projects, the sandbox user (its admin) and three people
+ * in two companies. It has no data management hub; its projects are administered through HQ v1.
+ */
+export function seedBim360Account(): AdminAccount {
+  const id = seededBim360AccountId();
+  const companies = ["Legacy Builders", "Old Town Surveys"].map((name) => ({
+    id: seedGuid(`b360/company/${name}`),
+    name,
+  }));
+  const roles = ROLES.map((name) => ({ id: seedGuid(`b360/role/${name}`), name }));
+  const person = (first: string, last: string, company: number, i: number): AdminUser => ({
+    id: seedGuid(`b360/user/${first}`),
+    uid: i === 0 ? SANDBOX_USER.userid : `SANDBOX${first.toUpperCase()}${last.toUpperCase()}`,
+    region: DEFAULT_ADMIN_REGION,
+    email: i === 0 ? SANDBOX_USER.email : `${first}.${last}@legacy.invalid`.toLowerCase(),
+    firstName: first,
+    lastName: last,
+    role: i === 0 ? "account_admin" : "account_user",
+    status: "active",
+    companyId: companies[company].id,
+    jobTitle: i === 0 ? "Account Administrator" : "Engineer",
+    createdMs: SEED_MS + i * DAY,
+  });
+  const users = [
+    person(SANDBOX_USER.firstName, SANDBOX_USER.lastName, 0, 0),
+    person("Liam", "Walsh", 0, 1),
+    person("Maya", "Chen", 1, 2),
+    person("Noor", "Aziz", 1, 3),
+  ];
+  const projects = [
+    seedProject(id, 0, {
+      id: seedGuid("b360/project/harbor-bridge"),
+      name: "Harbor Bridge Retrofit",
+      type: "Bridge",
+    }),
+    seedProject(id, 1, {
+      id: seedGuid("b360/project/old-mill"),
+      name: "Old Mill Apartments",
+      type: "Multi-Family Housing",
+    }),
+  ].map((p) => ({ ...p, platform: "bim360" as const, productKeys: ["docs", "designCollaboration"] }));
+  const member = (u: number, projectAdmin: boolean, added: number): AdminMember => ({
+    userId: users[u].id,
+    projectAdmin,
+    roleIds: [roles[u % roles.length].id],
+    addedMs: SEED_MS + added * DAY,
+  });
+  const members = new Map<string, AdminMember[]>([
+    [projects[0].id, [member(0, true, 2), member(1, false, 3), member(2, false, 4)]],
+    [projects[1].id, [member(0, true, 9), member(3, false, 10)]],
+  ]);
+  return {
+    id,
+    name: "Diazo Legacy (BIM 360)",
+    platform: "bim360",
     projects: new Map(projects.map((p) => [p.id, p])),
     users,
     companies,
@@ -260,8 +340,7 @@ export function createAdminStore(): AdminStore {
   const accounts = new Map<string, AdminAccount>();
   const seed = () => {
     accounts.clear();
-    const account = seedAccount();
-    accounts.set(account.id, account);
+    for (const account of [seedAccount(), seedBim360Account()]) accounts.set(account.id, account);
   };
   seed();
   return { accounts, reset: seed, snapshot: () => ({}) };

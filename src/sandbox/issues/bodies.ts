@@ -6,7 +6,7 @@
  */
 
 import { ASSIGNEE_TYPES, isIssueStatus, ISSUE_STATUSES, ISSUE_TRANSITIONS } from "../../aps/issues.ts";
-import { window } from "../admin/routes.ts";
+import { window } from "../admin/common.ts";
 import { adminError } from "../errors.ts";
 import { json } from "../respond.ts";
 import type {

@@ -1,0 +1,185 @@
+/**
+ * The construction-cloud record verbs (`rfi ...`, `acc asset|submittal|checklist ...`): list, get,
+ * create and update, written once over a `RecordKind` (ops/rfi.ts and ops/acc_kinds.ts hold the kinds).
+ * Every verb acts as the logged-in user; a body from `--from-file` is read and checked before any
+ * request, and `update` sends only the fields whose value differs from the record's.
+ */
+import type { AccProjectId } from "../aps/ids.ts";
+import { DiazoError, usageError } from "../core/errors.ts";
+import type { Http } from "../services/http.ts";
+import type { PageResult } from "../services/pagination.ts";
+import type { BodyShape, BodySource } from "./body_file.ts";
+import type { OpsDeps } from "./deps.ts";
+import type { ListPage } from "./list.ts";
+
+/** What a person scans in a table of records. */
+export type ScanRow = Record<string, unknown> & { id: string };
+
+/** One kind of construction-cloud record and the calls that reach it. */
+export interface RecordKind<R, F> {
+  /** How a person names one record: "RFI", "asset", ... */
+  noun: string;
+  /** The fields a create or update body may hold. */
+  shape: BodyShape;
+  /** The fields a create body must hold. */
+  required: readonly string[];
+  /** The table's columns, in order (keys of `row`). */
+  columns: readonly string[];
+  list(http: Http, project: AccProjectId, opts: F & { limit?: number }): AsyncGenerator<R>;
+  page(
+    http: Http,
+    project: AccProjectId,
+    opts: F & { limit: number; cursor?: string },
+  ): Promise<PageResult<R>>;
+  /** The record, or undefined when the platform answers "none" without an error. */
+  get(http: Http, project: AccProjectId, id: string): Promise<R | undefined>;
+  create(http: Http, project: AccProjectId, body: Record<string, unknown>): Promise<R>;
+  update(http: Http, project: AccProjectId, id: string, changes: Record<string, unknown>): Promise<R>;
+  /** The record's values of the body fields, to tell what an update changes. */
+  values(record: R): Record<string, unknown>;
+  /** The record as a table row. */
+  row(record: R): ScanRow;
+  /**
+   * The field that holds the record's workflow status, its value, and the values the platform says
+   * it may move to (from the record's permitted actions); undefined when the record does not say.
+   */
+  moves?(record: R): { field: string; from: string; allowed: string[] } | undefined;
+}
+
+/** Where a record verb goes: the project (bare GUID). */
+export interface ProjectTarget {
+  project: AccProjectId;
+}
+
+/** The fields a create or update is given: from flags, and from a body file (flags win). */
+export interface RecordInput {
+  fields: Record<string, unknown>;
+  fromFile?: BodySource;
+  /** Values of fields that neither the flags nor the file give (create only). */
+  defaults?: Record<string, unknown>;
+}
+
+/** An HTTP client acting as the logged-in user: without a login this fails before any request. */
+function userHttp(deps: OpsDeps): Promise<Http> {
+  return deps.http({ mode: "3-legged" });
+}
+
+/** `<kind> list`: every record that passes the filters, every page up to `limit`. */
+export async function runRecordList<R, F>(
+  kind: RecordKind<R, F>,
+  opts: ProjectTarget & { filters: F; limit?: number },
+  deps: OpsDeps,
+): Promise<R[]> {
+  const http = await userHttp(deps);
+  const out: R[] = [];
+  for await (const r of kind.list(http, opts.project, { ...opts.filters, limit: opts.limit })) out.push(r);
+  return out;
+}
+
+/** One page of a list for the tool server: at most `limit` records from `cursor`. */
+export async function runRecordPage<R, F>(
+  kind: RecordKind<R, F>,
+  opts: ProjectTarget & { filters: F; limit: number; cursor?: string },
+  deps: OpsDeps,
+): Promise<ListPage<R>> {
+  const http = await userHttp(deps);
+  return await kind.page(http, opts.project, { ...opts.filters, limit: opts.limit, cursor: opts.cursor });
+}
+
+async function getOr404<R, F>(
+  kind: RecordKind<R, F>,
+  http: Http,
+  project: AccProjectId,
+  id: string,
+): Promise<R> {
+  const record = await kind.get(http, project, id);
+  if (record === undefined) {
+    throw new DiazoError("not_found", { status: 404, params: { what: `${kind.noun} ${id}` } });
+  }
+  return record;
+}
+
+/** `<kind> get`: one record. */
+export async function runRecordGet<R, F>(
+  kind: RecordKind<R, F>,
+  opts: ProjectTarget & { id: string },
+  deps: OpsDeps,
+): Promise<R> {
+  return await getOr404(kind, await userHttp(deps), opts.project, opts.id);
+}
+
+/** The body file's fields under the flags' (flags win); checked before any request. */
+async function gather<R, F>(kind: RecordKind<R, F>, input: RecordInput): Promise<Record<string, unknown>> {
+  let fromFile: Record<string, unknown> = {};
+  if (input.fromFile) {
+    // The YAML reader loads only when a file is given (DESIGN.md §2: heavy modules load lazily).
+    const { readBodyFile } = await import("./body_file.ts");
+    fromFile = await readBodyFile(input.fromFile, kind.shape);
+  }
+  const fields: Record<string, unknown> = { ...input.defaults, ...fromFile };
+  for (const [k, v] of Object.entries(input.fields)) if (v !== undefined) fields[k] = v;
+  return fields;
+}
+
+/** `<kind> create`: a new record from flags and/or a body file; required fields are checked first. */
+export async function runRecordCreate<R, F>(
+  kind: RecordKind<R, F>,
+  opts: ProjectTarget & RecordInput,
+  deps: OpsDeps,
+): Promise<R> {
+  const body = await gather(kind, opts);
+  const missing = kind.required.filter((f) => body[f] === undefined);
+  if (missing.length > 0) {
+    throw usageError(
+      `a new ${kind.noun} needs ${missing.join(", ")}`,
+      `Pass them as flags or in --from-file (fields: ${Object.keys(kind.shape).join(", ")}).`,
+    );
+  }
+  return await kind.create(await userHttp(deps), opts.project, body);
+}
+
+/** What an update did: the record after it, and the fields it sent (none: nothing differed, nothing sent). */
+export interface UpdateResult<R> {
+  record: R;
+  changed: string[];
+}
+
+/** Refuses a status the record's permitted actions do not allow, before sending anything. */
+function checkMove<R, F>(kind: RecordKind<R, F>, record: R, changes: Record<string, unknown>): void {
+  const moves = kind.moves?.(record);
+  if (!moves || changes[moves.field] === undefined) return;
+  const to = String(changes[moves.field]);
+  if (moves.allowed.includes(to)) return;
+  throw usageError(
+    `cannot move ${kind.noun} ${kind.row(record).id} from '${moves.from}' to '${to}'`,
+    moves.allowed.length > 0
+      ? `From '${moves.from}' it may move to: ${moves.allowed.join(", ")}.`
+      : `'${moves.from}' is final: it moves no further.`,
+  );
+}
+
+/** `<kind> update`: reads the record, then sends only the given fields whose value differs from it. */
+export async function runRecordUpdate<R, F>(
+  kind: RecordKind<R, F>,
+  opts: ProjectTarget & RecordInput & { id: string },
+  deps: OpsDeps,
+): Promise<UpdateResult<R>> {
+  const wanted = await gather(kind, { ...opts, defaults: undefined });
+  if (Object.keys(wanted).length === 0) {
+    throw usageError(
+      `nothing to change on ${kind.noun} ${opts.id}`,
+      `Pass a field flag or --from-file (fields: ${Object.keys(kind.shape).join(", ")}).`,
+    );
+  }
+  const http = await userHttp(deps);
+  const current = await getOr404(kind, http, opts.project, opts.id);
+  const have = kind.values(current);
+  const changes: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(wanted)) {
+    if (JSON.stringify(have[k] ?? null) !== JSON.stringify(v)) changes[k] = v;
+  }
+  const changed = Object.keys(changes);
+  if (changed.length === 0) return { record: current, changed };
+  checkMove(kind, current, changes);
+  return { record: await kind.update(http, opts.project, opts.id, changes), changed };
+}

@@ -1,0 +1,72 @@
+/** The RFI record kind (`diazo rfi ...`): RFIs v3 behind the record verbs of ops/acc_build.ts. */
+import type { BodyShape } from "./body_file.ts";
+import {
+  createRfi,
+  getRfi,
+  type Rfi,
+  type RfiFilters,
+  searchRfiPage,
+  searchRfis,
+  updateRfi,
+} from "../services/rfis.ts";
+import type { RecordKind } from "./acc_build.ts";
+
+export type { Rfi, RfiFilters } from "../services/rfis.ts";
+
+/** The fields of an RFI body (create and update; aps-api.md §5.2). */
+export const RFI_SHAPE: BodyShape = {
+  title: "string",
+  question: "string",
+  status: "string",
+  assignedTo: "array",
+  dueDate: "date",
+  priority: "string",
+  suggestedAnswer: "string",
+  locationDescription: "string",
+  locations: "string[]",
+  costImpact: "string",
+  scheduleImpact: "string",
+  discipline: "string[]",
+  category: "string[]",
+  reference: "string",
+  coReviewers: "array",
+  watchers: "array",
+  customAttributes: "array",
+  officialResponse: "string",
+  officialResponseStatus: "string",
+};
+
+/** The ids of a list of `{id, type}` actors, comma-separated. */
+function actorIds(actors: unknown): string {
+  return Array.isArray(actors)
+    ? actors.map((a) => (a as { id?: unknown })?.id).filter(Boolean).join(",")
+    : "";
+}
+
+/** RFIs: searched (POST, body-paged), read, created and patched. */
+export const RFI_KIND: RecordKind<Rfi, RfiFilters> = {
+  noun: "RFI",
+  shape: RFI_SHAPE,
+  required: ["title", "status"],
+  columns: ["id", "customIdentifier", "title", "status", "assignee", "dueDate"],
+  list: searchRfis,
+  page: searchRfiPage,
+  get: getRfi,
+  create: createRfi,
+  update: updateRfi,
+  values: (r) => r,
+  moves: (r) => {
+    const permitted =
+      (r.permittedActions as { updateRfi?: { permittedStatuses?: { wfUS?: { status: string }[] } } })
+        ?.updateRfi?.permittedStatuses?.wfUS;
+    return permitted && { field: "status", from: r.status, allowed: permitted.map((p) => p.status) };
+  },
+  row: (r) => ({
+    id: r.id,
+    customIdentifier: r.customIdentifier,
+    title: r.title,
+    status: r.status,
+    assignee: actorIds(r.assignedTo),
+    dueDate: r.dueDate ?? "",
+  }),
+};

@@ -1,0 +1,159 @@
+/**
+ * What the build services' handlers share: the access rule and the project's data in one call,
+ * request bodies read and checked, `limit`/`offset` windows, the ACC offset envelope, and the
+ * refusal of a status move the workflow does not allow. Error bodies of these services are not
+ * documented; the sandbox answers `{"code", "message"}` as the admin services do.
+ */
+import { allowedMoves } from "../../aps/acc_build.ts";
+import { type AccNeed, accProject } from "../acc_access.ts";
+import { nowMs } from "../clock.ts";
+import type { RequestContext } from "../context.ts";
+import { adminError, type SandboxError } from "../errors.ts";
+import { json, readJson } from "../respond.ts";
+import { type ProjectBuild, projectBuild } from "./store.ts";
+
+/** The caller, the project's build data and the time, once the access rule let the request in. */
+export interface Access {
+  build: ProjectBuild;
+  /** The caller's Autodesk id. */
+  uid: string;
+  /** Now on the sandbox clock, ISO 8601. */
+  now: string;
+}
+
+/** Applies the access rule to the path's project and returns its data. */
+export function access(ctx: RequestContext, need: AccNeed): Access {
+  const project = accProject(ctx, ctx.params.projectId, need);
+  return {
+    build: projectBuild(ctx.sandbox.accBuild, project.id),
+    uid: ctx.token?.userid ?? "",
+    now: new Date(nowMs(ctx.sandbox.clock)).toISOString(),
+  };
+}
+
+/** A 400 of these services. */
+export function bad(message: string): SandboxError {
+  return adminError(400, "ERR_BAD_INPUT", message);
+}
+
+/** A 404 of a record of these services. */
+export function missing(what: string): SandboxError {
+  return adminError(404, "ERR_NOT_FOUND", `${what} not found`);
+}
+
+/** The JSON body, which must be an object (or an array when `array`); else 400. */
+export async function body(req: Request, array = false): Promise<Record<string, unknown>> {
+  const b = await readJson(req);
+  const ok = array ? Array.isArray(b) : b !== null && typeof b === "object" && !Array.isArray(b);
+  if (!ok) throw bad(`the request body must be a JSON ${array ? "array" : "object"}`);
+  return b as Record<string, unknown>;
+}
+
+/** Refuses a field outside `allowed`, and a required one that is absent. */
+export function checkFields(
+  b: Record<string, unknown>,
+  allowed: readonly string[],
+  required: readonly string[] = [],
+) {
+  const unknown = Object.keys(b).find((k) => !allowed.includes(k));
+  if (unknown !== undefined) throw bad(`'${unknown}' is not a field of this request`);
+  const absent = required.find((k) => b[k] === undefined || b[k] === null || b[k] === "");
+  if (absent !== undefined) throw bad(`'${absent}' is required`);
+}
+
+/** Refuses a string field that is not a string of at most `max` characters. */
+export function checkText(b: Record<string, unknown>, fields: readonly string[], max = 1000) {
+  for (const f of fields) {
+    const v = b[f];
+    if (v !== undefined && v !== null && (typeof v !== "string" || v.length > max)) {
+      throw bad(`'${f}' must be a string of at most ${max} characters`);
+    }
+  }
+}
+
+/** Refuses a date field that is not YYYY-MM-DD. */
+export function checkDates(b: Record<string, unknown>, fields: readonly string[]) {
+  for (const f of fields) {
+    const v = b[f];
+    if (v !== undefined && v !== null && (typeof v !== "string" || !/^\d{4}-\d{2}-\d{2}/.test(v))) {
+      throw bad(`'${f}' must be a date (YYYY-MM-DD)`);
+    }
+  }
+}
+
+/** Refuses a move from `from` to `to` that `graph` does not allow, naming the allowed ones. */
+export function checkMove(
+  what: string,
+  graph: Readonly<Record<string, readonly string[]>>,
+  from: string,
+  to: string,
+) {
+  if (from === to) return;
+  const allowed = allowedMoves(graph, from);
+  if (!allowed.includes(to)) {
+    throw bad(
+      `cannot move ${what} from '${from}' to '${to}'; allowed: ${
+        allowed.length ? allowed.join(", ") : "none"
+      }`,
+    );
+  }
+}
+
+/** `limit` (1..max, default `def`) and `offset` (>= 0) of a query or a body. */
+export function window(
+  limitText: unknown,
+  offsetText: unknown,
+  def: number,
+  max: number,
+): { limit: number; offset: number } {
+  const limit = limitText === undefined || limitText === null ? def : Number(limitText);
+  const offset = offsetText === undefined || offsetText === null ? 0 : Number(offsetText);
+  if (!Number.isInteger(limit) || limit < 1 || limit > max) {
+    throw bad(`'limit' must be an integer from 1 to ${max}`);
+  }
+  if (!Number.isInteger(offset) || offset < 0) throw bad("'offset' must be an integer >= 0");
+  return { limit, offset };
+}
+
+/** `limit` and `offset` of the query. */
+export function queryWindow(
+  ctx: RequestContext,
+  def: number,
+  max: number,
+): { limit: number; offset: number } {
+  const q = ctx.url.searchParams;
+  return window(q.get("limit") ?? undefined, q.get("offset") ?? undefined, def, max);
+}
+
+/** The ACC offset envelope of one page of `all`: `nextUrl` absent on the last page. */
+export function offsetPage(
+  ctx: RequestContext,
+  all: readonly unknown[],
+  win: { limit: number; offset: number },
+  links = true,
+): Response {
+  const link = (o: number) => {
+    const q = new URLSearchParams(ctx.url.searchParams);
+    q.set("offset", String(o));
+    q.set("limit", String(win.limit));
+    return `${ctx.baseUrl}${ctx.url.pathname}?${q}`;
+  };
+  const { limit, offset } = win;
+  return json(200, {
+    pagination: {
+      limit,
+      offset,
+      totalResults: all.length,
+      ...(links && offset + limit < all.length ? { nextUrl: link(offset + limit) } : {}),
+      ...(links && offset > 0 ? { previousUrl: link(Math.max(0, offset - limit)) } : {}),
+    },
+    results: all.slice(offset, offset + limit),
+  });
+}
+
+/** The record with `id`, else 404 naming it. */
+export function find<T extends { id: string }>(records: readonly T[], id: string, what: string): T {
+  const r = records.find((x) => x.id === id);
+  if (!r) throw missing(`${what} '${id}'`);
+  return r;
+}

@@ -1,0 +1,408 @@
+/**
+ * e2e: RFIs, assets, submittals and checklists against one sandbox, in process: every list over
+ * two pages and stopped by --limit, get, create, update sending only what changed (the --debug
+ * trace shows the body), forbidden moves, `b.` ids stripped, no login and bad --from-file before
+ * any request.
+ */
+import assert from "node:assert/strict";
+import { seedAccount } from "../../src/sandbox/admin/store.ts";
+import {
+  assertUsageError,
+  json,
+  openSandboxHome,
+  requestLog,
+  type RunResult,
+  type SandboxHome,
+} from "./harness.ts";
+import { loginUser } from "./user_login.ts";
+import { fails, ok, startServe } from "../mcp/helpers.ts";
+
+const PROJECT = [...seedAccount().projects.values()][0].id;
+type Row = { id: string; [k: string]: unknown };
+
+let shared: Promise<SandboxHome> | undefined;
+/** One sandbox for the file, logged in as the sandbox user with the data scopes. */
+function sandbox(): Promise<SandboxHome> {
+  return shared ??= (async () => {
+    const h = await openSandboxHome({ DIAZO_NO_BROWSER: "1" });
+    const login = await loginUser(h.env, "data:read,data:write,data:create");
+    assert.equal(login.code, 0, login.stderr);
+    return h;
+  })();
+}
+
+/** The JSON bodies a `--debug` run sent with `method`, in order. */
+function sentBodies(r: RunResult, method: string): Record<string, unknown>[] {
+  const lines = r.stderr.split("\n");
+  const out: Record<string, unknown>[] = [];
+  lines.forEach((line, i) => {
+    if (!new RegExp(`> ${method} http`).test(line)) return;
+    const body = lines.slice(i + 1).find((l) => /> [[{]/.test(l));
+    if (body) out.push(JSON.parse(body.slice(body.indexOf("> ") + 2)));
+  });
+  return out;
+}
+
+async function logSince(h: SandboxHome, seq: number, prefix: string) {
+  return (await requestLog(h.sb.url, prefix)).filter((e) => (e as unknown as { seq: number }).seq > seq);
+}
+
+/** The stored user login's access token (the one with a refresh token), for a request sent by hand. */
+async function userToken(h: SandboxHome): Promise<string> {
+  const tokens = JSON.parse(await Deno.readTextFile(`${h.home.configDir}/tokens.json`));
+  const user = (Object.values(tokens) as { access_token: string; refresh_token?: string }[])
+    .find((t) => t.refresh_token);
+  assert.ok(user, "a user login is stored");
+  return user.access_token;
+}
+
+async function lastSeq(h: SandboxHome): Promise<number> {
+  const all = await requestLog(h.sb.url);
+  return (all.at(-1) as unknown as { seq: number } | undefined)?.seq ?? 0;
+}
+
+Deno.test("acc build: no login stops before any request; bad --from-file is a usage error with its position", async () => {
+  const h = await openSandboxHome({ DIAZO_NO_BROWSER: "1" });
+  try {
+    for (const args of [["rfi", "list"], ["acc", "asset", "list"], ["acc", "checklist", "templates"]]) {
+      const r = await h.run([...args, "--project", PROJECT]);
+      assert.equal(r.code, 3, r.stderr);
+      assert.match(r.stderr, /^error: Authentication required \(3-legged OAuth\)\nhint: .*diazo auth login/);
+    }
+    assert.deepEqual(await requestLog(h.sb.url), [], "no request was sent");
+    const files: [string, string, RegExp][] = [
+      ["bad.json", '{"title": "x"\n  "status": "open"}', /bad\.json:2:3: not valid JSON or YAML/],
+      ["empty.json", '{"title": "x",\n  "status": }', /empty\.json:2:11: field 'status' has no value/],
+      ["unknown.yaml", "title: Duct\ncolour: red\n", /unknown\.yaml:2:1: unknown field 'colour'/],
+      ["type.yaml", "title: Duct\ndueDate: soon\n", /type\.yaml:2:10: field 'dueDate' must be a date/],
+    ];
+    for (const [name, text, message] of files) {
+      await Deno.writeTextFile(`${h.home.cwd}/${name}`, text);
+      assertUsageError(await h.run(["rfi", "create", "--project", PROJECT, "--from-file", name]), message);
+    }
+    assertUsageError(
+      await h.run(["acc", "asset", "update", "x1", "--project", PROJECT, "--from-file", "-"], {
+        stdin: "[1, 2]",
+      }),
+      /<stdin>:1:1: the body must be an object/,
+    );
+    assertUsageError(
+      await h.run(["rfi", "list", "--project", "riverside"]),
+      /'riverside' is not an ACC\/BIM 360 id/,
+    );
+    assert.deepEqual(await requestLog(h.sb.url), [], "bad input sent nothing either");
+    // The platform refuses the app's own (2-legged) token on these services, whatever its scopes.
+    const app = await fetch(`${h.sb.url}/authentication/v2/token`, {
+      method: "POST",
+      headers: {
+        authorization: `Basic ${btoa("diazo-sandbox:diazo-sandbox-secret")}`,
+        "content-type": "application/x-www-form-urlencoded",
+      },
+      body: "grant_type=client_credentials&scope=data:read data:write",
+    }).then((r) => r.json());
+    for (
+      const path of [
+        "/construction/assets/v2/projects/P/assets",
+        "/bim360/checklists/v1/containers/P/templates",
+      ]
+    ) {
+      const res = await fetch(`${h.sb.url}${path.replace("P", PROJECT)}`, {
+        headers: { authorization: `Bearer ${app.access_token}` },
+      });
+      assert.equal(res.status, 403, path);
+      assert.match((await res.json()).message, /needs a user's token/);
+    }
+  } finally {
+    await h.close();
+  }
+});
+
+Deno.test("acc build: every list follows both pages, --limit stops, b. ids are stripped, tables scan", async () => {
+  const h = await sandbox();
+  const lists: [string[], string, string][] = [
+    [["rfi", "list"], `/construction/rfis/v3/projects/${PROJECT}/search:rfis`, "POST"],
+    [["acc", "asset", "list"], `/construction/assets/v2/projects/${PROJECT}/assets`, "GET"],
+    [["acc", "submittal", "list"], `/construction/submittals/v2/projects/${PROJECT}/items`, "GET"],
+    [["acc", "checklist", "list"], `/bim360/checklists/v1/containers/${PROJECT}/instances`, "GET"],
+  ];
+  for (const [args, path, method] of lists) {
+    let seq = await lastSeq(h);
+    const all = await h.run([...args, "--project", `b.${PROJECT}`, "-o", "json"]);
+    assert.equal(all.code, 0, all.stderr);
+    const rows = json<Row[]>(all);
+    assert.ok(rows.length > 50, `${args.join(" ")}: ${rows.length} records`);
+    assert.equal(new Set(rows.map((r) => r.id)).size, rows.length, "no record twice");
+    const pages = await logSince(h, seq, path);
+    assert.equal(pages.filter((p) => p.method === method && p.path === path).length, 2, `${path}: two pages`);
+    seq = await lastSeq(h);
+    const some = await h.run([...args, "--project", PROJECT, "--limit", "3", "-o", "json"]);
+    assert.deepEqual(json<Row[]>(some).map((r) => r.id), rows.slice(0, 3).map((r) => r.id));
+    assert.equal((await logSince(h, seq, path)).length, 1, "--limit 3 takes one page");
+  }
+  const table = await h.run(["rfi", "list", "--project", PROJECT, "--status", "open", "-o", "table"]);
+  assert.equal(table.code, 0, table.stderr);
+  assert.match(table.stdout, /id\s.*title\s.*status\s.*assignee\s.*dueDate/);
+  assert.doesNotMatch(table.stdout, /\bdraft\b/);
+  const mine = json<{ assignedTo: { id: string }[] }[]>(
+    await h.run(["rfi", "list", "--project", PROJECT, "--assigned-to", "SANDBOXADAMORENO", "-o", "json"]),
+  );
+  assert.ok(mine.length > 0 && mine.every((r) => r.assignedTo.some((a) => a.id === "SANDBOXADAMORENO")));
+  const due = json<{ dueDate: string }[]>(
+    await h.run(["rfi", "list", "--project", PROJECT, "--due-before", "2026-01-25", "-o", "json"]),
+  );
+  assert.ok(
+    due.length > 0 && due.every((r) => r.dueDate <= "2026-01-25"),
+    JSON.stringify(due.map((r) => r.dueDate)),
+  );
+  const assets = await h.run(["acc", "asset", "list", "--project", PROJECT, "--limit", "5", "-o", "table"]);
+  assert.match(assets.stdout, /AHU-01 .*Specified/, "a table shows the status label");
+  const done = json<{ attributes: { status: string } }[]>(
+    await h.run(["acc", "checklist", "list", "--project", PROJECT, "--status", "completed", "-o", "json"]),
+  );
+  assert.ok(done.length > 0 && done.every((c) => c.attributes.status === "completed"));
+  const templates = await h.run(["acc", "checklist", "templates", "--project", `b.${PROJECT}`, "-o", "csv"]);
+  assert.equal(templates.code, 0, templates.stderr);
+  assert.match(templates.stdout, /^id,title,templateType,sections,items\r?\n/);
+  assert.match(templates.stdout, /Daily safety walk,safety,2,6/);
+});
+
+Deno.test("rfi: create -> get -> update sends only what changed -> forbidden move names the allowed ones", async () => {
+  const h = await sandbox();
+  const created = await h.run([
+    "rfi",
+    "create",
+    "--project",
+    PROJECT,
+    "--title",
+    "Duct clash at C4",
+    "--question",
+    "Lower the duct?",
+    "--due-date",
+    "2026-12-01",
+    "-o",
+    "json",
+  ]);
+  assert.equal(created.code, 0, created.stderr);
+  const rfi = json<Row & { status: string; dueDate: string }>(created);
+  assert.equal(rfi.status, "draft");
+  assert.equal(rfi.dueDate, "2026-12-01");
+  assert.match(created.stderr, new RegExp(`Created RFI ${rfi.id}`));
+  const got = json<Row & { title: string }>(
+    await h.run(["rfi", "get", rfi.id, "--project", PROJECT, "-o", "json"]),
+  );
+  assert.equal(got.title, "Duct clash at C4");
+
+  const update = await h.run([
+    "rfi",
+    "update",
+    rfi.id,
+    "--project",
+    PROJECT,
+    "--title",
+    "Duct clash at C4",
+    "--status",
+    "submitted",
+    "--assigned-to",
+    "SANDBOXADAMORENO",
+    "--debug",
+    "-o",
+    "json",
+  ]);
+  assert.equal(update.code, 0, update.stderr);
+  assert.deepEqual(sentBodies(update, "PATCH"), [
+    { status: "submitted", assignedTo: [{ id: "SANDBOXADAMORENO", type: "user" }] },
+  ], "the unchanged title is not sent");
+  assert.match(update.stderr, /Updated RFI .*: status, assignedTo/);
+  const same = await h.run([
+    "rfi",
+    "update",
+    rfi.id,
+    "--project",
+    PROJECT,
+    "--status",
+    "submitted",
+    "--debug",
+  ]);
+  assert.equal(same.code, 0, same.stderr);
+  assert.deepEqual(sentBodies(same, "PATCH"), [], "nothing differed, nothing sent");
+
+  const seq = await lastSeq(h);
+  const jump = await h.run(["rfi", "update", rfi.id, "--project", PROJECT, "--status", "closed"]);
+  assertUsageError(jump, /^error: cannot move RFI \S+ from 'submitted' to 'closed'$/);
+  assert.match(jump.stderr, /hint: From 'submitted' it may move to: open, void\./);
+  const tried = await logSince(h, seq, "/construction/rfis");
+  assert.deepEqual(tried.map((e) => e.method), ["GET"], "the record was read, no PATCH was sent");
+  // The platform refuses such a move too (a client that does not read the permitted actions).
+  const direct = await fetch(`${h.sb.url}/construction/rfis/v3/projects/${PROJECT}/rfis/${rfi.id}`, {
+    method: "PATCH",
+    headers: { authorization: `Bearer ${await userToken(h)}`, "content-type": "application/json" },
+    body: JSON.stringify({ status: "closed" }),
+  });
+  assert.equal(direct.status, 400);
+  assert.match(
+    (await direct.json()).message,
+    /cannot move the RFI from 'submitted' to 'closed'; allowed: open, void/,
+  );
+  const shown = await h.run(["rfi", "get", rfi.id, "--project", PROJECT, "-o", "table"]);
+  assert.equal(shown.code, 0, shown.stderr);
+  assert.match(shown.stdout, /Duct clash at C4/);
+
+  // Logged in, a bad body file still stops before any request.
+  await Deno.writeTextFile(`${h.home.cwd}/wrong.yaml`, "title: Duct\npriority: [High]\n");
+  const before = await lastSeq(h);
+  assertUsageError(
+    await h.run(["rfi", "update", rfi.id, "--project", PROJECT, "--from-file", "wrong.yaml"]),
+    /wrong\.yaml:2:11: field 'priority' must be a string/,
+  );
+  assert.equal(await lastSeq(h), before, "no request was sent");
+  const missing = await h.run(["rfi", "get", "00000000-0000-4000-8000-000000000000", "--project", PROJECT]);
+  assert.equal(missing.code, 4, missing.stderr);
+});
+
+Deno.test("acc asset, submittal, checklist: create -> get -> update with only the changed fields", async () => {
+  const h = await sandbox();
+  const run = async (args: string[]) => {
+    const r = await h.run([...args, "--project", PROJECT, "-o", "json"]);
+    assert.equal(r.code, 0, `${args.join(" ")}: ${r.stderr}`);
+    return r;
+  };
+  // Assets: the status must be one of the category's set.
+  const [seeded] = json<(Row & { statusId: string })[]>(await run(["acc", "asset", "list", "--limit", "1"]));
+  const asset = json<Row & { clientAssetId: string; version: number }>(
+    await run(["acc", "asset", "create", "--name", "AHU-99", "--category", "2", "--status", seeded.statusId]),
+  );
+  assert.equal(asset.clientAssetId, "AHU-99");
+  assert.equal(json<Row>(await run(["acc", "asset", "get", asset.id])).id, asset.id);
+  const patched = await run([
+    "acc",
+    "asset",
+    "update",
+    asset.id,
+    "--name",
+    "AHU-99",
+    "--barcode",
+    "0042",
+    "--debug",
+  ]);
+  assert.deepEqual(sentBodies(patched, "PATCH"), [{ [asset.id]: { barcode: "0042" } }]);
+  assert.ok(json<{ version: number }>(patched).version > asset.version, "a change bumps the version");
+  const badStatus = await h.run([
+    "acc",
+    "asset",
+    "update",
+    asset.id,
+    "--project",
+    PROJECT,
+    "--status",
+    "nope",
+  ]);
+  assert.equal(badStatus.code, 2);
+  assert.match(badStatus.stderr, /'statusId' must be one of the category's statuses/);
+
+  // Submittals: the state moves through the transition endpoint, other fields through PATCH.
+  const [item0] = json<(Row & { typeId: string; specId: string })[]>(
+    await run(["acc", "submittal", "list", "--limit", "1"]),
+  );
+  await Deno.writeTextFile(
+    `${h.home.cwd}/item.yaml`,
+    `title: Curtain wall shop drawings\ntypeId: ${item0.typeId}\nspecId: ${item0.specId}\npriority: High\n`,
+  );
+  const item = json<Row & { stateId: string; statusId: string }>(
+    await run(["acc", "submittal", "create", "--from-file", "item.yaml"]),
+  );
+  assert.deepEqual([item.stateId, item.statusId], ["mgr-1", "2"]);
+  assert.equal(json<Row>(await run(["acc", "submittal", "get", item.id])).id, item.id);
+  const moved = await run([
+    "acc",
+    "submittal",
+    "update",
+    item.id,
+    "--state",
+    "rev",
+    "--priority",
+    "High",
+    "--debug",
+  ]);
+  assert.deepEqual(sentBodies(moved, "POST").at(-1), { stateId: "rev" });
+  assert.deepEqual(sentBodies(moved, "PATCH"), [], "the priority was already High");
+  const back = await h.run(["acc", "submittal", "update", item.id, "--project", PROJECT, "--state", "draft"]);
+  assertUsageError(back, /cannot move submittal \S+ from 'rev' to 'draft'/);
+  assert.match(back.stderr, /may move to: mgr-2, void/);
+
+  // Checklists: made from a template, then moved along their statuses.
+  const [template] = json<Row[]>(await run(["acc", "checklist", "templates"]));
+  const list = json<Row & { attributes: { status: string } }>(
+    await run(["acc", "checklist", "create", "--template", template.id, "--title", "Level 3 pre-pour"]),
+  );
+  assert.equal(list.attributes.status, "not_started");
+  const full = json<Row & { included: { type: string }[] }>(await run(["acc", "checklist", "get", list.id]));
+  assert.ok(full.included.some((r) => r.type === "instance_items"), "sections and items come with it");
+  const started = await run([
+    "acc",
+    "checklist",
+    "update",
+    list.id,
+    "--status",
+    "in_progress",
+    "--title",
+    "Level 3 pre-pour",
+    "--debug",
+  ]);
+  assert.deepEqual(sentBodies(started, "PATCH"), [
+    { data: { type: "instances", id: list.id, attributes: { status: "in_progress" } } },
+  ]);
+  const done = await run(["acc", "checklist", "update", list.id, "--status", "completed"]);
+  assert.equal(json<{ attributes: { status: string } }>(done).attributes.status, "completed");
+  const skip = await h.run([
+    "acc",
+    "checklist",
+    "update",
+    list.id,
+    "--project",
+    PROJECT,
+    "--status",
+    "not_started",
+  ]);
+  assert.equal(skip.code, 2);
+  assert.match(skip.stderr, /allowed: in_progress/);
+});
+
+Deno.test("serve: rfi_list, asset_list, submittal_list, checklist_list page with cursors, read-only, isError", async () => {
+  const h = await sandbox();
+  const serve = await startServe(h.env, ["--read-only"], h.home.cwd);
+  try {
+    const { tools } = await serve.client.listTools();
+    for (const name of ["rfi_list", "asset_list", "submittal_list", "checklist_list"]) {
+      const tool = tools.find((t) => t.name === name);
+      assert.equal(tool?.annotations?.readOnlyHint, true, `${name} is offered read-only`);
+      const ids: string[] = [];
+      let cursor: string | undefined;
+      let calls = 0;
+      do {
+        const page = await ok(serve.client, name, { project_id: `b.${PROJECT}`, limit: 40, cursor });
+        assert.ok(
+          page.count > 0 && page.items.every((i: { record: unknown }) => typeof i.record === "object"),
+        );
+        ids.push(...page.items.map((i: Row) => i.id));
+        cursor = page.next_cursor;
+        calls++;
+      } while (cursor);
+      assert.ok(calls >= 2, `${name}: more than one answer`);
+      assert.equal(new Set(ids).size, ids.length, `${name}: each cursor goes on where the answer stopped`);
+      assert.ok(ids.length > 50);
+    }
+    const open = await ok(serve.client, "rfi_list", { project_id: PROJECT, status: ["open"], limit: 5 });
+    assert.ok(open.items.every((i: { status: string }) => i.status === "open"));
+    const cursor = await fails(serve.client, "rfi_list", { project_id: PROJECT, cursor: "not-a-cursor" });
+    assert.match(cursor.message, /invalid cursor/);
+    const bad = await fails(serve.client, "asset_list", { project_id: "riverside" });
+    assert.equal(bad.code, "usage");
+    assert.match(bad.message, /'riverside' is not an ACC\/BIM 360 id/);
+  } finally {
+    await serve.close();
+  }
+});
+
+Deno.test("acc build: close the shared sandbox", async () => {
+  if (shared) await (await shared).close();
+});
