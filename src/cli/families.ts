@@ -112,6 +112,12 @@ export const FAMILIES: readonly Family[] = [
     load: () => import("./acc.ts"),
   },
   {
+    name: "issue",
+    group: "data",
+    summary: "construction-cloud issues: list, create, update, transition, comment, attach",
+    load: () => import("./issue.ts"),
+  },
+  {
     name: "rfi",
     group: "data",
     summary: "requests for information (RFIs) of a construction-cloud project",
