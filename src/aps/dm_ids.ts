@@ -56,14 +56,23 @@ export function dmProjectId(id: string): DmProjectId {
   return prefixed("project", id, "diazo project list <hub>") as DmProjectId;
 }
 
-/** The bare GUID the construction-cloud admin APIs use for a `b.` hub or project id (or a GUID). */
+/** A project's GUID in an ACC browser address, e.g. https://acc.autodesk.com/docs/files/projects/<guid>?folderUrn=... */
+const ACC_URL = /^https?:\/\/[^/]*autodesk\.com\/.*?\/projects\/(b\.)?([0-9a-f-]{36})(?:[/?#]|$)/i;
+
+/**
+ * The bare GUID the construction-cloud APIs use for a hub or project: a GUID, `b.<guid>`, or (for a
+ * project) the address of the project in the ACC web app; a usage error otherwise.
+ */
 export function accId(id: string): AccProjectId & AccAccountId {
   const text = id.trim();
-  const guid = text.startsWith("b.") ? text.slice(2) : text;
+  const fromUrl = ACC_URL.exec(text)?.[2];
+  const guid = fromUrl ?? (text.startsWith("b.") ? text.slice(2) : text);
   if (GUID.test(guid)) return guid as AccProjectId & AccAccountId;
+  const shown = text.length > 80 ? `${text.slice(0, 77)}...` : text;
   throw usageError(
-    `'${text}' is not an ACC/BIM 360 id`,
-    "Construction-cloud ids are GUIDs, e.g. 1c7d2a10-8f3e-4c55-a1b2-3c4d5e6f7081 (data management adds b.).",
+    `'${shown}' is not an ACC/BIM 360 id`,
+    "Construction-cloud ids are GUIDs, e.g. 1c7d2a10-8f3e-4c55-a1b2-3c4d5e6f7081 (data management adds b.); " +
+      "the address of a project in ACC (https://acc.autodesk.com/.../projects/<guid>) is accepted too.",
   );
 }
 

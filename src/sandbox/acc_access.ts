@@ -16,6 +16,19 @@ const SCOPES: Record<AccNeed, readonly string[]> = {
   write: ["data:write", "data:create"],
 };
 
+/**
+ * The scopes a construction-cloud route lets through to its handler: any scope of data or account
+ * access, so that `accProject` (not the gateway) refuses a token that lacks the data scope it needs,
+ * with the service's own 403.
+ */
+export const ACC_ROUTE_SCOPES: readonly string[] = [
+  "data:read",
+  "data:write",
+  "data:create",
+  "account:read",
+  "account:write",
+];
+
 /** The project the route names, when the caller may `need` it; else the platform's 404 or 403. */
 export function accProject(ctx: RequestContext, projectId: string, need: AccNeed): AdminProject {
   const admin = ctx.sandbox.admin;

@@ -14,6 +14,7 @@ import { createDaStore, type DaStore } from "./da/store.ts";
 import { createDerivativeStore, type DerivativeStore } from "./derivative/store.ts";
 import { createDmStore, type DmStore } from "./dm/store.ts";
 import { createEventBus, type EventBus } from "./events.ts";
+import { createIssuesStore, type IssuesStore } from "./issues/store.ts";
 import { createFaultStore, type FaultStore } from "./faults.ts";
 import { createOssStore, type OssStore } from "./oss/store.ts";
 import { createRealityStore, type RealityStore } from "./reality/store.ts";
@@ -31,6 +32,7 @@ export interface SandboxContext {
   dm: DmStore;
   da: DaStore;
   admin: AdminStore;
+  issues: IssuesStore;
   webhooks: WebhookStore;
   reality: RealityStore;
   /** Construction-cloud RFIs, assets, submittals and checklists. */
@@ -60,6 +62,7 @@ export function createSandboxContext(keys: SigningKey[], dataDir: string): Sandb
     dm: createDmStore(),
     da: createDaStore(),
     admin: createAdminStore(),
+    issues: createIssuesStore(),
     reality: createRealityStore(dataDir),
     accBuild: createAccBuildStore(),
     faults: createFaultStore(),
@@ -89,6 +92,7 @@ export function createSandboxContext(keys: SigningKey[], dataDir: string): Sandb
       webhooks,
       reality,
       accBuild,
+      parts.issues,
     ],
   };
 }

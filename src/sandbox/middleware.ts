@@ -101,9 +101,12 @@ function logRequests(
   log?.(`${req.method} ${path} ${res ? res.status : "dropped"} ${Math.round(ms)}ms${note}`);
 }
 
-/** An account administration path: its JSON write bodies (projects, users; no secrets) are logged too. */
+/**
+ * A construction-cloud path (account administration, issues, RFIs and the like): its JSON write
+ * bodies (projects, users, issues; no secrets) are logged too.
+ */
 function isAdminPath(path: string): boolean {
-  return path.startsWith("/construction/admin/") || path.startsWith("/hq/");
+  return path.startsWith("/construction/") || path.startsWith("/hq/");
 }
 
 /**

@@ -23,7 +23,7 @@ export interface RequestLogEntry {
   /** The `grant_type` of a token-endpoint call (never its codes, tokens or secrets). */
   grant_type?: string;
   fault_id?: string;
-  /** The parsed body of a request sent as `application/vnd.api+json` (a JSON:API write), or of an account administration JSON write. */
+  /** The parsed body of a request sent as `application/vnd.api+json` (a JSON:API write), or of a construction-cloud JSON write (account administration, issues...). */
   body?: unknown;
 }
 

@@ -13,6 +13,7 @@ import { dmRoutes } from "./dm/routes.ts";
 import { dmWriteRoutes } from "./dm/writes.ts";
 import { type Front, startFront } from "./front.ts";
 import { createRequestHandler } from "./middleware.ts";
+import { issuesRoutes } from "./issues/routes.ts";
 import { ossRoutes } from "./oss/routes.ts";
 import { webhookRoutes } from "./webhooks/routes.ts";
 import { realityRoutes } from "./reality/routes.ts";
@@ -57,6 +58,7 @@ export const SERVICE_ROUTES = [
   dmWriteRoutes,
   daRoutes,
   adminRoutes,
+  issuesRoutes,
   webhookRoutes,
   realityRoutes,
   accBuildRoutes,

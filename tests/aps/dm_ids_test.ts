@@ -76,6 +76,10 @@ Deno.test("accId strips b. for the construction-cloud APIs and rejects non-GUIDs
   assert.equal(accId(accId(`b.${GUID}`)), GUID);
   usage(() => accId("a.cHJvamVjdA"));
   usage(() => accId("b.123"));
+  // The address of a project in the ACC web app names it too.
+  assert.equal(accId(`https://acc.autodesk.com/docs/files/projects/${GUID}?folderUrn=urn%3Aadsk`), GUID);
+  assert.equal(accId(`https://acc.autodesk.com/build/issues/projects/b.${GUID}/issues`), GUID);
+  usage(() => accId(`https://example.com/projects/${GUID}`));
 });
 
 Deno.test("folder, item and version URNs are checked by kind", () => {

@@ -129,6 +129,7 @@ Deno.test("diazo --help groups the families under core, data, automation, extend
       "dm",
       "admin",
       "acc",
+      "issue",
       "rfi",
     ]);
     assert.deepEqual(section("Automation commands:"), [

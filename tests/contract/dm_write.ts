@@ -20,7 +20,7 @@ async function write(s: Session, w: World, op: string, status: number, body: unk
 }
 
 /** Puts `text` into the storage object `storageId` through OSS's signed S3 upload (not checked here). */
-async function upload(s: Session, w: World, storageId: string, text: string): Promise<void> {
+export async function upload(s: Session, w: World, storageId: string, text: string): Promise<void> {
   const key = storageId.slice(storageId.lastIndexOf("/") + 1);
   const at = `${s.sb.url}/oss/v2/buckets/wip.dm.prod/objects/${key}/signeds3upload`;
   const urls = await s.send("GET", at, { token: w.writer });

@@ -165,11 +165,56 @@ export const SPEC_DEFECTS: readonly SpecDefect[] = [
       }
     },
   },
+  {
+    file: "construction/issues/Issues.yaml",
+    why: "Issue, comment, attachment and issue_type type every optional field as a non-nullable string or " +
+      "object, but the service answers null for unset ones (an unassigned issue's assignedTo, an open " +
+      "issue's closedAt, a live record's deletedAt), as the ACC Issues reference's examples show",
+    patch: (doc) => {
+      const s = doc.components.schemas;
+      const nullable = (props: Record<string, Doc>, names: string[]) => {
+        for (const n of names) props[n].nullable = true;
+      };
+      nullable(s.Issue.properties, [
+        "description",
+        "snapshotUrn",
+        "assignedTo",
+        "assignedToType",
+        "dueDate",
+        "startDate",
+        "locationId",
+        "locationDetails",
+        "rootCauseId",
+        "officialResponse",
+        "issueTemplateId",
+        "openedBy",
+        "openedAt",
+        "closedBy",
+        "closedAt",
+        "deletedAt",
+        "deletedBy",
+        "gpsCoordinates",
+      ]);
+      nullable(s.comment.properties, ["deletedAt"]);
+      nullable(s.attachment.properties, ["deletedBy", "deletedOn"]);
+      nullable(s.issue_type.properties, ["deletedBy", "deletedAt"]);
+      nullable(s.issue_type.properties.subtypes.items.properties, ["deletedBy", "deletedAt"]);
+    },
+  },
+  {
+    file: "construction/issues/Issues.yaml",
+    why: "Issue.permittedActions is typed object, but its own description lists values (assign_all, " +
+      "add_comment, ...) and the service answers a list of them",
+    patch: (doc) => {
+      doc.components.schemas.Issue.properties.permittedActions = { type: "array", items: { type: "string" } };
+    },
+  },
   ...[
     "authentication/authentication.yaml",
     "datamanagement/datamanagement.yaml",
     "modelderivative/modelderivative.yaml",
     "construction/accountadmin/accountadmin.yaml",
+    "construction/issues/Issues.yaml",
   ].map((file) => ({
     file,
     why:

@@ -111,6 +111,27 @@ Deno.test("validation: a literal value outside an option's choices is a problem;
   );
 });
 
+Deno.test("validation: `--output name=value` is the command's own --output-arg where it has one (as argv.ts rewrites it)", async () => {
+  const tree = cmd("diazo", {
+    options: [{ long: "--output", short: "-o", takesValue: true, choices: ["json", "yaml", "table"] }],
+    subcommands: [
+      cmd("run", { options: [{ long: "--output-arg", takesValue: true }] }),
+      cmd("list"),
+    ],
+  });
+  const text = [
+    "name: outputs",
+    "steps:",
+    "  - { name: a, command: run --output result=out.txt -o json }",
+    "  - { name: b, command: list --output result=out.txt }",
+    "",
+  ].join("\n");
+  const { problems } = await validatePipelineText(text, { tree, allowShell: false });
+  assert.deepEqual(problems.map((p) => [p.line, p.message.split(":")[0]]), [
+    [4, "'result=out.txt' is not a value of --output"],
+  ]);
+});
+
 Deno.test("validation: an alias step is checked as its expansion; loops, missing arguments and plugins are problems", async () => {
   const extensions = {
     aliases: {

@@ -7,6 +7,7 @@ import { AUTH_TOOLS } from "./auth.ts";
 import { BUCKET_TOOLS } from "./buckets.ts";
 import { DM_TOOLS } from "./dm.ts";
 import { DM_WRITE_TOOLS } from "./dm_write.ts";
+import { ISSUE_TOOLS } from "./issues.ts";
 import { OBJECT_TOOLS } from "./objects.ts";
 import { TRANSLATE_TOOLS } from "./translate.ts";
 
@@ -19,6 +20,7 @@ export const ALL_TOOLS: readonly AnyTool[] = [
   ...DM_TOOLS,
   ...DM_WRITE_TOOLS,
   ...ACC_BUILD_TOOLS,
+  ...ISSUE_TOOLS,
 ];
 
 /** The operator's controls (`serve --read-only --tools a,b --exclude-tools c`). */

@@ -1,13 +1,14 @@
 /**
  * The browser side of 3-legged OAuth: `/authorize`, where the sandbox user approves at once (or
  * denies, when the control API says so) and the browser is sent back with a code; and `/logout`.
+ * `login_hint=visitor.user` signs in the sandbox's second user instead (users.ts).
  */
 
 import type { RequestContext } from "../context.ts";
 import { CODE_CHALLENGE, issueCode } from "./grants.ts";
 import { SandboxError } from "../errors.ts";
 import type { Route } from "../router.ts";
-import { SANDBOX_USER } from "./users.ts";
+import { signingInUser } from "./users.ts";
 import { grantableScopes } from "./oauth_client.ts";
 
 /** The platform's limits on the `scope` parameter of `/authorize`. */
@@ -140,7 +141,7 @@ function authorize(_req: Request, ctx: RequestContext): Response {
     clientId,
     redirectUri,
     scopes: scopes.scopes,
-    userid: SANDBOX_USER.userid,
+    userid: signingInUser(q.get("login_hint")).userid,
     ...(challenge !== null ? { codeChallenge: challenge } : {}),
     ...(nonce !== null ? { nonce } : {}),
   });

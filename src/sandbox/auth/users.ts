@@ -1,6 +1,7 @@
 /**
  * The people tokens can act for: the well-known sandbox user, who approves (or, when told to,
- * denies) every authorization request, and service accounts; and their UserInfo profiles.
+ * denies) every authorization request, a visitor who is a member of nothing, and service
+ * accounts; and their UserInfo profiles.
  */
 
 import type { AuthStore, ServiceAccount } from "./store.ts";
@@ -22,6 +23,25 @@ export const SANDBOX_USER: Readonly<SandboxUser> = Object.freeze({
   createdAt: Date.UTC(2024, 0, 1),
 });
 
+/**
+ * A second person who can log in (`login_hint=visitor.user` on `/authorize`) but belongs to no
+ * account and no project: the construction-cloud services refuse them (403).
+ */
+export const VISITOR_USER: Readonly<SandboxUser> = Object.freeze({
+  userid: "DIAZOVISITORUSER",
+  email: "visitor.user@diazo.invalid",
+  firstName: "Visitor",
+  lastName: "User",
+  username: "visitor.user",
+  createdAt: Date.UTC(2024, 0, 2),
+});
+
+/** Who signs in at `/authorize`: the visitor when the login hint names them, else the sandbox user. */
+export function signingInUser(loginHint: string | null): Readonly<SandboxUser> {
+  const hint = loginHint?.trim().toLowerCase();
+  return hint === VISITOR_USER.username || hint === VISITOR_USER.email ? VISITOR_USER : SANDBOX_USER;
+}
+
 /** Domain of service-account e-mail addresses, after the client id. */
 export const SERVICE_ACCOUNT_EMAIL_DOMAIN = "adskserviceaccount.autodesk.com";
 
@@ -40,6 +60,7 @@ export function serviceAccountUser(sa: ServiceAccount): SandboxUser {
 /** The user (sandbox user or service account) with this id, if there is one. */
 export function findUser(auth: AuthStore, userid: string): SandboxUser | undefined {
   if (userid === SANDBOX_USER.userid) return SANDBOX_USER;
+  if (userid === VISITOR_USER.userid) return VISITOR_USER;
   const sa = auth.serviceAccounts.get(userid);
   return sa ? serviceAccountUser(sa) : undefined;
 }

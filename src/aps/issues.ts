@@ -1,0 +1,43 @@
+/**
+ * The vocabulary of ACC Issues v1 (Issues.yaml, aps-api.md §5.1), shared by the client and the
+ * sandbox: the status enum, the assignee types, and the status graph the sandbox enforces. The
+ * platform publishes only the statuses a caller may move an issue to (`permittedStatuses`), not the
+ * graph; this one follows ACC's workflow (draft → open → work → review → closed).
+ */
+
+/** Every issue status (Issues.yaml `status`). */
+export const ISSUE_STATUSES = [
+  "draft",
+  "open",
+  "pending",
+  "in_progress",
+  "in_review",
+  "completed",
+  "not_approved",
+  "in_dispute",
+  "closed",
+] as const;
+
+/** One issue status. */
+export type IssueStatus = (typeof ISSUE_STATUSES)[number];
+
+/** Who an issue can be assigned to (Issues.yaml `assignedToType`). */
+export const ASSIGNEE_TYPES = ["user", "company", "role"] as const;
+
+/** The statuses an issue may move to from each status. */
+export const ISSUE_TRANSITIONS: Readonly<Record<IssueStatus, readonly IssueStatus[]>> = {
+  draft: ["open"],
+  open: ["pending", "in_progress", "in_review", "closed"],
+  pending: ["open", "in_progress", "closed"],
+  in_progress: ["pending", "in_review", "open"],
+  in_review: ["completed", "not_approved", "in_dispute", "in_progress"],
+  completed: ["closed", "in_review"],
+  not_approved: ["in_progress", "open"],
+  in_dispute: ["in_review", "open"],
+  closed: ["open"],
+};
+
+/** True when `s` is an issue status. */
+export function isIssueStatus(s: string): s is IssueStatus {
+  return (ISSUE_STATUSES as readonly string[]).includes(s);
+}

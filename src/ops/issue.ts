@@ -1,0 +1,236 @@
+/**
+ * The issue verbs (`issue list|get|create|update|types|transition|comment|attachment`), always as
+ * the logged-in user: without a login they stop before any request. Project ids arrive checked
+ * (bare GUIDs). `update` reads the issue first and sends only the fields whose value changes;
+ * `transition` moves an issue only to a status the platform permits from its current one.
+ */
+import { isIssueStatus, type IssueStatus } from "../aps/issues.ts";
+import type { AccProjectId } from "../aps/ids.ts";
+import { DiazoError, usageError } from "../core/errors.ts";
+import type { Http } from "../services/http.ts";
+import {
+  addComment,
+  createIssue,
+  getIssue,
+  getMe,
+  type Issue,
+  type IssueComment,
+  type IssueFilters,
+  type IssuePayload,
+  issuesRequest,
+  type IssueType,
+  listComments,
+  listIssues,
+  listIssueTypes,
+  updateIssue,
+} from "../services/issues.ts";
+import { fetchPage } from "../services/pagination.ts";
+import type { OpsDeps } from "./deps.ts";
+import type { ListOptions, ListPage } from "./list.ts";
+
+export type { Issue, IssueAttachment, IssueComment, IssuePayload, IssueType } from "../services/issues.ts";
+
+/** Where every issue verb acts: a project (its bare GUID). */
+export interface IssueProject {
+  project: AccProjectId;
+}
+
+/** An HTTP client acting as the logged-in user: without a login this fails before any request. */
+export function userHttp(deps: OpsDeps): Promise<Http> {
+  return deps.http({ mode: "3-legged" });
+}
+
+async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of items) out.push(item);
+  return out;
+}
+
+/** Filters of `issue list`: the platform's, plus a due date the list is cut at (kept locally). */
+export interface IssueListOptions extends IssueProject, IssueFilters {
+  /** Only issues due before this date (YYYY-MM-DD); issues without a due date are left out. */
+  dueBefore?: string;
+  limit?: number;
+}
+
+/** The filters with `me` among the assignees replaced by the caller's Autodesk id (one request). */
+async function withMe<F extends IssueFilters & IssueProject>(http: Http, f: F): Promise<F> {
+  if (!f.assignedTo?.some((a) => a.toLowerCase() === "me")) return f;
+  const me = (await getMe(http, f.project)).id;
+  return { ...f, assignedTo: f.assignedTo.map((a) => a.toLowerCase() === "me" ? me : a) };
+}
+
+/** `issue list`: every issue that passes the filters (`me` is the caller), every page, up to `limit`. */
+export async function runIssueList(options: IssueListOptions, deps: OpsDeps): Promise<Issue[]> {
+  const http = await userHttp(deps);
+  const opts = await withMe(http, options);
+  if (opts.dueBefore === undefined) return await collect(listIssues(http, opts.project, opts, opts.limit));
+  const out: Issue[] = [];
+  for await (const issue of listIssues(http, opts.project, opts)) {
+    if (typeof issue.dueDate !== "string" || issue.dueDate.slice(0, 10) >= opts.dueBefore) continue;
+    out.push(issue);
+    if (opts.limit !== undefined && out.length >= opts.limit) break;
+  }
+  return out;
+}
+
+/** One page of `issue list` for a caller that pages itself (the tool server). */
+export async function runIssueListPage(
+  opts: IssueProject & IssueFilters & ListOptions & { limit: number },
+  deps: OpsDeps,
+): Promise<ListPage<Issue>> {
+  const http = await userHttp(deps);
+  return await fetchPage<Issue>(http, issuesRequest(opts.project, await withMe(http, opts)), "acc", opts);
+}
+
+/**
+ * The id of the issue `ref` names: a GUID as is, or the issue's number in the project (`42` or
+ * `#42`), looked up with one request.
+ */
+export async function issueId(http: Http, project: AccProjectId, ref: string): Promise<string> {
+  const n = /^#?(\d+)$/.exec(ref.trim())?.[1];
+  if (n === undefined) return ref;
+  for await (const issue of listIssues(http, project, { displayId: Number(n) }, 1)) return issue.id;
+  throw new DiazoError("not_found", { status: 404, params: { what: `issue #${n} in project ${project}` } });
+}
+
+/** `issue get`: one issue, by id or number. */
+export async function runIssueGet(opts: IssueProject & { issue: string }, deps: OpsDeps): Promise<Issue> {
+  const http = await userHttp(deps);
+  return await getIssue(http, opts.project, await issueId(http, opts.project, opts.issue));
+}
+
+/** `issue types`: the project's issue types (categories) with their subtypes. */
+export async function runIssueTypes(opts: IssueProject, deps: OpsDeps): Promise<IssueType[]> {
+  return await collect(listIssueTypes(await userHttp(deps), opts.project));
+}
+
+const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The subtype id `subtype` names: an id as is, else a subtype title (or code) of an active type. */
+async function subtypeId(http: Http, project: AccProjectId, subtype: string): Promise<string> {
+  if (GUID.test(subtype)) return subtype;
+  const wanted = subtype.trim().toLowerCase();
+  const known: string[] = [];
+  for await (const type of listIssueTypes(http, project)) {
+    for (const s of type.subtypes ?? []) {
+      if (!type.isActive || !s.isActive) continue;
+      known.push(s.title);
+      if (s.title.toLowerCase() === wanted || s.code?.toLowerCase() === wanted) return s.id;
+    }
+  }
+  throw usageError(
+    `no issue type '${subtype}' in this project`,
+    `Use a subtype id or one of: ${known.join(", ")} (see \`diazo issue types --project ${project}\`).`,
+  );
+}
+
+/** A payload whose `issueSubtypeId` may be a title: resolved to an id (one request) when it is. */
+async function resolved(http: Http, project: AccProjectId, payload: IssuePayload): Promise<IssuePayload> {
+  const sub = payload.issueSubtypeId;
+  return typeof sub === "string"
+    ? { ...payload, issueSubtypeId: await subtypeId(http, project, sub) }
+    : payload;
+}
+
+/** `issue create`: `title` and `issueSubtypeId` are required, `status` defaults to open. */
+export async function runIssueCreate(
+  opts: IssueProject & { payload: IssuePayload },
+  deps: OpsDeps,
+): Promise<Issue> {
+  const missing = ["title", "issueSubtypeId"].filter((k) => opts.payload[k] === undefined);
+  if (missing.length > 0) {
+    throw usageError(
+      `an issue needs ${missing.map((k) => k === "title" ? "--title" : "--type").join(" and ")}`,
+      "Give them as flags or in --from-file; `diazo issue types --project <id>` lists the types.",
+    );
+  }
+  const http = await userHttp(deps);
+  const payload = await resolved(http, opts.project, { status: "open", ...opts.payload });
+  return await createIssue(http, opts.project, payload);
+}
+
+function same(a: unknown, b: unknown): boolean {
+  const norm = (v: unknown) => v === undefined ? null : v;
+  return JSON.stringify(norm(a)) === JSON.stringify(norm(b));
+}
+
+/** What `issue update` did: the issue as it now is, and the fields it sent. */
+export interface IssueUpdate {
+  issue: Issue;
+  changed: string[];
+}
+
+/**
+ * `issue update`: reads the issue, then sends only the fields whose value differs from it (nothing
+ * at all when none does). A status change must be one the platform permits (see `transition`).
+ */
+export async function runIssueUpdate(
+  opts: IssueProject & { issue: string; payload: IssuePayload },
+  deps: OpsDeps,
+): Promise<IssueUpdate> {
+  if (Object.keys(opts.payload).length === 0) {
+    throw usageError("nothing to update", "Give a field to change, e.g. --title, --status or --from-file.");
+  }
+  const http = await userHttp(deps);
+  const current = await getIssue(http, opts.project, await issueId(http, opts.project, opts.issue));
+  const payload = await resolved(http, opts.project, opts.payload);
+  const changes = Object.fromEntries(Object.entries(payload).filter(([k, v]) => !same(current[k], v)));
+  // The platform takes an assignee with its type: a new assignee of the same type still names it.
+  if (typeof changes.assignedTo === "string") changes.assignedToType = payload.assignedToType ?? "user";
+  const changed = Object.keys(changes);
+  if (typeof changes.status === "string") checkTransition(current, changes.status);
+  if (changed.length === 0) return { issue: current, changed };
+  return { issue: await updateIssue(http, opts.project, current.id, changes), changed };
+}
+
+/** Throws a usage error naming the permitted statuses unless `issue` may move to `to`. */
+function checkTransition(issue: Issue, to: string): void {
+  const allowed = issue.permittedStatuses ?? [];
+  if (allowed.includes(to)) return;
+  const what = isIssueStatus(to)
+    ? `cannot move issue #${issue.displayId} from ${issue.status} to ${to}`
+    : `'${to}' is not an issue status`;
+  throw usageError(
+    what,
+    allowed.length
+      ? `From ${issue.status} it may move to: ${allowed.join(", ")}.`
+      : `No status change is permitted to you from ${issue.status}.`,
+  );
+}
+
+/** `issue transition`: moves an issue to `to` when the platform permits it from its current status. */
+export async function runIssueTransition(
+  opts: IssueProject & { issue: string; to: string },
+  deps: OpsDeps,
+): Promise<Issue> {
+  const http = await userHttp(deps);
+  const current = await getIssue(http, opts.project, await issueId(http, opts.project, opts.issue));
+  if (current.status === opts.to) {
+    throw usageError(`issue #${current.displayId} is already ${opts.to}`, "Nothing to do.");
+  }
+  checkTransition(current, opts.to);
+  return await updateIssue(http, opts.project, current.id, { status: opts.to as IssueStatus });
+}
+
+/** `issue comment`: adds a comment. */
+export async function runIssueComment(
+  opts: IssueProject & { issue: string; body: string },
+  deps: OpsDeps,
+): Promise<IssueComment> {
+  if (opts.body.trim() === "" || opts.body.length > 10000) {
+    throw usageError("a comment is 1 to 10000 characters", "Example: --body 'Checked on site, fixed.'");
+  }
+  const http = await userHttp(deps);
+  return await addComment(http, opts.project, await issueId(http, opts.project, opts.issue), opts.body);
+}
+
+/** `issue comment list`: an issue's comments, every page up to `limit`. */
+export async function runIssueCommentList(
+  opts: IssueProject & { issue: string; limit?: number },
+  deps: OpsDeps,
+): Promise<IssueComment[]> {
+  const http = await userHttp(deps);
+  const id = await issueId(http, opts.project, opts.issue);
+  return await collect(listComments(http, opts.project, id, opts.limit));
+}
