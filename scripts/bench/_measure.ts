@@ -63,6 +63,79 @@ function openRusage(): Rusage {
   }
 }
 
+/** One command to measure. */
+export interface Measured {
+  name: string;
+  cmd: string;
+  args: readonly string[];
+  opts: MeasureOptions;
+}
+
+/** One run of `m`: its wall and CPU milliseconds; throws when it fails. */
+async function runOnce(m: Measured): Promise<{ wall: number; cpu?: number; stdout: string }> {
+  await m.opts.before?.();
+  const cpu0 = childrenCpuMs();
+  const t0 = performance.now();
+  const out = await new Deno.Command(m.cmd, {
+    args: [...m.args],
+    env: m.opts.env,
+    cwd: m.opts.cwd,
+    stdin: "null",
+    stdout: m.opts.check ? "piped" : "null",
+    stderr: "piped",
+  }).output();
+  const wall = performance.now() - t0;
+  const cpu1 = childrenCpuMs();
+  if (out.code !== 0) {
+    throw new Error(`${m.name} failed (exit ${out.code}): ${new TextDecoder().decode(out.stderr).trim()}`);
+  }
+  const cpu = cpu0 !== undefined && cpu1 !== undefined ? cpu1 - cpu0 : undefined;
+  return { wall, cpu, stdout: m.opts.check ? new TextDecoder().decode(out.stdout) : "" };
+}
+
+function summarise(name: string, walls: number[], cpus: number[]): Timing {
+  return {
+    name,
+    median: median(walls),
+    mean: walls.reduce((a, b) => a + b, 0) / walls.length,
+    min: Math.min(...walls),
+    max: Math.max(...walls),
+    ...(cpus.length ? { cpuMedian: median(cpus) } : {}),
+  };
+}
+
+/**
+ * Measures several commands in turns — one run of each, then again — so that a burst of load on a
+ * shared machine falls on all of them alike, and their ratios stay fair. Each item's own `runs` and
+ * `warmup` are ignored for `runs`/`warmup` here. A failing item is left out (its error reported).
+ */
+export async function measureInterleaved(
+  items: readonly Measured[],
+  runs: number,
+  warmup: number,
+  onError: (name: string, e: unknown) => void = () => {},
+): Promise<(Timing | undefined)[]> {
+  const walls = items.map(() => [] as number[]);
+  const cpus = items.map(() => [] as number[]);
+  const failed = items.map(() => false);
+  for (let i = 0; i < warmup + runs; i++) {
+    for (const [k, m] of items.entries()) {
+      if (failed[k]) continue;
+      try {
+        const r = await runOnce(m);
+        if (i < warmup) continue;
+        m.opts.check?.(r.stdout);
+        walls[k].push(r.wall);
+        if (r.cpu !== undefined) cpus[k].push(r.cpu);
+      } catch (e) {
+        failed[k] = true;
+        onError(m.name, e);
+      }
+    }
+  }
+  return items.map((m, k) => (failed[k] ? undefined : summarise(m.name, walls[k], cpus[k])));
+}
+
 /** Runs `cmd args` `warmup + runs` times (output discarded unless checked) and summarises the runs. */
 export async function measure(
   name: string,
@@ -73,33 +146,11 @@ export async function measure(
   const walls: number[] = [];
   const cpus: number[] = [];
   for (let i = 0; i < opts.warmup + opts.runs; i++) {
-    await opts.before?.();
-    const cpu0 = childrenCpuMs();
-    const t0 = performance.now();
-    const out = await new Deno.Command(cmd, {
-      args: [...args],
-      env: opts.env,
-      cwd: opts.cwd,
-      stdin: "null",
-      stdout: opts.check ? "piped" : "null",
-      stderr: "piped",
-    }).output();
-    const ms = performance.now() - t0;
-    const cpu1 = childrenCpuMs();
-    if (out.code !== 0) {
-      throw new Error(`${name} failed (exit ${out.code}): ${new TextDecoder().decode(out.stderr).trim()}`);
-    }
+    const r = await runOnce({ name, cmd, args, opts });
     if (i < opts.warmup) continue;
-    if (opts.check) opts.check(new TextDecoder().decode(out.stdout));
-    walls.push(ms);
-    if (cpu0 !== undefined && cpu1 !== undefined) cpus.push(cpu1 - cpu0);
+    opts.check?.(r.stdout);
+    walls.push(r.wall);
+    if (r.cpu !== undefined) cpus.push(r.cpu);
   }
-  return {
-    name,
-    median: median(walls),
-    mean: walls.reduce((a, b) => a + b, 0) / walls.length,
-    min: Math.min(...walls),
-    max: Math.max(...walls),
-    ...(cpus.length ? { cpuMedian: median(cpus) } : {}),
-  };
+  return summarise(name, walls, cpus);
 }

@@ -8,7 +8,7 @@
 import path from "node:path";
 import { startSandbox } from "../../src/sandbox/server.ts";
 import { bundle, COMPILE_PERMISSIONS } from "../build.ts";
-import { measure, type Timing } from "./_measure.ts";
+import { measure, measureInterleaved, type Timing } from "./_measure.ts";
 import { benchEnv } from "./transfer.ts";
 
 export type { Timing } from "./_measure.ts";
@@ -131,28 +131,41 @@ export async function benchStartup(): Promise<Timing[]> {
       path.join(ROOT, "scripts/bench/empty.ts"),
     ], opts);
     const rows: { name: string; source: Timing; bundle: Timing; peer?: Timing }[] = [];
+    // raps answers a repeated list from its response cache on disk: emptied before each of its runs
+    // (outside the timing), so that it lists from the sandbox as diazo does.
+    const emptyPeerCache = () =>
+      Deno.remove(path.join(home, ".cache/raps/response_cache"), { recursive: true }).catch(() => {});
     for (const c of cases) {
-      const source = await measure(`source ${c.name}`, Deno.execPath(), [...forms.source, ...c.diazo], opts);
-      const bundled = await measure(`bundle ${c.name}`, Deno.execPath(), [...forms.bundle, ...c.diazo], opts);
-      let peerTiming: Timing | undefined;
-      if (forms.peer) {
-        // raps answers a repeated list from its response cache on disk: emptied before each run, so
-        // that it lists from the sandbox as diazo does.
-        const before = () =>
-          Deno.remove(path.join(home, ".cache/raps/response_cache"), { recursive: true }).catch(() => {});
-        peerTiming = await measure(`raps ${c.name}`, forms.peer, c.peer, { ...opts, env: peerEnv, before })
-          .catch((e) => (console.error(`peer: ${(e as Error).message.split("\n")[0]}`), undefined));
-      }
+      // The three forms in turns, so that load on a shared machine falls on each alike.
+      const [source, bundled, peerTiming] = await measureInterleaved(
+        [
+          { name: `source ${c.name}`, cmd: Deno.execPath(), args: [...forms.source, ...c.diazo], opts },
+          { name: `bundle ${c.name}`, cmd: Deno.execPath(), args: [...forms.bundle, ...c.diazo], opts },
+          ...(forms.peer
+            ? [{
+              name: `raps ${c.name}`,
+              cmd: forms.peer,
+              args: c.peer,
+              opts: { ...opts, env: peerEnv, before: emptyPeerCache },
+            }]
+            : []),
+        ],
+        RUNS,
+        WARMUP,
+        (name, e) => console.error(`${name}: ${(e as Error).message.split("\n")[0]}`),
+      );
+      if (!source || !bundled) throw new Error(`diazo ${c.name} failed`);
       rows.push({ name: c.name, source, bundle: bundled, peer: peerTiming });
     }
     console.log(
       `\nStartup: medians of ${RUNS} runs after ${WARMUP} warm-ups, wall/CPU ms, one sandbox ` +
         `(empty Deno program ${fmt(empty)})`,
     );
-    if (!forms.peer) console.log(`  peer not run: ${peer.why}`);
-    else {console.log(
-        "  raps: its response cache emptied before each run (it answers a repeated list from disk)",
-      );}
+    console.log(
+      forms.peer
+        ? "  the three forms run in turns; raps with its response cache emptied before each run"
+        : `  peer not run: ${peer.why}`,
+    );
     console.log(
       "  " + "command".padEnd(20) + "source".padStart(13) + "bundle".padStart(13) + "raps".padStart(13) +
         "  bundle÷raps wall".padStart(19) + "  cpu".padStart(7),
