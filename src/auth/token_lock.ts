@@ -3,9 +3,12 @@
  * that all find the cache empty or expired wait for the first one's answer instead of each asking
  * the platform (a rotating refresh token may be spent only once; issue 14 items 14 and 17).
  */
-import path from "node:path";
+import { osPath } from "../platform/path.ts";
 import { DiazoError } from "../core/errors.ts";
 import { LOCK_TIMEOUT, withFileLock } from "../platform/lock.ts";
+
+/** node:path's functions for this OS, without node:path (platform/path.ts). */
+const path = osPath();
 
 /** How long a process waits for another's token request when DIAZO_LOCK_WAIT_MS does not say. */
 export const DEFAULT_LOCK_WAIT_MS = 60_000;

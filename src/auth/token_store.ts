@@ -2,7 +2,7 @@
  * Where tokens are kept between runs: the OS keychain where one works, else a file with mode 0600
  * (DESIGN.md §3), and the choice between them.
  */
-import path from "node:path";
+import { osPath } from "../platform/path.ts";
 import { DiazoError, usageError } from "../core/errors.ts";
 import { readTextIfExists, writeFileAtomic } from "../platform/fs.ts";
 import {
@@ -11,6 +11,9 @@ import {
   type KeychainOptions,
   KeychainUnavailable,
 } from "../platform/keychain.ts";
+
+/** node:path's functions for this OS, without node:path (platform/path.ts). */
+const path = osPath();
 
 /** A cached token and what it is good for. */
 export interface StoredToken {

@@ -3,15 +3,12 @@
  * pre_/post_ hooks around the action. `runCli` makes one `Extensions` per run.
  */
 import { childEnv } from "../extend/child_env.ts";
-import path from "node:path";
 import { expandAliases } from "../extend/aliases.ts";
 import { DiazoError } from "../core/errors.ts";
-import { resolvePlugin } from "../extend/plugins.ts";
 import { type LoadedPlugins, loadPluginsFile } from "../extend/plugins_config.ts";
 import { knownSecrets, redact } from "../core/redact.ts";
 import { configDirFor, stateDirFor } from "../platform/dirs.ts";
-import { ensureShim, runPlugin } from "../platform/spawn.ts";
-import { lookupOptions } from "../platform/which.ts";
+import { osPath } from "../platform/path.ts";
 import type { RunState } from "./context.ts";
 import { createHookRunner, type HookSubject } from "./extend_hooks.ts";
 import { commandWordIndex, isBuiltinWord, type RunGlobals } from "./argv.ts";
@@ -99,10 +96,12 @@ export function createExtensions(input: ExtensionsInput): Extensions {
     const { fileURLToPath } = await import("node:url");
     const main = Deno.mainModule.startsWith("file:") ? fileURLToPath(Deno.mainModule) : undefined;
     if (!main) return Deno.execPath();
+    const path = osPath(os);
     const config = path.join(path.dirname(path.dirname(main)), "deno.json");
     const hasConfig = await Deno.stat(config).then(() => true, () => false);
     const runArgs = ["run", ...grantedPermissions(), ...(hasConfig ? ["--config", config] : []), main];
     try {
+      const { ensureShim } = await import("../platform/spawn.ts");
       return await ensureShim(path.join(stateDirFor((k) => env[k], os), "bin"), Deno.execPath(), runArgs, os);
     } catch (e) {
       debug(`plugin: DIAZO_BIN shim not written (${(e as Error).message}); using ${Deno.execPath()}`);
@@ -139,6 +138,11 @@ export function createExtensions(input: ExtensionsInput): Extensions {
       if (name === undefined || isBuiltinWord(name)) return undefined;
       const { ok, error } = await load();
       if (!ok) throw error;
+      // Plugin lookup (node:path) loaded only for a word no built-in has: not on a built-in's start-up.
+      const [{ resolvePlugin }, { lookupOptions }] = await Promise.all([
+        import("../extend/plugins.ts"),
+        import("../platform/which.ts"),
+      ]);
       const file = resolvePlugin(name, {
         config: ok.config,
         configFile: ok.file,
@@ -155,6 +159,7 @@ export function createExtensions(input: ExtensionsInput): Extensions {
       if (input.state) input.state.interruptHandler = () => {};
       let code: number;
       try {
+        const { runPlugin } = await import("../platform/spawn.ts");
         code = await runPlugin(file, pluginArgs, { env: penv, cwd, os });
       } catch (e) {
         throw new DiazoError("failure", {

@@ -1,6 +1,9 @@
 /** The local JSON-lines log of which scopes each command used (state dir, `scope-usage.jsonl`). */
-import path from "node:path";
+import { osPath } from "../platform/path.ts";
 import { usageError } from "../core/errors.ts";
+
+/** node:path's functions for this OS, without node:path (platform/path.ts). */
+const path = osPath();
 
 /** One command's use of scopes. */
 export interface ScopeUse {

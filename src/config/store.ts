@@ -1,9 +1,11 @@
 /** Loading and saving config.json and reading the working directory's .env. */
-import path from "node:path";
+import { osPath } from "../platform/path.ts";
 import { DiazoError, usageError } from "../core/errors.ts";
 import { type ConfigFile, emptyConfig, parseConfig, stringifyConfig } from "./config.ts";
-import { parseDotenv } from "./dotenv.ts";
 import { readTextIfExists, writeFileAtomic } from "../platform/fs.ts";
+
+/** node:path's functions for this OS, without node:path (platform/path.ts). */
+const path = osPath();
 
 /** Path of config.json inside a config dir. */
 export function configPath(dir: string): string {
@@ -47,5 +49,8 @@ export async function loadDotenv(cwd: string): Promise<Record<string, string>> {
     if (e instanceof Deno.errors.IsADirectory) return {};
     throw usageError(`cannot read ${file}: ${unreadable(e)}`, "Fix its permissions or move it away.");
   }
-  return text === undefined ? {} : parseDotenv(text, file);
+  if (text === undefined) return {};
+  // Loaded only for a file to parse: its parser (node:util) costs every run without one milliseconds.
+  const { parseDotenv } = await import("./dotenv.ts");
+  return parseDotenv(text, file);
 }

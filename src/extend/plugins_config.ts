@@ -3,9 +3,12 @@
  * `hooks` name → shell command strings, `aliases` name → expansion. Loading validates it with
  * file:line:column in errors; edits change only what they touch and keep every other key.
  */
-import path from "node:path";
+import { osPath } from "../platform/path.ts";
 import { DiazoError } from "../core/errors.ts";
 import { readTextIfExists, writeFileAtomic } from "../platform/fs.ts";
+
+/** node:path's functions for this OS, without node:path (platform/path.ts). */
+const path = osPath();
 
 /** One configured plugin. */
 export interface PluginSetting {

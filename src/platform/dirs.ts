@@ -1,5 +1,5 @@
 /** Where diazo keeps configuration and state on each OS (DESIGN.md §3). */
-import path from "node:path";
+import { osPath } from "./path.ts";
 
 /** Reads an environment variable. */
 export type EnvGetter = (name: string) => string | undefined;
@@ -16,7 +16,7 @@ function home(env: EnvGetter, os: OsName): string {
 export function configDirFor(env: EnvGetter, os: OsName): string {
   const explicit = env("DIAZO_CONFIG_DIR");
   if (explicit) return explicit;
-  const p = os === "windows" ? path.win32 : path.posix;
+  const p = osPath(os);
   const xdg = env("XDG_CONFIG_HOME");
   if (xdg) return p.join(xdg, "diazo");
   if (os === "windows") return p.join(env("APPDATA") ?? p.join(home(env, os), "AppData", "Roaming"), "diazo");
@@ -27,7 +27,7 @@ export function configDirFor(env: EnvGetter, os: OsName): string {
 export function stateDirFor(env: EnvGetter, os: OsName): string {
   const explicit = env("DIAZO_STATE_DIR");
   if (explicit) return explicit;
-  const p = os === "windows" ? path.win32 : path.posix;
+  const p = osPath(os);
   const xdg = env("XDG_STATE_HOME");
   if (xdg) return p.join(xdg, "diazo");
   if (os === "windows") {

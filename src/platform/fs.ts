@@ -1,5 +1,8 @@
 /** File helpers that never leave a half-written file behind. */
-import path from "node:path";
+import { osPath } from "./path.ts";
+
+/** node:path's functions for this OS, without node:path (platform/path.ts). */
+const path = osPath();
 
 /** Reads a text file, or undefined when it does not exist. */
 export async function readTextIfExists(file: string): Promise<string | undefined> {

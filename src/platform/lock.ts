@@ -3,7 +3,10 @@
  * holder (pid and host): a holder that was killed leaves the file behind, and the next process takes
  * it over at once instead of waiting for it to age (issue 14 item 14).
  */
-import path from "node:path";
+import { osPath } from "./path.ts";
+
+/** node:path's functions for this OS, without node:path (platform/path.ts). */
+const path = osPath();
 
 /** Options of `withFileLock`. */
 export interface LockOptions {

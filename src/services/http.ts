@@ -124,10 +124,11 @@ export function checkBaseUrl(baseUrl: string): string {
   try {
     url = new URL(baseUrl);
   } catch { /* reported below */ }
-  const shown = redact(baseUrl.length > 80 ? `${baseUrl.slice(0, 77)}...` : baseUrl, knownSecrets());
-  if (!url) throw usageError(`invalid base URL '${shown}': it is not a URL`, BASE_URL_HINT);
+  // Redacted only for an error: the redaction's patterns cost a valid address's run a few milliseconds.
+  const shown = () => redact(baseUrl.length > 80 ? `${baseUrl.slice(0, 77)}...` : baseUrl, knownSecrets());
+  if (!url) throw usageError(`invalid base URL '${shown()}': it is not a URL`, BASE_URL_HINT);
   if (url.protocol !== "https:" && url.protocol !== "http:") {
-    throw usageError(`invalid base URL '${shown}': only http and https are supported`, BASE_URL_HINT);
+    throw usageError(`invalid base URL '${shown()}': only http and https are supported`, BASE_URL_HINT);
   }
   return baseUrl.replace(/\/+$/, "");
 }
@@ -283,11 +284,7 @@ async function attemptOnce(
 ): Promise<Outcome> {
   const body = buildBody(spec);
   if (log) logRequest(log, method, url, headers, spec);
-  const timer = new AbortController();
-  const handle = setTimeout(
-    () => timer.abort(new DOMException("attempt timed out", "TimeoutError")),
-    timeoutMs,
-  );
+  const timer = attemptTimer(timeoutMs);
   const signal = spec.signal ? AbortSignal.any([timer.signal, spec.signal]) : timer.signal;
   const start = c.now();
   const took = () => `${Math.round(c.now() - start)} ms, attempt ${attempt}/${maxAttempts}`;
@@ -324,8 +321,26 @@ async function attemptOnce(
     if (timer.signal.aborted) return { kind: "timeout" };
     return { kind: "network", error };
   } finally {
-    clearTimeout(handle);
+    timer.clear();
   }
+}
+
+/**
+ * A signal that aborts after `ms` unless cleared first, timed by AbortSignal.timeout: the first
+ * global setTimeout of a run loads Deno's Node-compatible timers, ~4 ms before the first request.
+ * Its timer holds the process only while the listener is on (as an uncleared setTimeout would).
+ */
+function attemptTimer(ms: number): { signal: AbortSignal; clear(): void } {
+  const controller = new AbortController();
+  const onTimeout = () => controller.abort(new DOMException("attempt timed out", "TimeoutError"));
+  if (!(ms >= 0 && ms <= 0x7fffffff)) {
+    // What AbortSignal.timeout refuses (NaN, Infinity) or times otherwise: setTimeout's own handling.
+    const handle = setTimeout(onTimeout, ms);
+    return { signal: controller.signal, clear: () => clearTimeout(handle) };
+  }
+  const deadline = AbortSignal.timeout(ms);
+  deadline.addEventListener("abort", onTimeout, { once: true });
+  return { signal: controller.signal, clear: () => deadline.removeEventListener("abort", onTimeout) };
 }
 
 async function buildHeaders(c: Client, spec: RequestSpec, url: string): Promise<Headers> {
