@@ -24,10 +24,13 @@ if (args.length === 1 && (args[0] === "--version" || args[0] === "-V")) {
   // The hot path (cli/hot.ts) first: `--help` and the commands scripts run most without commander;
   // the command tree only for what it does not serve. The update check only where it may run.
   const env = Deno.env.toObject();
+  // A command's run (hot_run.ts: the modules the command tree shares with it) loads in the same wave.
+  const help = args.length === 0 || args[0] === "--help" || args[0] === "-h";
   const [{ runHot }, { processIo }, { updateCheckDisabled }] = await Promise.all([
     import("./cli/hot.ts"),
     import("./cli/io.ts"),
     import("./services/update_notice.ts"),
+    help ? undefined : import("./cli/hot_run.ts"),
   ]);
   const where = {
     env,

@@ -119,6 +119,14 @@ export interface FrontFiles {
   dotenv: Record<string, string>;
   /** Why one of them could not be read (commands that need them fail with it later). */
   error?: unknown;
+  /** The reads themselves, for the run's context to use rather than read the files again. */
+  reads?: ContextFiles;
+}
+
+/** config.json and .env as read (or failed) once for a run: what `createContext` takes. */
+export interface ContextFiles {
+  config: Promise<ConfigFile>;
+  dotenv: Promise<Record<string, string>>;
 }
 
 /** Reads config.json and .env once for the run; a file that cannot be read is remembered, not raised. */
@@ -126,15 +134,14 @@ export async function loadFrontFiles(
   env: Record<string, string | undefined>,
   cwd: string,
 ): Promise<FrontFiles> {
-  const [loaded, read] = await Promise.allSettled([
-    loadConfig(configDirFor((k) => env[k], Deno.build.os)),
-    loadDotenv(cwd),
-  ]);
+  const reads = { config: loadConfig(configDirFor((k) => env[k], Deno.build.os)), dotenv: loadDotenv(cwd) };
+  const [loaded, read] = await Promise.allSettled([reads.config, reads.dotenv]);
   const failed = [loaded, read].find((r) => r.status === "rejected");
   return {
     config: loaded.status === "fulfilled" ? loaded.value : emptyConfig(),
     dotenv: read.status === "fulfilled" ? read.value : {},
     ...(failed?.status === "rejected" ? { error: failed.reason } : {}),
+    reads,
   };
 }
 

@@ -11,6 +11,7 @@ import { visible } from "../core/sanitize.ts";
 import { configDirFor, stateDirFor } from "../platform/dirs.ts";
 import type { Http, OpenedTokenStore, OpsDeps, TokenStore, TokenStoreStatus } from "../ops/deps.ts";
 import { createSession, type ScopeUsage } from "../ops/session.ts";
+import type { ContextFiles } from "./argv.ts";
 import type { RunGlobals } from "./globals.ts";
 import { type Io, outputWidth } from "./io.ts";
 
@@ -114,6 +115,8 @@ export interface ContextInput {
   globals: RunGlobals;
   /** A token store already opened (shared with the parent context, or chosen by the command). */
   tokenStore?: Promise<OpenedTokenStore>;
+  /** config.json and .env as the run's front door read them (read here when absent). */
+  files?: ContextFiles;
 }
 
 /** Builds a context: files and tokens are loaded on first use, once per context. */
@@ -128,7 +131,7 @@ export function createContext(input: ContextInput): Ctx {
   let configP: Promise<ConfigFile> | undefined;
   let settingsP: Promise<Resolved> | undefined;
   const settings = () =>
-    settingsP ??= Promise.all([ctx.config(), loadDotenv(cwd)]).then(([config, dotenv]) =>
+    settingsP ??= Promise.all([ctx.config(), input.files?.dotenv ?? loadDotenv(cwd)]).then(([config, dotenv]) =>
       resolve({
         flags: { profile: flags.profile, timeout: flags.timeout, concurrency: flags.concurrency },
         env,
@@ -151,7 +154,7 @@ export function createContext(input: ContextInput): Ctx {
     ...{ io, env, cwd, flags, run: globals, interactive, color, configDir, stateDir, settings },
     ...lines,
     ...session,
-    config: () => (configP ??= loadConfig(configDir)),
+    config: () => (configP ??= input.files?.config ?? loadConfig(configDir)),
     async saveConfig(config) {
       await saveConfig(configDir, config);
       configP = Promise.resolve(config);
@@ -175,6 +178,7 @@ export function createContext(input: ContextInput): Ctx {
     derive: (over) =>
       createContext({
         ...input,
+        files: undefined, // its environment may name another config dir: read as it says
         env: { ...env, ...over.env },
         tokenStore: over.tokenStore ? chosenStore(over.tokenStore) : session.opened(),
       }),

@@ -26,6 +26,8 @@ export interface HotCommand {
   /** Required positional arguments, in order. */
   args: readonly { name: string; parse: (value: string) => unknown }[];
   options: readonly HotOption[];
+  /** Starts loading the modules `run` uses (before the run's files are read). */
+  preload?: () => Promise<unknown>;
   run(ctx: Ctx, args: unknown[], opts: Record<string, unknown>): Promise<void>;
 }
 
@@ -52,15 +54,28 @@ export async function runHotMatch(
   input: HotRunInput,
 ): Promise<number> {
   const { io, env, cwd, state } = input;
+  // plugins.json is read alongside config.json and .env; the extensions learn --debug once it is known.
+  let debug = false;
+  const ext = createExtensions({
+    io,
+    env,
+    cwd,
+    state,
+    get debug() {
+      return debug;
+    },
+  });
+  const expanded = ext.expand(argv); // a built-in word: only the warning about an alias it hides
+  expanded.catch(() => {}); // awaited in the run below, which reports a failure
   const files = await loadFrontFiles(env, cwd);
   const globals = state.globals = resolveRunGlobals(argv, {
     env,
     files,
     stdoutIsTerminal: io.stdout.isTerminal,
   });
-  const ext = createExtensions({ io, env, cwd, debug: globals.debug, state });
+  debug = globals.debug;
   return await guardedRun({ io, env, state, ext, globals: () => globals }, async () => {
-    await ext.expand(argv); // a built-in word: only the warning about an alias it hides
+    await expanded;
     const { command, args, options } = match;
     state.command ??= command.path.join(" ");
     const flags = globalFlagsOf(match.globals);
@@ -72,7 +87,8 @@ export async function runHotMatch(
       noHooks: match.globals.hooks === false,
     });
     if (globals.debug) flags.debug = true;
-    await command.run(createContext({ io, flags, env, cwd, state, globals }), args, options);
+    const ctx = createContext({ io, flags, env, cwd, state, globals, files: files.reads });
+    await command.run(ctx, args, options);
     return undefined;
   });
 }

@@ -23,11 +23,15 @@ export function scopeUsageFile(stateDir: string): string {
 
 /** Appends one record (one line; concurrent appends of short lines do not interleave). */
 export async function appendScopeUse(stateDir: string, use: ScopeUse): Promise<void> {
-  await Deno.mkdir(stateDir, { recursive: true, mode: 0o700 });
-  await Deno.writeTextFile(scopeUsageFile(stateDir), JSON.stringify(use) + "\n", {
-    append: true,
-    mode: 0o600,
-  });
+  const append = () =>
+    Deno.writeTextFile(scopeUsageFile(stateDir), JSON.stringify(use) + "\n", { append: true, mode: 0o600 });
+  try {
+    await append(); // the state dir is there on every run but the first: no mkdir before each record
+  } catch (e) {
+    if (!(e instanceof Deno.errors.NotFound)) throw e;
+    await Deno.mkdir(stateDir, { recursive: true, mode: 0o700 });
+    await append();
+  }
 }
 
 /** Parses a period such as `7d`, `12h`, `30m` into milliseconds. */
