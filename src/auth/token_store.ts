@@ -5,12 +5,8 @@
 import { osPath } from "../platform/path.ts";
 import { DiazoError, usageError } from "../core/errors.ts";
 import { readTextIfExists, writeFileAtomic } from "../platform/fs.ts";
-import {
-  type Keychain,
-  keychainFor,
-  type KeychainOptions,
-  KeychainUnavailable,
-} from "../platform/keychain.ts";
+import type { Keychain, KeychainOptions } from "../platform/keychain.ts";
+import { KeychainUnavailable } from "../platform/keychain_run.ts";
 
 /** node:path's functions for this OS, without node:path (platform/path.ts). */
 const path = osPath();
@@ -221,7 +217,9 @@ export async function openTokenStore(opts: OpenTokenStoreOptions): Promise<Opene
   if (!forced && await fileExists(path.join(opts.stateDir, FALLBACK_MARKER)) && await fileExists(file)) {
     return fileStore("OS keychain not available (found on an earlier run; tokens.json in use)");
   }
-  const keychain = (opts.keychainFor ?? keychainFor)(opts.os, { env: opts.env, timeoutMs: opts.timeoutMs });
+  // The backends load only for a probe: a run the token file or DIAZO_TOKEN_STORE=file decides skips them.
+  const keychainOf = opts.keychainFor ?? (await import("../platform/keychain.ts")).keychainFor;
+  const keychain = keychainOf(opts.os, { env: opts.env, timeoutMs: opts.timeoutMs });
   const unusable = await probeKeychain(keychain, opts.os);
   if (keychain && unusable === undefined) {
     return {

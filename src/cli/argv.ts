@@ -8,6 +8,7 @@
 import { chooseProfile, type ConfigFile, emptyConfig, resolve } from "../config/config.ts";
 import { loadConfig, loadDotenv } from "../config/store.ts";
 import { chooseFormat, type OutputFormat } from "../core/output.ts";
+import type { ContextFiles } from "./context.ts";
 import type { OutputSource, RunGlobals } from "./globals.ts";
 import { configDirFor } from "../platform/dirs.ts";
 import { FAMILIES } from "./families.ts";
@@ -121,12 +122,6 @@ export interface FrontFiles {
   error?: unknown;
   /** The reads themselves, for the run's context to use rather than read the files again. */
   reads?: ContextFiles;
-}
-
-/** config.json and .env as read (or failed) once for a run: what `createContext` takes. */
-export interface ContextFiles {
-  config: Promise<ConfigFile>;
-  dotenv: Promise<Record<string, string>>;
 }
 
 /** Reads config.json and .env once for the run; a file that cannot be read is remembered, not raised. */

@@ -11,7 +11,6 @@ import { visible } from "../core/sanitize.ts";
 import { configDirFor, stateDirFor } from "../platform/dirs.ts";
 import type { Http, OpenedTokenStore, OpsDeps, TokenStore, TokenStoreStatus } from "../ops/deps.ts";
 import { createSession, type ScopeUsage } from "../ops/session.ts";
-import type { ContextFiles } from "./argv.ts";
 import type { RunGlobals } from "./globals.ts";
 import { type Io, outputWidth } from "./io.ts";
 
@@ -119,6 +118,12 @@ export interface ContextInput {
   files?: ContextFiles;
 }
 
+/** config.json and .env as read (or failed) once for a run (cli/argv.ts `loadFrontFiles`). */
+export interface ContextFiles {
+  config: Promise<ConfigFile>;
+  dotenv: Promise<Record<string, string>>;
+}
+
 /** Builds a context: files and tokens are loaded on first use, once per context. */
 export function createContext(input: ContextInput): Ctx {
   const { io, flags, env, cwd, state, globals } = input;
@@ -131,7 +136,9 @@ export function createContext(input: ContextInput): Ctx {
   let configP: Promise<ConfigFile> | undefined;
   let settingsP: Promise<Resolved> | undefined;
   const settings = () =>
-    settingsP ??= Promise.all([ctx.config(), input.files?.dotenv ?? loadDotenv(cwd)]).then(([config, dotenv]) =>
+    settingsP ??= Promise.all([ctx.config(), input.files?.dotenv ?? loadDotenv(cwd)]).then((
+      [config, dotenv],
+    ) =>
       resolve({
         flags: { profile: flags.profile, timeout: flags.timeout, concurrency: flags.concurrency },
         env,
