@@ -1,19 +1,12 @@
 /**
  * e2e: RFIs, assets, submittals and checklists against one sandbox, in process: every list over
- * two pages and stopped by --limit, get, create, update sending only what changed (the --debug
- * trace shows the body), forbidden moves, `b.` ids stripped, no login and bad --from-file before
+ * two pages and stopped by --limit, get, create, update sending only what changed (the request
+ * log shows the body), forbidden moves, `b.` ids stripped, no login and bad --from-file before
  * any request.
  */
 import assert from "node:assert/strict";
 import { seedAccount } from "../../src/sandbox/admin/store.ts";
-import {
-  assertUsageError,
-  json,
-  openSandboxHome,
-  requestLog,
-  type RunResult,
-  type SandboxHome,
-} from "./harness.ts";
+import { assertUsageError, json, openSandboxHome, requestLog, type SandboxHome } from "./harness.ts";
 import { loginUser } from "./user_login.ts";
 import { fails, ok, startServe } from "../mcp/helpers.ts";
 
@@ -31,16 +24,10 @@ function sandbox(): Promise<SandboxHome> {
   })();
 }
 
-/** The JSON bodies a `--debug` run sent with `method`, in order. */
-function sentBodies(r: RunResult, method: string): Record<string, unknown>[] {
-  const lines = r.stderr.split("\n");
-  const out: Record<string, unknown>[] = [];
-  lines.forEach((line, i) => {
-    if (!new RegExp(`> ${method} http`).test(line)) return;
-    const body = lines.slice(i + 1).find((l) => /> [[{]/.test(l));
-    if (body) out.push(JSON.parse(body.slice(body.indexOf("> ") + 2)));
-  });
-  return out;
+/** The JSON bodies sent with `method` after request `seq`, in order, as the sandbox's request log kept them. */
+async function sentBodies(h: SandboxHome, seq: number, method: string): Promise<unknown[]> {
+  return (await logSince(h, seq, "")).filter((e) => e.method === method)
+    .map((e) => (e as unknown as { body?: unknown }).body);
 }
 
 async function logSince(h: SandboxHome, seq: number, prefix: string) {
@@ -192,6 +179,7 @@ Deno.test("rfi: create -> get -> update sends only what changed -> forbidden mov
   );
   assert.equal(got.title, "Duct clash at C4");
 
+  let seq = await lastSeq(h);
   const update = await h.run([
     "rfi",
     "update",
@@ -204,15 +192,15 @@ Deno.test("rfi: create -> get -> update sends only what changed -> forbidden mov
     "submitted",
     "--assigned-to",
     "SANDBOXADAMORENO",
-    "--debug",
     "-o",
     "json",
   ]);
   assert.equal(update.code, 0, update.stderr);
-  assert.deepEqual(sentBodies(update, "PATCH"), [
+  assert.deepEqual(await sentBodies(h, seq, "PATCH"), [
     { status: "submitted", assignedTo: [{ id: "SANDBOXADAMORENO", type: "user" }] },
   ], "the unchanged title is not sent");
   assert.match(update.stderr, /Updated RFI .*: status, assignedTo/);
+  seq = await lastSeq(h);
   const same = await h.run([
     "rfi",
     "update",
@@ -221,12 +209,11 @@ Deno.test("rfi: create -> get -> update sends only what changed -> forbidden mov
     PROJECT,
     "--status",
     "submitted",
-    "--debug",
   ]);
   assert.equal(same.code, 0, same.stderr);
-  assert.deepEqual(sentBodies(same, "PATCH"), [], "nothing differed, nothing sent");
+  assert.deepEqual(await sentBodies(h, seq, "PATCH"), [], "nothing differed, nothing sent");
 
-  const seq = await lastSeq(h);
+  seq = await lastSeq(h);
   const jump = await h.run(["rfi", "update", rfi.id, "--project", PROJECT, "--status", "closed"]);
   assertUsageError(jump, /^error: cannot move RFI \S+ from 'submitted' to 'closed'$/);
   assert.match(jump.stderr, /hint: From 'submitted' it may move to: open, void\./);
@@ -257,6 +244,13 @@ Deno.test("rfi: create -> get -> update sends only what changed -> forbidden mov
   assert.equal(await lastSeq(h), before, "no request was sent");
   const missing = await h.run(["rfi", "get", "00000000-0000-4000-8000-000000000000", "--project", PROJECT]);
   assert.equal(missing.code, 4, missing.stderr);
+  assert.match(missing.stderr, /^error: Not found: RFI 00000000-/);
+  // The same id in a project that does not exist: the project is what is missing (SPEC.md §7).
+  for (const kind of [["rfi"], ["acc", "submittal"], ["acc", "checklist"]]) {
+    const noProject = await h.run([...kind, "get", rfi.id, "--project", crypto.randomUUID()]);
+    assert.equal(noProject.code, 4, noProject.stderr);
+    assert.match(noProject.stderr, /^error: Project not found\nhint: /, kind.join(" "));
+  }
 });
 
 Deno.test("acc asset, submittal, checklist: create -> get -> update with only the changed fields", async () => {
@@ -273,6 +267,7 @@ Deno.test("acc asset, submittal, checklist: create -> get -> update with only th
   );
   assert.equal(asset.clientAssetId, "AHU-99");
   assert.equal(json<Row>(await run(["acc", "asset", "get", asset.id])).id, asset.id);
+  let seq = await lastSeq(h);
   const patched = await run([
     "acc",
     "asset",
@@ -282,9 +277,8 @@ Deno.test("acc asset, submittal, checklist: create -> get -> update with only th
     "AHU-99",
     "--barcode",
     "0042",
-    "--debug",
   ]);
-  assert.deepEqual(sentBodies(patched, "PATCH"), [{ [asset.id]: { barcode: "0042" } }]);
+  assert.deepEqual(await sentBodies(h, seq, "PATCH"), [{ [asset.id]: { barcode: "0042" } }]);
   assert.ok(json<{ version: number }>(patched).version > asset.version, "a change bumps the version");
   const badStatus = await h.run([
     "acc",
@@ -312,6 +306,7 @@ Deno.test("acc asset, submittal, checklist: create -> get -> update with only th
   );
   assert.deepEqual([item.stateId, item.statusId], ["mgr-1", "2"]);
   assert.equal(json<Row>(await run(["acc", "submittal", "get", item.id])).id, item.id);
+  seq = await lastSeq(h);
   const moved = await run([
     "acc",
     "submittal",
@@ -321,10 +316,9 @@ Deno.test("acc asset, submittal, checklist: create -> get -> update with only th
     "rev",
     "--priority",
     "High",
-    "--debug",
   ]);
-  assert.deepEqual(sentBodies(moved, "POST").at(-1), { stateId: "rev" });
-  assert.deepEqual(sentBodies(moved, "PATCH"), [], "the priority was already High");
+  assert.deepEqual((await sentBodies(h, seq, "POST")).at(-1), { stateId: "rev" });
+  assert.deepEqual(await sentBodies(h, seq, "PATCH"), [], "the priority was already High");
   const back = await h.run(["acc", "submittal", "update", item.id, "--project", PROJECT, "--state", "draft"]);
   assertUsageError(back, /cannot move submittal \S+ from 'rev' to 'draft'/);
   assert.match(back.stderr, /may move to: mgr-2, void/);
@@ -337,6 +331,7 @@ Deno.test("acc asset, submittal, checklist: create -> get -> update with only th
   assert.equal(list.attributes.status, "not_started");
   const full = json<Row & { included: { type: string }[] }>(await run(["acc", "checklist", "get", list.id]));
   assert.ok(full.included.some((r) => r.type === "instance_items"), "sections and items come with it");
+  seq = await lastSeq(h);
   const started = await run([
     "acc",
     "checklist",
@@ -346,9 +341,8 @@ Deno.test("acc asset, submittal, checklist: create -> get -> update with only th
     "in_progress",
     "--title",
     "Level 3 pre-pour",
-    "--debug",
   ]);
-  assert.deepEqual(sentBodies(started, "PATCH"), [
+  assert.deepEqual(await sentBodies(h, seq, "PATCH"), [
     { data: { type: "instances", id: list.id, attributes: { status: "in_progress" } } },
   ]);
   const done = await run(["acc", "checklist", "update", list.id, "--status", "completed"]);

@@ -155,6 +155,8 @@ Deno.test("issue: every command against the sandbox", async (t) => {
       const byNumber = json<Issue>(await run("issue", "get", "#131", "--project", RIVERSIDE, "-o", "json"));
       assert.equal(byNumber.id, created.id, "an issue is also named by its number");
       fail(await run("issue", "get", "999", "--project", RIVERSIDE), 4, /^error: Not found: issue #999/);
+      const elsewhere = await run("issue", "get", created.id, "--project", crypto.randomUUID());
+      fail(elsewhere, 4, /^error: Project not found\n/);
 
       // Only what differs is sent: the title is unchanged, the due date and assignee are new.
       const update = await on(
