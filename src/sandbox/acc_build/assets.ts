@@ -7,7 +7,8 @@
 import type { RequestContext } from "../context.ts";
 import { json } from "../respond.ts";
 import type { Route } from "../router.ts";
-import { access, bad, body, checkFields, checkText, find, window } from "./common.ts";
+import { limitOffset } from "../admin/common.ts";
+import { access, bad, body, checkFields, checkText, find } from "./common.ts";
 import type { ProjectBuild, Rec } from "./store.ts";
 
 const FIELDS = [
@@ -33,7 +34,7 @@ function list(_req: Request, ctx: RequestContext): Response {
   const { build } = access(ctx, "read");
   const q = ctx.url.searchParams;
   const cursor = cursorOf(q.get("cursorState"));
-  const win = window(q.get("limit") ?? cursor.limit, cursor.offset, 25, 200);
+  const win = limitOffset(q.get("limit") ?? cursor.limit, cursor.offset, 25, 200);
   const values = (name: string) => q.getAll(name).flatMap((v) => v.split(",")).filter(Boolean);
   const categories = values("filter[categoryId]");
   const statuses = values("filter[statusId]");

@@ -9,7 +9,8 @@ import type { RequestContext } from "../context.ts";
 import { adminError } from "../errors.ts";
 import { json } from "../respond.ts";
 import type { Route } from "../router.ts";
-import { access, bad, body, checkDates, checkFields, checkMove, checkText, find, window } from "./common.ts";
+import { limitOffset } from "../admin/common.ts";
+import { access, bad, body, checkDates, checkFields, checkMove, checkText, find } from "./common.ts";
 import type { Rec } from "./store.ts";
 
 const FIELDS = [
@@ -90,7 +91,7 @@ function matches(rfi: Rec, filter: Record<string, unknown>, search: string | und
 async function search(req: Request, ctx: RequestContext): Promise<Response> {
   const { build } = access(ctx, "read");
   const b = await body(req);
-  const win = window(b.limit, b.offset, 10, 200);
+  const win = limitOffset(b.limit, b.offset, 10, 200);
   const filter = (b.filter ?? {}) as Record<string, unknown>;
   if (typeof filter !== "object" || Array.isArray(filter)) throw bad("'filter' must be an object");
   const sort = Array.isArray(b.sort) ? b.sort[0] as { field?: string; order?: string } : undefined;

@@ -9,18 +9,8 @@ import type { RequestContext } from "../context.ts";
 import { json } from "../respond.ts";
 import type { Route } from "../router.ts";
 import { notFound } from "../errors.ts";
-import {
-  access,
-  bad,
-  body,
-  checkDates,
-  checkFields,
-  checkMove,
-  checkText,
-  find,
-  offsetPage,
-  queryWindow,
-} from "./common.ts";
+import { offsetPage, window } from "../admin/common.ts";
+import { access, bad, body, checkDates, checkFields, checkMove, checkText, find } from "./common.ts";
 import type { ProjectBuild, Rec } from "./store.ts";
 
 const PATCH_FIELDS = [
@@ -66,7 +56,7 @@ function detail(item: Rec): Rec {
 function list(_req: Request, ctx: RequestContext): Response {
   const { build } = access(ctx, "read");
   const q = ctx.url.searchParams;
-  const win = queryWindow(ctx, 20, 50);
+  const win = window(ctx, 20, 50);
   const values = (name: string) => q.get(name)?.split(",").filter(Boolean);
   const statuses = values("filter[statusId]");
   const packages = values("filter[packageId]");
@@ -76,7 +66,7 @@ function list(_req: Request, ctx: RequestContext): Response {
     (!packages || packages.includes(String(s.packageId))) &&
     (!text || `${s.identifier} ${s.title} ${s.specIdentifier}`.toLowerCase().includes(text))
   );
-  return offsetPage(ctx, all.map(detail), win);
+  return offsetPage(ctx, all.map(detail), win, "omit");
 }
 
 function getOne(_req: Request, ctx: RequestContext): Response {
@@ -186,7 +176,7 @@ async function transition(req: Request, ctx: RequestContext): Promise<Response> 
 /** A read-only list of the project's `pick` (packages, specs, item types), offset paged. */
 function plainList(pick: (b: ProjectBuild) => readonly Rec[]) {
   return (_req: Request, ctx: RequestContext): Response =>
-    offsetPage(ctx, pick(access(ctx, "read").build), queryWindow(ctx, 20, 50));
+    offsetPage(ctx, pick(access(ctx, "read").build), window(ctx, 20, 50), "omit");
 }
 
 const READ = ["data:read", "data:write", "data:create"];

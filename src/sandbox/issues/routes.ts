@@ -15,14 +15,8 @@ import type { RequestContext } from "../context.ts";
 import { adminError } from "../errors.ts";
 import { json, readJson } from "../respond.ts";
 import type { Route } from "../router.ts";
-import {
-  checkPayload,
-  CREATE_STATUSES,
-  issueBody,
-  page,
-  pageWindow,
-  PERMITTED_ATTRIBUTES,
-} from "./bodies.ts";
+import { offsetPage, window } from "../admin/common.ts";
+import { checkPayload, CREATE_STATUSES, issueBody, PERMITTED_ATTRIBUTES } from "./bodies.ts";
 import { threadRoutes } from "./threads.ts";
 import { issueOf, issuesOf } from "./project.ts";
 import type { ProjectIssues, StoredIssue } from "./store.ts";
@@ -78,8 +72,8 @@ function sorter(ctx: RequestContext): (a: StoredIssue, b: StoredIssue) => number
 
 function listIssues(_req: Request, ctx: RequestContext): Response {
   const { id, p } = issuesOf(ctx, "read");
-  const win = pageWindow(ctx, 100, 100);
-  if (ctx.url.searchParams.get("filter[deleted]") === "true") return page([], win);
+  const win = window(ctx, 100, 100);
+  if (ctx.url.searchParams.get("filter[deleted]") === "true") return offsetPage(ctx, [], win, "none");
   const fields = ctx.url.searchParams.get("fields")?.split(",").map((s) => s.trim()).filter(Boolean);
   const results = [...p.issues.values()].filter((i) => matches(i, ctx)).sort(sorter(ctx)).map((i) => {
     const body: Record<string, unknown> = issueBody(i, id, p);
@@ -87,7 +81,7 @@ function listIssues(_req: Request, ctx: RequestContext): Response {
       ? Object.fromEntries(Object.entries(body).filter(([k]) => k === "id" || fields.includes(k)))
       : body;
   });
-  return page(results, win);
+  return offsetPage(ctx, results, win, "none");
 }
 
 function getIssue(_req: Request, ctx: RequestContext): Response {
