@@ -329,6 +329,13 @@ Deno.test("issue: every command against the sandbox", async (t) => {
     await t.step("serve: issue tools with structured results, isError, --read-only", async () => {
       const serve = await startServe(env, [], h.home.cwd);
       try {
+        const status = await ok(serve.client, "auth_status");
+        const use = (name: string) => status.tools.find((x: { name: string }) => x.name === name);
+        assert.deepEqual(
+          [use("issue_list").login, use("issue_list").usable],
+          ["user", true],
+          "the user login serves",
+        );
         const page = await ok(serve.client, "issue_list", { project_id: `b.${HARBOR}`, limit: 10 });
         assert.equal(page.count, 10);
         assert.equal(page.has_more, true);

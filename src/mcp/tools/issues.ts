@@ -95,7 +95,7 @@ const issueList = defineTool({
   output: listOutput(issue),
   annotations: READ,
   scopes: ["data:read"],
-  login: "either",
+  login: "user",
   async run(args, ctx) {
     const page = await runIssueListPage({
       project: accId(args.project_id),
@@ -117,7 +117,7 @@ const issueGet = defineTool({
   output: issue.shape,
   annotations: READ,
   scopes: ["data:read"],
-  login: "either",
+  login: "user",
   run: async (args, ctx) => ({
     ...await runIssueGet({ project: accId(args.project_id), issue: args.issue_id }, ctx),
   }),
@@ -131,7 +131,7 @@ const issueCreate = defineTool({
   output: issue.shape,
   annotations: WRITE,
   scopes: ["data:write"],
-  login: "either",
+  login: "user",
   async run(args, ctx) {
     return { ...await runIssueCreate({ project: accId(args.project_id), payload: payloadOf(args) }, ctx) };
   },
@@ -147,7 +147,7 @@ const issueUpdate = defineTool({
   output: { issue, changed: z.array(z.string()).describe("The fields sent (empty: nothing differed).") },
   annotations: { ...WRITE, idempotentHint: true },
   scopes: ["data:write"],
-  login: "either",
+  login: "user",
   async run(args, ctx) {
     const done = await runIssueUpdate(
       { project: accId(args.project_id), issue: args.issue_id, payload: payloadOf(args) },
@@ -170,7 +170,7 @@ const issueCommentAdd = defineTool({
   },
   annotations: WRITE,
   scopes: ["data:write"],
-  login: "either",
+  login: "user",
   async run(args, ctx) {
     const c = await runIssueComment({
       project: accId(args.project_id),
