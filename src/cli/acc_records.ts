@@ -168,6 +168,7 @@ export function registerRecordCommands<R, F>(
       fields: fieldsOf(spec.fields, opts),
       fromFile: bodySource(ctx, opts.fromFile),
       defaults: spec.createDefaults,
+      flagOf: Object.fromEntries(spec.fields.map((f) => [f.field, f.flags.split(/[ ,]/)[0]])),
     }, ctx);
     await ctx.emit(record, { action: `Created ${kind.noun} ${kind.row(record).id}` });
   });

@@ -77,6 +77,10 @@ Deno.test("acc build: no login stops before any request; bad --from-file is a us
       await h.run(["rfi", "list", "--project", "riverside"]),
       /'riverside' is not an ACC\/BIM 360 id/,
     );
+    assertUsageError(
+      await h.run(["acc", "asset", "create", "--project", PROJECT, "--name", "AHU-7"]),
+      /^error: a new asset needs --category \(categoryId\), --status \(statusId\)$/m,
+    );
     assert.deepEqual(await requestLog(h.sb.url), [], "bad input sent nothing either");
     // The platform refuses the app's own (2-legged) token on these services, whatever its scopes.
     const app = await fetch(`${h.sb.url}/authentication/v2/token`, {
