@@ -81,6 +81,18 @@ Deno.test("acc build: no login stops before any request; bad --from-file is a us
       await h.run(["acc", "asset", "create", "--project", PROJECT, "--name", "AHU-7"]),
       /^error: a new asset needs --category \(categoryId\), --status \(statusId\)$/m,
     );
+    for (const noun of [["rfi"], ["acc", "asset"], ["acc", "submittal"], ["acc", "checklist"]]) {
+      for (
+        const verb of ["list", "get", "create", "update", ...(noun[1] === "checklist" ? ["templates"] : [])]
+      ) {
+        const help = await h.run([...noun, verb, "--help"]);
+        assert.match(
+          help.stdout,
+          new RegExp(`Examples:\\n {2}\\$ diazo ${noun.join(" ")} ${verb} `),
+          help.stdout,
+        );
+      }
+    }
     assert.deepEqual(await requestLog(h.sb.url), [], "bad input sent nothing either");
     // The platform refuses the app's own (2-legged) token on these services, whatever its scopes.
     const app = await fetch(`${h.sb.url}/authentication/v2/token`, {
