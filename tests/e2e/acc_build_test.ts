@@ -323,7 +323,7 @@ Deno.test("acc asset, submittal, checklist: create -> get -> update with only th
   assert.deepEqual([item.stateId, item.statusId], ["mgr-1", "2"]);
   assert.equal(json<Row>(await run(["acc", "submittal", "get", item.id])).id, item.id);
   seq = await lastSeq(h);
-  const moved = await run([
+  await run([
     "acc",
     "submittal",
     "update",
@@ -348,7 +348,7 @@ Deno.test("acc asset, submittal, checklist: create -> get -> update with only th
   const full = json<Row & { included: { type: string }[] }>(await run(["acc", "checklist", "get", list.id]));
   assert.ok(full.included.some((r) => r.type === "instance_items"), "sections and items come with it");
   seq = await lastSeq(h);
-  const started = await run([
+  await run([
     "acc",
     "checklist",
     "update",
