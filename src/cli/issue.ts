@@ -24,6 +24,7 @@ import {
   fieldOptions,
   type IssueFieldFlags,
   issuePayload,
+  sortOption,
   statusOption,
 } from "./issue_fields.ts";
 
@@ -84,6 +85,7 @@ function registerList(issue: AnyCommand, makeCtx: ContextFactory): void {
     .option(
       "--sort <fields>",
       "order by fields, - for descending, e.g. -dueDate,displayId (default displayId)",
+      sortOption,
     )
     .option("--limit <n>", "stop after n issues", positiveNumber("--limit", true))
     .action(async (opts, cmd) => {

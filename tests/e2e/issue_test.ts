@@ -105,6 +105,25 @@ Deno.test("issue: every command against the sandbox", async (t) => {
       assert.deepEqual(dues, [...dues].sort().reverse(), "--sort -dueDate");
       const table = await run("issue", "list", "--project", RIVERSIDE, "--limit", "3", "-o", "table");
       assert.match(table.stdout, /displayId\s.*id\s.*title\s.*status\s.*assignedTo\s.*dueDate/);
+      const sent = await count();
+      const sort = await run("issue", "list", "--project", RIVERSIDE, "--sort", "-dueDate,colour");
+      fail(sort, 2, /^error: --sort 'colour' is not a field issues sort by\nhint: .*createdBy/);
+      assert.equal(await count(), sent, "a bad --sort sends nothing");
+      const byType = json<Issue[]>(
+        await run(
+          "issue",
+          "list",
+          "--project",
+          RIVERSIDE,
+          "--sort",
+          "issueSubType,-displayId",
+          "--limit",
+          "3",
+          "-o",
+          "json",
+        ),
+      );
+      assert.equal(byType.length, 3, "every field of the platform's sortBy is accepted");
       const bad = await run("issue", "list", "--project", "my-project");
       fail(bad, 2, /^error: 'my-project' is not an ACC\/BIM 360 id/);
       const missing = await run("issue", "list", "--project", crypto.randomUUID());

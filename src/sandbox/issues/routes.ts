@@ -8,7 +8,12 @@
  * The error body of this service is not documented; the sandbox answers `{"code", "message"}`.
  */
 
-import { ISSUE_TRANSITIONS, type IssueStatus } from "../../aps/issues.ts";
+import {
+  ISSUE_SORT_FIELDS,
+  ISSUE_TRANSITIONS,
+  type IssueStatus,
+  unknownSortFields,
+} from "../../aps/issues.ts";
 import { ACC_ROUTE_SCOPES } from "../acc_access.ts";
 import { nowMs } from "../clock.ts";
 import type { RequestContext } from "../context.ts";
@@ -21,7 +26,8 @@ import { threadRoutes } from "./threads.ts";
 import { issueOf, issuesOf } from "./project.ts";
 import type { ProjectIssues, StoredIssue } from "./store.ts";
 
-const SORTABLE = ["createdAt", "updatedAt", "displayId", "title", "status", "dueDate", "assignedTo"];
+/** Stored fields that a sort field of the platform names otherwise. */
+const SORT_ALIASES: Record<string, string> = { issueType: "issueTypeId", issueSubType: "issueSubtypeId" };
 
 /** A comma-separated `filter[name]`, or undefined. */
 function filter(ctx: RequestContext, name: string): string[] | undefined {
@@ -47,9 +53,8 @@ function matches(issue: StoredIssue, ctx: RequestContext): boolean {
 
 function sorter(ctx: RequestContext): (a: StoredIssue, b: StoredIssue) => number {
   const keys = (ctx.url.searchParams.get("sortBy") ?? "displayId").split(",").map((s) => s.trim());
-  const bad = keys.find((k) => !SORTABLE.includes(k.replace(/^-/, "")));
-  if (bad !== undefined) {
-    throw adminError(400, "ERR_BAD_INPUT", `'sortBy' must name fields among ${SORTABLE.join(", ")}`);
+  if (unknownSortFields(keys.join(",")).length > 0) {
+    throw adminError(400, "ERR_BAD_INPUT", `'sortBy' must name fields among ${ISSUE_SORT_FIELDS.join(", ")}`);
   }
   const value = (i: StoredIssue, k: string): string | number =>
     k === "createdAt"
@@ -58,7 +63,7 @@ function sorter(ctx: RequestContext): (a: StoredIssue, b: StoredIssue) => number
       ? i.updatedMs
       : k === "displayId"
       ? i.displayId
-      : String(i[k as keyof StoredIssue] ?? "");
+      : String(i[(SORT_ALIASES[k] ?? k) as keyof StoredIssue] ?? "");
   return (a, b) => {
     for (const key of keys) {
       const desc = key.startsWith("-");
