@@ -154,7 +154,7 @@ Deno.test("acc build: every list follows both pages, --limit stops, b. ids are s
     await h.run(["rfi", "list", "--project", PROJECT, "--due-before", "2026-01-25", "-o", "json"]),
   );
   assert.ok(
-    due.length > 0 && due.every((r) => r.dueDate <= "2026-01-25"),
+    due.length > 0 && due.every((r) => r.dueDate < "2026-01-25"), // before it, as issue list --due-before
     JSON.stringify(due.map((r) => r.dueDate)),
   );
   const assets = await h.run(["acc", "asset", "list", "--project", PROJECT, "--limit", "5", "-o", "table"]);
