@@ -348,6 +348,11 @@ Deno.test("issue: every command against the sandbox", async (t) => {
     await t.step("serve: issue tools with structured results, isError, --read-only", async () => {
       const serve = await startServe(env, [], h.home.cwd);
       try {
+        const { tools } = await serve.client.listTools();
+        const hints = (name: string) => tools.find((x) => x.name === name)?.annotations;
+        assert.equal(hints("issue_update")?.destructiveHint, true, "an update overwrites fields");
+        assert.equal(hints("issue_create")?.destructiveHint, false, "a create adds");
+        assert.equal(hints("issue_get")?.readOnlyHint, true);
         const status = await ok(serve.client, "auth_status");
         const use = (name: string) => status.tools.find((x: { name: string }) => x.name === name);
         assert.deepEqual(
@@ -364,17 +369,22 @@ Deno.test("issue: every command against the sandbox", async (t) => {
           cursor: page.next_cursor,
         });
         assert.equal(rest.count, 14);
-        const made = await ok(serve.client, "issue_create", {
+        // The tools were listed first (as every assistant does): the client checks each answer against them.
+        const made = (await ok(serve.client, "issue_create", {
           project_id: HARBOR,
           title: "Bearing pad missing",
           issue_subtype_id: "Defect",
-        });
-        const byNumber = await ok(serve.client, "issue_get", {
+        })).issue;
+        const byNumber = (await ok(serve.client, "issue_get", {
           project_id: HARBOR,
           issue_id: String(made.displayId),
-        });
+        })).issue;
         assert.equal(byNumber.id, made.id);
         assert.equal(byNumber.status, "open");
+        assert.ok(
+          Array.isArray(byNumber.permittedActions),
+          "the platform's record, with fields beyond the declared",
+        );
         const upd = await ok(serve.client, "issue_update", {
           project_id: HARBOR,
           issue_id: made.id,
@@ -401,6 +411,7 @@ Deno.test("issue: every command against the sandbox", async (t) => {
       const ro = await startServe(env, ["--read-only"], h.home.cwd);
       try {
         const names = (await ro.client.listTools()).tools.map((x) => x.name);
+
         assert.ok(names.includes("issue_list") && names.includes("issue_get"));
         for (const w of ["issue_create", "issue_update", "issue_comment_add"]) {
           assert.ok(!names.includes(w), w);
