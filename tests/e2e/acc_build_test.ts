@@ -2,11 +2,20 @@
  * e2e: RFIs, assets, submittals and checklists against one sandbox, in process: every list over
  * two pages and stopped by --limit, get, create, update sending only what changed (the request
  * log shows the body), forbidden moves, `b.` ids stripped, no login and bad --from-file before
- * any request.
+ * any request, a non-member refused, a project that does not exist.
  */
 import assert from "node:assert/strict";
 import { seedAccount } from "../../src/sandbox/admin/store.ts";
-import { assertUsageError, json, openSandboxHome, requestLog, type SandboxHome } from "./harness.ts";
+import {
+  assertUsageError,
+  diazo,
+  json,
+  makeHome,
+  openSandboxHome,
+  requestLog,
+  sandboxEnv,
+  type SandboxHome,
+} from "./harness.ts";
 import { loginUser } from "./user_login.ts";
 import { fails, ok, startServe } from "../mcp/helpers.ts";
 
@@ -261,6 +270,17 @@ Deno.test("rfi: create -> get -> update sends only what changed -> forbidden mov
   const missing = await h.run(["rfi", "get", "00000000-0000-4000-8000-000000000000", "--project", PROJECT]);
   assert.equal(missing.code, 4, missing.stderr);
   assert.match(missing.stderr, /^error: Not found: RFI 00000000-/);
+  // A user who is not a member of the project, asking for one record of it: SPEC.md's access denial.
+  const visitor = await makeHome();
+  try {
+    const env = sandboxEnv(visitor, h.sb.url, { DIAZO_NO_BROWSER: "1" });
+    assert.equal((await loginUser(env, "data:read,data:write", "visitor.user")).code, 0);
+    const denied = await diazo(["rfi", "get", rfi.id, "--project", PROJECT], { env });
+    assert.equal(denied.code, 3, denied.stderr);
+    assert.match(denied.stderr, /^error: Access denied to a construction-cloud project\nhint: /);
+  } finally {
+    await visitor.cleanup();
+  }
   // The same id in a project that does not exist: the project is what is missing (SPEC.md §7).
   for (const kind of [["rfi"], ["acc", "submittal"], ["acc", "checklist"]]) {
     const noProject = await h.run([...kind, "get", rfi.id, "--project", crypto.randomUUID()]);
