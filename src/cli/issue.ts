@@ -176,8 +176,13 @@ function registerWrite(issue: AnyCommand, makeCtx: ContextFactory): void {
     .requiredOption("--to <status>", "the new status (only those the platform permits from the current one)")
     .action(async (id, opts, cmd) => {
       const ctx = makeCtx(cmd);
-      const moved = await runIssueTransition({ project: opts.project, issue: id, to: opts.to.trim() }, ctx);
-      await ctx.emit(moved, { action: `Issue #${moved.displayId} is now ${moved.status}` });
+      const done = await runIssueTransition({ project: opts.project, issue: id, to: opts.to.trim() }, ctx);
+      const { displayId, status } = done.issue;
+      await ctx.emit(done.issue, {
+        action: done.moved
+          ? `Issue #${displayId} is now ${status}`
+          : `Issue #${displayId} is already ${status}: nothing sent`,
+      });
     });
   examples(transition, [`diazo issue transition ${I} --project ${P} --to in_review`]);
 }

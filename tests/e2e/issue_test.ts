@@ -213,6 +213,12 @@ Deno.test("issue: every command against the sandbox", async (t) => {
         await on("transition", "--to", "in_progress", "-o", "json"),
       );
       assert.equal(moved.status, "in_progress");
+      const requests = await count();
+      const again = await on("transition", "--to", "in_progress", "-o", "json");
+      assert.equal(again.code, 0, again.stderr);
+      assert.match(again.stderr, /Issue #131 is already in_progress: nothing sent/);
+      assert.equal(json<Issue>(again).status, "in_progress");
+      assert.equal(await count(), requests + 1, "a second run reads the issue and sends nothing");
       const forbidden = await on("transition", "--to", "closed");
       fail(
         forbidden,
