@@ -60,6 +60,17 @@ Deno.test("da: engines, status, nickname required, engine not found", async () =
   assert.deepEqual(one, [{ engine: "revit", status: "Fully Operational", ok: true }]);
   const unknownHealth = await s.run(["da", "status", "--engine", "maya"]);
   assert.equal(unknownHealth.code, 4, unknownHealth.stderr);
+  // A degraded engine, as the platform reports it: the rows say so and the command exits 1.
+  await sandboxConfig(s.sb.url, { da_health: { revit: "Synthetic Check Failed" } });
+  const degraded = await s.run(["da", "status", "-o", "json"]);
+  assert.equal(degraded.code, 1, degraded.stderr);
+  const rows = json<{ engine: string; status: string; ok: boolean }[]>(degraded);
+  assert.deepEqual(rows.filter((r) => !r.ok), [
+    { engine: "Revit", status: "Synthetic Check Failed", ok: false },
+  ]);
+  assert.match(degraded.stderr, /warning: Degraded: Revit \(Synthetic Check Failed\)/);
+  assert.equal((await s.run(["da", "status", "--engine", "autocad"])).code, 0, "AutoCAD is healthy");
+  await sandboxConfig(s.sb.url, { da_health: {} });
 
   await write(s, "in.txt", "hello\n");
   const before = (await requestLog(s.sb.url)).length;
