@@ -323,6 +323,13 @@ Deno.test("da: work items — local input, outputs fetched back, a failed one, g
     "input=https://example.invalid/a",
   ]);
   assert.equal(unknown.code, 4, unknown.stderr);
+  assert.match(
+    unknown.stderr,
+    new RegExp(`^error: Not found: activity ${NICK}\\.Nope\\+prod\nhint: .*diazo da activities`),
+  );
+  const badOutput = await s.run(["da", "workitem", "run", "Copy+prod", "--output", "result"]);
+  assert.equal(badOutput.code, 2);
+  assert.match(badOutput.stderr, /^error: invalid --output 'result'\nhint: .*e\.g\. --output result=/);
   await (await fixture)?.close();
   fixture = undefined;
 });
