@@ -121,6 +121,12 @@ export async function runWebhookCreate(opts: WebhookCreateOptions, deps: OpsDeps
   const callbackUrl = checkCallbackUrl(opts.url, deps.warn);
   const { system, event } = checkWebhookEvent(opts.event, opts.system);
   const scope = parseHookScope(system, opts.scope);
+  if (system.sandboxOnly) {
+    deps.warn(
+      `${event} is an event of diazo's sandbox only: the platform has no '${system.system}' webhooks ` +
+        `(a work item calls the onComplete URL it was given instead)`,
+    );
+  }
   if (opts.secret !== undefined && opts.secret.trim() === "") {
     throw usageError("the secret is empty", "Pipe a secret of 32-64 letters and digits on stdin.");
   }

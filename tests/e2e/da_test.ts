@@ -204,7 +204,10 @@ Deno.test("da: work items — local input, outputs fetched back, a failed one, g
     return new Response("ok");
   });
   const hookArgs = ["--event", "workitem.completed", "--scope", `activity=${NICK}.Copy+prod`];
-  ok(await s.run(["webhook", "create", "--url", `http://127.0.0.1:${rx.addr.port}/hook`, ...hookArgs]));
+  const hook = ok(
+    await s.run(["webhook", "create", "--url", `http://127.0.0.1:${rx.addr.port}/hook`, ...hookArgs]),
+  );
+  assert.match(hook.stderr, /warning: workitem\.completed is an event of diazo's sandbox only/);
   const run = await s.run([
     "da",
     "workitem",

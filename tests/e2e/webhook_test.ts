@@ -77,6 +77,13 @@ Deno.test("webhook: events, create (bad input first), a translation's extraction
       events.some((e) => e.event === "dm.version.added" && e.system === "data" && e.scope === "folder"),
     );
     assert.ok(events.some((e) => e.event === "extraction.finished" && e.scope === "workflow"));
+    assert.ok(!events.some((e) => e.system === "autodesk.da"), "the sandbox's own system is not listed");
+    const sandboxOnly = json<{ event: string; service: string }[]>(
+      await diazo(["webhook", "events", "--system", "autodesk.da", "-o", "json"], { env: cliEnv(fx.home) }),
+    );
+    assert.deepEqual(sandboxOnly.map((e) => [e.event, e.service]), [
+      ["workitem.completed", "Design Automation (sandbox only)"],
+    ]);
     assertOneError(
       await run(["webhook", "events", "--system", "dataa"]),
       2,
