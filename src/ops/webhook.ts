@@ -156,6 +156,12 @@ export async function runWebhookDelete(
   opts: { hookId: string; event: string; system?: string; region?: string },
   deps: OpsDeps,
 ): Promise<{ hookId: string; system: string; event: string; deleted: true }> {
+  if (!/^[A-Za-z0-9-]{1,64}$/.test(opts.hookId)) {
+    throw usageError(
+      `invalid hook id '${opts.hookId}'`,
+      "Use the hookId `diazo webhook list` shows, e.g. 05f10350-991a-11e7-8cd7-91969336b9c2.",
+    );
+  }
   const { system, event } = checkWebhookEvent(opts.event, opts.system);
   const ref = { system: system.system, event, hookId: opts.hookId, region: opts.region };
   try {

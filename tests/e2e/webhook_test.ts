@@ -254,6 +254,14 @@ Deno.test("webhook: a slow receiver makes its hook inactive; list says so and ho
     assert.match(inactive.stdout, /inactive/);
 
     const del = ["webhook", "delete", hook.hookId, "--event", "extraction.finished"];
+    const sent = (await requestLog(fx.sb.url)).length;
+    assertOneError(
+      await run(["webhook", "delete", "../x", "--event", "extraction.finished", "--yes"]),
+      2,
+      /invalid hook id '\.\.\/x'/,
+      /webhook list/,
+    );
+    assert.equal((await requestLog(fx.sb.url)).length, sent, "a malformed hook id sends no request");
     assertOneError(await run(del), 2, /confirmation required/, /--yes/);
     const deleted = await run([...del, "--yes", "-o", "json"]);
     assert.equal(deleted.code, 0, deleted.stderr);
