@@ -11,6 +11,7 @@ import {
   webhookEventRows,
   type WebhookSystem,
 } from "../aps/webhook_events.ts";
+import { dmFolderId } from "../aps/dm_ids.ts";
 import { DiazoError, isDiazoError, usageError } from "../core/errors.ts";
 import { isLoopbackHost } from "../services/http.ts";
 import {
@@ -81,7 +82,7 @@ export function parseHookScope(sys: WebhookSystem, pairs: readonly string[]): Re
     if (key !== sys.scopeKey) {
       throw usageError(`invalid --scope key '${key}' for system '${sys.system}'`, hint);
     }
-    scope[key] = value;
+    scope[key] = key === "folder" ? dmFolderId(value) : value;
   }
   if (scope[sys.scopeKey] === undefined) throw usageError(`--scope ${sys.scopeKey}=... is required`, hint);
   return scope;

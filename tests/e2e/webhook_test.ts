@@ -100,6 +100,12 @@ Deno.test("webhook: events, create (bad input first), a translation's extraction
     );
     assertOneError(await run([...create, "--scope", "folder=x"]), 2, /invalid --scope key 'folder'/);
     assertOneError(
+      await run(["webhook", "create", "--url", rx.url, "--event", "dm.version.added", "--scope", "folder=x"]),
+      2,
+      /invalid folder id 'x'/,
+      /urn:adsk\.wipprod:fs\.folder:/,
+    );
+    assertOneError(
       await run(["webhook", "create", "--url", "ftp://x", "--event", "dm.version.added"]),
       2,
       /only http and https/,
