@@ -90,7 +90,7 @@ export function parseHookScope(sys: WebhookSystem, pairs: readonly string[]): Re
 
 /** A callback URL from input: absolute http(s), else a usage error; plain http off this machine warns. */
 export function checkCallbackUrl(url: string, warn: (line: string) => void): string {
-  const hint = "Pass the receiver's absolute URL, e.g. --url https://example.com/aps/callback.";
+  const hint = "Pass the receiver's absolute URL, e.g. https://example.com/aps/callback.";
   if (!URL.canParse(url)) throw usageError(`invalid callback URL '${url}'`, hint);
   const { protocol, hostname } = new URL(url);
   if (protocol !== "https:" && protocol !== "http:") {
