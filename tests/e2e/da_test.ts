@@ -100,6 +100,34 @@ Deno.test("da: engines, status, nickname required, engine not found", async () =
   );
   assert.equal(missing.code, 2);
   assert.match(missing.stderr, /^error: File not found: nope\.zip/);
+  const sent = (await requestLog(s.sb.url)).length;
+  await Deno.mkdir(path.join(s.home.cwd, "MyApp.bundle"));
+  const dir = await s.run(
+    [
+      "da",
+      "appbundle-create",
+      "--id",
+      "Nope",
+      "--engine",
+      "Autodesk.AutoCAD+24",
+      "--package",
+      "MyApp.bundle",
+    ],
+  );
+  assert.equal(dir.code, 2);
+  assert.match(dir.stderr, /^error: MyApp\.bundle is a directory\nhint: Zip the bundle/);
+  const big = await Deno.open(path.join(s.home.cwd, "big.zip"), { write: true, create: true });
+  await big.truncate(104_857_601); // sparse: no 100 MB written
+  big.close();
+  const tooBig = await s.run(
+    ["da", "appbundle-create", "--id", "Nope", "--engine", "Autodesk.AutoCAD+24", "--package", "big.zip"],
+  );
+  assert.equal(tooBig.code, 2);
+  assert.match(
+    tooBig.stderr,
+    /^error: big\.zip is 100\.0 MiB: the platform takes packages of at most 100 MB/,
+  );
+  assert.equal((await requestLog(s.sb.url)).length, sent, "no request for a bad package either");
 });
 
 Deno.test("da: appbundle-create uploads the package and moves aliases; activity create from flags and file", async () => {
