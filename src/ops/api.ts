@@ -35,10 +35,15 @@ export interface ApiOptions {
   readStdin(): Promise<string>;
 }
 
-/** The answer: status and body (parsed JSON, else text); with --paginate, every item of every page. */
+/**
+ * The answer: status and body (parsed JSON; else text when it is UTF-8; else the bytes as they
+ * came, with their content type); with --paginate, every item of every page.
+ */
 export interface ApiResult {
   status: number;
   data: unknown;
+  /** The answer's content-type header, when it sent one. */
+  contentType?: string;
   /** Pages read with --paginate. */
   pages?: number;
 }
@@ -74,10 +79,11 @@ async function typedValue(value: string, o: ApiOptions, cwd: string): Promise<un
   return value;
 }
 
-async function readInput(o: ApiOptions, cwd: string): Promise<string> {
+/** `--input`'s body: stdin's text, or a file's bytes as they are (a binary file is sent unchanged). */
+async function readInput(o: ApiOptions, cwd: string): Promise<string | Uint8Array> {
   if (o.input === "-") return await o.readStdin();
   try {
-    return await Deno.readTextFile(path.resolve(cwd, o.input!));
+    return await Deno.readFile(path.resolve(cwd, o.input!));
   } catch {
     throw usageError(
       `cannot read ${o.input} (--input)`,
@@ -170,7 +176,15 @@ async function buildRequest(o: ApiOptions, deps: OpsDeps, baseUrl: string): Prom
   return spec;
 }
 
-function parsed(text: string): unknown {
+/** A body as `api` prints it: JSON parsed, UTF-8 text as a string, anything else as its bytes. */
+export function parsedBody(bytes: Uint8Array): unknown {
+  if (bytes.length === 0) return undefined;
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return bytes;
+  }
   if (text.trim() === "") return undefined;
   try {
     return JSON.parse(text);
@@ -199,8 +213,9 @@ export async function runApi(o: ApiOptions, deps: OpsDeps): Promise<ApiResult> {
   const http = await deps.http({ mode: o.as === "user" ? "3-legged" : "2-legged" });
   const spec = await buildRequest(o, deps, http.baseUrl);
   if (!o.paginate) {
-    const res = await http.request<string>({ ...spec, responseType: "text" });
-    return { status: res.status, data: parsed(res.data) };
+    const res = await http.request<Uint8Array>({ ...spec, responseType: "bytes" });
+    const contentType = res.headers.get("content-type") ?? undefined;
+    return { status: res.status, data: parsedBody(res.data), contentType };
   }
   const first = await http.request<unknown>({ ...spec, responseType: "json" });
   const scheme = detectScheme(first.data);
