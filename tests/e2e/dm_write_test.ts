@@ -113,6 +113,16 @@ Deno.test("dm write e2e: folder create -> upload (multipart) -> new version -> d
     /^error: Not found: the stored file of version .*\nhint: .*diazo item versions/m,
   );
 
+  const encoded = versions[1].id.replace("?version=", "%3Fversion%3D");
+  const v1again = await ok<Row>(h, ["item", "download", project, encoded, "-o", "v1-encoded.ifc"]);
+  assert.equal(v1again.versionNumber, 1, "a URL-encoded version id names that version");
+  const neither = await h.run(["item", "download", project, versions[1].id.replace(/\?version=\d+$/, "")]);
+  assert.equal(neither.code, 2, neither.stderr);
+  assert.match(
+    neither.stderr,
+    /^error: invalid item or version id '.*'\nhint: An item id looks like .* a version id like /,
+  );
+
   const badObject = await h.run(["item", "bind", project, folder.id, "not-an-object"]);
   assert.equal(badObject.code, 2, badObject.stderr);
   const badName = await h.run(["folder", "create", project, top, "--name", "a/b"]);
