@@ -5,9 +5,13 @@
  */
 import assert from "node:assert/strict";
 import path from "node:path";
+import { dmFolderId, dmProjectId } from "../../src/aps/dm_ids.ts";
+import { contextFor } from "../../src/cli/root.ts";
+import { runItemUpload } from "../../src/ops/dm_write.ts";
 import { loadSpec } from "../contract/spec.ts";
 import { fails, ok as okTool, startServe } from "../mcp/helpers.ts";
-import { addFault, json, openSandboxHome, requestLog, type SandboxHome } from "./harness.ts";
+import { FLAGS } from "../ops/helpers.ts";
+import { addFault, captureIo, json, openSandboxHome, requestLog, type SandboxHome } from "./harness.ts";
 import { randomFile, sha1Of } from "./object_helpers.ts";
 import { loginUser } from "./user_login.ts";
 
@@ -251,6 +255,34 @@ Deno.test("dm write e2e: the folder_create and item_upload tools", async () => {
   } finally {
     await serve.close();
   }
+});
+
+Deno.test("dm write e2e: an item of the same name filed during the upload (409) makes the upload its next version", async () => {
+  const h = await fixture();
+  const folder = await ok<Row>(h, ["folder", "create", h.project, h.top, "--name", "Raced"]);
+  await Deno.mkdir(path.join(h.home.cwd, "other"));
+  await randomFile(path.join(h.home.cwd, "other", "race.dwg"), 700);
+  const sha = await randomFile(path.join(h.home.cwd, "race.dwg"), 900);
+  const deps = await contextFor(captureIo().io, FLAGS, h.env, h.home.cwd);
+  let rival: Row | undefined;
+  // The folder has been read (no race.dwg) when the upload starts: another client files one now.
+  const filed = await runItemUpload(
+    { project: dmProjectId(h.project), folder: dmFolderId(folder.id), file: "race.dwg" },
+    deps,
+    async () => {
+      rival = await ok<Row>(h, ["item", "upload", h.project, folder.id, "other/race.dwg"]);
+      return { update() {}, stop() {} };
+    },
+  );
+  assert.equal(rival?.versionNumber, 1);
+  assert.equal(filed.item.id, rival?.id, "the upload joined the item filed meanwhile");
+  assert.equal(filed.newVersion, true);
+  assert.equal(filed.version.attributes.versionNumber, 2);
+  const conflicts = (await requestLog(h.sb.url, `/data/v1/projects/${h.project}/items`))
+    .filter((e) => e.method === "POST" && e.status === 409);
+  assert.equal(conflicts.length, 1, "the item POST was refused once, then a version was filed");
+  const back = await ok<Row>(h, ["item", "download", h.project, filed.item.id, "-o", "race-back.dwg"]);
+  assert.equal(back.sha1, sha);
 });
 
 Deno.test("dm write e2e: every JSON:API body diazo sent validates against datamanagement.yaml", async () => {
