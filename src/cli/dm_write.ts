@@ -232,7 +232,13 @@ export function registerVersionVerbs(version: AnyCommand, makeCtx: ContextFactor
     .action(async (project, id, opts, cmd) => {
       const ctx = makeCtx(cmd);
       const { version: v, downloads } = await runVersionDescribe({ ...opts, project, version: id }, ctx);
-      await ctx.emit({ ...withHelpers(v), downloads }, { columns: ["versionNumber", "name", "size", "id"] });
+      // formats: the file types of the download jobs, for the table (the jobs themselves in downloads).
+      const formats = downloads.map((d) => (d.attributes?.format as { fileType?: string })?.fileType).filter(
+        Boolean,
+      );
+      await ctx.emit({ ...withHelpers(v), formats: formats.join(", "), downloads }, {
+        columns: ["versionNumber", "name", "size", "formats", "id"],
+      });
     });
   examples(describe, [
     `diazo version describe ${PROJECT} '${VERSION}'`,
