@@ -34,7 +34,7 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
     .option("--param <key=value>", "a query parameter (the global --query filters the output)", collect)
     .option(
       "--paginate",
-      "follow every page (OSS next, JSON:API links.next, ACC offsets, DA paginationToken)",
+      "follow every page (OSS next, JSON:API links.next, ACC and HQ offsets, DA paginationToken)",
     )
     .option("--scopes <list>", "the scope(s) the operation needs, named in errors (default: SPEC.md's table)")
     .addOption(

@@ -171,7 +171,7 @@ async function buildRequest(o: ApiOptions, deps: OpsDeps, baseUrl: string): Prom
     headers["content-type"] ??= "application/json";
   } else if (hasFields && !fieldsInQuery) spec.json = fields;
   const scope = o.scopes?.split(/[\s,]+/).filter(Boolean).join(" ") ||
-    endpointScope(method, target.startsWith("/") ? target : new URL(target).pathname);
+    endpointScope(method, pathOf(target));
   if (scope) spec.scope = scope;
   return spec;
 }
@@ -208,6 +208,39 @@ function withFirstPage(http: Http, answer: HttpResponse<unknown>): Http {
   };
 }
 
+/** BIM 360 HQ v1's paths, whose lists are bare arrays paged by `limit` and `offset`. */
+const HQ_PATH = /^\/hq\/v1\//;
+
+function pathOf(target: string): string {
+  return target.startsWith("/") ? target : new URL(target).pathname;
+}
+
+/** An HQ list's pages after `first`: the offset moved by each page's length, until a short or empty page. */
+async function offsetPages(
+  http: Http,
+  spec: RequestSpec,
+  first: unknown[],
+  status: number,
+): Promise<ApiResult> {
+  const items = [...first];
+  const size = Number(spec.query?.limit) || first.length;
+  let offset = Number(spec.query?.offset ?? 0) || 0;
+  let last = first;
+  let pages = 1;
+  while (last.length > 0 && last.length >= size) {
+    offset += last.length;
+    const res = await http.request<unknown>({
+      ...spec,
+      query: { ...spec.query, offset: String(offset) },
+      responseType: "json",
+    });
+    last = Array.isArray(res.data) ? res.data : [];
+    items.push(...last);
+    pages++;
+  }
+  return { status, data: items, pages };
+}
+
 /** `api`: sends the request and returns the answer; non-2xx is the catalog's typed error. */
 export async function runApi(o: ApiOptions, deps: OpsDeps): Promise<ApiResult> {
   const http = await deps.http({ mode: o.as === "user" ? "3-legged" : "2-legged" });
@@ -218,6 +251,9 @@ export async function runApi(o: ApiOptions, deps: OpsDeps): Promise<ApiResult> {
     return { status: res.status, data: parsedBody(res.data), contentType };
   }
   const first = await http.request<unknown>({ ...spec, responseType: "json" });
+  if (Array.isArray(first.data) && HQ_PATH.test(pathOf(spec.path))) {
+    return await offsetPages(http, spec, first.data, first.status);
+  }
   const scheme = detectScheme(first.data);
   if (!scheme) return { status: first.status, data: first.data, pages: 1 };
   const items: unknown[] = [];

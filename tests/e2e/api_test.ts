@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import path from "node:path";
 import { runCli } from "../../src/cli/root.ts";
+import { seededAccountId } from "../../src/sandbox/admin/store.ts";
 import { assertOneError, assertUsageError, captureIo, json, requestLog, withSandboxHome } from "./harness.ts";
 
 type LogEntry = { method: string; path: string; query: Record<string, string> };
@@ -64,6 +65,29 @@ Deno.test("api: POST --input, -f/-F fields, --paginate over 3 OSS pages and 2 DA
 
     const engines = await h.run(["api", "/da/us-east/v3/engines", "--paginate", "--query", "length(@)"]);
     assert.equal(engines.stdout.trim(), "16", "DA paginationToken followed");
+
+    // BIM 360 HQ's lists are bare arrays paged by offset: 12 users of the account at 5 a page.
+    assert.equal((await h.run(["auth", "extend-scopes", "--add", "account:read"])).code, 0);
+    const users = `/hq/v1/accounts/${seededAccountId()}/users`;
+    const hqBefore = (await log(users)).length;
+    const hq = await h.run(["api", users, "--param", "limit=5", "--paginate", "--query", "[].email"]);
+    assert.equal(hq.code, 0, hq.stderr);
+    const everyone = await h.run([
+      "admin",
+      "user",
+      "list",
+      "--account",
+      seededAccountId(),
+      "--as",
+      "app",
+      "-o",
+      "json",
+    ]);
+    const emails = json<{ email: string }[]>(everyone).map((u) => u.email);
+    assert.equal(emails.length, 12);
+    assert.deepEqual(json<string[]>(hq), emails, "every page of the HQ list, in order");
+    const offsets = (await log(users)).slice(hqBefore, hqBefore + 3).map((e) => e.query.offset);
+    assert.deepEqual(offsets, [undefined, "5", "10"], "offset moved by each page until a short one");
 
     const missing = await h.run(["api", "/oss/v2/buckets/api-e2e-nope/details"]);
     assertOneError(missing, 4, /^error: Not found: \/oss\/v2\/buckets\/api-e2e-nope\/details/);
