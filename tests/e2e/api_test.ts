@@ -73,15 +73,8 @@ Deno.test("api: POST --input, -f/-F fields, --paginate over 3 OSS pages and 2 DA
     const hq = await h.run(["api", users, "--param", "limit=5", "--paginate", "--query", "[].email"]);
     assert.equal(hq.code, 0, hq.stderr);
     const everyone = await h.run([
-      "admin",
-      "user",
-      "list",
-      "--account",
+      ..."admin user list --as app -o json --account".split(" "),
       seededAccountId(),
-      "--as",
-      "app",
-      "-o",
-      "json",
     ]);
     const emails = json<{ email: string }[]>(everyone).map((u) => u.email);
     assert.equal(emails.length, 12);
