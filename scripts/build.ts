@@ -7,6 +7,7 @@
  *   deno task compile                              all targets
  *   deno task compile --target aarch64-apple-darwin [--target ...] [--out-dir DIR] [--no-check]
  *   deno task compile --release-files [--out-dir DIR]   only (re)write SHA256SUMS and the SBOM
+ *   deno run -A scripts/build.ts --bundle [--out-dir DIR]  the split bundle: DIR/diazo.js + its chunks
  */
 import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -76,6 +77,60 @@ export function compileConfig(denoJson: Record<string, unknown>): Record<string,
     : undefined;
   const { unstable: _drop, ...rest } = denoJson;
   return unstable && unstable.length ? { ...rest, unstable } : rest;
+}
+
+/** What esbuild puts at the top of a bundle's runtime chunk for `require()` of Node built-ins. */
+const EAGER_REQUIRE =
+  'import { createRequire as __deno_internal_createRequire } from "node:module";\nvar __require = __deno_internal_createRequire(import.meta.url);';
+
+/**
+ * A bundle chunk whose `require()` of Node built-ins (only CommonJS packages call it) resolves on
+ * first call instead of importing node:module when the program starts: node:module loads Deno's
+ * Node compatibility layer, ~10 ms of every start-up, even `--help`.
+ */
+export function lazyRequire(chunk: string): string {
+  return chunk.replace(EAGER_REQUIRE, "var __require = (id) => globalThis.process.getBuiltinModule(id);");
+}
+
+/**
+ * `deno bundle` with code splitting into `outDir`: `diazo.js`, the entry, loads only what a command
+ * needs (each family, the sandbox, the MCP SDK are chunks behind their dynamic imports), unlike the
+ * single-file bundle, which evaluates every static import of every module at start.
+ */
+export async function bundle(outDir: string, root = ROOT): Promise<string> {
+  // Only an earlier bundle's files go: the directory may hold other things (never dist/ itself).
+  await Deno.mkdir(outDir, { recursive: true });
+  for (const e of readdirSync(outDir).filter((n) => n.endsWith(".js"))) {
+    await Deno.remove(path.join(outDir, e));
+  }
+  const res = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "bundle",
+      "--config",
+      path.join(root, "deno.json"),
+      "--platform",
+      "deno",
+      "--code-splitting",
+      "--outdir",
+      outDir,
+      path.join(root, "src/main.ts"),
+    ],
+    cwd: root,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  if (res.code !== 0) {
+    throw new BuildError(`deno bundle failed: ${new TextDecoder().decode(res.stderr).trim().split("\n")[0]}`);
+  }
+  for (const name of readdirSync(outDir).filter((n) => n.endsWith(".js"))) {
+    const file = path.join(outDir, name);
+    const text = readFileSync(file, "utf8");
+    const lazy = lazyRequire(text);
+    if (lazy !== text) writeFileSync(file, lazy);
+  }
+  const entry = path.join(outDir, "diazo.js");
+  await Deno.rename(path.join(outDir, "main.js"), entry);
+  return entry;
 }
 
 /** The build date: SOURCE_DATE_EPOCH (reproducible builds) or today, as YYYY-MM-DD in UTC. */
@@ -202,6 +257,8 @@ export interface BuildArgs {
   outDir: string;
   check: boolean;
   releaseFilesOnly: boolean;
+  /** Only the split bundle (`--bundle`), into outDir/bundle unless --out-dir. */
+  bundleOnly: boolean;
 }
 
 /** Parses the build's arguments; unknown ones are an error. */
@@ -211,6 +268,7 @@ export function parseBuildArgs(args: readonly string[], root = ROOT): BuildArgs 
     outDir: path.join(root, "dist"),
     check: true,
     releaseFilesOnly: false,
+    bundleOnly: false,
   };
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
@@ -223,8 +281,9 @@ export function parseBuildArgs(args: readonly string[], root = ROOT): BuildArgs 
     } else if (a === "--all") parsed.targets.push(...TARGETS);
     else if (a === "--no-check") parsed.check = false;
     else if (a === "--release-files") parsed.releaseFilesOnly = true;
+    else if (a === "--bundle") parsed.bundleOnly = true;
     else {throw new BuildError(
-        `unknown argument '${a}' (use --target T, --all, --out-dir DIR, --no-check, --release-files)`,
+        `unknown argument '${a}' (use --target T, --all, --out-dir DIR, --no-check, --release-files, --bundle)`,
       );}
   }
   if (parsed.targets.length === 0) parsed.targets = [...TARGETS];
@@ -234,6 +293,11 @@ export function parseBuildArgs(args: readonly string[], root = ROOT): BuildArgs 
 
 async function main(args: readonly string[]): Promise<void> {
   const opts = parseBuildArgs(args);
+  if (opts.bundleOnly) {
+    const explicit = args.includes("--out-dir");
+    console.log(await bundle(explicit ? opts.outDir : path.join(opts.outDir, "bundle")));
+    return;
+  }
   Deno.mkdirSync(opts.outDir, { recursive: true });
   if (!opts.releaseFilesOnly) {
     const denort = Deno.env.get("DENORT_BIN");

@@ -21,20 +21,31 @@ if (args.length === 1 && (args[0] === "--version" || args[0] === "-V")) {
   ]);
   Deno.exit(await runComplete(args.slice(1), processIo(), Deno.env.toObject()));
 } else {
+  // The hot path (cli/hot.ts) first: `--help` and the commands scripts run most without commander;
+  // the command tree only for what it does not serve. The update check only where it may run.
   const env = Deno.env.toObject();
-  const [{ runCli }, { startUpdateCheck }, { stateDir }] = await Promise.all([
-    import("./cli/root.ts"),
-    import("./services/update_check.ts"),
-    import("./platform/dirs.ts"),
+  const [{ runHot }, { processIo }, { updateCheckDisabled }] = await Promise.all([
+    import("./cli/hot.ts"),
+    import("./cli/io.ts"),
+    import("./services/update_notice.ts"),
   ]);
-  const check = startUpdateCheck({
+  const where = {
     env,
     stdoutIsTerminal: Deno.stdout.isTerminal(),
     stderrIsTerminal: Deno.stderr.isTerminal(),
-    stateDir: stateDir(),
-    version: VERSION,
-  });
-  const code = await runCli(args, undefined, env);
+  };
+  const check = updateCheckDisabled(where) ? undefined : await import("./services/update_check.ts").then(
+    async ({ startUpdateCheck }) =>
+      startUpdateCheck({
+        ...where,
+        stateDir: (await import("./platform/dirs.ts")).stateDir(),
+        version: VERSION,
+      }),
+  );
+  const io = processIo();
+  const cwd = Deno.cwd();
+  const code = await runHot(args, io, env, cwd) ??
+    await (await import("./cli/root.ts")).runCommandTree(args, io, env, cwd);
   const notice = check?.finish();
   if (notice) await Deno.stderr.write(new TextEncoder().encode(notice));
   Deno.exit(code);

@@ -1,4 +1,5 @@
-/** `deno task bench`: every benchmark, printed (never asserted). BENCH_ONLY=startup|transfer|serve|pipeline|tests|soak picks one. */
+/** `deno task bench`: every benchmark, printed (never asserted). BENCH_ONLY=startup|transfer|batch|serve|pipeline|tests|soak picks one. */
+import { benchBatch } from "./batch.ts";
 import { benchPipeline } from "./pipeline.ts";
 import { benchServe } from "./serve.ts";
 import { benchSoak } from "./soak.ts";
@@ -9,6 +10,7 @@ import { benchTransfer } from "./transfer.ts";
 const only = Deno.env.get("BENCH_ONLY");
 if (!only || only === "startup") await benchStartup();
 if (!only || only === "transfer") await benchTransfer();
+if (!only || only === "batch") await benchBatch();
 if (!only || only === "serve") await benchServe();
 if (!only || only === "pipeline") await benchPipeline();
 if (!only || only === "tests") await benchTests();

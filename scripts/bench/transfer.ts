@@ -1,7 +1,7 @@
 /**
  * Transfer benchmark: `object upload` / `object download` of a generated file against a sandbox
  * process, beside the loopback ceiling (one plain PUT / GET of the same bytes to the sandbox's
- * storage route), with the diazo process's peak memory; and a 500-file `--batch` upload.
+ * storage route), with the diazo process's peak memory (small-file batches: batch.ts).
  * Printed, never asserted. Size: BENCH_TRANSFER_MIB (default 1024).
  */
 import path from "node:path";
@@ -14,7 +14,8 @@ const CFG = ["--config", path.join(ROOT, "deno.json")];
 const MiB = 1024 * 1024;
 const BUCKET = "bench-transfer";
 
-interface Run {
+/** One finished diazo run. */
+export interface Run {
   ms: number;
   peakMiB?: number;
   stdout: string;
@@ -43,7 +44,7 @@ export function diazoCommand(args: string[], env: Record<string, string>, cwd: s
 }
 
 /** Runs diazo to completion, timing it and sampling its peak memory. */
-async function diazo(args: string[], env: Record<string, string>, cwd: string): Promise<Run> {
+export async function diazo(args: string[], env: Record<string, string>, cwd: string): Promise<Run> {
   const t0 = performance.now();
   const child = diazoCommand(args, env, cwd).spawn();
   let peak: number | undefined;
@@ -206,20 +207,6 @@ export async function benchTransfer(): Promise<void> {
     };
     const down = best(await download(), await download());
 
-    const batchDir = path.join(home, "batch");
-    await Deno.mkdir(batchDir);
-    for (let i = 0; i < 500; i++) {
-      await Deno.writeFile(
-        path.join(batchDir, `part-${i}.obj`),
-        new Uint8Array(4096 + (i % 16) * 1024).fill(65),
-      );
-    }
-    const batch = await diazo(
-      ["object", "upload", BUCKET, batchDir, "--batch", "--prefix", "batch/"],
-      env,
-      home,
-    );
-
     const rows = [
       ["loopback ceiling: one PUT", rate(size, ceil.putMs), "", ""],
       [
@@ -253,11 +240,6 @@ export async function benchTransfer(): Promise<void> {
         }`,
       );
     }
-    console.log(
-      `  500-file --batch upload: ${(batch.ms / 1000).toFixed(2)} s, ${
-        (500 / (batch.ms / 1000)).toFixed(0)
-      } files/s, peak RSS ${batch.peakMiB?.toFixed(0) ?? "?"} MiB`,
-    );
     console.log("  goals: upload and download >= 80% of the ceiling; peak memory < 150 MiB for any size");
   } finally {
     await sb.stop();

@@ -213,6 +213,11 @@ export async function openTokenStore(opts: OpenTokenStoreOptions): Promise<Opene
     status: { kind: "file", location: file, reason },
   });
   if (forced === "file") return fileStore("DIAZO_TOKEN_STORE=file");
+  // The token file decides: once the keychain was found unusable and the tokens went to the file, no
+  // run probes it again (a probe spawns the keychain tool); DIAZO_TOKEN_STORE=keychain asks again.
+  if (!forced && await fileExists(path.join(opts.stateDir, FALLBACK_MARKER)) && await fileExists(file)) {
+    return fileStore("OS keychain not available (found on an earlier run; tokens.json in use)");
+  }
   const keychain = (opts.keychainFor ?? keychainFor)(opts.os, { env: opts.env, timeoutMs: opts.timeoutMs });
   const unusable = await probeKeychain(keychain, opts.os);
   if (keychain && unusable === undefined) {
@@ -236,6 +241,10 @@ export async function openTokenStore(opts: OpenTokenStoreOptions): Promise<Opene
     opts.warn,
   );
   return fileStore(`OS keychain not available: ${reason}`);
+}
+
+async function fileExists(file: string): Promise<boolean> {
+  return await Deno.stat(file).then((st) => st.isFile, () => false);
 }
 
 async function warnOnce(stateDir: string, message: string, warn: (msg: string) => void): Promise<void> {

@@ -36,7 +36,10 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
       "--paginate",
       "follow every page (OSS next, JSON:API links.next, ACC and HQ offsets, DA paginationToken)",
     )
-    .option("--scopes <list>", "the scope(s) the operation needs, named in errors (default: SPEC.md's table)")
+    .option(
+      "--scopes <list>",
+      "the scope(s) the operation needs, named in errors (default: the scopes diazo knows for that path)",
+    )
     .addOption(
       new Option("--as <who>", "act as the app (2-legged) or the logged-in user").choices(
         ["app", "user"] as const,

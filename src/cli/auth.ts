@@ -1,5 +1,6 @@
 /** `diazo auth ...`: credentials and tokens; commander adapters over ops/auth*.ts. */
-import { runAuthStatus, runAuthTest, runLogout, runWhoami, scopeStatus } from "../ops/auth.ts";
+import { runAuthTest, runLogout, runWhoami } from "../ops/auth.ts";
+import { authStatusAction } from "./hot_actions.ts";
 import { type AnyCommand, type ContextFactory, examples } from "./command.ts";
 import { registerLogin } from "./auth_login.ts";
 import { registerScopeCommands } from "./auth_scopes.ts";
@@ -24,23 +25,7 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
     .description("show the credentials in use and the cached tokens of the profile")
     .option("--scopes", "show only the scopes: the profile's, each token's, and what each scope is for")
     .option("--verbose", "also show each token's decoded claims")
-    .action(async (opts, cmd) => {
-      const ctx = makeCtx(cmd);
-      const st = await runAuthStatus({ verbose: opts.verbose }, ctx);
-      const logged = st.tokens.some((t) => !t.expired);
-      ctx.info(
-        st.client_id
-          ? `Profile ${st.profile}: client ${st.client_id} (${st.client_id_source}), ${
-            logged ? "a valid token is cached" : "no valid token cached"
-          }`
-          : `Profile ${st.profile}: no credentials configured (see \`diazo config profile create --help\`)`,
-      );
-      if (opts.scopes) {
-        await ctx.emit(scopeStatus(st), { columns: ["scope", "in_profile", "in_valid_token", "purpose"] });
-      } else {
-        await ctx.emit(st);
-      }
-    });
+    .action((opts, cmd) => authStatusAction(makeCtx(cmd), opts));
   examples(status, ["diazo auth status", "diazo auth status -o json --query 'tokens[].expires_at'"]);
 
   const logout = auth.command("logout")

@@ -8,8 +8,8 @@ import {
   runBucketCreate,
   runBucketDelete,
   runBucketInfo,
-  runBucketList,
 } from "../ops/bucket.ts";
+import { bucketListAction } from "./hot_actions.ts";
 import { type AnyCommand, type ContextFactory, examples, positiveNumber } from "./command.ts";
 
 /** Adds `list` (every region or one, every page) under `parent`: `bucket list` and its alias `oss list`. */
@@ -18,11 +18,7 @@ export function addListCommand(parent: AnyCommand, makeCtx: ContextFactory): voi
     .description("list the app's buckets in every region (or one), following every page")
     .option("--region <region>", `only this region (${BUCKET_REGIONS.join(", ")})`, parseBucketRegion)
     .option("--limit <n>", "stop after n buckets", positiveNumber("--limit", true))
-    .action(async (opts, cmd) => {
-      const ctx = makeCtx(cmd);
-      const page = await runBucketList({ region: opts.region, limit: opts.limit }, ctx);
-      await ctx.emit(page.items, { columns: ["bucketKey", "policyKey", "region", "createdAt"] });
-    });
+    .action((opts, cmd) => bucketListAction(makeCtx(cmd), opts));
   examples(list, [
     `diazo ${parent.name()} list`,
     `diazo ${parent.name()} list --region EMEA -o json --query '[].bucketKey'`,

@@ -282,7 +282,7 @@ async function dmProjects(
 /** Registers `dm`: SPEC.md's spellings of the data management commands. */
 export function registerDm(program: AnyCommand, makeCtx: ContextFactory): void {
   const dm = program.command("dm").description(
-    "data management as SPEC.md spells it (same as hub/project/folder/item)",
+    "data management shortcuts (the same commands as hub, project, folder and item)",
   );
   examples(dm, [`diazo dm projects`, `diazo dm upload ${PROJECT} ${FOLDER} tower.rvt`]);
   const projects = dm.command("projects")

@@ -4,7 +4,6 @@
  */
 import { childEnv } from "../extend/child_env.ts";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { expandAliases } from "../extend/aliases.ts";
 import { DiazoError } from "../core/errors.ts";
 import { resolvePlugin } from "../extend/plugins.ts";
@@ -13,9 +12,8 @@ import { knownSecrets, redact } from "../core/redact.ts";
 import { configDirFor, stateDirFor } from "../platform/dirs.ts";
 import { ensureShim, runPlugin } from "../platform/spawn.ts";
 import { lookupOptions } from "../platform/which.ts";
-import type { AnyCommand } from "./command.ts";
 import type { RunState } from "./context.ts";
-import { createHookRunner } from "./extend_hooks.ts";
+import { createHookRunner, type HookSubject } from "./extend_hooks.ts";
 import { commandWordIndex, isBuiltinWord, type RunGlobals } from "./argv.ts";
 import type { Io } from "./io.ts";
 
@@ -37,8 +35,8 @@ export interface Extensions {
   findPlugin(args: readonly string[]): Promise<PluginCall | undefined>;
   /** Runs a plugin with the run's globals in its environment; its exit code. */
   runPlugin(call: PluginCall, globals: RunGlobals): Promise<number>;
-  /** Runs the pre hooks of the command about to act (commander's preAction). */
-  beforeAction(actionCommand: AnyCommand): Promise<void>;
+  /** Runs the pre hooks of the command about to act (commander's preAction, or the hot path's). */
+  beforeAction(subject: HookSubject): Promise<void>;
   /** Runs the post hooks once the command has ended with `exitCode` (never changes it). */
   afterAction(exitCode: number, result: unknown): Promise<void>;
 }
@@ -97,6 +95,8 @@ export function createExtensions(input: ExtensionsInput): Extensions {
   async function diazoBin(): Promise<string> {
     if (Deno.build.standalone) return Deno.execPath();
     // Under `deno run`, a shim in the state dir re-runs this same program with this run's permissions.
+    // node:url loaded here only: it is a large part of Node compatibility for every run otherwise.
+    const { fileURLToPath } = await import("node:url");
     const main = Deno.mainModule.startsWith("file:") ? fileURLToPath(Deno.mainModule) : undefined;
     if (!main) return Deno.execPath();
     const config = path.join(path.dirname(path.dirname(main)), "deno.json");
@@ -174,7 +174,7 @@ export function createExtensions(input: ExtensionsInput): Extensions {
       );
       return code;
     },
-    beforeAction: (cmd) => hooks.before(cmd),
+    beforeAction: (subject) => hooks.before(subject),
     afterAction: (exitCode, result) => hooks.after(exitCode, result),
   };
 }

@@ -50,6 +50,25 @@ function namedArgs(cmd: AnyCommand): Record<string, unknown> {
   return out;
 }
 
+/** What the pre/post hooks know of the command about to act (from commander, or the hot path). */
+export interface HookSubject {
+  commandPath: string[];
+  args: Record<string, unknown>;
+  options: Record<string, unknown>;
+  /** --no-hooks was given. */
+  noHooks: boolean;
+}
+
+/** The hook subject of a commander command. */
+export function hookSubjectOf(cmd: AnyCommand): HookSubject {
+  return {
+    commandPath: commandPathOf(cmd),
+    args: namedArgs(cmd),
+    options: cmd.opts() as Record<string, unknown>,
+    noHooks: (cmd.optsWithGlobals() as { hooks?: boolean }).hooks === false,
+  };
+}
+
 function truthy(v: string | undefined): boolean {
   return v !== undefined && v !== "" && v !== "0" && v.toLowerCase() !== "false";
 }
@@ -62,7 +81,7 @@ function shown(os: string, command: string): string {
 /** Creates the hook runner of one run: `before` on the first action, `after` once the run has ended. */
 export function createHookRunner(input: HookRunnerInput): {
   // long: a factory whose length is the closures it returns, which share the run's hook state
-  before(cmd: AnyCommand): Promise<void>;
+  before(cmd: HookSubject): Promise<void>;
   after(exitCode: number, result: unknown): Promise<void>;
 } {
   const { io, env, os } = input;
@@ -113,10 +132,8 @@ export function createHookRunner(input: HookRunnerInput): {
       // `translate <urn>` acts again through `translate start`: the first action is the command.
       if (started) return;
       started = true;
-      if ((cmd.optsWithGlobals() as { hooks?: boolean }).hooks === false || truthy(env.DIAZO_NO_HOOKS)) {
-        return;
-      }
-      const commandPath = commandPathOf(cmd);
+      if (cmd.noHooks || truthy(env.DIAZO_NO_HOOKS)) return;
+      const { commandPath } = cmd;
       const { ok, error } = await input.load();
       if (!ok) {
         if (!OWN_CONFIG_FAMILIES.has(commandPath[0])) {
@@ -127,7 +144,7 @@ export function createHookRunner(input: HookRunnerInput): {
       hooks = ok.config.hooks;
       // A bad DIAZO_HOOK_TIMEOUT is a usage error before the command runs, not after it.
       if (Object.values(hooks).some((list) => list.length > 0)) timeoutMs();
-      subject = { commandPath, args: namedArgs(cmd), options: cmd.opts() as Record<string, unknown> };
+      subject = { commandPath, args: cmd.args, options: cmd.options };
       await run("pre", {});
     },
     async after(exitCode, result) {

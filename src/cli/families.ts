@@ -96,7 +96,7 @@ export const FAMILIES: readonly Family[] = [
   {
     name: "dm",
     group: "data",
-    summary: "data management as SPEC.md spells it: projects, upload, download, update-item, create-folder",
+    summary: "data management shortcuts: projects, upload, download, update-item, create-folder",
     load: () => import("./dm_write.ts").then((m) => ({ register: m.registerDm })),
   },
   {

@@ -5,7 +5,6 @@ import {
   runObjectDelete,
   runObjectDownload,
   runObjectInfo,
-  runObjectList,
   runObjectSignedUrl,
   runObjectUpload,
   runObjectUrn,
@@ -16,6 +15,9 @@ import { type AnyCommand, type ContextFactory, examples, positiveNumber } from "
 import type { Ctx } from "./context.ts";
 import { writableOf } from "./io.ts";
 import { byteProgress } from "./progress.ts";
+import { objectListAction } from "./hot_actions.ts";
+import { runObjectDownloadMany } from "../ops/object_downloads.ts";
+import { usageError } from "../core/errors.ts";
 
 /** A progress bar on stderr when it is a terminal. */
 function bar(ctx: Ctx): StartProgress {
@@ -66,33 +68,50 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
     .argument("<bucketKey>", "the bucket", parseBucketKey)
     .option("--prefix <prefix>", "only keys starting with this")
     .option("--limit <n>", "stop after n objects", positiveNumber("--limit", true))
-    .action(async (bucketKey, opts, cmd) => {
-      const ctx = makeCtx(cmd);
-      const page = await runObjectList({ bucketKey, prefix: opts.prefix, limit: opts.limit }, ctx);
-      await ctx.emit(page.items, { columns: ["objectKey", "size", "sha1"] });
-    });
+    .action((bucketKey, opts, cmd) => objectListAction(makeCtx(cmd), bucketKey, opts));
   examples(list, ["diazo object list myco-models", "diazo object list myco-models --prefix 2026/ -o json"]);
 
   const download = object.command("download").alias("get")
-    .description("download an object (streamed, SHA-1 checked; never writes outside the target directory)")
+    .description(
+      "download objects (streamed, SHA-1 checked; never writes outside the target directory); several keys or --prefix sign 25 at a time",
+    )
     .argument("<bucketKey>", "the bucket", parseBucketKey)
-    .argument("<objectKey>", "the object key", parseObjectKey)
+    .argument("[objectKeys...]", "object keys (one, several, or none with --prefix)")
     .option(
       "-o, --out <path>",
       "file, or directory (existing, or ending in /) to write into; default the current directory",
     )
+    .option("--prefix <prefix>", "also every object whose key starts with this (written under its key)")
     .option("--force", "overwrite an existing file")
     .option("--resume", "keep the part file when interrupted or failing, to go on from it next time")
-    .action(async (bucketKey, objectKey, opts, cmd) => {
+    .action(async (bucketKey, objectKeys, opts, cmd) => {
       const ctx = makeCtx(cmd);
       // Ctrl-C stops the transfer so that its part file is removed (kept with --resume), then exit 130.
       const abort = new AbortController();
       ctx.onInterrupt(() => abort.abort());
+      const keys = objectKeys.map(parseObjectKey);
+      if (keys.length === 0 && opts.prefix === undefined) {
+        throw usageError(
+          "name an object key, or --prefix",
+          "Example: diazo object download myco-models house.rvt",
+        );
+      }
+      if (keys.length > 1 || opts.prefix !== undefined) {
+        const many = await runObjectDownloadMany({
+          bucketKey,
+          objectKeys: keys,
+          ...opts,
+          signal: abort.signal,
+        }, ctx);
+        ctx.info(many.summary);
+        for (const o of many.outcomes) if (o.status === "failed") ctx.setExitCode(o.exitCode);
+        return await ctx.emit(many.outcomes, { columns: ["status", "objectKey", "file", "size", "error"] });
+      }
       const toStdout = opts.out === "-";
       const { summary, ...got } = await runObjectDownload(
         {
           bucketKey,
-          objectKey,
+          objectKey: keys[0],
           ...opts,
           signal: abort.signal,
           stdout: toStdout ? writableOf(ctx.io.stdout) : undefined, // the run's stdout, not the process's
@@ -107,6 +126,7 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
     "diazo object download myco-models house.rvt",
     "diazo object download myco-models plans/a.dwg -o ./out/",
     "diazo object download myco-models house.rvt -o - | sha1sum",
+    "diazo object download myco-models --prefix 2026/ -o ./out/",
   ]);
 
   const info = object.command("info")

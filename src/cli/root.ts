@@ -3,68 +3,41 @@
  * one `error:` line, one `hint:` line and an exit code (DESIGN.md §4).
  */
 import { Command, CommanderError, Option } from "@commander-js/extra-typings";
-import { DiazoError, ExitCode, isDiazoError, usageError } from "../core/errors.ts";
-import { visible } from "../core/sanitize.ts";
-import { compileQuery, OUTPUT_FORMATS } from "../core/output.ts";
-import { knownSecrets, redact } from "../core/redact.ts";
+import { type DiazoError, ExitCode, usageError } from "../core/errors.ts";
+import { compileQuery } from "../core/output.ts";
 import { versionText } from "../core/version.ts";
-import { appendScopeUse } from "../config/scope_usage.ts";
-import { stateDirFor } from "../platform/dirs.ts";
-import { commandWord, commandWordIndex, loadFrontFiles, resolveRunGlobals, type RunGlobals } from "./argv.ts";
+import { commandWord, commandWordIndex, loadFrontFiles, resolveRunGlobals } from "./argv.ts";
 import { suggest } from "../core/suggest.ts";
-import {
-  type AnyCommand,
-  type ContextFactory,
-  examples,
-  type FamilyModule,
-  positiveNumber,
-  timerOption,
-} from "./command.ts";
+import { type AnyCommand, type ContextFactory, examples, type FamilyModule } from "./command.ts";
 import { createContext, type Ctx, type GlobalFlags, type RunState } from "./context.ts";
 import { FAMILIES, type Family, HELP_GROUPS } from "./families.ts";
 import { createExtensions } from "./extend.ts";
+import { hookSubjectOf } from "./extend_hooks.ts";
 import { type Io, processIo } from "./io.ts";
+import {
+  GLOBAL_OPTIONS,
+  HELP_FLAGS,
+  PROGRAM_DESCRIPTION,
+  PROGRAM_EXAMPLES,
+  VERSION_FLAGS,
+} from "./global_options.ts";
+import { globalFlagsOf, guardedRun } from "./run_common.ts";
+import { runHot } from "./hot.ts";
 
-function globalFlags(cmd: AnyCommand): GlobalFlags {
-  const o = cmd.optsWithGlobals() as Record<string, unknown>;
-  return {
-    output: o.output as string | undefined,
-    query: o.query as string | undefined,
-    profile: o.profile as string | undefined,
-    debug: Boolean(o.debug),
-    quiet: Boolean(o.quiet),
-    nonInteractive: Boolean(o.nonInteractive),
-    yes: Boolean(o.yes || o.confirm),
-    wait: Boolean(o.wait),
-    timeout: o.timeout as number | undefined,
-    concurrency: o.concurrency as number | undefined,
-    color: o.color !== false,
-  };
-}
+export { CLOSED_OUTPUT_EXIT, isClosedOutput } from "./run_common.ts";
 
-/** Builds the program with its global options; families are attached by `runCli`. */
+/** Builds the program with its global options (global_options.ts); families are attached by `runCli`. */
 export function buildProgram(io: Io): AnyCommand {
-  const program = new Command("diazo")
-    .description("Command-line client for Autodesk Platform Services, with a built-in offline sandbox.")
-    .addOption(new Option("-o, --output <format>", "output format").choices(OUTPUT_FORMATS))
-    .option("--query <jmespath>", "filter the JSON result with a JMESPath expression")
-    .option("--profile <name>", "configuration profile to use")
-    .option("--debug", "log HTTP traffic (secrets redacted) and hook/plugin runs to stderr")
-    .option("--quiet", "print only data and errors")
-    .option("--non-interactive", "never prompt; a missing value is an error (implied by CI or no terminal)")
-    .option("-y, --yes", "confirm destructive actions")
-    .option("--confirm", "same as --yes")
-    .option("--wait", "wait for asynchronous work to finish")
-    .option(
-      "--timeout <seconds>",
-      "request timeout and limit of --wait, in seconds",
-      timerOption("--timeout", "seconds"),
-    )
-    .option("--concurrency <n>", "parallel transfers", positiveNumber("--concurrency", true))
-    .option("--no-color", "disable colours")
-    .option("--no-hooks", "do not run the pre_/post_ hooks of plugins.json (also DIAZO_NO_HOOKS=1)")
-    .version(versionText().trimEnd(), "-V, --version", "print version, Deno version and target")
-    .helpOption("-h, --help", "show help")
+  const program = new Command("diazo").description(PROGRAM_DESCRIPTION);
+  for (const o of GLOBAL_OPTIONS) {
+    const option = new Option(o.flags, o.description);
+    if (o.choices) option.choices(o.choices);
+    if (o.parse) option.argParser(o.parse);
+    program.addOption(option);
+  }
+  program
+    .version(versionText().trimEnd(), VERSION_FLAGS.flags, VERSION_FLAGS.description)
+    .helpOption(HELP_FLAGS.flags, HELP_FLAGS.description)
     .showSuggestionAfterError(true)
     .exitOverride()
     .configureOutput({
@@ -72,12 +45,7 @@ export function buildProgram(io: Io): AnyCommand {
       writeErr: (s) => io.stderr.write(s),
       outputError: () => {}, // reported once, in our format, by runCli
     });
-  examples(program, [
-    "diazo demo",
-    "diazo auth test",
-    "diazo bucket list -o json --query '[].bucketKey'",
-    "diazo config profile create work --client-id ID --use",
-  ]);
+  examples(program, PROGRAM_EXAMPLES);
   return program;
 }
 
@@ -108,70 +76,14 @@ async function attachFamilies(
   }
 }
 
-/**
- * The exit code of a run whose reader went away (`diazo ... | head -c1`): 128 + SIGPIPE, what `cat`,
- * `git` and Go programs end with there, so that `set -o pipefail` sees the cut, and nothing printed.
- */
-export const CLOSED_OUTPUT_EXIT = 141;
-
-/** True when `e` (or an error it wraps) is a write to a pipe whose reader has closed it. */
-export function isClosedOutput(e: unknown): boolean {
-  for (let c: unknown = e, depth = 0; c && depth < 8; c = (c as Error).cause, depth++) {
-    if (c instanceof Deno.errors.BrokenPipe) return true;
+/** A commander failure as the usage error diazo reports, or undefined for help and version (exit code). */
+function commanderFailure(e: CommanderError): DiazoError | number {
+  if (["commander.helpDisplayed", "commander.version", "commander.help"].includes(e.code)) {
+    return e.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
   }
-  return false;
-}
-
-/** Writes `e` as `error:`/`hint:` lines (and the JSON object when the run's format is json); its exit code. */
-function reportError(e: unknown, io: Io, globals: RunGlobals): number {
-  // The JSON object only when json is asked for (flag, DIAZO_OUTPUT, setting), not for a mere pipe.
-  const asked = globals.outputSource !== "terminal" && globals.outputError === undefined;
-  const opts = { json: asked && globals.output === "json", debug: globals.debug };
-  if (e instanceof CommanderError) {
-    if (["commander.helpDisplayed", "commander.version", "commander.help"].includes(e.code)) {
-      return e.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
-    }
-    const [first, ...rest] = e.message.replace(/^error: /, "").split("\n");
-    const suggestion = rest.join(" ").trim().replace(/^\(|\)$/g, "");
-    e = usageError(first, suggestion || "Run `diazo --help` (or `diazo <command> --help`) for usage.");
-  }
-  if (!isDiazoError(e)) {
-    const err = e as Error;
-    const wrapped = new DiazoError("failure", {
-      params: {
-        detail: `unexpected error: ${err?.message ?? String(e)}`,
-        hint: "Run again with --debug for details, and report it if it persists.",
-      },
-    });
-    if (opts.debug && err?.stack) io.stderr.write(redact(err.stack, knownSecrets()) + "\n");
-    e = wrapped;
-  }
-  const de = e as DiazoError;
-  const secrets = knownSecrets();
-  const message = redact(de.message, secrets);
-  const hint = redact(de.hint, secrets);
-  // Messages quote platform text (keys, answers): no raw control character reaches the terminal.
-  const shown = (text: string) => visible(text, { keepLines: true });
-  io.stderr.write(`error: ${shown(message)}\nhint: ${shown(hint)}\n`);
-  if (opts.json) {
-    io.stderr.write(
-      JSON.stringify({ error: { code: de.code, message, hint, status: de.status ?? null } }) + "\n",
-    );
-  }
-  if (opts.debug && de.cause instanceof Error && de.cause.stack) {
-    io.stderr.write(redact(de.cause.stack, secrets) + "\n");
-  }
-  return de.exitCode;
-}
-
-/** `reportError`, except that a closed stderr cannot turn one failure into a crash. */
-function reportErrorSafely(e: unknown, io: Io, globals: RunGlobals): number {
-  try {
-    return reportError(e, io, globals);
-  } catch (writeError) {
-    if (!isClosedOutput(writeError)) throw writeError;
-    return isDiazoError(e) ? e.exitCode : ExitCode.failure;
-  }
+  const [first, ...rest] = e.message.replace(/^error: /, "").split("\n");
+  const suggestion = rest.join(" ").trim().replace(/^\(|\)$/g, "");
+  return usageError(first, suggestion || "Run `diazo --help` (or `diazo <command> --help`) for usage.");
 }
 
 /** The deepest command that `words` name from `program`, its path, and the words left over. */
@@ -244,23 +156,11 @@ function commandPath(cmd: AnyCommand): string {
   return names.join(" ");
 }
 
-/** Appends the run's scope use to the local log; a log that cannot be written never fails a command. */
-async function recordUsage(
-  state: RunState,
-  exit: number,
-  env: Record<string, string | undefined>,
-): Promise<void> {
-  if (!state.usage || state.usage.scopes.size === 0 || !state.command) return;
-  try {
-    await appendScopeUse(stateDirFor((k) => env[k], Deno.build.os), {
-      time: new Date().toISOString(),
-      command: state.command,
-      profile: state.usage.profile,
-      mode: state.usage.mode,
-      scopes: [...state.usage.scopes].sort(),
-      exit,
-    });
-  } catch { /* best effort */ }
+/** The program as `diazo --help` shows it: every family a stub (what root_help.ts must print the same as). */
+export function stubProgram(io: Io): AnyCommand {
+  const program = buildProgram(io);
+  for (const family of FAMILIES) attachFamily(program, family);
+  return program;
 }
 
 /** The whole command tree with every family loaded, for validation and completion; its actions must not run. */
@@ -298,8 +198,19 @@ export interface RunOptions {
   state?: RunState;
 }
 
-/** Runs diazo with the given arguments and returns the exit code. */
+/** Runs diazo with the given arguments and returns the exit code: the hot path when it serves them, else the tree. */
 export async function runCli(
+  argv: readonly string[],
+  io: Io = processIo(),
+  env: Record<string, string | undefined> = Deno.env.toObject(),
+  cwd: string = Deno.cwd(),
+  options: RunOptions = {},
+): Promise<number> {
+  return await runHot(argv, io, env, cwd, options) ?? await runCommandTree(argv, io, env, cwd, options);
+}
+
+/** Runs diazo through the full command tree (commander), whatever the arguments. */
+export async function runCommandTree(
   argv: readonly string[],
   io: Io = processIo(),
   env: Record<string, string | undefined> = Deno.env.toObject(),
@@ -316,7 +227,7 @@ export async function runCli(
   const ext = createExtensions({ io, env, cwd, debug: globals.debug, state });
   const makeCtx: ContextFactory = (cmd) => {
     state.command ??= commandPath(cmd);
-    const flags = globalFlags(cmd);
+    const flags = globalFlagsOf(cmd.optsWithGlobals() as Record<string, unknown>);
     if (globals.debug) flags.debug = true;
     return createContext({ io, flags, env, cwd, state, globals });
   };
@@ -324,17 +235,9 @@ export async function runCli(
   program.hook("preAction", async (_this, actionCommand) => {
     const q = (actionCommand.optsWithGlobals() as { query?: string }).query;
     if (q !== undefined) await compileQuery(q);
-    await ext.beforeAction(actionCommand);
+    await ext.beforeAction(hookSubjectOf(actionCommand));
   });
-  const onSigint = () => {
-    if (state.interruptHandler) return state.interruptHandler();
-    io.stderr.write("\nerror: Interrupted\n");
-    Deno.exit(ExitCode.interrupted);
-  };
-  try {
-    Deno.addSignalListener("SIGINT", onSigint);
-  } catch { /* not supported here (e.g. some Windows consoles) */ }
-  try {
+  return await guardedRun({ io, env, state, ext, globals: () => globals }, async () => {
     const expanded = await ext.expand(argv);
     const plugin = await ext.findPlugin(expanded);
     globals = state.globals = front(expanded, plugin?.at);
@@ -353,20 +256,12 @@ export async function runCli(
     try {
       await program.parseAsync([...args], { from: "user" });
     } catch (e) {
-      const failedHelp = e instanceof CommanderError && e.code === "commander.help" && e.exitCode !== 0;
-      throw failedHelp ? incompleteCommand(program, args) : e;
+      if (!(e instanceof CommanderError)) throw e;
+      if (e.code === "commander.help" && e.exitCode !== 0) throw incompleteCommand(program, args);
+      const failure = commanderFailure(e);
+      if (typeof failure === "number") return failure;
+      throw failure;
     }
-    await ext.afterAction(state.exitCode, state.result);
-    await recordUsage(state, state.exitCode, env);
-    return state.exitCode;
-  } catch (e) {
-    const code = isClosedOutput(e) ? CLOSED_OUTPUT_EXIT : reportErrorSafely(e, io, globals);
-    await ext.afterAction(code, state.result);
-    await recordUsage(state, code, env);
-    return code;
-  } finally {
-    try {
-      Deno.removeSignalListener("SIGINT", onSigint);
-    } catch { /* ignore */ }
-  }
+    return undefined;
+  });
 }

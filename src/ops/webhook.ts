@@ -96,7 +96,7 @@ export function checkCallbackUrl(url: string, warn: (line: string) => void): str
     throw usageError(`invalid callback URL '${url}': only http and https are supported`, hint);
   }
   if (protocol === "http:" && !isLoopbackHost(hostname)) {
-    warn(`${url} is not HTTPS: the platform requires HTTPS callbacks in production (SPEC.md §5.8)`);
+    warn(`${url} is not HTTPS: the platform requires HTTPS callbacks in production`);
   }
   return url;
 }

@@ -11,7 +11,7 @@ import { DiazoError, usageError } from "../core/errors.ts";
 import type { Http } from "./http.ts";
 import type { BucketKey, ObjectKey } from "../aps/ids.ts";
 import { safeJoin } from "../core/paths.ts";
-import { getDownloadUrl } from "./oss_objects.ts";
+import { type DownloadUrl, getDownloadUrl } from "./oss_objects.ts";
 import { startTailHash } from "./tail_hash.ts";
 
 /** How often a download that broke off mid-stream is continued (or started again). */
@@ -159,6 +159,37 @@ function isBrokenStream(e: unknown): e is BrokenStream {
  * One pass over the URLs into `part`. `from` is where to go on from (undefined: the part file's
  * length when there is one URL); a server that ignores the Range header gets the file rewritten.
  */
+/**
+ * Objects up to this size are read whole and hashed on the main thread: for them a hashing worker's
+ * start-up costs more than the hashing (it made a batch of small files CPU-bound).
+ */
+export const SMALL_OBJECT = 1024 * 1024;
+
+/** One small object's bytes into `part`, hashed in memory. */
+async function fetchSmall(
+  http: Http,
+  o: FetchToFileOptions,
+  part: string,
+): Promise<{ size: number; sha1: string }> {
+  const res = await http.request<ReadableStream<Uint8Array>>({
+    path: o.urls[0],
+    auth: "none",
+    headers: o.headers,
+    responseType: "stream",
+    signal: o.signal,
+  });
+  let bytes: Uint8Array;
+  try {
+    bytes = await new Response(res.data).bytes();
+  } catch (e) {
+    if (o.signal?.aborted) throw new DiazoError("interrupted", { cause: e });
+    throw { brokenStream: e } satisfies BrokenStream;
+  }
+  await Deno.writeFile(part, bytes);
+  o.onProgress?.(bytes.length, o.expectedSize);
+  return { size: bytes.length, sha1: createHash("sha1").update(bytes).digest("hex") };
+}
+
 async function streamOnce(
   http: Http,
   o: FetchToFileOptions,
@@ -182,6 +213,9 @@ async function streamOnce(
     ) {
       offset = 0;
     }
+  }
+  if (offset === 0 && o.urls.length === 1 && (o.expectedSize ?? Infinity) <= SMALL_OBJECT) {
+    return await fetchSmall(http, o, part);
   }
   const file = await Deno.open(part, {
     write: true,
@@ -234,25 +268,29 @@ async function streamOnce(
   return digest;
 }
 
+/** Where an object's bytes are and what they must be, from a signed S3 download answer (one or batched). */
+export function sourceOf(
+  label: string,
+  objectKey: string,
+  signed: DownloadUrl,
+): Pick<FetchToFileOptions, "urls" | "label" | "expectedSize" | "expectedSha1"> {
+  const urls = signed.url ? [signed.url] : orderedRanges(signed.urls ?? {});
+  if (urls.length === 0) {
+    throw usageError(
+      `the platform gave no download URL for ${objectKey}`,
+      "Retry; `--debug` shows its answer.",
+    );
+  }
+  return { urls, label, expectedSize: signed.size, expectedSha1: signed.sha1 };
+}
+
 /** Where an object is and what its bytes must be, from its signed S3 download answer. */
 async function signedSource(
   http: Http,
   o: { bucketKey: BucketKey; objectKey: ObjectKey; signal?: AbortSignal },
 ): Promise<Pick<FetchToFileOptions, "urls" | "label" | "expectedSize" | "expectedSha1">> {
   const signed = await getDownloadUrl(http, o.bucketKey, o.objectKey, { signal: o.signal });
-  const urls = signed.url ? [signed.url] : orderedRanges(signed.urls ?? {});
-  if (urls.length === 0) {
-    throw usageError(
-      `the platform gave no download URL for ${o.objectKey}`,
-      "Retry; `--debug` shows its answer.",
-    );
-  }
-  return {
-    urls,
-    label: `${o.bucketKey}/${o.objectKey}`,
-    expectedSize: signed.size,
-    expectedSha1: signed.sha1,
-  };
+  return sourceOf(`${o.bucketKey}/${o.objectKey}`, o.objectKey, signed);
 }
 
 /** Downloads an object through its signed S3 URL(s) into `target`, checking size and SHA-1. */

@@ -204,13 +204,13 @@ export function isBatchError<T>(
 /** Most objects one batch request names (oss.yaml). */
 export const MAX_BATCH_ITEMS = 25;
 
-/** Posts a batch operation (`batchsigneds3upload`, `batchcompleteupload`) and returns its per-key results. */
+/** Posts a batch operation (`batchsigneds3upload`, `batchcompleteupload`, ...) and returns its per-key results. */
 async function batchRequest<T>(
   http: Http,
   bucketKey: BucketKey,
   operation: string,
   requests: readonly Record<string, unknown>[],
-  opts: { query?: Record<string, number>; retry?: "always"; signal?: AbortSignal },
+  opts: { query?: Record<string, number>; retry?: "always"; signal?: AbortSignal; scope?: string },
 ): Promise<Record<string, BatchItem<T>>> {
   const res = await http.request<{ results?: Record<string, BatchItem<T>> }>({
     method: "POST",
@@ -219,7 +219,7 @@ async function batchRequest<T>(
     json: { requests },
     resource: "bucket",
     key: bucketKey,
-    scope: "data:create",
+    scope: opts.scope ?? "data:create",
     retry: opts.retry,
     signal: opts.signal,
   });
@@ -248,4 +248,26 @@ export function batchCompleteUpload(
 ): Promise<Record<string, BatchItem<ObjectDetails>>> {
   // Completing twice is harmless: a repeated item answers with an error that sends it to the single flow.
   return batchRequest(http, bucketKey, "batchcompleteupload", items, { retry: "always", signal });
+}
+
+/** Signed download URLs for up to 25 objects of a bucket in one request (`batchsigneds3download`). */
+export function batchDownloadUrls(
+  http: Http,
+  bucketKey: BucketKey,
+  objectKeys: readonly ObjectKey[],
+  opts: { minutes?: number; signal?: AbortSignal } = {},
+): Promise<Record<string, BatchItem<DownloadUrl>>> {
+  // Signing changes nothing: a repeated request is as safe as the first.
+  return batchRequest(
+    http,
+    bucketKey,
+    "batchsigneds3download",
+    objectKeys.map((objectKey) => ({ objectKey })),
+    {
+      query: { minutesExpiration: opts.minutes ?? 60 },
+      retry: "always",
+      signal: opts.signal,
+      scope: "data:read",
+    },
+  );
 }

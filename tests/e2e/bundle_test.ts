@@ -39,8 +39,17 @@ Deno.test("the bundle runs self-contained: empty cache, no network, the compile 
   assert.equal(bundled.code, 0, new TextDecoder().decode(bundled.stderr));
   const work = await Deno.makeTempDir({ prefix: "diazo-bundle-" });
   try {
+    // The split bundle (scripts/build.ts --bundle: dist/bundle/diazo.js and its chunks), else the one file.
+    const split = path.join(ROOT, "dist/bundle");
+    const files = await Deno.stat(path.join(split, "diazo.js")).then(
+      () =>
+        [...Deno.readDirSync(split)].filter((e) => e.name.endsWith(".js")).map((e) =>
+          path.join(split, e.name)
+        ),
+      () => [path.join(ROOT, "dist/diazo.js")],
+    );
+    for (const file of files) await Deno.copyFile(file, path.join(work, path.basename(file)));
     const bundle = path.join(work, "diazo.js");
-    await Deno.copyFile(path.join(ROOT, "dist/diazo.js"), bundle);
     const emptyDenoDir = path.join(work, "deno-dir");
     await Deno.mkdir(emptyDenoDir);
     const home = path.join(work, "home");

@@ -51,9 +51,10 @@ export async function streamToFile(
 
 /** Feeds a file's bytes to `hash`. */
 export async function hashFile(hash: Hash, path: string): Promise<void> {
-  // One large reused buffer: hashing is then bound by SHA-1, not by per-chunk overhead.
-  const buf = new Uint8Array(HASH_CHUNK);
+  // One large reused buffer: hashing is then bound by SHA-1, not by per-chunk overhead. No larger
+  // than the file: a fresh 4 MiB per small part made batches of small files GC-bound.
   using file = await Deno.open(path);
+  const buf = new Uint8Array(Math.min(HASH_CHUNK, (await file.stat()).size + 1));
   for (let n = await file.read(buf); n !== null; n = await file.read(buf)) hash.update(buf.subarray(0, n));
 }
 

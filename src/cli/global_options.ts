@@ -1,0 +1,97 @@
+/**
+ * The program's global options, description and examples as plain data (no commander): root.ts
+ * declares them to commander from here, and the commander-free hot path (hot.ts, root_help.ts)
+ * parses and prints them from the same list.
+ */
+import { OUTPUT_FORMATS } from "../core/output.ts";
+import { positiveNumber, timerOption } from "./command.ts";
+
+/** One global option: commander's flags string, its help line, and how its value is read. */
+export interface GlobalOption {
+  /** As commander takes it, e.g. "-o, --output <format>" or "--no-color". */
+  flags: string;
+  description: string;
+  /** The values allowed (shown in help as commander shows `.choices()`). */
+  choices?: readonly string[];
+  /** Reads the option's value (a usage error when it is not valid). */
+  parse?: (value: string) => unknown;
+}
+
+/** The program's one-line description. */
+export const PROGRAM_DESCRIPTION =
+  "Command-line client for Autodesk Platform Services, with a built-in offline sandbox.";
+
+/** The examples at the end of `diazo --help`. */
+export const PROGRAM_EXAMPLES: readonly string[] = [
+  "diazo demo",
+  "diazo auth test",
+  "diazo bucket list -o json --query '[].bucketKey'",
+  "diazo config profile create work --client-id ID --use",
+];
+
+/** The global options of DESIGN.md §4, in help order (-V and -h are added by root.ts and root_help.ts). */
+export const GLOBAL_OPTIONS: readonly GlobalOption[] = [
+  { flags: "-o, --output <format>", description: "output format", choices: OUTPUT_FORMATS },
+  { flags: "--query <jmespath>", description: "filter the JSON result with a JMESPath expression" },
+  { flags: "--profile <name>", description: "configuration profile to use" },
+  { flags: "--debug", description: "log HTTP traffic (secrets redacted) and hook/plugin runs to stderr" },
+  { flags: "--quiet", description: "print only data and errors" },
+  {
+    flags: "--non-interactive",
+    description: "never prompt; a missing value is an error (implied by CI or no terminal)",
+  },
+  { flags: "-y, --yes", description: "confirm destructive actions" },
+  { flags: "--confirm", description: "same as --yes" },
+  { flags: "--wait", description: "wait for asynchronous work to finish" },
+  {
+    flags: "--timeout <seconds>",
+    description: "request timeout and limit of --wait, in seconds",
+    parse: timerOption("--timeout", "seconds"),
+  },
+  {
+    flags: "--concurrency <n>",
+    description: "parallel transfers",
+    parse: positiveNumber("--concurrency", true),
+  },
+  { flags: "--no-color", description: "disable colours" },
+  {
+    flags: "--no-hooks",
+    description: "do not run the pre_/post_ hooks of plugins.json (also DIAZO_NO_HOOKS=1)",
+  },
+];
+
+/** The version and help options, as root.ts declares them. */
+export const VERSION_FLAGS = {
+  flags: "-V, --version",
+  description: "print version, Deno version and target",
+};
+/** The help option, as root.ts declares it. */
+export const HELP_FLAGS = { flags: "-h, --help", description: "show help" };
+
+/** What a flags string declares: its short and long names, its value, and the key commander stores it under. */
+export interface ParsedFlags {
+  short?: string;
+  long: string;
+  /** Whether it takes a value (`<x>`). */
+  takesValue: boolean;
+  /** The attribute name (`--non-interactive` -> nonInteractive, `--no-color` -> color). */
+  key: string;
+  /** A `--no-x` option: sets `x` to false. */
+  negate: boolean;
+}
+
+/** Splits a commander flags string ("-o, --output <format>") into its parts. */
+export function parseFlags(flags: string): ParsedFlags {
+  const words = flags.split(/[ ,|]+/).filter(Boolean);
+  const short = words.find((w) => /^-[^-]$/.test(w));
+  const long = words.find((w) => w.startsWith("--"))!;
+  const negate = long.startsWith("--no-");
+  const name = negate ? long.slice(5) : long.slice(2);
+  return {
+    ...(short ? { short } : {}),
+    long,
+    takesValue: words.some((w) => w.startsWith("<")),
+    key: name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase()),
+    negate,
+  };
+}
