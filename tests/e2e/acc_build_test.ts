@@ -358,6 +358,13 @@ Deno.test("acc asset, submittal, checklist: create -> get -> update with only th
   const back = await h.run(["acc", "submittal", "update", item.id, "--project", PROJECT, "--state", "draft"]);
   assertUsageError(back, /cannot move submittal \S+ from 'rev' to 'draft'/);
   assert.match(back.stderr, /may move to: mgr-2, void/);
+  const noSpec = await h.run(["acc", "submittal", "update", item.id, "--project", PROJECT, "--spec", "nope"]);
+  assert.equal(noSpec.code, 2, noSpec.stderr);
+  assert.match(
+    noSpec.stderr,
+    /'specId' nope is not a spec of the project/,
+    "the item exists; its spec does not",
+  );
 
   // Checklists: made from a template, then moved along their statuses.
   const [template] = json<Row[]>(await run(["acc", "checklist", "templates"]));
@@ -365,6 +372,20 @@ Deno.test("acc asset, submittal, checklist: create -> get -> update with only th
     await run(["acc", "checklist", "create", "--template", template.id, "--title", "Level 3 pre-pour"]),
   );
   assert.equal(list.attributes.status, "not_started");
+  // A template the project lacks is a bad body (exit 2), not a missing project.
+  const noTemplate = await h.run([
+    "acc",
+    "checklist",
+    "create",
+    "--project",
+    PROJECT,
+    "--template",
+    "00000000-0000-4000-8000-000000000000",
+    "--title",
+    "x",
+  ]);
+  assert.equal(noTemplate.code, 2, noTemplate.stderr);
+  assert.match(noTemplate.stderr, /'templateId' 00000000-\S+ is not a checklist template of the project/);
   const full = json<Row & { included: { type: string }[] }>(await run(["acc", "checklist", "get", list.id]));
   assert.ok(full.included.some((r) => r.type === "instance_items"), "sections and items come with it");
   seq = await lastSeq(h);

@@ -8,7 +8,7 @@ import type { RequestContext } from "../context.ts";
 import { json } from "../respond.ts";
 import type { Route } from "../router.ts";
 import { limitOffset } from "../admin/common.ts";
-import { access, bad, body, checkFields, checkText, find } from "./common.ts";
+import { access, bad, body, checkFields, checkText, find, named } from "./common.ts";
 import type { ProjectBuild, Rec } from "./store.ts";
 
 const FIELDS = [
@@ -77,8 +77,7 @@ async function batchGet(req: Request, ctx: RequestContext): Promise<Response> {
 function checkAsset(build: ProjectBuild, a: Record<string, unknown>) {
   checkText(a, ["clientAssetId", "barcode", "locationId", "categoryId", "statusId"], 250);
   checkText(a, ["description"], 1000);
-  const category = build.categories.find((c) => c.id === String(a.categoryId));
-  if (!category) throw bad(`'categoryId' ${a.categoryId} is not a category of the project`);
+  const category = named(build.categories, a, "categoryId", "a category");
   if (!category.statusIds.includes(String(a.statusId))) {
     const labels = category.statusIds.map((id) => `${id} (${build.assetStatuses.get(id)?.label})`);
     throw bad(`'statusId' must be one of the category's statuses: ${labels.join(", ")}`);

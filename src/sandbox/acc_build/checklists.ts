@@ -10,7 +10,7 @@ import type { RequestContext } from "../context.ts";
 import { JSON_API_TYPE } from "../errors.ts";
 import type { Route } from "../router.ts";
 import { limitOffset } from "../admin/common.ts";
-import { access, bad, body, checkDates, checkFields, checkMove, checkText, find } from "./common.ts";
+import { access, bad, body, checkDates, checkFields, checkMove, checkText, find, named } from "./common.ts";
 import type { ChecklistTemplate, Rec } from "./store.ts";
 
 const FIELDS = [
@@ -138,7 +138,7 @@ async function create(req: Request, ctx: RequestContext): Promise<Response> {
   if (a.status !== undefined && a.status !== "not_started") {
     throw bad("a new checklist starts as 'not_started'");
   }
-  const t = find(build.templates, String(a.templateId), "template");
+  const t = named(build.templates, a, "templateId", "a checklist template");
   const c: Rec = {
     id: String(build.counters.checklist++),
     description: null,

@@ -99,6 +99,21 @@ export function checkMove(
   }
 }
 
+/**
+ * The record a body field names (`templateId`, `specId`...), else 400: a body naming what the
+ * project lacks is a bad request, not a missing path (which would read as the project missing).
+ */
+export function named<T extends { id: string }>(
+  records: readonly T[],
+  b: Record<string, unknown>,
+  field: string,
+  what: string,
+): T {
+  const r = records.find((x) => x.id === String(b[field]));
+  if (!r) throw bad(`'${field}' ${b[field]} is not ${what} of the project`);
+  return r;
+}
+
 /** The record with `id`, else 404 naming it. */
 export function find<T extends { id: string }>(records: readonly T[], id: string, what: string): T {
   const r = records.find((x) => x.id === id);

@@ -10,7 +10,7 @@ import { json } from "../respond.ts";
 import type { Route } from "../router.ts";
 import { notFound } from "../errors.ts";
 import { offsetPage, window } from "../admin/common.ts";
-import { access, bad, body, checkDates, checkFields, checkMove, checkText, find } from "./common.ts";
+import { access, bad, body, checkDates, checkFields, checkMove, checkText, find, named } from "./common.ts";
 import type { ProjectBuild, Rec } from "./store.ts";
 
 const PATCH_FIELDS = [
@@ -82,9 +82,9 @@ function checkItem(build: ProjectBuild, b: Record<string, unknown>) {
   if (b.priority !== undefined && !PRIORITIES.includes(String(b.priority))) {
     throw bad(`'priority' must be one of ${PRIORITIES.join(", ")}`);
   }
-  if (b.typeId !== undefined) find(build.itemTypes, String(b.typeId), "item type");
-  if (b.specId !== undefined) find(build.specs, String(b.specId), "spec");
-  if (b.packageId !== undefined && b.packageId !== null) find(build.packages, String(b.packageId), "package");
+  if (b.typeId !== undefined) named(build.itemTypes, b, "typeId", "an item type");
+  if (b.specId !== undefined) named(build.specs, b, "specId", "a spec");
+  if (b.packageId !== undefined && b.packageId !== null) named(build.packages, b, "packageId", "a package");
 }
 
 /** The spec and package fields an item repeats from the ids it names. */
