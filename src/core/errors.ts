@@ -384,7 +384,8 @@ export function isDiazoError(e: unknown): e is DiazoError {
 /**
  * What a request is about, for mapping its failure: `acc-project` is a construction-cloud request
  * naming a project (403 = not a member, 404 = project not found); `acc-record` one naming a record of
- * such a project (403 as above, 404 = that record not found).
+ * such a project (403 as above, or "Permission denied" when the platform says the refusal is about
+ * the record; 404 = that record not found, or the project when the platform says so).
  */
 export type ResourceKind =
   | "bucket"
