@@ -28,7 +28,7 @@ export const RFI_CLI: RecordCli<Rfi, RfiFilters> = {
     {
       flags: "--assigned-to <ids>",
       key: "assignedTo",
-      help: "only RFIs assigned to these users (Autodesk ids)",
+      help: "only RFIs assigned to these users (Autodesk ids; me: you)",
       parse: commaList,
     },
     {

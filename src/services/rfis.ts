@@ -125,6 +125,16 @@ export async function searchRfiPage(
   };
 }
 
+/** The caller in the project (`GET /users/me`): `user.id` is their Autodesk id. */
+export async function getRfiMe(http: Http, project: AccProjectId): Promise<{ user: { id: string } }> {
+  const res = await http.request<{ user: { id: string } }>({
+    path: `${base(project)}/users/me`,
+    resource: "acc-project",
+    scope: DATA_READ,
+  });
+  return res.data;
+}
+
 /** One RFI (with its responses and permitted actions); 404 names the RFI. */
 export async function getRfi(http: Http, project: AccProjectId, id: string): Promise<Rfi> {
   const res = await http.request<Rfi>({

@@ -159,6 +159,24 @@ Deno.test("acc build: every list follows both pages, --limit stops, b. ids are s
     await h.run(["rfi", "list", "--project", PROJECT, "--assigned-to", "SANDBOXADAMORENO", "-o", "json"]),
   );
   assert.ok(mine.length > 0 && mine.every((r) => r.assignedTo.some((a) => a.id === "SANDBOXADAMORENO")));
+  const before = await lastSeq(h);
+  const myRfis = await h.run([
+    "rfi",
+    "list",
+    "--project",
+    PROJECT,
+    "--assigned-to",
+    "me,SANDBOXJONASBERG",
+    "-o",
+    "json",
+  ]);
+  assert.equal(myRfis.code, 0, myRfis.stderr);
+  const searched = (await sentBodies(h, before, "POST")) as { filter: { assignedTo: string[] } }[];
+  assert.deepEqual(
+    searched[0].filter.assignedTo,
+    ["DIAZOSANDBOXUSER", "SANDBOXJONASBERG"],
+    "me is the caller",
+  );
   const due = json<{ dueDate: string }[]>(
     await h.run(["rfi", "list", "--project", PROJECT, "--due-before", "2026-01-25", "-o", "json"]),
   );
