@@ -96,9 +96,9 @@ function fieldsOf(spec: readonly FieldFlag[], opts: Record<string, unknown>): Re
   return out;
 }
 
-/** commander's option key of `--due-date <date>`: dueDate. */
+/** commander's option key of `--due-date <date>`: dueDate (of `--assigned-to, --assignee <id>`: the last, assignee). */
 function optionKey(flags: string): string {
-  const long = flags.split(/[ ,]+/).find((p) => p.startsWith("--"))!.slice(2);
+  const long = flags.split(/[ ,]+/).filter((p) => p.startsWith("--")).at(-1)!.slice(2);
   return long.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 }
 

@@ -102,11 +102,11 @@ export function fieldOptions<C extends AnyCommand>(cmd: C): C {
       new Option("--assignee-type <type>", "what --assigned-to names (default user)").choices(ASSIGNEE_TYPES),
     )
     .option(
-      "--due <date>",
+      "--due-date, --due <date>", // --due-date as rfi and acc records spell it
       "due date YYYY-MM-DD ('none' clears it)",
       (v) => v === "none" ? v : dateOption("--due")(v),
     )
-    .option("--start <date>", "start date YYYY-MM-DD", dateOption("--start"))
+    .option("--start-date, --start <date>", "start date YYYY-MM-DD", dateOption("--start"))
     .option("--location <text>", "location, as text")
     .option("--from-file <file>", "more fields from a JSON or YAML file (- reads stdin); flags win");
   return cmd;

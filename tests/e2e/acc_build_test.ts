@@ -386,10 +386,21 @@ Deno.test("acc asset, submittal, checklist: create -> get -> update with only th
 
   // Checklists: made from a template, then moved along their statuses.
   const [template] = json<Row[]>(await run(["acc", "checklist", "templates"]));
-  const list = json<Row & { attributes: { status: string } }>(
-    await run(["acc", "checklist", "create", "--template", template.id, "--title", "Level 3 pre-pour"]),
+  const list = json<Row & { attributes: { status: string; assigneeId: string } }>(
+    await run([
+      "acc",
+      "checklist",
+      "create",
+      "--template",
+      template.id,
+      "--title",
+      "Level 3 pre-pour",
+      "--assigned-to", // as rfi and issue spell it (--assignee too)
+      "SANDBOXJONASBERG",
+    ]),
   );
   assert.equal(list.attributes.status, "not_started");
+  assert.equal(list.attributes.assigneeId, "SANDBOXJONASBERG");
   // A template the project lacks is a bad body (exit 2), not a missing project.
   const noTemplate = await h.run([
     "acc",

@@ -182,7 +182,7 @@ Deno.test("issue: every command against the sandbox", async (t) => {
         "update",
         "--title",
         "Cracked plinth",
-        "--due",
+        "--due-date", // the spelling of rfi and acc records; --due too
         "2026-12-15",
         "--assigned-to",
         "SANDBOXADAMORENO",
