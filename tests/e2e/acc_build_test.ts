@@ -23,10 +23,15 @@ const PROJECT = [...seedAccount().projects.values()][0].id;
 type Row = { id: string; [k: string]: unknown };
 
 let shared: Promise<SandboxHome> | undefined;
-/** One sandbox for the file, logged in as the sandbox user with the data scopes. */
+let loggedIn: Promise<SandboxHome> | undefined;
+/** One sandbox for the file (the first test uses it before any login). */
+function fresh(): Promise<SandboxHome> {
+  return shared ??= openSandboxHome({ DIAZO_NO_BROWSER: "1" });
+}
+/** The file's sandbox, logged in as the sandbox user with the data scopes. */
 function sandbox(): Promise<SandboxHome> {
-  return shared ??= (async () => {
-    const h = await openSandboxHome({ DIAZO_NO_BROWSER: "1" });
+  return loggedIn ??= (async () => {
+    const h = await fresh();
     const login = await loginUser(h.env, "data:read,data:write,data:create");
     assert.equal(login.code, 0, login.stderr);
     return h;
@@ -58,74 +63,70 @@ async function lastSeq(h: SandboxHome): Promise<number> {
 }
 
 Deno.test("acc build: no login stops before any request; bad --from-file is a usage error with its position", async () => {
-  const h = await openSandboxHome({ DIAZO_NO_BROWSER: "1" });
-  try {
-    for (const args of [["rfi", "list"], ["acc", "asset", "list"], ["acc", "checklist", "templates"]]) {
-      const r = await h.run([...args, "--project", PROJECT]);
-      assert.equal(r.code, 3, r.stderr);
-      assert.match(r.stderr, /^error: Authentication required \(3-legged OAuth\)\nhint: .*diazo auth login/);
-    }
-    assert.deepEqual(await requestLog(h.sb.url), [], "no request was sent");
-    const files: [string, string, RegExp][] = [
-      ["bad.json", '{"title": "x"\n  "status": "open"}', /bad\.json:2:3: not valid JSON or YAML/],
-      ["empty.json", '{"title": "x",\n  "status": }', /empty\.json:2:11: field 'status' has no value/],
-      ["unknown.yaml", "title: Duct\ncolour: red\n", /unknown\.yaml:2:1: unknown field 'colour'/],
-      ["type.yaml", "title: Duct\ndueDate: soon\n", /type\.yaml:2:10: field 'dueDate' must be a date/],
-    ];
-    for (const [name, text, message] of files) {
-      await Deno.writeTextFile(`${h.home.cwd}/${name}`, text);
-      assertUsageError(await h.run(["rfi", "create", "--project", PROJECT, "--from-file", name]), message);
-    }
-    assertUsageError(
-      await h.run(["acc", "asset", "update", "x1", "--project", PROJECT, "--from-file", "-"], {
-        stdin: "[1, 2]",
-      }),
-      /<stdin>:1:1: the body must be an object/,
-    );
-    assertUsageError(
-      await h.run(["rfi", "list", "--project", "riverside"]),
-      /'riverside' is not an ACC\/BIM 360 id/,
-    );
-    assertUsageError(
-      await h.run(["acc", "asset", "create", "--project", PROJECT, "--name", "AHU-7"]),
-      /^error: a new asset needs --category \(categoryId\), --status \(statusId\)$/m,
-    );
-    for (const noun of [["rfi"], ["acc", "asset"], ["acc", "submittal"], ["acc", "checklist"]]) {
-      for (
-        const verb of ["list", "get", "create", "update", ...(noun[1] === "checklist" ? ["templates"] : [])]
-      ) {
-        const help = await h.run([...noun, verb, "--help"]);
-        assert.match(
-          help.stdout,
-          new RegExp(`Examples:\\n {2}\\$ diazo ${noun.join(" ")} ${verb} `),
-          help.stdout,
-        );
-      }
-    }
-    assert.deepEqual(await requestLog(h.sb.url), [], "bad input sent nothing either");
-    // The platform refuses the app's own (2-legged) token on these services, whatever its scopes.
-    const app = await fetch(`${h.sb.url}/authentication/v2/token`, {
-      method: "POST",
-      headers: {
-        authorization: `Basic ${btoa("diazo-sandbox:diazo-sandbox-secret")}`,
-        "content-type": "application/x-www-form-urlencoded",
-      },
-      body: "grant_type=client_credentials&scope=data:read data:write",
-    }).then((r) => r.json());
+  const h = await fresh(); // no login yet: this test runs first
+  for (const args of [["rfi", "list"], ["acc", "asset", "list"], ["acc", "checklist", "templates"]]) {
+    const r = await h.run([...args, "--project", PROJECT]);
+    assert.equal(r.code, 3, r.stderr);
+    assert.match(r.stderr, /^error: Authentication required \(3-legged OAuth\)\nhint: .*diazo auth login/);
+  }
+  assert.deepEqual(await requestLog(h.sb.url), [], "no request was sent");
+  const files: [string, string, RegExp][] = [
+    ["bad.json", '{"title": "x"\n  "status": "open"}', /bad\.json:2:3: not valid JSON or YAML/],
+    ["empty.json", '{"title": "x",\n  "status": }', /empty\.json:2:11: field 'status' has no value/],
+    ["unknown.yaml", "title: Duct\ncolour: red\n", /unknown\.yaml:2:1: unknown field 'colour'/],
+    ["type.yaml", "title: Duct\ndueDate: soon\n", /type\.yaml:2:10: field 'dueDate' must be a date/],
+  ];
+  for (const [name, text, message] of files) {
+    await Deno.writeTextFile(`${h.home.cwd}/${name}`, text);
+    assertUsageError(await h.run(["rfi", "create", "--project", PROJECT, "--from-file", name]), message);
+  }
+  assertUsageError(
+    await h.run(["acc", "asset", "update", "x1", "--project", PROJECT, "--from-file", "-"], {
+      stdin: "[1, 2]",
+    }),
+    /<stdin>:1:1: the body must be an object/,
+  );
+  assertUsageError(
+    await h.run(["rfi", "list", "--project", "riverside"]),
+    /'riverside' is not an ACC\/BIM 360 id/,
+  );
+  assertUsageError(
+    await h.run(["acc", "asset", "create", "--project", PROJECT, "--name", "AHU-7"]),
+    /^error: a new asset needs --category \(categoryId\), --status \(statusId\)$/m,
+  );
+  for (const noun of [["rfi"], ["acc", "asset"], ["acc", "submittal"], ["acc", "checklist"]]) {
     for (
-      const path of [
-        "/construction/assets/v2/projects/P/assets",
-        "/bim360/checklists/v1/containers/P/templates",
-      ]
+      const verb of ["list", "get", "create", "update", ...(noun[1] === "checklist" ? ["templates"] : [])]
     ) {
-      const res = await fetch(`${h.sb.url}${path.replace("P", PROJECT)}`, {
-        headers: { authorization: `Bearer ${app.access_token}` },
-      });
-      assert.equal(res.status, 403, path);
-      assert.match((await res.json()).message, /needs a user's token/);
+      const help = await h.run([...noun, verb, "--help"]);
+      assert.match(
+        help.stdout,
+        new RegExp(`Examples:\\n {2}\\$ diazo ${noun.join(" ")} ${verb} `),
+        help.stdout,
+      );
     }
-  } finally {
-    await h.close();
+  }
+  assert.deepEqual(await requestLog(h.sb.url), [], "bad input sent nothing either");
+  // The platform refuses the app's own (2-legged) token on these services, whatever its scopes.
+  const app = await fetch(`${h.sb.url}/authentication/v2/token`, {
+    method: "POST",
+    headers: {
+      authorization: `Basic ${btoa("diazo-sandbox:diazo-sandbox-secret")}`,
+      "content-type": "application/x-www-form-urlencoded",
+    },
+    body: "grant_type=client_credentials&scope=data:read data:write",
+  }).then((r) => r.json());
+  for (
+    const path of [
+      "/construction/assets/v2/projects/P/assets",
+      "/bim360/checklists/v1/containers/P/templates",
+    ]
+  ) {
+    const res = await fetch(`${h.sb.url}${path.replace("P", PROJECT)}`, {
+      headers: { authorization: `Bearer ${app.access_token}` },
+    });
+    assert.equal(res.status, 403, path);
+    assert.match((await res.json()).message, /needs a user's token/);
   }
 });
 
