@@ -105,6 +105,13 @@ export function isQualified(ref: string): boolean {
   return parseQualifiedId(ref) !== undefined;
 }
 
+/** An example of each flag's `name=value`, for the hint of a malformed one. */
+const ASSIGNMENT_EXAMPLES: Record<string, string> = {
+  "--input": "input=drawing.dwg",
+  "--output": "result=result.pdf",
+  "--value": 'params={"scale":2}',
+};
+
 /** Splits `name=value` of `flag` (e.g. `--input`), a usage error when there is no name. */
 export function parseAssignment(flag: string, text: string): [name: string, value: string] {
   const at = text.indexOf("=");
@@ -112,7 +119,9 @@ export function parseAssignment(flag: string, text: string): [name: string, valu
   if (!NAME.test(name) || at === text.length - 1) {
     throw usageError(
       `invalid ${flag} '${text}'`,
-      `Write ${flag} name=value, name being the activity's parameter, e.g. ${flag} input=drawing.dwg`,
+      `Write ${flag} name=value, name being the activity's parameter, e.g. ${flag} ${
+        ASSIGNMENT_EXAMPLES[flag] ?? "input=drawing.dwg"
+      }`,
     );
   }
   return [name, text.slice(at + 1)];

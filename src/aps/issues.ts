@@ -21,6 +21,34 @@ export const ISSUE_STATUSES = [
 /** One issue status. */
 export type IssueStatus = (typeof ISSUE_STATUSES)[number];
 
+/** The fields issues sort by (`sortBy`, the SDK's `SortBy`; aps-api.md §5.1); `-` before one: descending. */
+export const ISSUE_SORT_FIELDS = [
+  "createdAt",
+  "updatedAt",
+  "createdBy",
+  "displayId",
+  "title",
+  "description",
+  "status",
+  "assignedTo",
+  "assignedToType",
+  "dueDate",
+  "locationDetails",
+  "published",
+  "closedBy",
+  "closedAt",
+  "issueSubType",
+  "issueType",
+  "customAttributes",
+  "startDate",
+] as const;
+
+/** The sort fields of a `sortBy` value (`-dueDate,displayId`) that issues do not sort by. */
+export function unknownSortFields(sortBy: string): string[] {
+  const known: readonly string[] = ISSUE_SORT_FIELDS;
+  return sortBy.split(",").map((k) => k.trim().replace(/^-/, "")).filter((k) => !known.includes(k));
+}
+
 /** Who an issue can be assigned to (Issues.yaml `assignedToType`). */
 export const ASSIGNEE_TYPES = ["user", "company", "role"] as const;
 

@@ -14,6 +14,8 @@ export interface WebhookSystem {
   /** The scope key of its hooks, e.g. `folder` (recursive) for data management. */
   scopeKey: string;
   events: readonly string[];
+  /** Not a system of the platform: only diazo's sandbox has it (`webhook events` lists it when named). */
+  sandboxOnly?: true;
 }
 
 const COST_ENTITIES = [
@@ -120,6 +122,7 @@ export const WEBHOOK_SYSTEMS: readonly WebhookSystem[] = [
     service: "Design Automation (sandbox only)",
     scopeKey: "activity",
     events: ["workitem.completed"],
+    sandboxOnly: true,
   },
 ];
 
@@ -131,9 +134,10 @@ export interface WebhookEventRow {
   service: string;
 }
 
-/** The catalog as rows, optionally of one system only. */
+/** The catalog as rows: the platform's systems, or one system only (a sandbox-only one when named). */
 export function webhookEventRows(system?: string): WebhookEventRow[] {
-  return WEBHOOK_SYSTEMS.filter((s) => system === undefined || s.system === system).flatMap((s) =>
+  const shown = (s: WebhookSystem) => system === undefined ? !s.sandboxOnly : s.system === system;
+  return WEBHOOK_SYSTEMS.filter(shown).flatMap((s) =>
     s.events.map((event) => ({ system: s.system, event, scope: s.scopeKey, service: s.service }))
   );
 }

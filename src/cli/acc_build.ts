@@ -154,7 +154,7 @@ const CHECKLIST_CLI: RecordCli<ChecklistResource, ChecklistFilters> = {
       help: CHECKLIST_STATUSES.join(", "),
       parse: oneOf("--status", CHECKLIST_STATUSES, true),
     },
-    { flags: "--assignee <id>", field: "assigneeId", help: "assignee (Autodesk user id)" },
+    { flags: "--assigned-to, --assignee <id>", field: "assigneeId", help: "assignee (Autodesk user id)" },
     {
       flags: "--due-date <date>",
       field: "dueDate",

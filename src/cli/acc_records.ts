@@ -96,9 +96,9 @@ function fieldsOf(spec: readonly FieldFlag[], opts: Record<string, unknown>): Re
   return out;
 }
 
-/** commander's option key of `--due-date <date>`: dueDate. */
+/** commander's option key of `--due-date <date>`: dueDate (of `--assigned-to, --assignee <id>`: the last, assignee). */
 function optionKey(flags: string): string {
-  const long = flags.split(/[ ,]+/).find((p) => p.startsWith("--"))!.slice(2);
+  const long = flags.split(/[ ,]+/).filter((p) => p.startsWith("--")).at(-1)!.slice(2);
   return long.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 }
 
@@ -168,6 +168,7 @@ export function registerRecordCommands<R, F>(
       fields: fieldsOf(spec.fields, opts),
       fromFile: bodySource(ctx, opts.fromFile),
       defaults: spec.createDefaults,
+      flagOf: Object.fromEntries(spec.fields.map((f) => [f.field, f.flags.split(/[ ,]/)[0]])),
     }, ctx);
     await ctx.emit(record, { action: `Created ${kind.noun} ${kind.row(record).id}` });
   });

@@ -3,14 +3,23 @@ import { Option } from "@commander-js/extra-typings";
 import { applyQuery } from "../core/output.ts";
 import { runApi } from "../ops/api.ts";
 import { type AnyCommand, type ContextFactory, examples } from "./command.ts";
+import type { Ctx } from "./context.ts";
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+/** A binary answer: its bytes on stdout as they came; on a terminal, a note where to send them instead. */
+function writeBytes(ctx: Ctx, bytes: Uint8Array, contentType = "no content type"): void {
+  if (!ctx.io.stdout.isTerminal) return ctx.io.stdout.write(bytes);
+  ctx.info(
+    `HTTP answer of ${bytes.length} bytes (${contentType}) not shown on a terminal; redirect stdout to a file: diazo api ... > out.bin`,
+  );
+}
 
 /** Registers the `api` command. */
 export function register(program: AnyCommand, makeCtx: ContextFactory): void {
   const api = program.command("api")
     .description(
-      "send an authenticated request to any platform path and print the JSON answer (like `gh api`)",
+      "send an authenticated request to any platform path and print the answer: JSON pretty-printed, text and bytes as they come (like `gh api`)",
     )
     .argument("<path>", "a platform path such as /oss/v2/buckets (or a full URL on the platform's host)")
     .option("-X, --method <method>", "HTTP method (default GET, or POST when a body or fields are given)")
@@ -25,7 +34,7 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
     .option("--param <key=value>", "a query parameter (the global --query filters the output)", collect)
     .option(
       "--paginate",
-      "follow every page (OSS next, JSON:API links.next, ACC offsets, DA paginationToken)",
+      "follow every page (OSS next, JSON:API links.next, ACC and HQ offsets, DA paginationToken)",
     )
     .option(
       "--scopes <list>",
@@ -59,6 +68,11 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
       }, ctx);
       if (result.pages !== undefined) ctx.debug(`api: ${result.pages} page(s)`);
       if (result.data === undefined) return ctx.info(`HTTP ${result.status} (no body)`);
+      if (result.data instanceof Uint8Array) return writeBytes(ctx, result.data, result.contentType);
+      if (typeof result.data === "string") {
+        // Text that is not JSON goes out as it came; -o and --query shape JSON answers only.
+        return ctx.io.stdout.write(result.data.endsWith("\n") ? result.data : `${result.data}\n`);
+      }
       if (ctx.run.outputSource !== "terminal") return await ctx.emit(result.data);
       // Like `gh api`: JSON on a terminal too, unless a format was asked for.
       const shown = ctx.flags.query ? await applyQuery(result.data, ctx.flags.query) : result.data;

@@ -7,7 +7,7 @@
  */
 import { chooseProfile, type ConfigFile, emptyConfig, resolve } from "../config/config.ts";
 import { loadConfig, loadDotenv } from "../config/store.ts";
-import { chooseFormat, type OutputFormat } from "../core/output.ts";
+import { chooseFormat, isOutputFormat, type OutputFormat } from "../core/output.ts";
 import type { ContextFiles } from "./context.ts";
 import type { OutputSource, RunGlobals } from "./globals.ts";
 import { configDirFor } from "../platform/dirs.ts";
@@ -58,14 +58,20 @@ const PATH_O_COMMANDS: readonly (readonly string[])[] = [
 /** Commands whose `--output name=value` is an argument of their own (a format never has `=`). */
 const ASSIGNING_OUTPUT_COMMANDS: readonly (readonly string[])[] = [["da", "workitem", "run"]];
 
-/** Rewrites `--output name=value` (and `--output=name=value`) to `--output-arg` in such a command. */
+/**
+ * Rewrites `--output name=value` (and `--output=name=value`, `-o name=value`) to `--output-arg` in
+ * such a command; so is `--output <word>` when the word is no format (`--output result` is a
+ * malformed argument, not a format), while `-o json` / `--output json` still select the format.
+ */
 function assigningOutputArgs(args: readonly string[], at: number): string[] {
   const end = args.indexOf("--");
   const inCommand = (i: number) => i > at && (end < 0 || i < end);
+  const isArgument = (flag: string, v: string | undefined) =>
+    v !== undefined && (v.includes("=") || (flag === "--output" && !v.startsWith("-") && !isOutputFormat(v)));
   return args.flatMap((a, i) => {
     if (!inCommand(i)) return [a];
-    if ((a === "--output" || a === "-o") && args[i + 1]?.includes("=")) return ["--output-arg"];
-    if (a.startsWith("--output=") && a.slice(9).includes("=")) return ["--output-arg", a.slice(9)];
+    if ((a === "--output" || a === "-o") && isArgument(a, args[i + 1])) return ["--output-arg"];
+    if (a.startsWith("--output=") && isArgument("--output", a.slice(9))) return ["--output-arg", a.slice(9)];
     return [a];
   });
 }

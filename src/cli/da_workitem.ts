@@ -3,6 +3,7 @@
  * status changes on stderr, Ctrl-C (stop waiting; the work item goes on), the report on stderr
  * when one fails (then exit 1), and local outputs downloaded when one succeeds.
  */
+import { Option } from "@commander-js/extra-typings";
 import { parseAssignment } from "../aps/da_ids.ts";
 import { parseBucketKey } from "../aps/ids.ts";
 import { DiazoError } from "../core/errors.ts";
@@ -58,6 +59,19 @@ async function show(
   }
 }
 
+/**
+ * `--output name=...`: parsed as `--output-arg` (cli/argv.ts rewrites `--output name=value` so in
+ * this command, `-o json` staying the format) and shown in help and completions as `--output`.
+ */
+function outputArgOption(): Option {
+  const option = new Option(
+    "--output-arg <name=bucket/key|file|url>",
+    "an output argument: an OSS object bucket/key, a local file (./name forces a file), or a URL (repeatable); -o json still selects the output format",
+  ).argParser((v: string, prev: [string, string][] = []) => [...prev, parseAssignment("--output", v)]);
+  option.flags = "--output <name=bucket/key|file|url>";
+  return option;
+}
+
 /** Registers `da workitem run|get`. */
 export function registerWorkItems(da: AnyCommand, makeCtx: ContextFactory): void {
   const workitem = da.command("workitem").description(
@@ -78,11 +92,7 @@ export function registerWorkItems(da: AnyCommand, makeCtx: ContextFactory): void
       "an input argument: a local file, an OSS object's URN, or a URL (repeatable)",
       (v: string, prev: [string, string][] = []) => [...prev, parseAssignment("--input", v)],
     )
-    .option(
-      "--output-arg <name=bucket/key|file|url>",
-      "an output argument, also written --output name=...: an OSS object bucket/key, a local file (./name forces a file), or a URL (repeatable)",
-      (v: string, prev: [string, string][] = []) => [...prev, parseAssignment("--output", v)],
-    )
+    .addOption(outputArgOption())
     .option(
       "--value <name=text>",
       'a value argument of a `read` parameter, e.g. params={"scale":2} (repeatable)',

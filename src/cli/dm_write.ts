@@ -37,7 +37,18 @@ function bar(ctx: Ctx): StartProgress {
 function itemOrVersion(text: string): { item: ReturnType<typeof dmItemId> } | {
   version: ReturnType<typeof dmVersionId>;
 } {
-  return text.includes("?version=") ? { version: dmVersionId(text) } : { item: dmItemId(text) };
+  if (/(\?|%3F)version(=|%3D)/i.test(text)) return { version: dmVersionId(text) };
+  if (!text.includes(":fs.file:")) {
+    try {
+      return { item: dmItemId(text) };
+    } catch { /* neither: one message naming both forms */ }
+  }
+  throw usageError(
+    `invalid item or version id '${text}'`,
+    "An item id looks like urn:adsk.wipprod:dm.lineage:AeYgDtcTSuqYoyMweWFhhQ (its tip is downloaded), " +
+      "a version id like urn:adsk.wipprod:fs.file:vf.AeYgDtcTSuqYoyMweWFhhQ?version=2; list them with " +
+      "`diazo folder list <project> <folder>` and `diazo item versions <project> <item>`.",
+  );
 }
 
 /** An OSS object as `bucket/key`, a raw `urn:adsk.objects:os.object:<bucket>/<key>` or its base64 URN. */
@@ -221,7 +232,13 @@ export function registerVersionVerbs(version: AnyCommand, makeCtx: ContextFactor
     .action(async (project, id, opts, cmd) => {
       const ctx = makeCtx(cmd);
       const { version: v, downloads } = await runVersionDescribe({ ...opts, project, version: id }, ctx);
-      await ctx.emit({ ...withHelpers(v), downloads }, { columns: ["versionNumber", "name", "size", "id"] });
+      // formats: the file types of the download jobs, for the table (the jobs themselves in downloads).
+      const formats = downloads.map((d) => (d.attributes?.format as { fileType?: string })?.fileType).filter(
+        Boolean,
+      );
+      await ctx.emit({ ...withHelpers(v), formats: formats.join(", "), downloads }, {
+        columns: ["versionNumber", "name", "size", "formats", "id"],
+      });
     });
   examples(describe, [
     `diazo version describe ${PROJECT} '${VERSION}'`,

@@ -194,7 +194,7 @@ export const FAMILIES: readonly Family[] = [
   {
     name: "version",
     group: "local",
-    summary: "print version details (--json for bug reports)",
+    summary: "print diazo's version (--json for bug reports); describe|rename a data management file version",
     load: () => import("./version.ts"),
   },
 ];

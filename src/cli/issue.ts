@@ -24,6 +24,7 @@ import {
   fieldOptions,
   type IssueFieldFlags,
   issuePayload,
+  sortOption,
   statusOption,
 } from "./issue_fields.ts";
 
@@ -84,6 +85,7 @@ function registerList(issue: AnyCommand, makeCtx: ContextFactory): void {
     .option(
       "--sort <fields>",
       "order by fields, - for descending, e.g. -dueDate,displayId (default displayId)",
+      sortOption,
     )
     .option("--limit <n>", "stop after n issues", positiveNumber("--limit", true))
     .action(async (opts, cmd) => {
@@ -174,8 +176,13 @@ function registerWrite(issue: AnyCommand, makeCtx: ContextFactory): void {
     .requiredOption("--to <status>", "the new status (only those the platform permits from the current one)")
     .action(async (id, opts, cmd) => {
       const ctx = makeCtx(cmd);
-      const moved = await runIssueTransition({ project: opts.project, issue: id, to: opts.to.trim() }, ctx);
-      await ctx.emit(moved, { action: `Issue #${moved.displayId} is now ${moved.status}` });
+      const done = await runIssueTransition({ project: opts.project, issue: id, to: opts.to.trim() }, ctx);
+      const { displayId, status } = done.issue;
+      await ctx.emit(done.issue, {
+        action: done.moved
+          ? `Issue #${displayId} is now ${status}`
+          : `Issue #${displayId} is already ${status}: nothing sent`,
+      });
     });
   examples(transition, [`diazo issue transition ${I} --project ${P} --to in_review`]);
 }

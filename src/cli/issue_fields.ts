@@ -4,7 +4,13 @@
  * checked before a request is sent; a flag wins over the same field in the file.
  */
 import { Option } from "@commander-js/extra-typings";
-import { ASSIGNEE_TYPES, isIssueStatus, ISSUE_STATUSES } from "../aps/issues.ts";
+import {
+  ASSIGNEE_TYPES,
+  isIssueStatus,
+  ISSUE_SORT_FIELDS,
+  ISSUE_STATUSES,
+  unknownSortFields,
+} from "../aps/issues.ts";
 import { usageError } from "../core/errors.ts";
 import type { BodyShape } from "../ops/body_file.ts";
 import type { IssuePayload } from "../ops/issue.ts";
@@ -58,6 +64,18 @@ export function dateOption(flag: string): (value: string) => string {
   };
 }
 
+/** An option parser for `--sort`: fields issues sort by, comma-separated, `-` before one for descending. */
+export function sortOption(value: string): string {
+  const unknown = unknownSortFields(value);
+  if (unknown.length > 0) {
+    throw usageError(
+      `--sort '${unknown[0]}' is not a field issues sort by`,
+      `Use fields among ${ISSUE_SORT_FIELDS.join(", ")}; e.g. --sort -dueDate,displayId.`,
+    );
+  }
+  return value.split(",").map((k) => k.trim()).join(",");
+}
+
 /** An option parser for one issue status. */
 export function statusOption(flag: string): (value: string) => string {
   return (value) => {
@@ -84,11 +102,11 @@ export function fieldOptions<C extends AnyCommand>(cmd: C): C {
       new Option("--assignee-type <type>", "what --assigned-to names (default user)").choices(ASSIGNEE_TYPES),
     )
     .option(
-      "--due <date>",
+      "--due-date, --due <date>", // --due-date as rfi and acc records spell it
       "due date YYYY-MM-DD ('none' clears it)",
       (v) => v === "none" ? v : dateOption("--due")(v),
     )
-    .option("--start <date>", "start date YYYY-MM-DD", dateOption("--start"))
+    .option("--start-date, --start <date>", "start date YYYY-MM-DD", dateOption("--start"))
     .option("--location <text>", "location, as text")
     .option("--from-file <file>", "more fields from a JSON or YAML file (- reads stdin); flags win");
   return cmd;

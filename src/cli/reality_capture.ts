@@ -75,9 +75,10 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
   const create = rc.command("create")
     .description("create a photoscene; prints its photosceneid")
     .requiredOption("--name <name>", "the scene's name")
-    .option("--format <list>", `output formats, comma-separated (${RC_FORMATS.join(", ")})`, checkFormats, [
-      "rcm",
-    ])
+    .addOption(
+      new Option("--format <list>", `output formats, comma-separated (${RC_FORMATS.join(", ")})`)
+        .argParser(checkFormats).default(["rcm"] as string[], "rcm"),
+    )
     .addOption(
       new Option("--scene-type <type>", "what the photos show").choices(["object", "aerial"] as const),
     )

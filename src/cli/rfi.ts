@@ -28,7 +28,7 @@ export const RFI_CLI: RecordCli<Rfi, RfiFilters> = {
     {
       flags: "--assigned-to <ids>",
       key: "assignedTo",
-      help: "only RFIs assigned to these users (Autodesk ids)",
+      help: "only RFIs assigned to these users (Autodesk ids; me: you)",
       parse: commaList,
     },
     {
@@ -39,7 +39,7 @@ export const RFI_CLI: RecordCli<Rfi, RfiFilters> = {
     {
       flags: "--due-before <date>",
       key: "dueBefore",
-      help: "only RFIs due on or before this date (YYYY-MM-DD)",
+      help: "only RFIs due before this date (YYYY-MM-DD)",
       parse: dateValue("--due-before"),
     },
   ],

@@ -1,4 +1,7 @@
-/** `diazo version`: version, build and runtime facts; `--json` (or `-o json`) for bug reports. */
+/**
+ * `diazo version`: version, build and runtime facts; `--json` (or `-o json`) for bug reports. Its
+ * verbs `describe` and `rename` (dm_write.ts) act on a data management file version instead.
+ */
 import { applyQuery, render } from "../core/output.ts";
 import { versionInfo, versionText } from "../core/version.ts";
 import { type AnyCommand, type ContextFactory, examples } from "./command.ts";
@@ -39,7 +42,10 @@ export function versionReport(dirs: { configDir: string; stateDir: string }): Ve
 /** Registers `version`. */
 export function register(program: AnyCommand, makeCtx: ContextFactory): void {
   const cmd = program.command("version")
-    .description("print version, build date, Deno version, target and directories (--json for bug reports)")
+    .description(
+      "print diazo's version, build date, Deno version, target and directories (--json for bug reports); " +
+        "`version describe|rename` act on a version of a data management file",
+    )
     .option("--json", "print JSON (the same as -o json)")
     .action(async (opts, command) => {
       const ctx = makeCtx(command as AnyCommand);
@@ -58,6 +64,11 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
       const shown = ctx.flags.query ? await applyQuery(report, ctx.flags.query) : report;
       ctx.io.stdout.write(await render(shown, { format: opts.json ? "json" : output, color: ctx.color }));
     });
-  examples(cmd, ["diazo version", "diazo version --json", "diazo --version"]);
+  examples(cmd, [
+    "diazo version",
+    "diazo version --json",
+    "diazo --version",
+    "diazo version describe b.1c7d2a10-8f3e-4c55-a1b2-3c4d5e6f7081 'urn:adsk.wipprod:fs.file:vf.AeYgDtcTSuqYoyMweWFhhQ?version=2'",
+  ]);
   registerVersionVerbs(cmd, makeCtx);
 }

@@ -384,7 +384,8 @@ export function isDiazoError(e: unknown): e is DiazoError {
 /**
  * What a request is about, for mapping its failure: `acc-project` is a construction-cloud request
  * naming a project (403 = not a member, 404 = project not found); `acc-record` one naming a record of
- * such a project (403 as above, 404 = that record not found).
+ * such a project (403 as above, or "Permission denied" when the platform says the refusal is about
+ * the record; 404 = that record not found, or the project when the platform says so).
  */
 export type ResourceKind =
   | "bucket"
@@ -433,6 +434,19 @@ export function platformErrorCode(body: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * Whether a construction-cloud refusal is about the project as a whole (the project, membership, a
+ * user's token, a scope) rather than one record of it: a record request is refused for either.
+ */
+function aboutAccProject(detail: string): boolean {
+  return /\b(project|member|token|scope)\b/i.test(detail);
+}
+
+/** Whether the platform said in words why it refused (not only a body dumped as JSON, nor nothing). */
+function saysWhy(detail: string): boolean {
+  return detail !== "" && !detail.startsWith("{");
+}
+
 /** Platform error codes that mean an expired access token. */
 const EXPIRED_CODES = new Set(["AUTH-010", "TOKEN_EXPIRED", "token_expired"]);
 /** Platform error codes that mean a scope is missing. */
@@ -463,12 +477,19 @@ export function errorFromResponse(
       if (scope === "bucket:create") return new DiazoError("cannot_create_bucket", base); // SPEC.md §7
       return new DiazoError("insufficient_scope", { ...base, params: { scope } });
     }
+    if (resource === "acc-record" && saysWhy(detail) && !aboutAccProject(detail)) {
+      return new DiazoError("permission_denied", base); // a member refused one record (e.g. another's draft)
+    }
     if (resource === "acc-project" || resource === "acc-record") {
       return new DiazoError("acc_access_denied", base);
     }
     return new DiazoError("permission_denied", base);
   }
   if (status === 404) {
+    // A record request also names its project, which may be what is missing.
+    if (resource === "acc-record" && /\bproject\s+\S*\s*not found/i.test(detail)) {
+      return new DiazoError("project_not_found", base);
+    }
     switch (resource) {
       case "bucket":
         return new DiazoError("bucket_not_found", base);

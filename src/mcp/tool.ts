@@ -8,8 +8,11 @@ import type { ToolServerDeps } from "../ops/deps.ts";
 /** What `serve` hands the tool server (ops/deps.ts): the verbs' dependencies, its log lines and file roots. */
 export type ServeDeps = ToolServerDeps;
 
-/** Which login a tool needs: none (local), the app's (2-legged), or either the app's or the user's. */
-export type LoginNeed = "none" | "app" | "either";
+/**
+ * Which login a tool needs: none (local), the app's (2-legged), either the app's or the user's, or
+ * the user's only (3-legged: the construction cloud refuses the app's token).
+ */
+export type LoginNeed = "none" | "app" | "either" | "user";
 
 /** The MCP annotations every tool declares. */
 export interface ToolAnnotations {

@@ -57,6 +57,8 @@ export interface RecordInput {
   fromFile?: BodySource;
   /** Values of fields that neither the flags nor the file give (create only). */
   defaults?: Record<string, unknown>;
+  /** The flag that sets a field (`categoryId` → `--category`), to name what a person types. */
+  flagOf?: Readonly<Record<string, string>>;
 }
 
 /** An HTTP client acting as the logged-in user: without a login this fails before any request. */
@@ -130,8 +132,9 @@ export async function runRecordCreate<R, F>(
   const body = await gather(kind, opts);
   const missing = kind.required.filter((f) => body[f] === undefined);
   if (missing.length > 0) {
+    const named = missing.map((f) => opts.flagOf?.[f] ? `${opts.flagOf[f]} (${f})` : f);
     throw usageError(
-      `a new ${kind.noun} needs ${missing.join(", ")}`,
+      `a new ${kind.noun} needs ${named.join(", ")}`,
       `Pass them as flags or in --from-file (fields: ${Object.keys(kind.shape).join(", ")}).`,
     );
   }

@@ -35,10 +35,15 @@ export interface ApiOptions {
   readStdin(): Promise<string>;
 }
 
-/** The answer: status and body (parsed JSON, else text); with --paginate, every item of every page. */
+/**
+ * The answer: status and body (parsed JSON; else text when it is UTF-8; else the bytes as they
+ * came, with their content type); with --paginate, every item of every page.
+ */
 export interface ApiResult {
   status: number;
   data: unknown;
+  /** The answer's content-type header, when it sent one. */
+  contentType?: string;
   /** Pages read with --paginate. */
   pages?: number;
 }
@@ -74,10 +79,11 @@ async function typedValue(value: string, o: ApiOptions, cwd: string): Promise<un
   return value;
 }
 
-async function readInput(o: ApiOptions, cwd: string): Promise<string> {
+/** `--input`'s body: stdin's text, or a file's bytes as they are (a binary file is sent unchanged). */
+async function readInput(o: ApiOptions, cwd: string): Promise<string | Uint8Array> {
   if (o.input === "-") return await o.readStdin();
   try {
-    return await Deno.readTextFile(path.resolve(cwd, o.input!));
+    return await Deno.readFile(path.resolve(cwd, o.input!));
   } catch {
     throw usageError(
       `cannot read ${o.input} (--input)`,
@@ -165,12 +171,20 @@ async function buildRequest(o: ApiOptions, deps: OpsDeps, baseUrl: string): Prom
     headers["content-type"] ??= "application/json";
   } else if (hasFields && !fieldsInQuery) spec.json = fields;
   const scope = o.scopes?.split(/[\s,]+/).filter(Boolean).join(" ") ||
-    endpointScope(method, target.startsWith("/") ? target : new URL(target).pathname);
+    endpointScope(method, pathOf(target));
   if (scope) spec.scope = scope;
   return spec;
 }
 
-function parsed(text: string): unknown {
+/** A body as `api` prints it: JSON parsed, UTF-8 text as a string, anything else as its bytes. */
+export function parsedBody(bytes: Uint8Array): unknown {
+  if (bytes.length === 0) return undefined;
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return bytes;
+  }
   if (text.trim() === "") return undefined;
   try {
     return JSON.parse(text);
@@ -194,15 +208,52 @@ function withFirstPage(http: Http, answer: HttpResponse<unknown>): Http {
   };
 }
 
+/** BIM 360 HQ v1's paths, whose lists are bare arrays paged by `limit` and `offset`. */
+const HQ_PATH = /^\/hq\/v1\//;
+
+function pathOf(target: string): string {
+  return target.startsWith("/") ? target : new URL(target).pathname;
+}
+
+/** An HQ list's pages after `first`: the offset moved by each page's length, until a short or empty page. */
+async function offsetPages(
+  http: Http,
+  spec: RequestSpec,
+  first: unknown[],
+  status: number,
+): Promise<ApiResult> {
+  const items = [...first];
+  const size = Number(spec.query?.limit) || first.length;
+  let offset = Number(spec.query?.offset ?? 0) || 0;
+  let last = first;
+  let pages = 1;
+  while (last.length > 0 && last.length >= size) {
+    offset += last.length;
+    const res = await http.request<unknown>({
+      ...spec,
+      query: { ...spec.query, offset: String(offset) },
+      responseType: "json",
+    });
+    last = Array.isArray(res.data) ? res.data : [];
+    items.push(...last);
+    pages++;
+  }
+  return { status, data: items, pages };
+}
+
 /** `api`: sends the request and returns the answer; non-2xx is the catalog's typed error. */
 export async function runApi(o: ApiOptions, deps: OpsDeps): Promise<ApiResult> {
   const http = await deps.http({ mode: o.as === "user" ? "3-legged" : "2-legged" });
   const spec = await buildRequest(o, deps, http.baseUrl);
   if (!o.paginate) {
-    const res = await http.request<string>({ ...spec, responseType: "text" });
-    return { status: res.status, data: parsed(res.data) };
+    const res = await http.request<Uint8Array>({ ...spec, responseType: "bytes" });
+    const contentType = res.headers.get("content-type") ?? undefined;
+    return { status: res.status, data: parsedBody(res.data), contentType };
   }
   const first = await http.request<unknown>({ ...spec, responseType: "json" });
+  if (Array.isArray(first.data) && HQ_PATH.test(pathOf(spec.path))) {
+    return await offsetPages(http, spec, first.data, first.status);
+  }
   const scheme = detectScheme(first.data);
   if (!scheme) return { status: first.status, data: first.data, pages: 1 };
   const items: unknown[] = [];

@@ -105,10 +105,25 @@ export interface AppBundleCreatedResult {
   summary: string;
 }
 
-/** Reads a package before any request: "File not found" when it is missing. */
+/** The largest package the platform's upload form takes (aps-api.md §7.3: 100 MB). */
+const PACKAGE_LIMIT = 104_857_600;
+
+/**
+ * Reads a package before any request: "File not found" when it is missing; a directory or a
+ * package over the platform's 100 MB is a usage error.
+ */
 async function readPackage(deps: OpsDeps, file: string): Promise<{ name: string; bytes: Uint8Array }> {
   const abs = path.resolve(deps.cwd, file);
-  await statFile(abs, file);
+  if ((await Deno.stat(abs).catch(() => undefined))?.isDirectory) {
+    throw usageError(`${file} is a directory`, "Zip the bundle (e.g. MyApp.bundle/) and pass the .zip file.");
+  }
+  const { size } = await statFile(abs, file);
+  if (size > PACKAGE_LIMIT) {
+    throw usageError(
+      `${file} is ${(size / 1048576).toFixed(1)} MiB: the platform takes packages of at most 100 MB`,
+      "Leave out of the zip what the engine does not load, or fetch large data as a work item input.",
+    );
+  }
   return { name: path.basename(file), bytes: await Deno.readFile(abs) };
 }
 

@@ -11,7 +11,7 @@ import path from "node:path";
 import { isQualified, qualifyId } from "../aps/da_ids.ts";
 import { type BucketKey, isBucketKey, parseBucketKey, parseObjectKey } from "../aps/ids.ts";
 import { parseUrn } from "../aps/urn.ts";
-import { DiazoError, usageError } from "../core/errors.ts";
+import { DiazoError, isDiazoError, usageError } from "../core/errors.ts";
 import { startPollClock } from "../services/derivative_poll.ts";
 import {
   createWorkItem,
@@ -265,7 +265,17 @@ export async function runDaWorkItemRun(opts: WorkItemRunOpts, deps: OpsDeps): Pr
     args[p.name] = arg;
     if (local) locals.push(local);
   }
-  const started = await createWorkItem(http, activityId, args);
+  const started = await createWorkItem(http, activityId, args).catch((e) => {
+    if (!isDiazoError(e) || e.code !== "not_found") throw e;
+    throw new DiazoError("dm_not_found", {
+      status: e.status,
+      body: e.body,
+      params: {
+        what: `activity ${activityId}`,
+        hint: "List the activities with `diazo da activities`; a name without +alias means +$LATEST.",
+      },
+    });
+  });
   deps.info(`Started work item ${started.id} of ${activityId}`);
   if (locals.length) await saveRecord(deps, started.id, locals);
   if (!opts.wait) return { ...started, activityId };

@@ -117,8 +117,21 @@ async function file(
   o: { project: DmProjectId; folder: FolderId; name: string; storageId: string; existing?: ItemId },
 ): Promise<Omit<DmFiled, "summary">> {
   if (o.existing === undefined) {
-    const made = await createItem(http, o.project, o.folder, o.name, o.storageId);
-    return { item: made.data, version: made.included.find((r) => r.type === "versions")!, newVersion: false };
+    try {
+      const made = await createItem(http, o.project, o.folder, o.name, o.storageId);
+      return {
+        item: made.data,
+        version: made.included.find((r) => r.type === "versions")!,
+        newVersion: false,
+      };
+    } catch (e) {
+      // Someone filed an item of that name since the folder was read (409): this becomes its next version.
+      const raced = e instanceof DiazoError && e.code === "conflict"
+        ? await itemNamed(http, o.project, o.folder, o.name)
+        : undefined;
+      if (raced === undefined) throw e;
+      return await file(http, { ...o, existing: raced });
+    }
   }
   const made = await createVersion(http, o.project, o.existing, o.name, o.storageId);
   return { item: made.included.find((r) => r.type === "items")!, version: made.data, newVersion: true };

@@ -199,18 +199,22 @@ function checkTransition(issue: Issue, to: string): void {
   );
 }
 
-/** `issue transition`: moves an issue to `to` when the platform permits it from its current status. */
+/**
+ * `issue transition`: moves an issue to `to` when the platform permits it from its current status.
+ * An issue already there is left as it is (`moved` false, nothing sent): a script may run it twice.
+ */
 export async function runIssueTransition(
   opts: IssueProject & { issue: string; to: string },
   deps: OpsDeps,
-): Promise<Issue> {
+): Promise<{ issue: Issue; moved: boolean }> {
   const http = await userHttp(deps);
   const current = await getIssue(http, opts.project, await issueId(http, opts.project, opts.issue));
-  if (current.status === opts.to) {
-    throw usageError(`issue #${current.displayId} is already ${opts.to}`, "Nothing to do.");
-  }
+  if (current.status === opts.to) return { issue: current, moved: false };
   checkTransition(current, opts.to);
-  return await updateIssue(http, opts.project, current.id, { status: opts.to as IssueStatus });
+  return {
+    issue: await updateIssue(http, opts.project, current.id, { status: opts.to as IssueStatus }),
+    moved: true,
+  };
 }
 
 /** `issue comment`: adds a comment. */

@@ -52,6 +52,9 @@ export function checkFormats(value: string): string[] {
   return [...new Set(formats)];
 }
 
+/** Formats the platform makes of aerial scenes only (aps-api.md §8). */
+const AERIAL_FORMATS: readonly string[] = ["rcs", "ortho", "report"];
+
 /** A created photoscene. */
 export interface SceneCreated {
   photosceneid: string;
@@ -66,6 +69,13 @@ export async function runRealityCreate(
   deps: OpsDeps,
 ): Promise<SceneCreated> {
   const sceneType = opts.sceneType ?? "object";
+  const aerialOnly = opts.formats.filter((f) => AERIAL_FORMATS.includes(f));
+  if (sceneType !== "aerial" && aerialOnly.length > 0) {
+    deps.warn(
+      `${aerialOnly.join(", ")} ${aerialOnly.length > 1 ? "are results" : "is a result"} of aerial scenes ` +
+        `only: pass --scene-type aerial for photos taken from the air`,
+    );
+  }
   const id = await createPhotoscene(await deps.http(), { ...opts, sceneType });
   return { photosceneid: id, name: opts.name, formats: opts.formats, scenetype: sceneType };
 }

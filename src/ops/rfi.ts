@@ -1,8 +1,11 @@
 /** The RFI record kind (`diazo rfi ...`): RFIs v3 behind the record verbs of ops/acc_build.ts. */
 import type { BodyShape } from "./body_file.ts";
+import type { AccProjectId } from "../aps/ids.ts";
+import type { Http } from "../services/http.ts";
 import {
   createRfi,
   getRfi,
+  getRfiMe,
   type Rfi,
   type RfiFilters,
   searchRfiPage,
@@ -43,14 +46,23 @@ function actorIds(actors: unknown): string {
     : "";
 }
 
+/** The filters with `me` among the assignees replaced by the caller's Autodesk id (one request, only then). */
+async function withMe<F extends RfiFilters>(http: Http, project: AccProjectId, f: F): Promise<F> {
+  if (!f.assignedTo?.some((a) => a.toLowerCase() === "me")) return f;
+  const me = (await getRfiMe(http, project)).user.id;
+  return { ...f, assignedTo: f.assignedTo.map((a) => a.toLowerCase() === "me" ? me : a) };
+}
+
 /** RFIs: searched (POST, body-paged), read, created and patched. */
 export const RFI_KIND: RecordKind<Rfi, RfiFilters> = {
   noun: "RFI",
   shape: RFI_SHAPE,
   required: ["title", "status"],
   columns: ["id", "customIdentifier", "title", "status", "assignee", "dueDate"],
-  list: searchRfis,
-  page: searchRfiPage,
+  list: async function* (http, project, opts) {
+    yield* searchRfis(http, project, await withMe(http, project, opts));
+  },
+  page: async (http, project, opts) => searchRfiPage(http, project, await withMe(http, project, opts)),
   get: getRfi,
   create: createRfi,
   update: updateRfi,

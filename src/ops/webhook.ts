@@ -11,6 +11,7 @@ import {
   webhookEventRows,
   type WebhookSystem,
 } from "../aps/webhook_events.ts";
+import { dmFolderId } from "../aps/dm_ids.ts";
 import { DiazoError, isDiazoError, usageError } from "../core/errors.ts";
 import { isLoopbackHost } from "../services/http.ts";
 import {
@@ -81,7 +82,7 @@ export function parseHookScope(sys: WebhookSystem, pairs: readonly string[]): Re
     if (key !== sys.scopeKey) {
       throw usageError(`invalid --scope key '${key}' for system '${sys.system}'`, hint);
     }
-    scope[key] = value;
+    scope[key] = key === "folder" ? dmFolderId(value) : value;
   }
   if (scope[sys.scopeKey] === undefined) throw usageError(`--scope ${sys.scopeKey}=... is required`, hint);
   return scope;
@@ -89,7 +90,7 @@ export function parseHookScope(sys: WebhookSystem, pairs: readonly string[]): Re
 
 /** A callback URL from input: absolute http(s), else a usage error; plain http off this machine warns. */
 export function checkCallbackUrl(url: string, warn: (line: string) => void): string {
-  const hint = "Pass the receiver's absolute URL, e.g. --url https://example.com/aps/callback.";
+  const hint = "Pass the receiver's absolute URL, e.g. https://example.com/aps/callback.";
   if (!URL.canParse(url)) throw usageError(`invalid callback URL '${url}'`, hint);
   const { protocol, hostname } = new URL(url);
   if (protocol !== "https:" && protocol !== "http:") {
@@ -121,6 +122,12 @@ export async function runWebhookCreate(opts: WebhookCreateOptions, deps: OpsDeps
   const callbackUrl = checkCallbackUrl(opts.url, deps.warn);
   const { system, event } = checkWebhookEvent(opts.event, opts.system);
   const scope = parseHookScope(system, opts.scope);
+  if (system.sandboxOnly) {
+    deps.warn(
+      `${event} is an event of diazo's sandbox only: the platform has no '${system.system}' webhooks ` +
+        `(a work item calls the onComplete URL it was given instead)`,
+    );
+  }
   if (opts.secret !== undefined && opts.secret.trim() === "") {
     throw usageError("the secret is empty", "Pipe a secret of 32-64 letters and digits on stdin.");
   }
@@ -150,6 +157,12 @@ export async function runWebhookDelete(
   opts: { hookId: string; event: string; system?: string; region?: string },
   deps: OpsDeps,
 ): Promise<{ hookId: string; system: string; event: string; deleted: true }> {
+  if (!/^[A-Za-z0-9-]{1,64}$/.test(opts.hookId)) {
+    throw usageError(
+      `invalid hook id '${opts.hookId}'`,
+      "Use the hookId `diazo webhook list` shows, e.g. 05f10350-991a-11e7-8cd7-91969336b9c2.",
+    );
+  }
   const { system, event } = checkWebhookEvent(opts.event, opts.system);
   const ref = { system: system.system, event, hookId: opts.hookId, region: opts.region };
   try {

@@ -1,6 +1,6 @@
 /**
  * Settings changed through the control API (`/_sandbox/config`): token lifetimes, consent, refresh
- * reuse detection, job speed and device authorization; back to their defaults on a reset.
+ * reuse detection, job speed, device authorization and Design Automation's health; back to their defaults on a reset.
  */
 
 import type { ServiceStore } from "./store.ts";
@@ -25,6 +25,8 @@ export interface SandboxConfig extends WebhookConfig {
   deviceFlow: boolean;
   /** The polling interval a device authorization asks for, in seconds. */
   deviceIntervalSeconds: number;
+  /** Design Automation health statuses other than "Fully Operational", by engine (e.g. Revit). */
+  daHealth: Record<string, string>;
 }
 
 /** The settings of a running sandbox. */
@@ -49,6 +51,7 @@ export function defaultConfig(): SandboxConfig {
     jobSeconds: DEFAULT_JOB_SECONDS,
     deviceFlow: false,
     deviceIntervalSeconds: 5,
+    daHealth: {},
     ...defaultWebhookConfig(),
   };
 }
@@ -63,6 +66,7 @@ export function configView(c: SandboxConfig) {
     job_seconds: c.jobSeconds,
     device_flow: c.deviceFlow,
     device_interval_seconds: c.deviceIntervalSeconds,
+    da_health: c.daHealth,
     ...webhookConfigView(c),
   };
 }
@@ -116,6 +120,16 @@ export function configPatch(b: Record<string, unknown>): Partial<SandboxConfig> 
   if (b.device_interval_seconds !== undefined) {
     if (!isTtl(b.device_interval_seconds)) return "'device_interval_seconds' must be a positive integer";
     patch.deviceIntervalSeconds = b.device_interval_seconds;
+  }
+  const daHealth = b.da_health;
+  if (daHealth !== undefined) {
+    const entries = typeof daHealth === "object" && daHealth !== null && !Array.isArray(daHealth)
+      ? Object.entries(daHealth)
+      : undefined;
+    if (!entries || entries.some(([, v]) => typeof v !== "string")) {
+      return "'da_health' must be an object of engine: status strings";
+    }
+    patch.daHealth = Object.fromEntries(entries) as Record<string, string>;
   }
   const webhooks = webhookConfigPatch(b);
   if (typeof webhooks === "string") return webhooks;

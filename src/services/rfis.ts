@@ -37,8 +37,13 @@ export interface RfiFilters {
   status?: string[];
   assignedTo?: string[];
   search?: string;
-  /** Only RFIs due on or before this date (YYYY-MM-DD). */
+  /** Only RFIs due before this date (YYYY-MM-DD), as `issue list --due-before`. */
   dueBefore?: string;
+}
+
+/** The day before `date` (YYYY-MM-DD): the platform's date range `..to` includes `to`. */
+function dayBefore(date: string): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
 }
 
 function base(project: AccProjectId): string {
@@ -49,7 +54,7 @@ function searchSpec(project: AccProjectId, filters: RfiFilters, offset: number, 
   const filter: Record<string, unknown> = {};
   if (filters.status?.length) filter.status = filters.status;
   if (filters.assignedTo?.length) filter.assignedTo = filters.assignedTo;
-  if (filters.dueBefore) filter.dueDate = `..${filters.dueBefore}`;
+  if (filters.dueBefore) filter.dueDate = `..${dayBefore(filters.dueBefore)}`;
   return {
     method: "POST",
     path: `${base(project)}/search:rfis`,
@@ -118,6 +123,16 @@ export async function searchRfiPage(
     cursorAfter: (n) =>
       n >= kept.length ? (more ? String(offset + kept.length) : undefined) : String(offset + n),
   };
+}
+
+/** The caller in the project (`GET /users/me`): `user.id` is their Autodesk id. */
+export async function getRfiMe(http: Http, project: AccProjectId): Promise<{ user: { id: string } }> {
+  const res = await http.request<{ user: { id: string } }>({
+    path: `${base(project)}/users/me`,
+    resource: "acc-project",
+    scope: DATA_READ,
+  });
+  return res.data;
 }
 
 /** One RFI (with its responses and permitted actions); 404 names the RFI. */

@@ -1,17 +1,19 @@
 /**
  * e2e: RFIs, assets, submittals and checklists against one sandbox, in process: every list over
- * two pages and stopped by --limit, get, create, update sending only what changed (the --debug
- * trace shows the body), forbidden moves, `b.` ids stripped, no login and bad --from-file before
- * any request.
+ * two pages and stopped by --limit, get, create, update sending only what changed (the request
+ * log shows the body), forbidden moves, `b.` ids stripped, no login and bad --from-file before
+ * any request, a non-member refused, a project that does not exist.
  */
 import assert from "node:assert/strict";
 import { seedAccount } from "../../src/sandbox/admin/store.ts";
 import {
   assertUsageError,
+  diazo,
   json,
+  makeHome,
   openSandboxHome,
   requestLog,
-  type RunResult,
+  sandboxEnv,
   type SandboxHome,
 } from "./harness.ts";
 import { loginUser } from "./user_login.ts";
@@ -21,26 +23,25 @@ const PROJECT = [...seedAccount().projects.values()][0].id;
 type Row = { id: string; [k: string]: unknown };
 
 let shared: Promise<SandboxHome> | undefined;
-/** One sandbox for the file, logged in as the sandbox user with the data scopes. */
+let loggedIn: Promise<SandboxHome> | undefined;
+/** One sandbox for the file (the first test uses it before any login). */
+function fresh(): Promise<SandboxHome> {
+  return shared ??= openSandboxHome({ DIAZO_NO_BROWSER: "1" });
+}
+/** The file's sandbox, logged in as the sandbox user with the data scopes. */
 function sandbox(): Promise<SandboxHome> {
-  return shared ??= (async () => {
-    const h = await openSandboxHome({ DIAZO_NO_BROWSER: "1" });
+  return loggedIn ??= (async () => {
+    const h = await fresh();
     const login = await loginUser(h.env, "data:read,data:write,data:create");
     assert.equal(login.code, 0, login.stderr);
     return h;
   })();
 }
 
-/** The JSON bodies a `--debug` run sent with `method`, in order. */
-function sentBodies(r: RunResult, method: string): Record<string, unknown>[] {
-  const lines = r.stderr.split("\n");
-  const out: Record<string, unknown>[] = [];
-  lines.forEach((line, i) => {
-    if (!new RegExp(`> ${method} http`).test(line)) return;
-    const body = lines.slice(i + 1).find((l) => /> [[{]/.test(l));
-    if (body) out.push(JSON.parse(body.slice(body.indexOf("> ") + 2)));
-  });
-  return out;
+/** The JSON bodies sent with `method` after request `seq`, in order, as the sandbox's request log kept them. */
+async function sentBodies(h: SandboxHome, seq: number, method: string): Promise<unknown[]> {
+  return (await logSince(h, seq, "")).filter((e) => e.method === method)
+    .map((e) => (e as unknown as { body?: unknown }).body);
 }
 
 async function logSince(h: SandboxHome, seq: number, prefix: string) {
@@ -62,58 +63,70 @@ async function lastSeq(h: SandboxHome): Promise<number> {
 }
 
 Deno.test("acc build: no login stops before any request; bad --from-file is a usage error with its position", async () => {
-  const h = await openSandboxHome({ DIAZO_NO_BROWSER: "1" });
-  try {
-    for (const args of [["rfi", "list"], ["acc", "asset", "list"], ["acc", "checklist", "templates"]]) {
-      const r = await h.run([...args, "--project", PROJECT]);
-      assert.equal(r.code, 3, r.stderr);
-      assert.match(r.stderr, /^error: Authentication required \(3-legged OAuth\)\nhint: .*diazo auth login/);
-    }
-    assert.deepEqual(await requestLog(h.sb.url), [], "no request was sent");
-    const files: [string, string, RegExp][] = [
-      ["bad.json", '{"title": "x"\n  "status": "open"}', /bad\.json:2:3: not valid JSON or YAML/],
-      ["empty.json", '{"title": "x",\n  "status": }', /empty\.json:2:11: field 'status' has no value/],
-      ["unknown.yaml", "title: Duct\ncolour: red\n", /unknown\.yaml:2:1: unknown field 'colour'/],
-      ["type.yaml", "title: Duct\ndueDate: soon\n", /type\.yaml:2:10: field 'dueDate' must be a date/],
-    ];
-    for (const [name, text, message] of files) {
-      await Deno.writeTextFile(`${h.home.cwd}/${name}`, text);
-      assertUsageError(await h.run(["rfi", "create", "--project", PROJECT, "--from-file", name]), message);
-    }
-    assertUsageError(
-      await h.run(["acc", "asset", "update", "x1", "--project", PROJECT, "--from-file", "-"], {
-        stdin: "[1, 2]",
-      }),
-      /<stdin>:1:1: the body must be an object/,
-    );
-    assertUsageError(
-      await h.run(["rfi", "list", "--project", "riverside"]),
-      /'riverside' is not an ACC\/BIM 360 id/,
-    );
-    assert.deepEqual(await requestLog(h.sb.url), [], "bad input sent nothing either");
-    // The platform refuses the app's own (2-legged) token on these services, whatever its scopes.
-    const app = await fetch(`${h.sb.url}/authentication/v2/token`, {
-      method: "POST",
-      headers: {
-        authorization: `Basic ${btoa("diazo-sandbox:diazo-sandbox-secret")}`,
-        "content-type": "application/x-www-form-urlencoded",
-      },
-      body: "grant_type=client_credentials&scope=data:read data:write",
-    }).then((r) => r.json());
+  const h = await fresh(); // no login yet: this test runs first
+  for (const args of [["rfi", "list"], ["acc", "asset", "list"], ["acc", "checklist", "templates"]]) {
+    const r = await h.run([...args, "--project", PROJECT]);
+    assert.equal(r.code, 3, r.stderr);
+    assert.match(r.stderr, /^error: Authentication required \(3-legged OAuth\)\nhint: .*diazo auth login/);
+  }
+  assert.deepEqual(await requestLog(h.sb.url), [], "no request was sent");
+  const files: [string, string, RegExp][] = [
+    ["bad.json", '{"title": "x"\n  "status": "open"}', /bad\.json:2:3: not valid JSON or YAML/],
+    ["empty.json", '{"title": "x",\n  "status": }', /empty\.json:2:11: field 'status' has no value/],
+    ["unknown.yaml", "title: Duct\ncolour: red\n", /unknown\.yaml:2:1: unknown field 'colour'/],
+    ["type.yaml", "title: Duct\ndueDate: soon\n", /type\.yaml:2:10: field 'dueDate' must be a date/],
+  ];
+  for (const [name, text, message] of files) {
+    await Deno.writeTextFile(`${h.home.cwd}/${name}`, text);
+    assertUsageError(await h.run(["rfi", "create", "--project", PROJECT, "--from-file", name]), message);
+  }
+  assertUsageError(
+    await h.run(["acc", "asset", "update", "x1", "--project", PROJECT, "--from-file", "-"], {
+      stdin: "[1, 2]",
+    }),
+    /<stdin>:1:1: the body must be an object/,
+  );
+  assertUsageError(
+    await h.run(["rfi", "list", "--project", "riverside"]),
+    /'riverside' is not an ACC\/BIM 360 id/,
+  );
+  assertUsageError(
+    await h.run(["acc", "asset", "create", "--project", PROJECT, "--name", "AHU-7"]),
+    /^error: a new asset needs --category \(categoryId\), --status \(statusId\)$/m,
+  );
+  for (const noun of [["rfi"], ["acc", "asset"], ["acc", "submittal"], ["acc", "checklist"]]) {
     for (
-      const path of [
-        "/construction/assets/v2/projects/P/assets",
-        "/bim360/checklists/v1/containers/P/templates",
-      ]
+      const verb of ["list", "get", "create", "update", ...(noun[1] === "checklist" ? ["templates"] : [])]
     ) {
-      const res = await fetch(`${h.sb.url}${path.replace("P", PROJECT)}`, {
-        headers: { authorization: `Bearer ${app.access_token}` },
-      });
-      assert.equal(res.status, 403, path);
-      assert.match((await res.json()).message, /needs a user's token/);
+      const help = await h.run([...noun, verb, "--help"]);
+      assert.match(
+        help.stdout,
+        new RegExp(`Examples:\\n {2}\\$ diazo ${noun.join(" ")} ${verb} `),
+        help.stdout,
+      );
     }
-  } finally {
-    await h.close();
+  }
+  assert.deepEqual(await requestLog(h.sb.url), [], "bad input sent nothing either");
+  // The platform refuses the app's own (2-legged) token on these services, whatever its scopes.
+  const app = await fetch(`${h.sb.url}/authentication/v2/token`, {
+    method: "POST",
+    headers: {
+      authorization: `Basic ${btoa("diazo-sandbox:diazo-sandbox-secret")}`,
+      "content-type": "application/x-www-form-urlencoded",
+    },
+    body: "grant_type=client_credentials&scope=data:read data:write",
+  }).then((r) => r.json());
+  for (
+    const path of [
+      "/construction/assets/v2/projects/P/assets",
+      "/bim360/checklists/v1/containers/P/templates",
+    ]
+  ) {
+    const res = await fetch(`${h.sb.url}${path.replace("P", PROJECT)}`, {
+      headers: { authorization: `Bearer ${app.access_token}` },
+    });
+    assert.equal(res.status, 403, path);
+    assert.match((await res.json()).message, /needs a user's token/);
   }
 });
 
@@ -147,11 +160,29 @@ Deno.test("acc build: every list follows both pages, --limit stops, b. ids are s
     await h.run(["rfi", "list", "--project", PROJECT, "--assigned-to", "SANDBOXADAMORENO", "-o", "json"]),
   );
   assert.ok(mine.length > 0 && mine.every((r) => r.assignedTo.some((a) => a.id === "SANDBOXADAMORENO")));
+  const before = await lastSeq(h);
+  const myRfis = await h.run([
+    "rfi",
+    "list",
+    "--project",
+    PROJECT,
+    "--assigned-to",
+    "me,SANDBOXJONASBERG",
+    "-o",
+    "json",
+  ]);
+  assert.equal(myRfis.code, 0, myRfis.stderr);
+  const searched = (await sentBodies(h, before, "POST")) as { filter: { assignedTo: string[] } }[];
+  assert.deepEqual(
+    searched[0].filter.assignedTo,
+    ["DIAZOSANDBOXUSER", "SANDBOXJONASBERG"],
+    "me is the caller",
+  );
   const due = json<{ dueDate: string }[]>(
     await h.run(["rfi", "list", "--project", PROJECT, "--due-before", "2026-01-25", "-o", "json"]),
   );
   assert.ok(
-    due.length > 0 && due.every((r) => r.dueDate <= "2026-01-25"),
+    due.length > 0 && due.every((r) => r.dueDate < "2026-01-25"), // before it, as issue list --due-before
     JSON.stringify(due.map((r) => r.dueDate)),
   );
   const assets = await h.run(["acc", "asset", "list", "--project", PROJECT, "--limit", "5", "-o", "table"]);
@@ -192,6 +223,7 @@ Deno.test("rfi: create -> get -> update sends only what changed -> forbidden mov
   );
   assert.equal(got.title, "Duct clash at C4");
 
+  let seq = await lastSeq(h);
   const update = await h.run([
     "rfi",
     "update",
@@ -204,15 +236,15 @@ Deno.test("rfi: create -> get -> update sends only what changed -> forbidden mov
     "submitted",
     "--assigned-to",
     "SANDBOXADAMORENO",
-    "--debug",
     "-o",
     "json",
   ]);
   assert.equal(update.code, 0, update.stderr);
-  assert.deepEqual(sentBodies(update, "PATCH"), [
+  assert.deepEqual(await sentBodies(h, seq, "PATCH"), [
     { status: "submitted", assignedTo: [{ id: "SANDBOXADAMORENO", type: "user" }] },
   ], "the unchanged title is not sent");
   assert.match(update.stderr, /Updated RFI .*: status, assignedTo/);
+  seq = await lastSeq(h);
   const same = await h.run([
     "rfi",
     "update",
@@ -221,12 +253,11 @@ Deno.test("rfi: create -> get -> update sends only what changed -> forbidden mov
     PROJECT,
     "--status",
     "submitted",
-    "--debug",
   ]);
   assert.equal(same.code, 0, same.stderr);
-  assert.deepEqual(sentBodies(same, "PATCH"), [], "nothing differed, nothing sent");
+  assert.deepEqual(await sentBodies(h, seq, "PATCH"), [], "nothing differed, nothing sent");
 
-  const seq = await lastSeq(h);
+  seq = await lastSeq(h);
   const jump = await h.run(["rfi", "update", rfi.id, "--project", PROJECT, "--status", "closed"]);
   assertUsageError(jump, /^error: cannot move RFI \S+ from 'submitted' to 'closed'$/);
   assert.match(jump.stderr, /hint: From 'submitted' it may move to: open, void\./);
@@ -257,6 +288,24 @@ Deno.test("rfi: create -> get -> update sends only what changed -> forbidden mov
   assert.equal(await lastSeq(h), before, "no request was sent");
   const missing = await h.run(["rfi", "get", "00000000-0000-4000-8000-000000000000", "--project", PROJECT]);
   assert.equal(missing.code, 4, missing.stderr);
+  assert.match(missing.stderr, /^error: Not found: RFI 00000000-/);
+  // A user who is not a member of the project, asking for one record of it: SPEC.md's access denial.
+  const visitor = await makeHome();
+  try {
+    const env = sandboxEnv(visitor, h.sb.url, { DIAZO_NO_BROWSER: "1" });
+    assert.equal((await loginUser(env, "data:read,data:write", "visitor.user")).code, 0);
+    const denied = await diazo(["rfi", "get", rfi.id, "--project", PROJECT], { env });
+    assert.equal(denied.code, 3, denied.stderr);
+    assert.match(denied.stderr, /^error: Access denied to a construction-cloud project\nhint: /);
+  } finally {
+    await visitor.cleanup();
+  }
+  // The same id in a project that does not exist: the project is what is missing (SPEC.md §7).
+  for (const kind of [["rfi"], ["acc", "submittal"], ["acc", "checklist"]]) {
+    const noProject = await h.run([...kind, "get", rfi.id, "--project", crypto.randomUUID()]);
+    assert.equal(noProject.code, 4, noProject.stderr);
+    assert.match(noProject.stderr, /^error: Project not found\nhint: /, kind.join(" "));
+  }
 });
 
 Deno.test("acc asset, submittal, checklist: create -> get -> update with only the changed fields", async () => {
@@ -273,6 +322,7 @@ Deno.test("acc asset, submittal, checklist: create -> get -> update with only th
   );
   assert.equal(asset.clientAssetId, "AHU-99");
   assert.equal(json<Row>(await run(["acc", "asset", "get", asset.id])).id, asset.id);
+  let seq = await lastSeq(h);
   const patched = await run([
     "acc",
     "asset",
@@ -282,9 +332,8 @@ Deno.test("acc asset, submittal, checklist: create -> get -> update with only th
     "AHU-99",
     "--barcode",
     "0042",
-    "--debug",
   ]);
-  assert.deepEqual(sentBodies(patched, "PATCH"), [{ [asset.id]: { barcode: "0042" } }]);
+  assert.deepEqual(await sentBodies(h, seq, "PATCH"), [{ [asset.id]: { barcode: "0042" } }]);
   assert.ok(json<{ version: number }>(patched).version > asset.version, "a change bumps the version");
   const badStatus = await h.run([
     "acc",
@@ -312,7 +361,8 @@ Deno.test("acc asset, submittal, checklist: create -> get -> update with only th
   );
   assert.deepEqual([item.stateId, item.statusId], ["mgr-1", "2"]);
   assert.equal(json<Row>(await run(["acc", "submittal", "get", item.id])).id, item.id);
-  const moved = await run([
+  seq = await lastSeq(h);
+  await run([
     "acc",
     "submittal",
     "update",
@@ -321,23 +371,55 @@ Deno.test("acc asset, submittal, checklist: create -> get -> update with only th
     "rev",
     "--priority",
     "High",
-    "--debug",
   ]);
-  assert.deepEqual(sentBodies(moved, "POST").at(-1), { stateId: "rev" });
-  assert.deepEqual(sentBodies(moved, "PATCH"), [], "the priority was already High");
+  assert.deepEqual((await sentBodies(h, seq, "POST")).at(-1), { stateId: "rev" });
+  assert.deepEqual(await sentBodies(h, seq, "PATCH"), [], "the priority was already High");
   const back = await h.run(["acc", "submittal", "update", item.id, "--project", PROJECT, "--state", "draft"]);
   assertUsageError(back, /cannot move submittal \S+ from 'rev' to 'draft'/);
   assert.match(back.stderr, /may move to: mgr-2, void/);
+  const noSpec = await h.run(["acc", "submittal", "update", item.id, "--project", PROJECT, "--spec", "nope"]);
+  assert.equal(noSpec.code, 2, noSpec.stderr);
+  assert.match(
+    noSpec.stderr,
+    /'specId' nope is not a spec of the project/,
+    "the item exists; its spec does not",
+  );
 
   // Checklists: made from a template, then moved along their statuses.
   const [template] = json<Row[]>(await run(["acc", "checklist", "templates"]));
-  const list = json<Row & { attributes: { status: string } }>(
-    await run(["acc", "checklist", "create", "--template", template.id, "--title", "Level 3 pre-pour"]),
+  const list = json<Row & { attributes: { status: string; assigneeId: string } }>(
+    await run([
+      "acc",
+      "checklist",
+      "create",
+      "--template",
+      template.id,
+      "--title",
+      "Level 3 pre-pour",
+      "--assigned-to", // as rfi and issue spell it (--assignee too)
+      "SANDBOXJONASBERG",
+    ]),
   );
   assert.equal(list.attributes.status, "not_started");
+  assert.equal(list.attributes.assigneeId, "SANDBOXJONASBERG");
+  // A template the project lacks is a bad body (exit 2), not a missing project.
+  const noTemplate = await h.run([
+    "acc",
+    "checklist",
+    "create",
+    "--project",
+    PROJECT,
+    "--template",
+    "00000000-0000-4000-8000-000000000000",
+    "--title",
+    "x",
+  ]);
+  assert.equal(noTemplate.code, 2, noTemplate.stderr);
+  assert.match(noTemplate.stderr, /'templateId' 00000000-\S+ is not a checklist template of the project/);
   const full = json<Row & { included: { type: string }[] }>(await run(["acc", "checklist", "get", list.id]));
   assert.ok(full.included.some((r) => r.type === "instance_items"), "sections and items come with it");
-  const started = await run([
+  seq = await lastSeq(h);
+  await run([
     "acc",
     "checklist",
     "update",
@@ -346,9 +428,8 @@ Deno.test("acc asset, submittal, checklist: create -> get -> update with only th
     "in_progress",
     "--title",
     "Level 3 pre-pour",
-    "--debug",
   ]);
-  assert.deepEqual(sentBodies(started, "PATCH"), [
+  assert.deepEqual(await sentBodies(h, seq, "PATCH"), [
     { data: { type: "instances", id: list.id, attributes: { status: "in_progress" } } },
   ]);
   const done = await run(["acc", "checklist", "update", list.id, "--status", "completed"]);

@@ -1,7 +1,9 @@
 /** e2e: `diazo api` against a sandbox — bodies, fields, every page, typed errors, foreign hosts. */
 import assert from "node:assert/strict";
 import path from "node:path";
-import { assertOneError, assertUsageError, json, requestLog, withSandboxHome } from "./harness.ts";
+import { runCli } from "../../src/cli/root.ts";
+import { seededAccountId } from "../../src/sandbox/admin/store.ts";
+import { assertOneError, assertUsageError, captureIo, json, requestLog, withSandboxHome } from "./harness.ts";
 
 type LogEntry = { method: string; path: string; query: Record<string, string> };
 
@@ -64,6 +66,22 @@ Deno.test("api: POST --input, -f/-F fields, --paginate over 3 OSS pages and 2 DA
     const engines = await h.run(["api", "/da/us-east/v3/engines", "--paginate", "--query", "length(@)"]);
     assert.equal(engines.stdout.trim(), "16", "DA paginationToken followed");
 
+    // BIM 360 HQ's lists are bare arrays paged by offset: 12 users of the account at 5 a page.
+    assert.equal((await h.run(["auth", "extend-scopes", "--add", "account:read"])).code, 0);
+    const users = `/hq/v1/accounts/${seededAccountId()}/users`;
+    const hqBefore = (await log(users)).length;
+    const hq = await h.run(["api", users, "--param", "limit=5", "--paginate", "--query", "[].email"]);
+    assert.equal(hq.code, 0, hq.stderr);
+    const everyone = await h.run([
+      ..."admin user list --as app -o json --account".split(" "),
+      seededAccountId(),
+    ]);
+    const emails = json<{ email: string }[]>(everyone).map((u) => u.email);
+    assert.equal(emails.length, 12);
+    assert.deepEqual(json<string[]>(hq), emails, "every page of the HQ list, in order");
+    const offsets = (await log(users)).slice(hqBefore, hqBefore + 3).map((e) => e.query.offset);
+    assert.deepEqual(offsets, [undefined, "5", "10"], "offset moved by each page until a short one");
+
     const missing = await h.run(["api", "/oss/v2/buckets/api-e2e-nope/details"]);
     assertOneError(missing, 4, /^error: Not found: \/oss\/v2\/buckets\/api-e2e-nope\/details/);
 
@@ -82,4 +100,39 @@ Deno.test("api: POST --input, -f/-F fields, --paginate over 3 OSS pages and 2 DA
     const allowed = await h.run(["api", `${other}/oss/v2/buckets`, "--allow-host", "localhost"]);
     assert.equal(allowed.code, 3, allowed.stderr);
     assert.equal((await requestLog(h.sb.url)).length, count + 1);
+  }));
+
+Deno.test("api: a binary answer reaches stdout byte for byte, a text one as it came; --input sends a file's bytes", () =>
+  withSandboxHome(async (h) => {
+    const bytes = new Uint8Array(256).map((_, i) => (i * 7 + 0x80) % 256); // not UTF-8
+    await Deno.writeFile(path.join(h.home.cwd, "blob.bin"), bytes);
+    await Deno.writeTextFile(path.join(h.home.cwd, "note.txt"), "plain text, not JSON\n");
+    assert.equal((await h.run(["bucket", "create", "--key", "api-e2e-raw"])).code, 0);
+    const at = "/oss/v2/buckets/api-e2e-raw/objects";
+    const put = async (file: string) => {
+      const signed = await h.run(["api", `${at}/${file}/signeds3upload`, "-o", "json"]);
+      const { urls, uploadKey } = json<{ urls: string[]; uploadKey: string }>(signed);
+      const sent = await h.run(["api", urls[0], "-X", "PUT", "--input", file]);
+      assert.equal(sent.code, 0, sent.stderr);
+      const done = await h.run(["api", `${at}/${file}/signeds3upload`, "-F", `uploadKey=${uploadKey}`]);
+      assert.equal(done.code, 0, done.stderr);
+      return json<{ size: number }>(done).size;
+    };
+    assert.equal(await put("blob.bin"), 256, "--input sends the file's bytes unchanged");
+    await put("note.txt");
+
+    const url = async (file: string) =>
+      json<{ url: string }>(await h.run(["api", `${at}/${file}/signeds3download`, "-o", "json"])).url;
+    const chunks: Uint8Array[] = [];
+    const cap = captureIo();
+    const io = {
+      ...cap.io,
+      stdout: { write: (d: string | Uint8Array) => void chunks.push(d as Uint8Array), isTerminal: false },
+    };
+    assert.equal(await runCli(["api", await url("blob.bin")], io, h.env, h.home.cwd), 0, cap.stderr());
+    assert.deepEqual(new Uint8Array(await new Blob(chunks as BlobPart[]).arrayBuffer()), bytes);
+
+    const text = await h.run(["api", await url("note.txt")]);
+    assert.equal(text.code, 0, text.stderr);
+    assert.equal(text.stdout, "plain text, not JSON\n", "text is written as it came, not as a JSON string");
   }));

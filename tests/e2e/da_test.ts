@@ -60,6 +60,17 @@ Deno.test("da: engines, status, nickname required, engine not found", async () =
   assert.deepEqual(one, [{ engine: "revit", status: "Fully Operational", ok: true }]);
   const unknownHealth = await s.run(["da", "status", "--engine", "maya"]);
   assert.equal(unknownHealth.code, 4, unknownHealth.stderr);
+  // A degraded engine, as the platform reports it: the rows say so and the command exits 1.
+  await sandboxConfig(s.sb.url, { da_health: { revit: "Synthetic Check Failed" } });
+  const degraded = await s.run(["da", "status", "-o", "json"]);
+  assert.equal(degraded.code, 1, degraded.stderr);
+  const rows = json<{ engine: string; status: string; ok: boolean }[]>(degraded);
+  assert.deepEqual(rows.filter((r) => !r.ok), [
+    { engine: "Revit", status: "Synthetic Check Failed", ok: false },
+  ]);
+  assert.match(degraded.stderr, /warning: Degraded: Revit \(Synthetic Check Failed\)/);
+  assert.equal((await s.run(["da", "status", "--engine", "autocad"])).code, 0, "AutoCAD is healthy");
+  await sandboxConfig(s.sb.url, { da_health: {} });
 
   await write(s, "in.txt", "hello\n");
   const before = (await requestLog(s.sb.url)).length;
@@ -89,6 +100,34 @@ Deno.test("da: engines, status, nickname required, engine not found", async () =
   );
   assert.equal(missing.code, 2);
   assert.match(missing.stderr, /^error: File not found: nope\.zip/);
+  const sent = (await requestLog(s.sb.url)).length;
+  await Deno.mkdir(path.join(s.home.cwd, "MyApp.bundle"));
+  const dir = await s.run(
+    [
+      "da",
+      "appbundle-create",
+      "--id",
+      "Nope",
+      "--engine",
+      "Autodesk.AutoCAD+24",
+      "--package",
+      "MyApp.bundle",
+    ],
+  );
+  assert.equal(dir.code, 2);
+  assert.match(dir.stderr, /^error: MyApp\.bundle is a directory\nhint: Zip the bundle/);
+  const big = await Deno.open(path.join(s.home.cwd, "big.zip"), { write: true, create: true });
+  await big.truncate(104_857_601); // sparse: no 100 MB written
+  big.close();
+  const tooBig = await s.run(
+    ["da", "appbundle-create", "--id", "Nope", "--engine", "Autodesk.AutoCAD+24", "--package", "big.zip"],
+  );
+  assert.equal(tooBig.code, 2);
+  assert.match(
+    tooBig.stderr,
+    /^error: big\.zip is 100\.0 MiB: the platform takes packages of at most 100 MB/,
+  );
+  assert.equal((await requestLog(s.sb.url)).length, sent, "no request for a bad package either");
 });
 
 Deno.test("da: appbundle-create uploads the package and moves aliases; activity create from flags and file", async () => {
@@ -193,7 +232,10 @@ Deno.test("da: work items — local input, outputs fetched back, a failed one, g
     return new Response("ok");
   });
   const hookArgs = ["--event", "workitem.completed", "--scope", `activity=${NICK}.Copy+prod`];
-  ok(await s.run(["webhook", "create", "--url", `http://127.0.0.1:${rx.addr.port}/hook`, ...hookArgs]));
+  const hook = ok(
+    await s.run(["webhook", "create", "--url", `http://127.0.0.1:${rx.addr.port}/hook`, ...hookArgs]),
+  );
+  assert.match(hook.stderr, /warning: workitem\.completed is an event of diazo's sandbox only/);
   const run = await s.run([
     "da",
     "workitem",
@@ -312,6 +354,13 @@ Deno.test("da: work items — local input, outputs fetched back, a failed one, g
     "input=https://example.invalid/a",
   ]);
   assert.equal(unknown.code, 4, unknown.stderr);
+  assert.match(
+    unknown.stderr,
+    new RegExp(`^error: Not found: activity ${NICK}\\.Nope\\+prod\nhint: .*diazo da activities`),
+  );
+  const badOutput = await s.run(["da", "workitem", "run", "Copy+prod", "--output", "result"]);
+  assert.equal(badOutput.code, 2);
+  assert.match(badOutput.stderr, /^error: invalid --output 'result'\nhint: .*e\.g\. --output result=/);
   await (await fixture)?.close();
   fixture = undefined;
 });

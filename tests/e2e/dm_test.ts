@@ -135,8 +135,17 @@ Deno.test("dm e2e: bad ids are usage errors before any request; unknown ids exit
 
 Deno.test("dm e2e: the personal hub needs a user's login; with one, commands act as the user", async () => {
   await withSandboxHome(async ({ sb, home, env }) => {
-    const appHubs = await ok(env, ["hub", "list"]);
+    const auto = await diazo(["hub", "list", "-o", "json"], { env });
+    assert.equal(auto.code, 0, auto.stderr);
+    const appHubs = json<Row[]>(auto);
     assert.deepEqual(appHubs.map((h) => h.id.slice(0, 2)), ["b."]);
+    assert.match(
+      auto.stderr,
+      /^warning: no user login: acting as the app, which sees only the hubs and projects it was provisioned for/m,
+      "without a user login, stderr says the command acts as the app",
+    );
+    const quiet = await diazo(["hub", "list", "--as", "app", "-o", "json"], { env });
+    assert.equal(quiet.stderr, "", "--as app says nothing");
     const asUser = await diazo(["hub", "list", "--as", "user"], { env });
     assert.equal(asUser.code, 3);
     assert.match(

@@ -5,9 +5,13 @@
  */
 import assert from "node:assert/strict";
 import path from "node:path";
+import { dmFolderId, dmProjectId } from "../../src/aps/dm_ids.ts";
+import { contextFor } from "../../src/cli/root.ts";
+import { runItemUpload } from "../../src/ops/dm_write.ts";
 import { loadSpec } from "../contract/spec.ts";
 import { fails, ok as okTool, startServe } from "../mcp/helpers.ts";
-import { addFault, json, openSandboxHome, requestLog, type SandboxHome } from "./harness.ts";
+import { FLAGS } from "../ops/helpers.ts";
+import { addFault, captureIo, json, openSandboxHome, requestLog, type SandboxHome } from "./harness.ts";
 import { randomFile, sha1Of } from "./object_helpers.ts";
 import { loginUser } from "./user_login.ts";
 
@@ -81,6 +85,9 @@ Deno.test("dm write e2e: folder create -> upload (multipart) -> new version -> d
   const described = await ok<Row>(h, ["version", "describe", project, versions[0].id]);
   assert.equal(described.versionNumber, 2);
   assert.deepEqual(described.downloads.map((d: Row) => d.attributes.format.fileType), ["ifc"]);
+  const describedTable = await h.run(["version", "describe", project, versions[0].id, "-o", "table"]);
+  assert.match(describedTable.stdout, /│ formats +│/, "the table names the formats it can be downloaded as");
+  assert.match(describedTable.stdout, /│ ifc +│/);
   const versionRenamed = await ok<Row>(h, [
     "version",
     "rename",
@@ -105,12 +112,24 @@ Deno.test("dm write e2e: folder create -> upload (multipart) -> new version -> d
   const back = await ok<Row>(h, ["item", "download", project, bound.id, "-o", "pier-back.dwg"]);
   assert.equal(back.sha1, await sha1Of(path.join(h.home.cwd, "pier.dwg")));
 
-  const seeded = (await ok(h, ["folder", "list", project, top, "--type", "items"]))[0];
-  const noBytes = await h.run(["item", "download", project, seeded.id]);
-  assert.equal(noBytes.code, 4, noBytes.stderr);
+  // A seeded version's bytes are made when first asked for: the size it reports, the same each time.
+  const seeded = (await ok(h, ["folder", "list", project, top, "--type", "items"]))
+    .sort((a, b) => a.size - b.size)[0];
+  const got = await ok<Row>(h, ["item", "download", project, seeded.id, "-o", "seeded-1"]);
+  assert.equal(got.size, seeded.size);
+  assert.equal((await Deno.stat(path.join(h.home.cwd, "seeded-1"))).size, seeded.size);
+  const again2 = await ok<Row>(h, ["item", "download", project, seeded.id, "-o", "seeded-2"]);
+  assert.equal(again2.sha1, got.sha1, "the same bytes on every download");
+  assert.equal(await sha1Of(path.join(h.home.cwd, "seeded-2")), got.sha1);
+
+  const encoded = versions[1].id.replace("?version=", "%3Fversion%3D");
+  const v1again = await ok<Row>(h, ["item", "download", project, encoded, "-o", "v1-encoded.ifc"]);
+  assert.equal(v1again.versionNumber, 1, "a URL-encoded version id names that version");
+  const neither = await h.run(["item", "download", project, versions[1].id.replace(/\?version=\d+$/, "")]);
+  assert.equal(neither.code, 2, neither.stderr);
   assert.match(
-    noBytes.stderr,
-    /^error: Not found: the stored file of version .*\nhint: .*diazo item versions/m,
+    neither.stderr,
+    /^error: invalid item or version id '.*'\nhint: An item id looks like .* a version id like /,
   );
 
   const badObject = await h.run(["item", "bind", project, folder.id, "not-an-object"]);
@@ -239,6 +258,34 @@ Deno.test("dm write e2e: the folder_create and item_upload tools", async () => {
   } finally {
     await serve.close();
   }
+});
+
+Deno.test("dm write e2e: an item of the same name filed during the upload (409) makes the upload its next version", async () => {
+  const h = await fixture();
+  const folder = await ok<Row>(h, ["folder", "create", h.project, h.top, "--name", "Raced"]);
+  await Deno.mkdir(path.join(h.home.cwd, "other"));
+  await randomFile(path.join(h.home.cwd, "other", "race.dwg"), 700);
+  const sha = await randomFile(path.join(h.home.cwd, "race.dwg"), 900);
+  const deps = await contextFor(captureIo().io, FLAGS, h.env, h.home.cwd);
+  let rival: Row | undefined;
+  // The folder has been read (no race.dwg) when the upload starts: another client files one now.
+  const filed = await runItemUpload(
+    { project: dmProjectId(h.project), folder: dmFolderId(folder.id), file: "race.dwg" },
+    deps,
+    async () => {
+      rival = await ok<Row>(h, ["item", "upload", h.project, folder.id, "other/race.dwg"]);
+      return { update() {}, stop() {} };
+    },
+  );
+  assert.equal(rival?.versionNumber, 1);
+  assert.equal(filed.item.id, rival?.id, "the upload joined the item filed meanwhile");
+  assert.equal(filed.newVersion, true);
+  assert.equal(filed.version.attributes.versionNumber, 2);
+  const conflicts = (await requestLog(h.sb.url, `/data/v1/projects/${h.project}/items`))
+    .filter((e) => e.method === "POST" && e.status === 409);
+  assert.equal(conflicts.length, 1, "the item POST was refused once, then a version was filed");
+  const back = await ok<Row>(h, ["item", "download", h.project, filed.item.id, "-o", "race-back.dwg"]);
+  assert.equal(back.sha1, sha);
 });
 
 Deno.test("dm write e2e: every JSON:API body diazo sent validates against datamanagement.yaml", async () => {

@@ -105,6 +105,25 @@ Deno.test("issue: every command against the sandbox", async (t) => {
       assert.deepEqual(dues, [...dues].sort().reverse(), "--sort -dueDate");
       const table = await run("issue", "list", "--project", RIVERSIDE, "--limit", "3", "-o", "table");
       assert.match(table.stdout, /displayId\s.*id\s.*title\s.*status\s.*assignedTo\s.*dueDate/);
+      const sent = await count();
+      const sort = await run("issue", "list", "--project", RIVERSIDE, "--sort", "-dueDate,colour");
+      fail(sort, 2, /^error: --sort 'colour' is not a field issues sort by\nhint: .*createdBy/);
+      assert.equal(await count(), sent, "a bad --sort sends nothing");
+      const byType = json<Issue[]>(
+        await run(
+          "issue",
+          "list",
+          "--project",
+          RIVERSIDE,
+          "--sort",
+          "issueSubType,-displayId",
+          "--limit",
+          "3",
+          "-o",
+          "json",
+        ),
+      );
+      assert.equal(byType.length, 3, "every field of the platform's sortBy is accepted");
       const bad = await run("issue", "list", "--project", "my-project");
       fail(bad, 2, /^error: 'my-project' is not an ACC\/BIM 360 id/);
       const missing = await run("issue", "list", "--project", crypto.randomUUID());
@@ -155,13 +174,15 @@ Deno.test("issue: every command against the sandbox", async (t) => {
       const byNumber = json<Issue>(await run("issue", "get", "#131", "--project", RIVERSIDE, "-o", "json"));
       assert.equal(byNumber.id, created.id, "an issue is also named by its number");
       fail(await run("issue", "get", "999", "--project", RIVERSIDE), 4, /^error: Not found: issue #999/);
+      const elsewhere = await run("issue", "get", created.id, "--project", crypto.randomUUID());
+      fail(elsewhere, 4, /^error: Project not found\n/);
 
       // Only what differs is sent: the title is unchanged, the due date and assignee are new.
       const update = await on(
         "update",
         "--title",
         "Cracked plinth",
-        "--due",
+        "--due-date", // the spelling of rfi and acc records; --due too
         "2026-12-15",
         "--assigned-to",
         "SANDBOXADAMORENO",
@@ -192,6 +213,12 @@ Deno.test("issue: every command against the sandbox", async (t) => {
         await on("transition", "--to", "in_progress", "-o", "json"),
       );
       assert.equal(moved.status, "in_progress");
+      const requests = await count();
+      const again = await on("transition", "--to", "in_progress", "-o", "json");
+      assert.equal(again.code, 0, again.stderr);
+      assert.match(again.stderr, /Issue #131 is already in_progress: nothing sent/);
+      assert.equal(json<Issue>(again).status, "in_progress");
+      assert.equal(await count(), requests + 1, "a second run reads the issue and sends nothing");
       const forbidden = await on("transition", "--to", "closed");
       fail(
         forbidden,
@@ -327,6 +354,18 @@ Deno.test("issue: every command against the sandbox", async (t) => {
     await t.step("serve: issue tools with structured results, isError, --read-only", async () => {
       const serve = await startServe(env, [], h.home.cwd);
       try {
+        const { tools } = await serve.client.listTools();
+        const hints = (name: string) => tools.find((x) => x.name === name)?.annotations;
+        assert.equal(hints("issue_update")?.destructiveHint, true, "an update overwrites fields");
+        assert.equal(hints("issue_create")?.destructiveHint, false, "a create adds");
+        assert.equal(hints("issue_get")?.readOnlyHint, true);
+        const status = await ok(serve.client, "auth_status");
+        const use = (name: string) => status.tools.find((x: { name: string }) => x.name === name);
+        assert.deepEqual(
+          [use("issue_list").login, use("issue_list").usable],
+          ["user", true],
+          "the user login serves",
+        );
         const page = await ok(serve.client, "issue_list", { project_id: `b.${HARBOR}`, limit: 10 });
         assert.equal(page.count, 10);
         assert.equal(page.has_more, true);
@@ -336,17 +375,22 @@ Deno.test("issue: every command against the sandbox", async (t) => {
           cursor: page.next_cursor,
         });
         assert.equal(rest.count, 14);
-        const made = await ok(serve.client, "issue_create", {
+        // The tools were listed first (as every assistant does): the client checks each answer against them.
+        const made = (await ok(serve.client, "issue_create", {
           project_id: HARBOR,
           title: "Bearing pad missing",
           issue_subtype_id: "Defect",
-        });
-        const byNumber = await ok(serve.client, "issue_get", {
+        })).issue;
+        const byNumber = (await ok(serve.client, "issue_get", {
           project_id: HARBOR,
           issue_id: String(made.displayId),
-        });
+        })).issue;
         assert.equal(byNumber.id, made.id);
         assert.equal(byNumber.status, "open");
+        assert.ok(
+          Array.isArray(byNumber.permittedActions),
+          "the platform's record, with fields beyond the declared",
+        );
         const upd = await ok(serve.client, "issue_update", {
           project_id: HARBOR,
           issue_id: made.id,
@@ -373,6 +417,7 @@ Deno.test("issue: every command against the sandbox", async (t) => {
       const ro = await startServe(env, ["--read-only"], h.home.cwd);
       try {
         const names = (await ro.client.listTools()).tools.map((x) => x.name);
+
         assert.ok(names.includes("issue_list") && names.includes("issue_get"));
         for (const w of ["issue_create", "issue_update", "issue_comment_add"]) {
           assert.ok(!names.includes(w), w);

@@ -177,9 +177,18 @@ Deno.test("reality-capture: create -> upload (parallel, resumable) -> process ->
 Deno.test("reality-capture: too few photos, bad input before any request", async () => {
   const h = await sandbox();
   try {
-    const id = json<{ photosceneid: string }>(
-      await h.run(["reality-capture", "create", "--name", "Few", "-o", "json"]),
-    ).photosceneid;
+    const few = await h.run([
+      "reality-capture",
+      "create",
+      "--name",
+      "Few",
+      "--format",
+      "obj,ortho",
+      "-o",
+      "json",
+    ]);
+    assert.match(few.stderr, /warning: ortho is a result of aerial scenes only: pass --scene-type aerial/);
+    const id = json<{ photosceneid: string }>(few).photosceneid;
     const two = await photos(h, "two", 2);
     assert.equal((await h.run(["reality-capture", "upload", id, ...two])).code, 0);
     const process = await h.run(["reality-capture", "process", id]);
@@ -207,6 +216,8 @@ Deno.test("reality-capture: too few photos, bad input before any request", async
     );
     assert.equal((await requestLog(h.sb.url)).length, before, "bad input sends no request");
 
+    const createHelp = await h.run(["reality-capture", "create", "--help"]);
+    assert.match(createHelp.stdout, /\(default: rcm\)/);
     const help = await h.run(["reality-capture", "upload", "--help"]);
     assert.match(help.stdout, /Examples:\n.*diazo reality-capture upload/);
   } finally {

@@ -41,6 +41,18 @@ Deno.test("version --json and -o json: the facts a bug report needs, with this r
     assert.ok(human.stdout.includes(home.configDir));
     const q = await diazo(["version", "--json", "--query", "deno"], { env: cliEnv(home) });
     assert.equal(JSON.parse(q.stdout), Deno.version.deno);
+    // The family also holds data management's version verbs: its help and the top-level list say so.
+    const help = await diazo(["version", "--help"], { env: cliEnv(home) });
+    assert.match(
+      help.stdout.replace(/\s+/g, " "),
+      /`version describe\|rename` act on a version of a data management file/,
+    );
+    assert.match(help.stdout, /\$ diazo version describe b\./);
+    const top = await diazo(["--help"], { env: cliEnv(home) });
+    assert.match(
+      top.stdout.replace(/\s+/g, " "),
+      / version print diazo's version .* describe\|rename a data management/,
+    );
   } finally {
     await home.cleanup();
   }

@@ -77,6 +77,13 @@ Deno.test("webhook: events, create (bad input first), a translation's extraction
       events.some((e) => e.event === "dm.version.added" && e.system === "data" && e.scope === "folder"),
     );
     assert.ok(events.some((e) => e.event === "extraction.finished" && e.scope === "workflow"));
+    assert.ok(!events.some((e) => e.system === "autodesk.da"), "the sandbox's own system is not listed");
+    const sandboxOnly = json<{ event: string; service: string }[]>(
+      await diazo(["webhook", "events", "--system", "autodesk.da", "-o", "json"], { env: cliEnv(fx.home) }),
+    );
+    assert.deepEqual(sandboxOnly.map((e) => [e.event, e.service]), [
+      ["workitem.completed", "Design Automation (sandbox only)"],
+    ]);
     assertOneError(
       await run(["webhook", "events", "--system", "dataa"]),
       2,
@@ -92,6 +99,12 @@ Deno.test("webhook: events, create (bad input first), a translation's extraction
       /--scope workflow=<workflow>/,
     );
     assertOneError(await run([...create, "--scope", "folder=x"]), 2, /invalid --scope key 'folder'/);
+    assertOneError(
+      await run(["webhook", "create", "--url", rx.url, "--event", "dm.version.added", "--scope", "folder=x"]),
+      2,
+      /invalid folder id 'x'/,
+      /urn:adsk\.wipprod:fs\.folder:/,
+    );
     assertOneError(
       await run(["webhook", "create", "--url", "ftp://x", "--event", "dm.version.added"]),
       2,
@@ -247,6 +260,14 @@ Deno.test("webhook: a slow receiver makes its hook inactive; list says so and ho
     assert.match(inactive.stdout, /inactive/);
 
     const del = ["webhook", "delete", hook.hookId, "--event", "extraction.finished"];
+    const sent = (await requestLog(fx.sb.url)).length;
+    assertOneError(
+      await run(["webhook", "delete", "../x", "--event", "extraction.finished", "--yes"]),
+      2,
+      /invalid hook id '\.\.\/x'/,
+      /webhook list/,
+    );
+    assert.equal((await requestLog(fx.sb.url)).length, sent, "a malformed hook id sends no request");
     assertOneError(await run(del), 2, /confirmation required/, /--yes/);
     const deleted = await run([...del, "--yes", "-o", "json"]);
     assert.equal(deleted.code, 0, deleted.stderr);

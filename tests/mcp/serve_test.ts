@@ -78,7 +78,14 @@ Deno.test("serve: initialize, tools/list as snapshotted, and a call of every too
     assert.equal(status.app_credentials, true);
     assert.equal(status.user_login.logged_in, false);
     assert.deepEqual(status.tools.map((t: { name: string }) => t.name), names);
-    assert.ok(status.tools.every((t: { usable: boolean }) => t.usable));
+    type Use = { name: string; login: string; usable: boolean; reason?: string };
+    assert.ok(
+      status.tools.every((t: Use) => t.usable === (t.login !== "user")),
+      "the app's login serves all but",
+    );
+    const userOnly = status.tools.filter((t: Use) => t.login === "user");
+    assert.ok(userOnly.some((t: Use) => t.name === "issue_list"), "the construction cloud wants a user");
+    assert.ok(userOnly.every((t: Use) => /^no user login: Run `diazo auth login`/.test(t.reason ?? "")));
 
     const bucket = "mcp-flow";
     assert.equal(

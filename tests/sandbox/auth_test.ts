@@ -198,6 +198,7 @@ Deno.test("token: the configured TTL sets expires_in and exp", async () => {
       job_seconds: 4,
       device_flow: false,
       device_interval_seconds: 5,
+      da_health: {},
       webhook_timeout_ms: 5000,
       webhook_retries: 8,
       webhook_retry_delay_ms: 20_000,

@@ -1,6 +1,6 @@
 /**
  * The webhooks emulator's delivery rules, driven directly (deliverEvent is awaited): which hooks
- * an event reaches (system, event pattern, app, folder scope recursively, expiry), which secret
+ * an event reaches (system, event pattern, app, filter, folder scope recursively, expiry), which secret
  * signs it, the payload-only body, and retries that make a hook inactive or a success that resets it.
  */
 import assert from "node:assert/strict";
@@ -86,19 +86,22 @@ Deno.test("webhooks delivery: scope (folders recursively), event patterns, app, 
     fx.add({ callbackUrl: rx.url, clientId: "app-b", createdBy: "app-b" });
     fx.add({ callbackUrl: rx.url, hookExpiry: "2000-01-01T00:00:00.000Z" });
     fx.add({ callbackUrl: rx.url, status: "inactive" });
+    fx.add({ callbackUrl: rx.url, filter: "$[?(@.parentFolderUrn=='urn:other')]" }); // filtered out
+    fx.add({ callbackUrl: rx.url, filter: JSON.stringify(["$[?(@.source)]", "$[?(@.version>=2)]"]) });
+    wanted.push(fx.add({ callbackUrl: rx.url, filter: `$[?(@.parentFolderUrn=="${SUB}" || @.x==1)]` }));
+    wanted.push(fx.add({ callbackUrl: rx.url, filter: "$..[?(@.unreadable)]" })); // not understood: passes
     await fx.deliver(VERSION_ADDED);
     const hookIds = rx.got.map((g) => JSON.parse(g.body).hook.hookId).sort();
-    assert.deepEqual(hookIds, wanted.map((h) => h.hookId));
+    assert.deepEqual(hookIds, wanted.map((h) => h.hookId).sort());
     const body = JSON.parse(rx.got[0].body);
     assert.equal(body.version, "1.0");
     assert.equal(body.resourceUrn, VERSION_ADDED.payload.source);
     assert.deepEqual(body.payload, VERSION_ADDED.payload);
     assert.equal(rx.got[0].headers.get("x-adsk-signature"), null, "no secret, no signature");
-    assert.deepEqual(fx.store.deliveries.map((d) => [d.ok, d.attempts, d.status]), [[true, 1, 200], [
-      true,
-      1,
-      200,
-    ]]);
+    assert.deepEqual(
+      fx.store.deliveries.map((d) => [d.ok, d.attempts, d.status]),
+      wanted.map(() => [true, 1, 200]),
+    );
   } finally {
     await rx.close();
   }

@@ -64,7 +64,7 @@ const LIST = {
   output: listOutput(record),
   annotations: READ,
   scopes: ["data:read"],
-  login: "either",
+  login: "user",
 } as const;
 
 const rfiList = defineTool({

@@ -38,7 +38,7 @@ const authTest = defineTool({
 const toolUse = z.object({
   name: z.string(),
   usable: z.boolean(),
-  login: z.enum(["none", "app", "either"]),
+  login: z.enum(["none", "app", "either", "user"]),
   scopes: z.array(z.string()),
   reason: z.string().optional().describe("Why it cannot be used now, and what to do."),
 });
@@ -109,6 +109,7 @@ function toolUses(
   return ctx.tools.map((t) => {
     const base = { name: t.name, login: t.login, scopes: [...t.scopes] };
     if (t.login === "none") return { ...base, usable: true };
+    if (t.login === "user") return { ...base, ...userOnly(t.scopes, have.userScopes) };
     const missing = (held: readonly string[]) => t.scopes.filter((s) => !held.includes(s));
     const appMissing = missing(have.appScopes);
     const appOk = have.appCredentials && appMissing.length === 0;
@@ -124,6 +125,19 @@ function toolUses(
       }\``;
     return { ...base, usable: false, reason };
   });
+}
+
+/** Whether a tool that acts only as the user can be used: a user login holding its scopes. */
+function userOnly(scopes: readonly string[], held?: string[]): { usable: boolean; reason?: string } {
+  if (held === undefined) return { usable: false, reason: `no user login: ${USER_LOGIN_HOW}` };
+  const lacking = scopes.filter((s) => !held.includes(s));
+  if (lacking.length === 0) return { usable: true };
+  return {
+    usable: false,
+    reason: `the user login's scopes lack ${lacking.join(", ")}: run \`diazo auth login --scopes ${
+      [...new Set([...held, ...lacking])].join(",")
+    }\``,
+  };
 }
 
 /** The auth area's tools. */

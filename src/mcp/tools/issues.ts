@@ -95,7 +95,7 @@ const issueList = defineTool({
   output: listOutput(issue),
   annotations: READ,
   scopes: ["data:read"],
-  login: "either",
+  login: "user",
   async run(args, ctx) {
     const page = await runIssueListPage({
       project: accId(args.project_id),
@@ -114,12 +114,13 @@ const issueGet = defineTool({
   title: "Get an issue",
   description: `Shows one issue with every field the platform answers, including permittedStatuses. ${LOGIN}`,
   input: { project_id: projectInput, issue_id: issueInput },
-  output: issue.shape,
+  // The record under `issue`: a top-level output object admits no field beyond those declared.
+  output: { issue },
   annotations: READ,
   scopes: ["data:read"],
-  login: "either",
+  login: "user",
   run: async (args, ctx) => ({
-    ...await runIssueGet({ project: accId(args.project_id), issue: args.issue_id }, ctx),
+    issue: { ...await runIssueGet({ project: accId(args.project_id), issue: args.issue_id }, ctx) },
   }),
 });
 
@@ -128,12 +129,14 @@ const issueCreate = defineTool({
   title: "Create an issue",
   description: `Creates an issue; title and issue_subtype_id are required, status defaults to open. ${LOGIN}`,
   input: { project_id: projectInput, ...fields },
-  output: issue.shape,
+  output: { issue },
   annotations: WRITE,
   scopes: ["data:write"],
-  login: "either",
+  login: "user",
   async run(args, ctx) {
-    return { ...await runIssueCreate({ project: accId(args.project_id), payload: payloadOf(args) }, ctx) };
+    return {
+      issue: { ...await runIssueCreate({ project: accId(args.project_id), payload: payloadOf(args) }, ctx) },
+    };
   },
 });
 
@@ -145,9 +148,10 @@ const issueUpdate = defineTool({
     `change must be one of the issue's permittedStatuses (issue_get shows them). ${LOGIN}`,
   input: { project_id: projectInput, issue_id: issueInput, ...fields },
   output: { issue, changed: z.array(z.string()).describe("The fields sent (empty: nothing differed).") },
-  annotations: { ...WRITE, idempotentHint: true },
+  // It overwrites the fields it is given (a title, a status): an update, not an addition.
+  annotations: { ...WRITE, destructiveHint: true, idempotentHint: true },
   scopes: ["data:write"],
-  login: "either",
+  login: "user",
   async run(args, ctx) {
     const done = await runIssueUpdate(
       { project: accId(args.project_id), issue: args.issue_id, payload: payloadOf(args) },
@@ -170,7 +174,7 @@ const issueCommentAdd = defineTool({
   },
   annotations: WRITE,
   scopes: ["data:write"],
-  login: "either",
+  login: "user",
   async run(args, ctx) {
     const c = await runIssueComment({
       project: accId(args.project_id),

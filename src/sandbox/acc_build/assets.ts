@@ -7,7 +7,8 @@
 import type { RequestContext } from "../context.ts";
 import { json } from "../respond.ts";
 import type { Route } from "../router.ts";
-import { access, bad, body, checkFields, checkText, find, window } from "./common.ts";
+import { limitOffset } from "../admin/common.ts";
+import { access, bad, body, checkFields, checkText, find, named } from "./common.ts";
 import type { ProjectBuild, Rec } from "./store.ts";
 
 const FIELDS = [
@@ -33,7 +34,7 @@ function list(_req: Request, ctx: RequestContext): Response {
   const { build } = access(ctx, "read");
   const q = ctx.url.searchParams;
   const cursor = cursorOf(q.get("cursorState"));
-  const win = window(q.get("limit") ?? cursor.limit, cursor.offset, 25, 200);
+  const win = limitOffset(q.get("limit") ?? cursor.limit, cursor.offset, 25, 200);
   const values = (name: string) => q.getAll(name).flatMap((v) => v.split(",")).filter(Boolean);
   const categories = values("filter[categoryId]");
   const statuses = values("filter[statusId]");
@@ -76,8 +77,7 @@ async function batchGet(req: Request, ctx: RequestContext): Promise<Response> {
 function checkAsset(build: ProjectBuild, a: Record<string, unknown>) {
   checkText(a, ["clientAssetId", "barcode", "locationId", "categoryId", "statusId"], 250);
   checkText(a, ["description"], 1000);
-  const category = build.categories.find((c) => c.id === String(a.categoryId));
-  if (!category) throw bad(`'categoryId' ${a.categoryId} is not a category of the project`);
+  const category = named(build.categories, a, "categoryId", "a category");
   if (!category.statusIds.includes(String(a.statusId))) {
     const labels = category.statusIds.map((id) => `${id} (${build.assetStatuses.get(id)?.label})`);
     throw bad(`'statusId' must be one of the category's statuses: ${labels.join(", ")}`);

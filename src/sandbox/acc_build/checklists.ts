@@ -9,7 +9,8 @@ import { CHECKLIST_STATUSES, CHECKLIST_TEMPLATE_TYPES, CHECKLIST_TRANSITIONS } f
 import type { RequestContext } from "../context.ts";
 import { JSON_API_TYPE } from "../errors.ts";
 import type { Route } from "../router.ts";
-import { access, bad, body, checkDates, checkFields, checkMove, checkText, find, window } from "./common.ts";
+import { limitOffset } from "../admin/common.ts";
+import { access, bad, body, checkDates, checkFields, checkMove, checkText, find, named } from "./common.ts";
 import type { ChecklistTemplate, Rec } from "./store.ts";
 
 const FIELDS = [
@@ -80,7 +81,7 @@ function templateResource(t: ChecklistTemplate) {
 /** One page of `all` as a JSON:API document with `links.next` on every page but the last. */
 function paged(ctx: RequestContext, all: readonly unknown[]): Response {
   const q = ctx.url.searchParams;
-  const win = window(q.get("page[limit]") ?? undefined, q.get("page[offset]") ?? undefined, 50, 200);
+  const win = limitOffset(q.get("page[limit]") ?? undefined, q.get("page[offset]") ?? undefined, 50, 200);
   const next = new URLSearchParams(q);
   next.set("page[limit]", String(win.limit));
   next.set("page[offset]", String(win.offset + win.limit));
@@ -137,7 +138,7 @@ async function create(req: Request, ctx: RequestContext): Promise<Response> {
   if (a.status !== undefined && a.status !== "not_started") {
     throw bad("a new checklist starts as 'not_started'");
   }
-  const t = find(build.templates, String(a.templateId), "template");
+  const t = named(build.templates, a, "templateId", "a checklist template");
   const c: Rec = {
     id: String(build.counters.checklist++),
     description: null,

@@ -1,6 +1,6 @@
 /**
  * What the build services' handlers share: the access rule and the project's data in one call,
- * request bodies read and checked, `limit`/`offset` windows, the ACC offset envelope, and the
+ * request bodies read and checked, and the
  * refusal of a status move the workflow does not allow. Error bodies of these services are not
  * documented; the sandbox answers `{"code", "message"}` as the admin services do.
  */
@@ -9,7 +9,7 @@ import { type AccNeed, accProject } from "../acc_access.ts";
 import { nowMs } from "../clock.ts";
 import type { RequestContext } from "../context.ts";
 import { adminError, type SandboxError } from "../errors.ts";
-import { json, readJson } from "../respond.ts";
+import { readJson } from "../respond.ts";
 import { type ProjectBuild, projectBuild } from "./store.ts";
 
 /** The caller, the project's build data and the time, once the access rule let the request in. */
@@ -99,56 +99,19 @@ export function checkMove(
   }
 }
 
-/** `limit` (1..max, default `def`) and `offset` (>= 0) of a query or a body. */
-export function window(
-  limitText: unknown,
-  offsetText: unknown,
-  def: number,
-  max: number,
-): { limit: number; offset: number } {
-  const limit = limitText === undefined || limitText === null ? def : Number(limitText);
-  const offset = offsetText === undefined || offsetText === null ? 0 : Number(offsetText);
-  if (!Number.isInteger(limit) || limit < 1 || limit > max) {
-    throw bad(`'limit' must be an integer from 1 to ${max}`);
-  }
-  if (!Number.isInteger(offset) || offset < 0) throw bad("'offset' must be an integer >= 0");
-  return { limit, offset };
-}
-
-/** `limit` and `offset` of the query. */
-export function queryWindow(
-  ctx: RequestContext,
-  def: number,
-  max: number,
-): { limit: number; offset: number } {
-  const q = ctx.url.searchParams;
-  return window(q.get("limit") ?? undefined, q.get("offset") ?? undefined, def, max);
-}
-
-/** The ACC offset envelope of one page of `all`: `nextUrl` absent on the last page. */
-export function offsetPage(
-  ctx: RequestContext,
-  all: readonly unknown[],
-  win: { limit: number; offset: number },
-  links = true,
-): Response {
-  const link = (o: number) => {
-    const q = new URLSearchParams(ctx.url.searchParams);
-    q.set("offset", String(o));
-    q.set("limit", String(win.limit));
-    return `${ctx.baseUrl}${ctx.url.pathname}?${q}`;
-  };
-  const { limit, offset } = win;
-  return json(200, {
-    pagination: {
-      limit,
-      offset,
-      totalResults: all.length,
-      ...(links && offset + limit < all.length ? { nextUrl: link(offset + limit) } : {}),
-      ...(links && offset > 0 ? { previousUrl: link(Math.max(0, offset - limit)) } : {}),
-    },
-    results: all.slice(offset, offset + limit),
-  });
+/**
+ * The record a body field names (`templateId`, `specId`...), else 400: a body naming what the
+ * project lacks is a bad request, not a missing path (which would read as the project missing).
+ */
+export function named<T extends { id: string }>(
+  records: readonly T[],
+  b: Record<string, unknown>,
+  field: string,
+  what: string,
+): T {
+  const r = records.find((x) => x.id === String(b[field]));
+  if (!r) throw bad(`'${field}' ${b[field]} is not ${what} of the project`);
+  return r;
 }
 
 /** The record with `id`, else 404 naming it. */

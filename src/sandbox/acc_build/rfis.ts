@@ -9,7 +9,8 @@ import type { RequestContext } from "../context.ts";
 import { adminError } from "../errors.ts";
 import { json } from "../respond.ts";
 import type { Route } from "../router.ts";
-import { access, bad, body, checkDates, checkFields, checkMove, checkText, find, window } from "./common.ts";
+import { limitOffset } from "../admin/common.ts";
+import { access, bad, body, checkDates, checkFields, checkMove, checkText, find } from "./common.ts";
 import type { Rec } from "./store.ts";
 
 const FIELDS = [
@@ -90,7 +91,7 @@ function matches(rfi: Rec, filter: Record<string, unknown>, search: string | und
 async function search(req: Request, ctx: RequestContext): Promise<Response> {
   const { build } = access(ctx, "read");
   const b = await body(req);
-  const win = window(b.limit, b.offset, 10, 200);
+  const win = limitOffset(b.limit, b.offset, 10, 200);
   const filter = (b.filter ?? {}) as Record<string, unknown>;
   if (typeof filter !== "object" || Array.isArray(filter)) throw bad("'filter' must be an object");
   const sort = Array.isArray(b.sort) ? b.sort[0] as { field?: string; order?: string } : undefined;
@@ -210,11 +211,25 @@ async function update(req: Request, ctx: RequestContext): Promise<Response> {
   return json(200, detail(rfi));
 }
 
+/** `GET /users/me`: the caller in the project, and the statuses a new RFI of theirs may take. */
+function me(_req: Request, ctx: RequestContext): Response {
+  const { uid } = access(ctx, "read");
+  const user = [...ctx.sandbox.admin.accounts.values()].flatMap((a) => a.users).find((u) => u.uid === uid);
+  return json(200, {
+    user: { id: uid, name: user ? `${user.firstName} ${user.lastName}` : uid, role: "project_user" },
+    permittedActions: {
+      createRfi: { permittedStatuses: { wfUS: CREATE_STATUSES.map((status) => ({ status })) } },
+    },
+    workflow: { roles: [], type: "US" },
+  });
+}
+
 const READ = ["data:read", "data:write", "data:create"];
 const P = "/construction/rfis/v3/projects/:projectId";
 
 /** Routes of the RFI service. */
 export const rfiRoutes: readonly Route[] = [
+  { method: "GET", pattern: `${P}/users/me`, scopes: READ, handler: me },
   { method: "POST", pattern: `${P}/search:rfis`, scopes: READ, handler: search },
   { method: "GET", pattern: `${P}/rfis/:rfiId`, scopes: READ, handler: getOne },
   { method: "POST", pattern: `${P}/rfis`, scopes: READ, handler: create },

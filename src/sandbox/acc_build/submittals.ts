@@ -9,18 +9,8 @@ import type { RequestContext } from "../context.ts";
 import { json } from "../respond.ts";
 import type { Route } from "../router.ts";
 import { notFound } from "../errors.ts";
-import {
-  access,
-  bad,
-  body,
-  checkDates,
-  checkFields,
-  checkMove,
-  checkText,
-  find,
-  offsetPage,
-  queryWindow,
-} from "./common.ts";
+import { offsetPage, window } from "../admin/common.ts";
+import { access, bad, body, checkDates, checkFields, checkMove, checkText, find, named } from "./common.ts";
 import type { ProjectBuild, Rec } from "./store.ts";
 
 const PATCH_FIELDS = [
@@ -66,7 +56,7 @@ function detail(item: Rec): Rec {
 function list(_req: Request, ctx: RequestContext): Response {
   const { build } = access(ctx, "read");
   const q = ctx.url.searchParams;
-  const win = queryWindow(ctx, 20, 50);
+  const win = window(ctx, 20, 50);
   const values = (name: string) => q.get(name)?.split(",").filter(Boolean);
   const statuses = values("filter[statusId]");
   const packages = values("filter[packageId]");
@@ -76,7 +66,7 @@ function list(_req: Request, ctx: RequestContext): Response {
     (!packages || packages.includes(String(s.packageId))) &&
     (!text || `${s.identifier} ${s.title} ${s.specIdentifier}`.toLowerCase().includes(text))
   );
-  return offsetPage(ctx, all.map(detail), win);
+  return offsetPage(ctx, all.map(detail), win, "omit");
 }
 
 function getOne(_req: Request, ctx: RequestContext): Response {
@@ -92,9 +82,9 @@ function checkItem(build: ProjectBuild, b: Record<string, unknown>) {
   if (b.priority !== undefined && !PRIORITIES.includes(String(b.priority))) {
     throw bad(`'priority' must be one of ${PRIORITIES.join(", ")}`);
   }
-  if (b.typeId !== undefined) find(build.itemTypes, String(b.typeId), "item type");
-  if (b.specId !== undefined) find(build.specs, String(b.specId), "spec");
-  if (b.packageId !== undefined && b.packageId !== null) find(build.packages, String(b.packageId), "package");
+  if (b.typeId !== undefined) named(build.itemTypes, b, "typeId", "an item type");
+  if (b.specId !== undefined) named(build.specs, b, "specId", "a spec");
+  if (b.packageId !== undefined && b.packageId !== null) named(build.packages, b, "packageId", "a package");
 }
 
 /** The spec and package fields an item repeats from the ids it names. */
@@ -186,7 +176,7 @@ async function transition(req: Request, ctx: RequestContext): Promise<Response> 
 /** A read-only list of the project's `pick` (packages, specs, item types), offset paged. */
 function plainList(pick: (b: ProjectBuild) => readonly Rec[]) {
   return (_req: Request, ctx: RequestContext): Response =>
-    offsetPage(ctx, pick(access(ctx, "read").build), queryWindow(ctx, 20, 50));
+    offsetPage(ctx, pick(access(ctx, "read").build), window(ctx, 20, 50), "omit");
 }
 
 const READ = ["data:read", "data:write", "data:create"];

@@ -39,40 +39,66 @@ export function account(ctx: RequestContext): AdminAccount {
   return found;
 }
 
-/** `limit` and `offset` of a list request, checked against the service's bounds. */
-export function window(ctx: RequestContext, def: number, max: number): { limit: number; offset: number } {
-  const q = ctx.url.searchParams;
-  const limitText = q.get("limit") ?? String(def);
-  const offsetText = q.get("offset") ?? "0";
-  const limit = Number(limitText);
-  if (!/^\d+$/.test(limitText) || limit < 1 || limit > max) {
+/**
+ * `limit` (1..max, default `def`) and `offset` (>= 0, default 0) of a list, given as a query's text
+ * or a body's numbers; else the platform's 400. Every ACC list of the sandbox checks its window here.
+ */
+export function limitOffset(
+  limitValue: unknown,
+  offsetValue: unknown,
+  def: number,
+  max: number,
+): { limit: number; offset: number } {
+  const int = (v: unknown, d: number): number =>
+    v === undefined || v === null
+      ? d
+      : typeof v === "string"
+      ? (/^\d+$/.test(v) ? Number(v) : NaN)
+      : Number.isInteger(v)
+      ? v as number
+      : NaN;
+  const limit = int(limitValue, def);
+  const offset = int(offsetValue, 0);
+  if (!(limit >= 1 && limit <= max)) {
     throw adminError(400, "ERR_BAD_INPUT", `'limit' must be an integer from 1 to ${max}`);
   }
-  if (!/^\d+$/.test(offsetText)) throw adminError(400, "ERR_BAD_INPUT", "'offset' must be an integer >= 0");
-  return { limit, offset: Number(offsetText) };
+  if (!(offset >= 0)) throw adminError(400, "ERR_BAD_INPUT", "'offset' must be an integer >= 0");
+  return { limit, offset };
 }
 
-/** The ACC pagination envelope of one page of `all`. */
-export function envelope(
+/** `limit` and `offset` of a list request's query, checked against the service's bounds. */
+export function window(ctx: RequestContext, def: number, max: number): { limit: number; offset: number } {
+  const q = ctx.url.searchParams;
+  return limitOffset(q.get("limit") ?? undefined, q.get("offset") ?? undefined, def, max);
+}
+
+/**
+ * One ACC offset page of `all`: `{pagination: {limit, offset, totalResults, nextUrl, previousUrl},
+ * results}`. `links` says how the neighbour pages' addresses appear: `null` when there is none
+ * (account administration), left out then (`omit`), or never (`none`, as the issues service).
+ */
+export function offsetPage(
   ctx: RequestContext,
   all: readonly unknown[],
-  limit: number,
-  offset: number,
+  win: { limit: number; offset: number },
+  links: "null" | "omit" | "none",
 ): Response {
+  const { limit, offset } = win;
   const link = (o: number) => {
     const q = new URLSearchParams(ctx.url.searchParams);
     q.set("offset", String(o));
     q.set("limit", String(limit));
     return `${ctx.baseUrl}${ctx.url.pathname}?${q}`;
   };
+  const next = offset + limit < all.length ? link(offset + limit) : null;
+  const previous = offset > 0 ? link(Math.max(0, offset - limit)) : null;
+  const shown = links === "null"
+    ? { nextUrl: next, previousUrl: previous }
+    : links === "omit"
+    ? { ...(next ? { nextUrl: next } : {}), ...(previous ? { previousUrl: previous } : {}) }
+    : {};
   return json(200, {
-    pagination: {
-      limit,
-      offset,
-      totalResults: all.length,
-      nextUrl: offset + limit < all.length ? link(offset + limit) : null,
-      previousUrl: offset > 0 ? link(Math.max(0, offset - limit)) : null,
-    },
+    pagination: { limit, offset, totalResults: all.length, ...shown },
     results: all.slice(offset, offset + limit),
   });
 }

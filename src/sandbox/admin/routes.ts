@@ -25,10 +25,10 @@ import {
   account,
   actingUser,
   badText,
-  envelope,
   hqUserBody,
   iso,
   objectBody,
+  offsetPage,
   projectOr404,
   projectUserBody,
   requestRegion,
@@ -126,7 +126,7 @@ function listProjects(req: Request, ctx: RequestContext): Response {
     )
     .sort((a, b) => a.name.localeCompare(b.name))
     .map((p) => projectBody(p, acc, now));
-  return envelope(ctx, results, win.limit, win.offset);
+  return offsetPage(ctx, results, win, "null");
 }
 
 async function createProject(req: Request, ctx: RequestContext): Promise<Response> {
@@ -192,7 +192,7 @@ function listProjectUsers(req: Request, ctx: RequestContext): Response {
   const win = window(ctx, 20, 200);
   const { project, acc } = found;
   const users = (acc.members.get(project.id) ?? []).map((m) => projectUserBody(m, project, acc));
-  return envelope(ctx, users, win.limit, win.offset);
+  return offsetPage(ctx, users, win, "null");
 }
 
 function listAccountUsers(req: Request, ctx: RequestContext): Response {

@@ -15,9 +15,9 @@ import {
   account,
   actingUser,
   badText,
-  envelope,
   iso,
   objectBody,
+  offsetPage,
   projectOr404,
   projectUserBody,
   requestRegion,
@@ -116,7 +116,7 @@ function listCompanies(req: Request, ctx: RequestContext): Response {
       userSize: users.length,
     };
   });
-  return envelope(ctx, companies, win.limit, win.offset);
+  return offsetPage(ctx, companies, win, "null");
 }
 
 const READ = ["account:read"];

@@ -88,17 +88,23 @@ function listActivities(_req: Request, ctx: RequestContext): Response {
   return page([...versionedIds(app.activities, owner), ...DA_PUBLIC_ACTIVITIES], ctx);
 }
 
-/** `GET /health/{engine}`: one product's status (any case), or every product's for `api`. */
+/**
+ * `GET /health/{engine}`: one product's status (any case), or every product's for `api`; "Fully
+ * Operational" unless the sandbox setting `da_health` names another status for the product.
+ */
 function health(_req: Request, ctx: RequestContext): Response {
   const asked = ctx.params.engine.toLowerCase();
-  const ok = { Status: "Fully Operational" };
+  const set = Object.entries(ctx.sandbox.settings.daHealth);
+  const status = (engine: string) => ({
+    Status: set.find(([e]) => e.toLowerCase() === engine.toLowerCase())?.[1] ?? "Fully Operational",
+  });
   if (asked === "api") {
-    return json(200, { engines: Object.fromEntries(DA_HEALTH_ENGINES.map((e) => [e, ok])) });
+    return json(200, { engines: Object.fromEntries(DA_HEALTH_ENGINES.map((e) => [e, status(e)])) });
   }
   if (!DA_HEALTH_ENGINES.some((e) => e.toLowerCase() === asked)) {
     throw daError(404, `No health status for engine '${ctx.params.engine}'`);
   }
-  return json(200, ok);
+  return json(200, status(asked));
 }
 
 const base = "/da/:region/v3";

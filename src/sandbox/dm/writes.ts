@@ -13,6 +13,7 @@ import type { Route } from "../router.ts";
 import { dmBadInput, dmNotFound, document, jsonApi } from "./jsonapi.ts";
 import { checkedName, extensionType, isRecord, type Json, objectAt, payload, related } from "./payload.ts";
 import { folderResource, itemResource, versionResource } from "./resources.ts";
+import { grantStorage } from "./storage.ts";
 import { folderIn, itemIn, one, tipOf, versionIn, visibleProject } from "./routes.ts";
 import {
   addFolder,
@@ -24,9 +25,6 @@ import {
   type DmVersion,
   type DmWorld,
 } from "./world.ts";
-
-/** Who owns the storage bucket: no app, so it never shows in an app's bucket list. */
-const STORAGE_OWNER = "autodesk-data-management";
 
 function conflict(detail: string) {
   return dmError(409, "CONFLICT", "Conflict", detail);
@@ -70,27 +68,6 @@ function takenNames(world: DmWorld, folder: DmFolder, kind: "folders" | "items",
     if (kind === "folders") return world.folders.has(id) ? [world.folders.get(id)!.name] : [];
     return world.items.has(id) ? [world.items.get(id)!.displayName] : [];
   });
-}
-
-/** Gives the caller's app write access to the storage bucket (made on first use). */
-function grantStorage(ctx: RequestContext): void {
-  const buckets = ctx.sandbox.oss.buckets;
-  let bucket = buckets.get(DM_STORAGE_BUCKET);
-  if (!bucket) {
-    bucket = {
-      bucketKey: DM_STORAGE_BUCKET,
-      bucketOwner: STORAGE_OWNER,
-      createdDate: nowMs(ctx.sandbox.clock),
-      policyKey: "persistent",
-      region: "US",
-      permissions: [],
-    };
-    buckets.set(DM_STORAGE_BUCKET, bucket);
-  }
-  const app = ctx.clientId ?? "";
-  if (!bucket.permissions.some((p) => p.authId === app)) {
-    bucket.permissions.push({ authId: app, access: "full" });
-  }
 }
 
 async function createStorage(req: Request, ctx: RequestContext): Promise<Response> {

@@ -6,9 +6,7 @@
  */
 
 import { ASSIGNEE_TYPES, isIssueStatus, ISSUE_STATUSES, ISSUE_TRANSITIONS } from "../../aps/issues.ts";
-import { window } from "../admin/common.ts";
 import { adminError } from "../errors.ts";
-import { json } from "../respond.ts";
 import type {
   IssueSubtype,
   IssueType,
@@ -163,17 +161,6 @@ export function typeBody(t: IssueType, projectId: string, withSubtypes: boolean,
     deletedBy: null,
     deletedAt: null,
   };
-}
-
-/** `limit` and `offset` of a list request, checked (limit 1..max): the ACC services share these bounds' checks. */
-export const pageWindow = window;
-
-/** One ACC offset page of `all` (`{pagination: {limit, offset, totalResults}, results}`). */
-export function page(all: readonly unknown[], win: { limit: number; offset: number }): Response {
-  return json(200, {
-    pagination: { limit: win.limit, offset: win.offset, totalResults: all.length },
-    results: all.slice(win.offset, win.offset + win.limit),
-  });
 }
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;

@@ -8,26 +8,26 @@
  * The error body of this service is not documented; the sandbox answers `{"code", "message"}`.
  */
 
-import { ISSUE_TRANSITIONS, type IssueStatus } from "../../aps/issues.ts";
+import {
+  ISSUE_SORT_FIELDS,
+  ISSUE_TRANSITIONS,
+  type IssueStatus,
+  unknownSortFields,
+} from "../../aps/issues.ts";
 import { ACC_ROUTE_SCOPES } from "../acc_access.ts";
 import { nowMs } from "../clock.ts";
 import type { RequestContext } from "../context.ts";
 import { adminError } from "../errors.ts";
 import { json, readJson } from "../respond.ts";
 import type { Route } from "../router.ts";
-import {
-  checkPayload,
-  CREATE_STATUSES,
-  issueBody,
-  page,
-  pageWindow,
-  PERMITTED_ATTRIBUTES,
-} from "./bodies.ts";
+import { offsetPage, window } from "../admin/common.ts";
+import { checkPayload, CREATE_STATUSES, issueBody, PERMITTED_ATTRIBUTES } from "./bodies.ts";
 import { threadRoutes } from "./threads.ts";
 import { issueOf, issuesOf } from "./project.ts";
 import type { ProjectIssues, StoredIssue } from "./store.ts";
 
-const SORTABLE = ["createdAt", "updatedAt", "displayId", "title", "status", "dueDate", "assignedTo"];
+/** Stored fields that a sort field of the platform names otherwise. */
+const SORT_ALIASES: Record<string, string> = { issueType: "issueTypeId", issueSubType: "issueSubtypeId" };
 
 /** A comma-separated `filter[name]`, or undefined. */
 function filter(ctx: RequestContext, name: string): string[] | undefined {
@@ -53,9 +53,8 @@ function matches(issue: StoredIssue, ctx: RequestContext): boolean {
 
 function sorter(ctx: RequestContext): (a: StoredIssue, b: StoredIssue) => number {
   const keys = (ctx.url.searchParams.get("sortBy") ?? "displayId").split(",").map((s) => s.trim());
-  const bad = keys.find((k) => !SORTABLE.includes(k.replace(/^-/, "")));
-  if (bad !== undefined) {
-    throw adminError(400, "ERR_BAD_INPUT", `'sortBy' must name fields among ${SORTABLE.join(", ")}`);
+  if (unknownSortFields(keys.join(",")).length > 0) {
+    throw adminError(400, "ERR_BAD_INPUT", `'sortBy' must name fields among ${ISSUE_SORT_FIELDS.join(", ")}`);
   }
   const value = (i: StoredIssue, k: string): string | number =>
     k === "createdAt"
@@ -64,7 +63,7 @@ function sorter(ctx: RequestContext): (a: StoredIssue, b: StoredIssue) => number
       ? i.updatedMs
       : k === "displayId"
       ? i.displayId
-      : String(i[k as keyof StoredIssue] ?? "");
+      : String(i[(SORT_ALIASES[k] ?? k) as keyof StoredIssue] ?? "");
   return (a, b) => {
     for (const key of keys) {
       const desc = key.startsWith("-");
@@ -78,8 +77,8 @@ function sorter(ctx: RequestContext): (a: StoredIssue, b: StoredIssue) => number
 
 function listIssues(_req: Request, ctx: RequestContext): Response {
   const { id, p } = issuesOf(ctx, "read");
-  const win = pageWindow(ctx, 100, 100);
-  if (ctx.url.searchParams.get("filter[deleted]") === "true") return page([], win);
+  const win = window(ctx, 100, 100);
+  if (ctx.url.searchParams.get("filter[deleted]") === "true") return offsetPage(ctx, [], win, "none");
   const fields = ctx.url.searchParams.get("fields")?.split(",").map((s) => s.trim()).filter(Boolean);
   const results = [...p.issues.values()].filter((i) => matches(i, ctx)).sort(sorter(ctx)).map((i) => {
     const body: Record<string, unknown> = issueBody(i, id, p);
@@ -87,7 +86,7 @@ function listIssues(_req: Request, ctx: RequestContext): Response {
       ? Object.fromEntries(Object.entries(body).filter(([k]) => k === "id" || fields.includes(k)))
       : body;
   });
-  return page(results, win);
+  return offsetPage(ctx, results, win, "none");
 }
 
 function getIssue(_req: Request, ctx: RequestContext): Response {

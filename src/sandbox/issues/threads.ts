@@ -13,12 +13,11 @@ import { adminError } from "../errors.ts";
 import { findObject } from "../oss/object_store.ts";
 import { empty, json, readJson } from "../respond.ts";
 import type { Route } from "../router.ts";
+import { offsetPage, window } from "../admin/common.ts";
 import {
   attachmentBody,
   commentBody,
   CREATE_STATUSES,
-  page,
-  pageWindow,
   PERMITTED_ACTIONS,
   PERMITTED_ATTRIBUTES,
   typeBody,
@@ -62,7 +61,7 @@ function me(_req: Request, ctx: RequestContext): Response {
 
 function types(_req: Request, ctx: RequestContext): Response {
   const { id, p, uid } = issuesOf(ctx, "read");
-  const win = pageWindow(ctx, 200, 200);
+  const win = window(ctx, 200, 200);
   const active = ctx.url.searchParams.get("filter[isActive]");
   if (active !== null && active !== "true" && active !== "false") {
     throw adminError(400, "ERR_BAD_INPUT", "'filter[isActive]' must be true or false");
@@ -70,18 +69,18 @@ function types(_req: Request, ctx: RequestContext): Response {
   const subtypes = ctx.url.searchParams.get("include") === "subtypes";
   const results = p.types.filter((t) => active === null || String(t.isActive) === active)
     .map((t) => typeBody(t, id, subtypes, uid));
-  return page(results, win);
+  return offsetPage(ctx, results, win, "none");
 }
 
 function listComments(_req: Request, ctx: RequestContext): Response {
   const { p } = issuesOf(ctx, "read");
   const issue = issueOf(p, ctx.params.issueId);
-  const win = pageWindow(ctx, 100, 100);
+  const win = window(ctx, 100, 100);
   const desc = ctx.url.searchParams.get("sortBy") === "-createdAt";
   const all = [...p.comments.get(issue.id) ?? []].sort((a, b) =>
     (a.createdMs - b.createdMs) * (desc ? -1 : 1)
   );
-  return page(all.map(commentBody), win);
+  return offsetPage(ctx, all.map(commentBody), win, "none");
 }
 
 async function addComment(req: Request, ctx: RequestContext): Promise<Response> {

@@ -6,6 +6,7 @@
 
 import { nowMs } from "../clock.ts";
 import type { RequestContext } from "../context.ts";
+import { materializeSeeded } from "../dm/storage.ts";
 import { ossError } from "../errors.ts";
 import { empty, json, readJson } from "../respond.ts";
 import type { Route } from "../router.ts";
@@ -301,7 +302,8 @@ export function downloadAnswer(
   return { status: "complete", url, params, size: obj.reportedSize ?? obj.size, sha1: obj.sha1 };
 }
 
-function signedS3Download(req: Request, ctx: RequestContext): Response {
+async function signedS3Download(req: Request, ctx: RequestContext): Promise<Response> {
+  await materializeSeeded(ctx, ctx.params.bucketKey, ctx.params.objectKey);
   const { obj } = ownObject(ctx);
   const minutes = intParam(ctx, "minutesExpiration", 1, 60, 2);
   const ifNoneMatch = req.headers.get("if-none-match");

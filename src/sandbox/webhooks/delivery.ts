@@ -4,8 +4,8 @@
  * `callbackWithEventPayloadOnly`) with `x-adsk-delivery-id` and, when a secret is set,
  * `x-adsk-signature`. An attempt fails on a status other than 2xx, a network error or no answer
  * within the timeout; a failed event is retried with doubling delays, and an event that exhausts
- * its retries counts against the hook, which becomes `inactive` at the failure limit. `filter`
- * (JsonPath) is kept on the hook but not evaluated.
+ * its retries counts against the hook, which becomes `inactive` at the failure limit. A hook's
+ * `filter` (JsonPath over the payload, filter.ts) keeps events it does not match from it.
  */
 
 import { DELIVERY_ID_HEADER, SIGNATURE_HEADER, signWebhookBody } from "../../aps/webhook_signature.ts";
@@ -14,6 +14,7 @@ import { abortableSleep } from "../../core/sleep.ts";
 import { type Clock, nowMs } from "../clock.ts";
 import type { SandboxEvent } from "../events.ts";
 import type { Settings } from "../settings.ts";
+import { passesFilter } from "./filter.ts";
 import { hookDetails } from "./views.ts";
 import { recordDelivery, secretKey, type StoredHook, type WebhookStore } from "./store.ts";
 
@@ -28,12 +29,13 @@ function folderAncestors(payload: Record<string, unknown>): string[] {
   return list.flatMap((a) => (a && typeof a === "object" && typeof a.urn === "string" ? [a.urn] : []));
 }
 
-/** Whether `hook` wants `event`: same system, its event (pattern), its app, its scope (folders recursively). */
+/** Whether `hook` wants `event`: same system, its event (pattern), its app, its filter, its scope (folders recursively). */
 export function wants(hook: StoredHook, event: SandboxEvent, now: number): boolean {
   if (hook.system !== event.system || !eventMatches(hook.event, event.event)) return false;
   if (hook.status === "inactive") return false;
   if (event.clientId !== undefined && hook.clientId !== event.clientId) return false;
   if (hook.hookExpiry !== undefined && Date.parse(hook.hookExpiry) <= now) return false;
+  if (!passesFilter(hook.filter, event.payload)) return false;
   return Object.entries(hook.scope).every(([key, value]) =>
     event.scope[key] === value || (key === "folder" && folderAncestors(event.payload).includes(value))
   );
