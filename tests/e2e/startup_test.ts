@@ -10,6 +10,7 @@ import { rootHelp } from "../../src/cli/root_help.ts";
 import { runCommandTree, stubProgram } from "../../src/cli/root.ts";
 import { bundle, lazyRequire } from "../../scripts/build.ts";
 import { openTokenStore, type StoredToken } from "../../src/auth/token_store.ts";
+import { importsOf } from "../arch/import_graph.ts";
 import type { Keychain } from "../../src/platform/keychain.ts";
 import {
   captureIo,
@@ -164,4 +165,32 @@ Deno.test("no keychain probe once the token file decided: marker and tokens.json
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+/** A static import of a Node built-in (a type-only one is erased): the first costs a run milliseconds. */
+const NODE_IMPORT = /^\s*(?:import|export)\s+(?!type\s)(?:[^"';]*?\sfrom\s+)?["']node:[^"']+["']/m;
+
+Deno.test("bucket list loads no node: module before its request: the modules its run loads import none", async () => {
+  const src = new URL("../../src/", import.meta.url);
+  // What main.ts, hot.ts and hot_actions.ts load for `bucket list`, and all they import statically.
+  const seen = new Set<string>();
+  const queue = [
+    "cli/hot.ts",
+    "cli/io.ts",
+    "services/update_notice.ts",
+    "cli/hot_run.ts",
+    "cli/hot_actions.ts",
+  ];
+  queue.push("ops/bucket.ts", "config/store.ts", "auth/token_store.ts", "services/http.ts");
+  const withNode: string[] = [];
+  while (queue.length > 0) {
+    const module = queue.shift()!;
+    if (seen.has(module)) continue;
+    seen.add(module);
+    const text = await Deno.readTextFile(new URL(module, src));
+    if (NODE_IMPORT.test(text)) withNode.push(module);
+    for (const e of importsOf(module, text)) if (!e.dynamic && !e.typeOnly) queue.push(e.to);
+  }
+  assert.ok(seen.size > 30, `the walk reached the run's modules (${seen.size})`);
+  assert.deepEqual(withNode, [], "modules of the bucket list path importing node: statically");
 });
