@@ -6,7 +6,6 @@ import { osPath } from "../platform/path.ts";
 import { DiazoError, usageError } from "../core/errors.ts";
 import { readTextIfExists, writeFileAtomic } from "../platform/fs.ts";
 import type { Keychain, KeychainOptions } from "../platform/keychain.ts";
-import { KeychainUnavailable } from "../platform/keychain_run.ts";
 
 /** node:path's functions for this OS, without node:path (platform/path.ts). */
 const path = osPath();
@@ -176,6 +175,7 @@ export async function probeKeychain(keychain: Keychain | undefined, os: string):
     await keychain.get(KEYCHAIN_SERVICE, PROBE_ACCOUNT);
     return undefined;
   } catch (e) {
+    const { KeychainUnavailable } = await import("../platform/keychain_run.ts"); // a probe's failure only
     return e instanceof KeychainUnavailable
       ? e.message
       : `unexpected keychain error: ${(e as Error).message}`;

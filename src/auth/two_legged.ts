@@ -7,9 +7,7 @@ import { DiazoError } from "../core/errors.ts";
 import { registerSecret } from "../core/redact.ts";
 import { DEFAULT_2L_SCOPES } from "../aps/scopes.ts";
 import type { Http } from "../services/http.ts";
-import { clientCredentialsToken } from "../services/authentication.ts";
 import { type StoredToken, tokenKey, type TokenStore } from "./token_store.ts";
-import { tokenLockFile, withTokenLock } from "./token_lock.ts";
 
 /** A token is renewed this long before it expires. */
 export const EXPIRY_MARGIN_MS = 60_000;
@@ -82,6 +80,7 @@ export async function twoLeggedToken(
     return { token: cached, cached: true };
   };
   const fetchAndStore = async () => {
+    const { clientCredentialsToken } = await import("../services/authentication.ts");
     const res = await clientCredentialsToken(deps.authHttp, { clientId, clientSecret, scopes });
     registerSecret(res.access_token);
     const token: StoredToken = {
@@ -95,7 +94,9 @@ export async function twoLeggedToken(
   const hit = await fromCache();
   if (hit) return hit;
   if (deps.stateDir === undefined) return await fetchAndStore();
-  // Another process may have stored the token while this one waited for the lock: read again.
+  // Another process may have stored the token while this one waited for the lock: read again. The
+  // token endpoint and the lock load only here: a run answered from the cache does without them.
+  const { tokenLockFile, withTokenLock } = await import("./token_lock.ts");
   const lockFile = await tokenLockFile(deps.stateDir, "token", key);
   return await withTokenLock(
     lockFile,

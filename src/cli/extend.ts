@@ -2,8 +2,6 @@
  * What runs around the command tree (DESIGN.md §6): alias expansion and plugin dispatch before it,
  * pre_/post_ hooks around the action. `runCli` makes one `Extensions` per run.
  */
-import { childEnv } from "../extend/child_env.ts";
-import { expandAliases } from "../extend/aliases.ts";
 import { DiazoError } from "../core/errors.ts";
 import { type LoadedPlugins, loadPluginsFile } from "../extend/plugins_config.ts";
 import { knownSecrets, redact } from "../core/redact.ts";
@@ -70,7 +68,7 @@ export function createExtensions(input: ExtensionsInput): Extensions {
 
   /** What a plugin finds in its environment: the run's profile, output format and address, DIAZO_BIN. */
   async function pluginEnv(g: RunGlobals): Promise<Record<string, string>> {
-    const out = childEnv(env);
+    const out = (await import("../extend/child_env.ts")).childEnv(env);
     if (g.configError !== undefined) {
       debug(
         `plugin: configuration not resolved (${
@@ -122,6 +120,7 @@ export function createExtensions(input: ExtensionsInput): Extensions {
       }
       const { ok, error } = await load();
       if (!ok) throw error;
+      const { expandAliases } = await import("../extend/aliases.ts"); // not for a built-in's run
       const expanded = expandAliases(argv, {
         aliases: ok.config.aliases,
         isBuiltin: isBuiltinWord,

@@ -12,8 +12,6 @@ import {
   postHooksRun,
 } from "../extend/hooks.ts";
 import type { LoadedPlugins } from "../extend/plugins_config.ts";
-import { runShell } from "../platform/shell.ts";
-import { childEnv } from "../extend/child_env.ts";
 import type { AnyCommand } from "./command.ts";
 import type { Io } from "./io.ts";
 
@@ -96,6 +94,11 @@ export function createHookRunner(input: HookRunnerInput): {
     const names = hookNames(subject.commandPath, phase).filter((n) => (hooks[n] ?? []).length > 0);
     if (names.length === 0) return;
     const limit = timeoutMs();
+    // The shell runner loads only when a hook is to run: not on every command's start-up.
+    const [{ runShell }, { childEnv }] = await Promise.all([
+      import("../platform/shell.ts"),
+      import("../extend/child_env.ts"),
+    ]);
     for (const hookName of names) {
       for (const command of hooks[hookName]) {
         const decoder = new TextDecoder();

@@ -6,7 +6,7 @@
  */
 import { usageError } from "./errors.ts";
 import { cellText, tabulate } from "./output_cells.ts";
-import { renderTable, type TableOptions } from "./output_table.ts";
+import type { TableOptions } from "./output_table.ts";
 import { visible } from "./sanitize.ts";
 
 /** The output formats of `--output`. */
@@ -83,8 +83,10 @@ export async function render(value: unknown, opts: RenderOptions): Promise<strin
     }
     case "csv":
       return renderCsv(value, opts.columns);
-    case "table":
+    case "table": {
+      const { renderTable } = await import("./output_table.ts"); // not for json, yaml or csv
       return await renderTable(value, opts);
+    }
   }
 }
 

@@ -22,7 +22,6 @@ import { pollOptionsFrom } from "../services/derivative_poll.ts";
 import { type OpenedTokenStore, openTokenStore, type TokenStore } from "../auth/token_store.ts";
 import { profileScopes, requireCredentials, twoLeggedToken } from "../auth/two_legged.ts";
 import { type TokenMemo, tokenMemo, type TokenMemoSource } from "../auth/token_memo.ts";
-import { threeLeggedToken } from "../auth/three_legged.ts";
 import type { HttpChoice, OpsDeps } from "./deps.ts";
 
 /** The login a run's requests were made as and the scopes they needed (for the scope-usage log). */
@@ -113,6 +112,9 @@ export function createSession(input: SessionInput): Session {
       lockWaitMs: lockWaitMs(env),
     });
     const threeLeggedDeps = async () => ({ ...await twoLeggedDeps(), debug: input.debug });
+    // The 3-legged flow (and its token endpoint) loads only for a user login's requests.
+    const threeLeggedToken: typeof import("../auth/three_legged.ts").threeLeggedToken = async (...args) =>
+      (await import("../auth/three_legged.ts")).threeLeggedToken(...args);
     return {
       fetch: async () => {
         if (mode === "3-legged") return await threeLeggedToken(await threeLeggedDeps());
