@@ -1,0 +1,4 @@
+/** Test group storage-1 (tests/suite/groups.ts). */
+import { runGroup } from "./groups.ts";
+
+await runGroup(import.meta.url);
