@@ -9,6 +9,7 @@
  */
 import { type BucketKey, parseBucketKey } from "../aps/ids.ts";
 import { parseBucketRegion } from "../aps/regions.ts";
+import { CLOSED_OUTPUT_EXIT, isClosedOutput } from "./closed_output.ts";
 import { positiveNumber } from "./command.ts";
 import { GLOBAL_OPTIONS, parseFlags } from "./global_options.ts";
 import type { RunState } from "./context.ts";
@@ -153,7 +154,13 @@ export async function runHot(
   options: HotRunOptions = {},
 ): Promise<number | undefined> {
   if (argv.length === 0 || (argv.length === 1 && (argv[0] === "--help" || argv[0] === "-h"))) {
-    io.stdout.write(rootHelp(io.stdout.isTerminal ? io.stdout.columns : undefined, argv.length === 1));
+    try {
+      io.stdout.write(rootHelp(io.stdout.isTerminal ? io.stdout.columns : undefined, argv.length === 1));
+    } catch (e) {
+      // A reader that went away ends the run as the tree's help does (run_common.ts): 141, quietly.
+      if (!isClosedOutput(e)) throw e;
+      return CLOSED_OUTPUT_EXIT;
+    }
     return 0;
   }
   const match = matchHot(argv);

@@ -12,20 +12,9 @@ import type { RunGlobals } from "./argv.ts";
 import type { GlobalFlags, RunState } from "./context.ts";
 import type { Extensions } from "./extend.ts";
 import type { Io } from "./io.ts";
+import { CLOSED_OUTPUT_EXIT, isClosedOutput } from "./closed_output.ts";
 
-/**
- * The exit code of a run whose reader went away (`diazo ... | head -c1`): 128 + SIGPIPE, what `cat`,
- * `git` and Go programs end with there, so that `set -o pipefail` sees the cut, and nothing printed.
- */
-export const CLOSED_OUTPUT_EXIT = 141;
-
-/** True when `e` (or an error it wraps) is a write to a pipe whose reader has closed it. */
-export function isClosedOutput(e: unknown): boolean {
-  for (let c: unknown = e, depth = 0; c && depth < 8; c = (c as Error).cause, depth++) {
-    if (c instanceof Deno.errors.BrokenPipe) return true;
-  }
-  return false;
-}
+export { CLOSED_OUTPUT_EXIT, isClosedOutput };
 
 /** The global flags as a command sees them, from commander's `optsWithGlobals()` or the hot path's parse. */
 export function globalFlagsOf(o: Record<string, unknown>): GlobalFlags {

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { matchHot } from "../../src/cli/hot.ts";
 import { rootHelp } from "../../src/cli/root_help.ts";
-import { runCommandTree, stubProgram } from "../../src/cli/root.ts";
+import { runCli, runCommandTree, stubProgram } from "../../src/cli/root.ts";
 import { bundle, lazyRequire } from "../../scripts/build.ts";
 import { openTokenStore, type StoredToken } from "../../src/auth/token_store.ts";
 import { importsOf } from "../arch/import_graph.ts";
@@ -71,27 +71,207 @@ Deno.test("the hot path takes plain command lines of its commands and leaves eve
   for (const argv of left) assert.equal(matchHot(argv), undefined, argv.join(" "));
 });
 
-Deno.test("served commands print what the command tree prints, and bad input fails as in the tree", () =>
+/** One command line run through both paths: argv, extra environment, files written for it (CONFIG/, CWD/). */
+interface Row {
+  argv: string[];
+  env?: Record<string, string>;
+  files?: Record<string, string>;
+}
+
+const rows = (...lines: string[][]): Row[] => lines.map((argv) => ({ argv }));
+
+/**
+ * The lines both paths must treat alike: globals in every form and place, repeats, `--`, unknown
+ * flags, bad values, values like flags, --limit bounds, regions, object list options, aliases that
+ * shadow or expand to a hot command, hooks, .env / profile / output resolution, the root's help.
+ */
+const BOTH_PATHS: Row[] = [
+  ...rows([], ["--help"], ["-h"], ["bucket", "list"], ["bucket", "ls", "-o", "json"], [
+    "-ojson",
+    "oss",
+    "list",
+  ]),
+  ...rows(["bucket", "list", "--output=json"], ["bucket", "list", "-ojson"], [
+    "-o",
+    "json",
+    "bucket",
+    "list",
+    "-o",
+    "table",
+  ]),
+  ...rows(["bucket", "list", "--profile", "x"], ["bucket", "list", "--profile="], [
+    "--profile",
+    "x",
+    "auth",
+    "status",
+  ]),
+  ...rows(["bucket", "list", "--query", "[].bucketKey"], ["bucket", "list", "--query=[0]", "-o", "json"]),
+  ...rows(["bucket", "list", "--query", "[["], ["auth", "status", "--query", "[["], [
+    "bucket",
+    "list",
+    "--query",
+    "",
+  ]),
+  ...rows(["bucket", "list", "--quiet", "--quiet"], ["bucket", "list", "--no-color"], [
+    "--non-interactive",
+    "bucket",
+    "ls",
+  ]),
+  ...rows(["bucket", "list", "-y", "-y"], ["bucket", "list", "--confirm"], ["-yojson", "bucket", "list"], [
+    "--wait",
+    "bucket",
+    "list",
+  ]),
+  ...rows(["bucket", "list", "--timeout", "5"], ["bucket", "list", "--timeout=0"], [
+    "bucket",
+    "list",
+    "--timeout",
+    "abc",
+  ]),
+  ...rows(["--concurrency", "2", "bucket", "list"], ["--concurrency", "0", "bucket", "list"]),
+  ...rows(["bucket", "list", "--", "x"], ["--", "bucket", "list"], ["bucket", "list", "--nope"], [
+    "bucket",
+    "list",
+    "-x",
+  ]),
+  ...rows(["bucket", "list", "-o", "xml"], ["bucket", "list", "-o=json"], ["bucket", "list", "--output"], [
+    "bucket",
+    "list",
+    "--quiet=1",
+  ]),
+  ...rows(["bucket", "list", "--output", "-ojson"], ["bucket", "list", "--profile", "--debug"], [
+    "bucket",
+    "list",
+    "-V",
+  ]),
+  ...rows(["bucket", "list", "--limit", "0"], ["bucket", "list", "--limit", "1", "-o", "json"], [
+    "bucket",
+    "list",
+    "--limit=1.5",
+  ]),
+  ...rows(["bucket", "list", "--limit", "-1"], [
+    "bucket",
+    "list",
+    "--limit",
+    "2",
+    "--limit",
+    "1",
+    "-o",
+    "json",
+  ]),
+  ...rows(["bucket", "list", "--region", "emea"], ["bucket", "list", "--region", "MARS"], [
+    "oss",
+    "ls",
+    "--region=US",
+  ]),
+  ...rows(["bucket", "list", "--region", "EMEA", "--region", "US"], ["--region", "US", "bucket", "list"]),
+  ...rows(["bucket", "--limit", "1", "list"], ["bucket", "list", "extra"], ["bucket", "List"], [
+    "bucket",
+    "list",
+    "-",
+  ]),
+  ...rows(["object", "list", "hot-one", "--prefix", "a/", "--limit", "1"], [
+    "object",
+    "ls",
+    "hot-one",
+    "-o",
+    "json",
+  ]),
+  ...rows(["object", "list", "hot-one", "--prefix", "-x"], ["object", "list", "hot-one", "--prefix=-x"]),
+  ...rows(["object", "list", "hot-one", "--query", "[].objectKey"], ["object", "list", "nosuch-bkt"], [
+    "object",
+    "list",
+    "Bad",
+  ]),
+  ...rows(["object", "list"], ["object", "list", "hot-one", "hot-two"], [
+    "object",
+    "--prefix",
+    "a",
+    "list",
+    "hot-one",
+  ]),
+  ...rows(["auth", "status"], ["auth", "status", "--scopes"], ["auth", "status", "--verbose", "-o", "json"]),
+  ...rows(["auth", "status", "--scopes=yes"], ["auth", "status", "extra"], [
+    "auth",
+    "status",
+    "--profile",
+    "nope",
+  ]),
+  ...rows(["bucket", "--help"], ["bucket", "list", "--help"], ["help", "bucket", "list"]),
+  // plugins.json: an alias named like a built-in (ignored, with a warning), aliases expanding to hot commands.
+  ...rows(["bl", "-o", "json"], ["ol", "1"], ["bucket", "ls", "--no-hooks"], [
+    "--no-hooks",
+    "object",
+    "list",
+    "hot-one",
+  ]),
+  { argv: ["bucket", "list"], env: { DIAZO_NO_HOOKS: "1" } },
+  { argv: ["object", "list", "hot-one"], env: { DIAZO_NO_HOOKS: "1" } },
+  { argv: ["bucket", "list"], files: { "CONFIG/plugins.json": "{ broken" } },
+  // Output, profile and credential sources: flag, environment, .env, config.json.
+  { argv: ["bucket", "list"], env: { DIAZO_OUTPUT: "xml" } },
+  { argv: ["bucket", "list", "-o", "json"], env: { DIAZO_OUTPUT: "xml" } },
+  { argv: ["bucket", "list", "-o", "json"], env: { CI: "1" } },
+  { argv: ["auth", "status"], env: { DIAZO_PROFILE: "nope" } },
+  {
+    argv: ["auth", "status", "-o", "json"],
+    files: { "CWD/.env": "DIAZO_PROFILE=dot\nSVC_CLIENT_ID=fromdotenv\n" },
+  },
+  { argv: ["auth", "status"], files: { "CWD/.env": "SVC_CLIENT_ID=fromdotenv\n" } },
+  { argv: ["bucket", "list", "-o", "json"], files: { "CONFIG/config.json": "{ broken" } },
+  {
+    argv: ["auth", "status", "-o", "json"],
+    files: { "CONFIG/config.json": '{"profiles":{"w":{"client_id":"abc"}},"current":"w"}' },
+  },
+  {
+    argv: ["auth", "status", "--profile", "w"],
+    files: { "CONFIG/config.json": '{"profiles":{"w":{"client_id":"abc"}}}' },
+  },
+];
+
+Deno.test("every line of the table: the hot path prints, fails and exits as the command tree, hooks and aliases alike", () =>
   withSandboxHome(async ({ sb, home }) => {
     const env = sandboxEnv(home, sb.url);
     assert.equal((await diazo(["bucket", "create", "--key", "hot-one"], { env })).code, 0);
-    const tree = async (argv: string[]) => {
+    await Deno.mkdir(home.configDir, { recursive: true });
+    await Deno.writeTextFile(
+      `${home.configDir}/plugins.json`,
+      JSON.stringify({
+        aliases: { bl: "bucket list", bucket: "auth status", ol: "object list hot-one --limit $1" },
+        hooks: {
+          pre_object_list: ["env | grep ^DIAZO_HOOK | sort >&2"],
+          post_status: ["echo post $DIAZO_HOOK_NAME $DIAZO_EXIT_CODE >&2"],
+        },
+      }),
+    );
+    const tree = async (argv: string[], runEnv: Record<string, string>) => {
       const cap = captureIo();
-      const code = await runCommandTree(argv, cap.io, env, home.cwd);
+      const code = await runCommandTree(argv, cap.io, runEnv, home.cwd);
       return { code, stdout: cap.stdout(), stderr: cap.stderr() };
     };
-    for (
-      const argv of [
-        ["bucket", "list", "--region", "US", "-o", "json"],
-        ["oss", "ls", "-o", "table", "--region", "us"],
-        ["object", "list", "hot-one", "-o", "json"],
-        ["auth", "status", "-o", "json", "--query", "profile"],
-      ]
-    ) {
-      const hot = await diazo(argv, { env });
-      const full = await tree(argv);
-      assert.equal(hot.code, 0, hot.stderr);
-      assert.equal(hot.stdout, full.stdout, argv.join(" "));
+    const scopeLog = () => Deno.readTextFile(`${home.stateDir}/scope-usage.jsonl`).catch(() => "");
+    for (const row of BOTH_PATHS) {
+      const written: string[] = [];
+      for (const [name, text] of Object.entries(row.files ?? {})) {
+        const file = name.replace("CONFIG", home.configDir).replace("CWD", home.cwd);
+        const before = await Deno.readTextFile(file).catch(() => undefined);
+        await Deno.writeTextFile(file, text);
+        written.push(file, before ?? "");
+      }
+      const runEnv = { ...env, ...row.env };
+      const line = JSON.stringify(row);
+      const hot = await diazo(row.argv, { env: runEnv, cwd: home.cwd });
+      const full = await tree(row.argv, runEnv);
+      assert.deepEqual(hot, full, line);
+      // The scope-usage record: the same line (but its time) from both runs.
+      const [a, b] = (await scopeLog()).trim().split("\n").slice(-2).map((l) =>
+        l.replace(/"time":"[^"]*"/, "")
+      );
+      if (a !== undefined && b !== undefined) assert.equal(a, b, line);
+      for (let i = 0; i < written.length; i += 2) {
+        if (written[i + 1] === "") await Deno.remove(written[i]);
+        else await Deno.writeTextFile(written[i], written[i + 1]);
+      }
     }
     const buckets = json<{ bucketKey: string }[]>(await diazo(["bucket", "list", "-o", "json"], { env }));
     assert.ok(buckets.some((b) => b.bucketKey === "hot-one"));
@@ -101,10 +281,31 @@ Deno.test("served commands print what the command tree prints, and bad input fai
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /^error: /m);
     assert.equal((await requestLog(sb.url, "/oss/v2/buckets")).length, before, "no request sent");
-    const region = await diazo(["bucket", "list", "--region", "MARS"], { env });
-    assert.equal(region.code, 2);
-    assert.equal(region.stderr, (await tree(["bucket", "list", "--region", "MARS"])).stderr);
   }));
+
+Deno.test("a reader that went away: the root's help on the hot path ends 141 and quiet, as the tree's", async () => {
+  const closed = () => {
+    const cap = captureIo();
+    const stdout = {
+      isTerminal: false,
+      write: () => {
+        throw new Deno.errors.BrokenPipe("Broken pipe (os error 32)");
+      },
+    };
+    return { cap, io: { ...cap.io, stdout } };
+  };
+  for (const argv of [[], ["--help"], ["-h"]]) {
+    const hot = closed();
+    const full = closed();
+    const env = {
+      DIAZO_CONFIG_DIR: "/nonexistent/diazo-config",
+      DIAZO_STATE_DIR: "/nonexistent/diazo-state",
+    };
+    assert.equal(await runCli(argv, hot.io, env, Deno.cwd()), 141, argv.join(" "));
+    assert.equal(await runCommandTree(argv, full.io, env, Deno.cwd()), 141, argv.join(" "));
+    assert.equal(hot.cap.stderr(), full.cap.stderr());
+  }
+});
 
 Deno.test("the split bundle: no chunk imports node:module at start, and its --help is the hot path's", async () => {
   const dir = await Deno.makeTempDir({ prefix: "diazo-split-" });
