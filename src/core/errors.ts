@@ -380,7 +380,6 @@ export function isDiazoError(e: unknown): e is DiazoError {
   return e instanceof DiazoError;
 }
 
-/** What a failing request was about, so that a status maps to the right catalog entry. */
 /**
  * What a request is about, for mapping its failure: `acc-project` is a construction-cloud request
  * naming a project (403 = not a member, 404 = project not found); `acc-record` one naming a record of

@@ -19,6 +19,7 @@ import {
   type ProjectUser,
 } from "../services/admin.ts";
 import { createHqProject, listHqProjects } from "../services/admin_hq.ts";
+import { startPollClock } from "../services/derivative_poll.ts";
 import type { Http } from "../services/http.ts";
 import { type AdminCall, adminClient, collect, hqProjectView, resolvePlatform } from "./admin_account.ts";
 import type { OpsDeps } from "./deps.ts";
@@ -52,17 +53,21 @@ export async function runAdminProjectList(
 /** How long `admin project create --wait` waits for provisioning when no timeout is given. */
 const PROVISION_TIMEOUT_MS = 120_000;
 
-/** Polls a created project every second until it is no longer pending, within `timeoutMs`. */
+/** Polls a created project with the wait's backoff until it is no longer pending, within `timeoutMs`. */
 async function waitProvisioned(
   http: Http,
   project: AccountProject,
   opts: { region?: string; timeoutMs?: number },
+  deps: OpsDeps,
 ): Promise<AccountProject> {
   const limitMs = opts.timeoutMs ?? PROVISION_TIMEOUT_MS;
-  const start = Date.now();
+  const clock = startPollClock({ ...deps.poll, timeoutMs: limitMs });
   let current = project;
   while (current.status === "pending") {
-    if (Date.now() - start > limitMs) {
+    try {
+      await clock.pause();
+    } catch (e) {
+      if (!(e instanceof DiazoError) || e.code !== "timeout") throw e;
       throw new DiazoError("failure", {
         params: {
           detail: `project ${project.id} is still pending after ${Math.round(limitMs / 1000)} s`,
@@ -71,7 +76,6 @@ async function waitProvisioned(
         },
       });
     }
-    await new Promise((r) => setTimeout(r, 1000));
     current = await getProject(http, project.id as AccProjectId, opts);
   }
   return current;
@@ -132,7 +136,7 @@ export async function runAdminProjectCreate(
   );
   opts.onAccepted?.(created);
   if (!opts.wait) return created;
-  return await waitProvisioned(http, created, { region: opts.region, timeoutMs: opts.wait.timeoutMs });
+  return await waitProvisioned(http, created, { region: opts.region, timeoutMs: opts.wait.timeoutMs }, deps);
 }
 
 /** `admin project get`: one project. */
