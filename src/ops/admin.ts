@@ -19,7 +19,7 @@ import {
   type ProjectUser,
 } from "../services/admin.ts";
 import { createHqProject, listHqProjects } from "../services/admin_hq.ts";
-import { startPollClock } from "../services/derivative_poll.ts";
+import { startPollClock } from "../services/poll.ts";
 import type { Http } from "../services/http.ts";
 import { type AdminCall, adminClient, collect, hqProjectView, resolvePlatform } from "./admin_account.ts";
 import type { OpsDeps } from "./deps.ts";

@@ -12,7 +12,7 @@ import { isQualified, qualifyId } from "../aps/da_ids.ts";
 import { type BucketKey, isBucketKey, parseBucketKey, parseObjectKey } from "../aps/ids.ts";
 import { parseUrn } from "../aps/urn.ts";
 import { DiazoError, isDiazoError, usageError } from "../core/errors.ts";
-import { startPollClock } from "../services/derivative_poll.ts";
+import { startPollClock } from "../services/poll.ts";
 import {
   createWorkItem,
   getReport,

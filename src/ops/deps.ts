@@ -7,7 +7,7 @@ import type { FileRoots } from "./file_roots.ts";
 import type { Resolved } from "../config/config.ts";
 import type { TokenStore, TokenStoreStatus } from "../auth/token_store.ts";
 import type { Http } from "../services/http.ts";
-import type { PollOptions } from "../services/derivative_poll.ts";
+import type { PollOptions } from "../services/poll.ts";
 
 /** The types of the clients and stores above, for the front ends (which import ops/, not services/ or auth/). */
 export type { Http, PollOptions, TokenStore, TokenStoreStatus };

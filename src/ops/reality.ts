@@ -6,7 +6,7 @@
 import path from "node:path";
 import { DiazoError, usageError } from "../core/errors.ts";
 import { fetchToFile } from "../services/download.ts";
-import { startPollClock } from "../services/derivative_poll.ts";
+import { startPollClock } from "../services/poll.ts";
 import {
   createPhotoscene,
   deletePhotoscene,

@@ -18,7 +18,7 @@ import {
   withUserScopeRewrite,
 } from "../services/http_decorators.ts";
 import { proxyConfigured, rawFetch } from "../services/raw_transport.ts";
-import { pollOptionsFrom } from "../services/derivative_poll.ts";
+import { pollOptionsFrom } from "../services/poll.ts";
 import { type OpenedTokenStore, openTokenStore, type TokenStore } from "../auth/token_store.ts";
 import { profileScopes, requireCredentials, twoLeggedToken } from "../auth/two_legged.ts";
 import { type TokenMemo, tokenMemo, type TokenMemoSource } from "../auth/token_memo.ts";

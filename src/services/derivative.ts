@@ -9,10 +9,10 @@ import type { OutputFormat } from "../aps/derivative_formats.ts";
 import type { Urn } from "../aps/ids.ts";
 import type { Http } from "./http.ts";
 import { type Manifest, manifestMessages } from "./derivative_manifest.ts";
-import { type PollOptions, pollWhileAccepted, startPollClock } from "./derivative_poll.ts";
+import { type PollOptions, pollWhileAccepted, startPollClock } from "./poll.ts";
 
 export * from "./derivative_manifest.ts";
-export { DEFAULT_POLL_BASE_MS, DEFAULT_POLL_MAX_MS, type PollOptions } from "./derivative_poll.ts";
+export { DEFAULT_POLL_BASE_MS, DEFAULT_POLL_MAX_MS, type PollOptions } from "./poll.ts";
 export {
   cookieHeader,
   type DerivativeDownload,

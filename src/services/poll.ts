@@ -1,4 +1,4 @@
-/** Polling of the Model Derivative API: growing delays, an overall time limit, and 202 "not ready yet". */
+/** Polling of every wait (translations, work items, photoscenes, provisioning): growing delays, an overall time limit, and 202 "not ready yet". */
 import { DiazoError } from "../core/errors.ts";
 import type { Http, RequestSpec } from "./http.ts";
 import { abortableSleep } from "../core/sleep.ts";
