@@ -4,7 +4,7 @@
  * services refuse the app alone), that user must be a member of the project, and the token must
  * carry the data scope the operation needs. Every construction-cloud route asks here first.
  */
-import type { AdminProject } from "./admin/store.ts";
+import { type AdminProject, findProject } from "./admin/store.ts";
 import type { RequestContext } from "./context.ts";
 import { adminError } from "./errors.ts";
 
@@ -31,25 +31,13 @@ export const ACC_ROUTE_SCOPES: readonly string[] = [
 
 /** The project the route names, when the caller may `need` it; else the platform's 404 or 403. */
 export function accProject(ctx: RequestContext, projectId: string, need: AccNeed): AdminProject {
-  const admin = ctx.sandbox.admin;
-  let project: AdminProject | undefined;
-  let members;
-  let users;
-  for (const account of admin.accounts.values()) {
-    project = account.projects.get(projectId);
-    if (project) {
-      members = account.members.get(projectId) ?? [];
-      users = account.users;
-      break;
-    }
-  }
-  if (!project || !members || !users) {
-    throw adminError(404, "ERR_NOT_FOUND", `project ${projectId} not found`);
-  }
+  const project = findProject(ctx.sandbox.admin, projectId);
+  if (!project) throw adminError(404, "ERR_NOT_FOUND", `project ${projectId} not found`);
+  const { users, members } = ctx.sandbox.admin.accounts.get(project.accountId)!;
   const userid = ctx.token?.userid;
   if (!userid) throw adminError(403, "ERR_NOT_ALLOWED", "this operation needs a user's token (3-legged)");
   const user = users.find((u) => u.uid === userid);
-  if (!user || !members.some((m) => m.userId === user.id)) {
+  if (!user || !(members.get(projectId) ?? []).some((m) => m.userId === user.id)) {
     throw adminError(403, "ERR_NOT_ALLOWED", "the user is not a member of this project");
   }
   const scopes = ctx.token?.scope ?? [];
