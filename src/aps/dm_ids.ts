@@ -37,6 +37,11 @@ function invalid(kind: DmIdKind, id: string, listWith: string): never {
   );
 }
 
+/** Whether `text` is a GUID (the construction cloud's ids). */
+export function isGuid(text: string): boolean {
+  return GUID.test(text);
+}
+
 /** Hub or project id in data management form: a bare GUID gets `b.`, `b.<guid>` and `a.<id>` pass. */
 function prefixed(kind: "hub" | "project", id: string, listWith: string): string {
   const text = id.trim();

@@ -6,6 +6,7 @@
  */
 import { isIssueStatus, type IssueStatus } from "../aps/issues.ts";
 import type { AccProjectId } from "../aps/ids.ts";
+import { isGuid } from "../aps/dm_ids.ts";
 import { DiazoError, usageError } from "../core/errors.ts";
 import type { Http } from "../services/http.ts";
 import {
@@ -105,11 +106,9 @@ export async function runIssueTypes(opts: IssueProject, deps: OpsDeps): Promise<
   return await collect(listIssueTypes(await userHttp(deps), opts.project));
 }
 
-const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** The subtype id `subtype` names: an id as is, else a subtype title (or code) of an active type. */
 async function subtypeId(http: Http, project: AccProjectId, subtype: string): Promise<string> {
-  if (GUID.test(subtype)) return subtype;
+  if (isGuid(subtype)) return subtype;
   const wanted = subtype.trim().toLowerCase();
   const known: string[] = [];
   for await (const type of listIssueTypes(http, project)) {
