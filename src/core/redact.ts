@@ -114,7 +114,8 @@ export function redactHeaders(
   h: Headers | Record<string, string>,
   secrets: readonly string[] = [],
 ): Record<string, string> {
-  const entries = h instanceof Headers ? [...h.entries()] : Object.entries(h);
+  // Not `instanceof Headers`: naming the class makes Deno load it (wire.ts's headers are iterable too).
+  const entries = Symbol.iterator in h ? [...(h as Headers)] : Object.entries(h);
   const out: Record<string, string> = {};
   for (const [name, value] of entries) {
     const lower = name.toLowerCase();

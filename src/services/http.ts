@@ -39,7 +39,10 @@ export interface HttpConfig {
   debug?: (line: string) => void;
   userAgent?: string;
   fetch?: typeof fetch;
-  /** Used for requests with `transport: "raw"` (large byte bodies); fetch when absent. */
+  /**
+   * The raw HTTP/1.1 transport (raw_transport.ts), used when set for every request whose body and
+   * answer fit in memory (all but streams); `fetch` for the others, and for all when absent (a proxy).
+   */
   rawFetch?: typeof fetch;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   random?: () => number;
@@ -57,7 +60,10 @@ export interface RequestSpec {
   json?: unknown;
   form?: Record<string, string>;
   body?: Uint8Array | string;
-  /** "raw": send a byte body straight from its buffer (see raw_transport.ts), when the client has one. */
+  /**
+   * Default: the client's raw transport when it has one and the answer is not a stream, else fetch.
+   * "raw": also a large byte body, sent straight from its buffer. "fetch": always fetch.
+   */
   transport?: "fetch" | "raw";
   /** A factory so that a retry can re-create the stream. */
   bodyStream?: () => ReadableStream<Uint8Array>;
@@ -146,7 +152,8 @@ export function createHttp(config: HttpConfig): Http {
   const client: Client = {
     config,
     baseUrl,
-    fetch: config.fetch ?? fetch,
+    // Read at the first call: naming Deno's fetch loads it (issue 18), and most runs never call it.
+    fetch: config.fetch ?? ((input, init) => fetch(input, init)),
     sleep: config.sleep ?? abortableSleep,
     random: config.random ?? Math.random,
     now: config.now ?? Date.now,
@@ -276,7 +283,7 @@ async function attemptOnce(
   spec: RequestSpec,
   method: string,
   url: string,
-  headers: Headers,
+  headers: Record<string, string>,
   timeoutMs: number,
   log: ((line: string) => void) | undefined,
   attempt: number,
@@ -291,8 +298,14 @@ async function attemptOnce(
   const type = spec.responseType ?? "json";
   let res: Response | undefined;
   try {
-    const send = spec.transport === "raw" && c.config.rawFetch ? c.config.rawFetch : c.fetch;
-    res = await send(url, { method, headers, body, signal });
+    const raw = c.config.rawFetch && (spec.transport === "raw" ||
+      (spec.transport === undefined && type !== "stream" && spec.bodyStream === undefined));
+    res = await (raw ? c.config.rawFetch! : c.fetch)(url, { method, headers, body, signal });
+    if (raw && res.status >= 300 && res.status < 400 && res.headers.has("location")) {
+      // The raw transport does not follow redirects: fetch sends the request again and follows it.
+      await res.body?.cancel();
+      res = await c.fetch(url, { method, headers, body, signal });
+    }
     if (res.ok && type === "stream") {
       log?.(`< ${statusLine(res)} (${took()})`);
       return { kind: "ok", res, data: res.body };
@@ -343,23 +356,33 @@ function attemptTimer(ms: number): { signal: AbortSignal; clear(): void } {
   return { signal: controller.signal, clear: () => deadline.removeEventListener("abort", onTimeout) };
 }
 
-async function buildHeaders(c: Client, spec: RequestSpec, url: string): Promise<Headers> {
-  const headers = new Headers({
+/** The request's headers, names in lower case (a plain record: `Headers` costs a run's start-up ~2 ms). */
+async function buildHeaders(c: Client, spec: RequestSpec, url: string): Promise<Record<string, string>> {
+  const headers: Record<string, string> = {
     "user-agent": c.config.userAgent ?? `diazo/${VERSION}`,
     accept: "application/json",
-  });
-  if (spec.json !== undefined) headers.set("content-type", "application/json");
-  else if (spec.form) headers.set("content-type", "application/x-www-form-urlencoded");
-  for (const [k, v] of Object.entries(spec.headers ?? {})) headers.set(k, v);
+  };
+  if (spec.json !== undefined) headers["content-type"] = "application/json";
+  else if (spec.form) headers["content-type"] = "application/x-www-form-urlencoded";
+  for (const [k, v] of Object.entries(spec.headers ?? {})) {
+    // What `Headers` would refuse, refused before any request (a line break would start a header).
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(k) || /[\r\n\0]/.test(v)) {
+      throw usageError(
+        `invalid header ${JSON.stringify(redact(`${k}: ${v}`, knownSecrets()).slice(0, 80))}`,
+        "A header is `Name: value` on one line; the name is letters, digits and -.",
+      );
+    }
+    headers[k.toLowerCase()] = v;
+  }
 
   const auth = spec.auth;
   if (auth && typeof auth === "object") {
     refuseClearTextSecret(url);
     const { user, password } = auth.basic;
-    headers.set("authorization", `Basic ${btoa(utf8Binary(`${user}:${password}`))}`);
+    headers.authorization = `Basic ${btoa(utf8Binary(`${user}:${password}`))}`;
   } else if (auth === "bearer" || (auth === undefined && sameOrigin(url, c.baseUrl))) {
     const token = spec.bearer ?? c.config.token;
-    if (token) headers.set("authorization", `Bearer ${await token()}`);
+    if (token) headers.authorization = `Bearer ${await token()}`;
   }
   return headers;
 }
@@ -389,7 +412,7 @@ function logRequest(
   log: (line: string) => void,
   method: string,
   url: string,
-  headers: Headers,
+  headers: Record<string, string>,
   spec: RequestSpec,
 ) {
   log(`> ${method} ${url}`);

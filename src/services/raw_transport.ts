@@ -1,21 +1,34 @@
 /**
- * A minimal HTTP/1.1 client for sending large request bodies (storage part PUTs) straight from a
- * caller's buffer to the socket. `fetch` copies a body several times and frees the copies lazily,
- * which multiplies memory by the number of parts in flight; writing the buffer to the connection
- * keeps memory at the part buffers themselves. Connections are kept alive and reused per origin.
- * It has the shape of `fetch` so that the Http client's retries, timeouts and logging apply.
+ * A minimal HTTP/1.1 client with the shape of `fetch` (so that the Http client's retries, timeouts
+ * and logging apply), for every request whose body and answer fit in memory:
+ * - large request bodies (storage part PUTs) go straight from the caller's buffer to the socket:
+ *   `fetch` copies a body several times and frees the copies lazily, which multiplies memory by the
+ *   number of parts in flight;
+ * - short API calls skip Deno's `fetch`, `Headers` and `Response`, which Deno loads on first use at
+ *   about 8 ms of a run's start-up (issue 18); answers come back as wire.ts objects.
+ * Connections are kept alive and reused per origin.
  */
 
 import { concatBytes } from "../core/bytes.ts";
+import { headerPairs, wireHeaders, wireResponse } from "./wire.ts";
 
 const CRLF = "\r\n";
 const MAX_HEADER_BYTES = 64 * 1024;
 const IDLE_PER_ORIGIN = 16;
+/**
+ * A request that is not safe to send twice (POST, PATCH) reuses only a connection idle for less
+ * than this: far below the keep-alive timeouts of servers (5 s and up), so the server has not closed
+ * it meanwhile, and a failure is never retried on a new connection (which could act twice).
+ */
+const FRESH_IDLE_MS = 2000;
+const IDEMPOTENT = new Set(["GET", "HEAD", "PUT", "DELETE", "OPTIONS"]);
 
 interface Connection {
   conn: Deno.Conn;
   /** Bytes read past the end of the previous answer (none with a well-behaved server). */
   leftover: Uint8Array;
+  /** When it went back to the pool (performance.now()). */
+  idleSince?: number;
 }
 
 const idle = new Map<string, Connection[]>();
@@ -27,9 +40,12 @@ export function proxyConfigured(env: Record<string, string | undefined>): boolea
   );
 }
 
-async function open(url: URL, fresh: boolean): Promise<Connection & { reused: boolean }> {
-  const reused = fresh ? undefined : idle.get(url.origin)?.pop();
-  if (reused) return { ...reused, reused: true };
+async function open(url: URL, fresh: boolean, maxIdleMs: number): Promise<Connection & { reused: boolean }> {
+  const pool = fresh ? undefined : idle.get(url.origin);
+  for (let reused = pool?.pop(); reused; reused = pool?.pop()) {
+    if (performance.now() - (reused.idleSince ?? 0) < maxIdleMs) return { ...reused, reused: true };
+    reused.conn.close();
+  }
   const port = Number(url.port || (url.protocol === "https:" ? 443 : 80));
   const hostname = url.hostname.replace(/^\[|\]$/g, "");
   const conn = url.protocol === "https:"
@@ -41,7 +57,7 @@ async function open(url: URL, fresh: boolean): Promise<Connection & { reused: bo
 function release(origin: string, c: Connection) {
   const pool = idle.get(origin) ?? [];
   if (pool.length >= IDLE_PER_ORIGIN) return c.conn.close();
-  pool.push(c);
+  pool.push({ ...c, idleSince: performance.now() });
   idle.set(origin, pool);
 }
 
@@ -80,12 +96,12 @@ function parseHead(text: string): Head {
   if (!m) {
     throw new TypeError(`malformed HTTP status line: ${JSON.stringify((statusLine ?? "").slice(0, 80))}`);
   }
-  const headers = new Headers();
+  const pairs: [string, string][] = [];
   for (const line of lines) {
     const i = line.indexOf(":");
-    if (i > 0) headers.append(line.slice(0, i).trim(), line.slice(i + 1).trim());
+    if (i > 0) pairs.push([line.slice(0, i).trim(), line.slice(i + 1).trim()]);
   }
-  return { status: Number(m[1]), statusText: m[2], headers };
+  return { status: Number(m[1]), statusText: m[2], headers: wireHeaders(pairs) };
 }
 
 /** Reads one answer; says whether the connection may carry another request. */
@@ -95,16 +111,22 @@ async function readAnswer(
 ): Promise<{ head: Head; body: Uint8Array; reusable: boolean }> {
   const scratch = new Uint8Array(64 * 1024);
   let buf: Uint8Array = new Uint8Array(0);
-  let end = -1;
-  while (end < 0) {
-    const chunk = await readSome(c, scratch);
-    if (chunk === null) throw new TypeError("connection closed before the answer's headers");
-    buf = concatBytes([buf, chunk]);
-    if (buf.length > MAX_HEADER_BYTES) throw new TypeError("answer headers too large");
-    end = headerEnd(buf);
+  let head: Head;
+  for (;;) {
+    let end = headerEnd(buf);
+    while (end < 0) {
+      const chunk = await readSome(c, scratch);
+      if (chunk === null) throw new TypeError("connection closed before the answer's headers");
+      buf = concatBytes([buf, chunk]);
+      if (buf.length > MAX_HEADER_BYTES) throw new TypeError("answer headers too large");
+      end = headerEnd(buf);
+    }
+    head = parseHead(new TextDecoder().decode(buf.subarray(0, end)));
+    buf = buf.subarray(end);
+    // An interim answer (100 Continue, 103 Early Hints) precedes the real one, as fetch skips it.
+    if (head.status >= 200 || head.status === 101) break;
   }
-  const head = parseHead(new TextDecoder().decode(buf.subarray(0, end)));
-  let rest: Uint8Array = buf.subarray(end);
+  let rest: Uint8Array = buf;
   const noBody = method === "HEAD" || head.status === 204 || head.status === 304 || head.status < 200;
   const length = head.headers.get("content-length");
   const chunked = /chunked/i.test(head.headers.get("transfer-encoding") ?? "");
@@ -114,19 +136,27 @@ async function readAnswer(
   if (noBody) body = new Uint8Array(0);
   else if (chunked) ({ body, rest } = await readChunked(c, rest, scratch));
   else if (length !== null) {
+    if (!/^\d{1,15}$/.test(length.trim())) {
+      throw new TypeError(`malformed content-length ${JSON.stringify(length)}`);
+    }
     const n = Number(length);
-    while (rest.length < n) {
+    // Chunks are gathered and joined once: joining at each read would copy a large answer over and over.
+    const parts = [rest];
+    for (let got = rest.length; got < n;) {
       const chunk = await readSome(c, scratch);
       if (chunk === null) throw new TypeError("connection closed in the middle of the answer");
-      rest = concatBytes([rest, chunk]);
+      parts.push(chunk);
+      got += chunk.length;
     }
+    rest = concatBytes(parts);
     body = rest.subarray(0, n);
     rest = rest.subarray(n);
   } else {
+    const parts = [rest];
     for (let chunk = await readSome(c, scratch); chunk !== null; chunk = await readSome(c, scratch)) {
-      rest = concatBytes([rest, chunk]);
+      parts.push(chunk);
     }
-    body = rest;
+    body = concatBytes(parts);
     rest = new Uint8Array(0);
     reusable = false;
   }
@@ -152,8 +182,9 @@ async function readChunked(
       await more();
       lineEnd = buf.indexOf(10);
     }
-    const size = parseInt(new TextDecoder().decode(buf.subarray(0, lineEnd)).split(";")[0].trim(), 16);
-    if (!Number.isFinite(size)) throw new TypeError("malformed chunk size");
+    const sizeText = new TextDecoder().decode(buf.subarray(0, lineEnd)).split(";")[0].trim();
+    if (!/^[0-9a-f]{1,12}$/i.test(sizeText)) throw new TypeError("malformed chunk size");
+    const size = parseInt(sizeText, 16);
     buf = buf.subarray(lineEnd + 1);
     if (size === 0) {
       // Trailers end with an empty line.
@@ -169,18 +200,41 @@ async function readChunked(
       }
       return { body: concatBytes(parts), rest: buf };
     }
-    while (buf.length < size + 2) await more();
+    if (buf.length < size + 2) {
+      // A large chunk is gathered and joined once, not joined again at each read.
+      const pending = [buf];
+      for (let have = buf.length; have < size + 2;) {
+        const chunk = await readSome(c, scratch);
+        if (chunk === null) throw new TypeError("connection closed in a chunked answer");
+        pending.push(chunk);
+        have += chunk.length;
+      }
+      buf = concatBytes(pending);
+    }
     parts.push(buf.slice(0, size));
     buf = buf.subarray(size + 2);
   }
 }
 
+/** The answer's body as sent before any content coding (gzip, deflate), which servers rarely apply unasked. */
+async function decoded(body: Uint8Array, coding: string | null): Promise<Uint8Array> {
+  const name = (coding ?? "").trim().toLowerCase();
+  if (name === "" || name === "identity" || body.length === 0) return body;
+  if (name !== "gzip" && name !== "x-gzip" && name !== "deflate") {
+    throw new TypeError(`unsupported content encoding '${name.slice(0, 40)}'`);
+  }
+  const stream = new Blob([body as Uint8Array<ArrayBuffer>]).stream()
+    .pipeThrough(new DecompressionStream(name === "deflate" ? "deflate" : "gzip"));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
 /**
- * Sends one request with a byte body and returns the answer as a Response (its body read whole:
- * storage answers to PUTs are small). Aborting the signal closes the connection.
+ * Sends one request with a byte or text body (or none) and returns the whole answer as a Response
+ * (wire.ts). Aborting the signal closes the connection. An idle connection the server closed
+ * meanwhile is retried once on a new one, for requests safe to send twice.
  */
 export async function rawFetch(input: string | URL | Request, init: RequestInit = {}): Promise<Response> {
-  const url = new URL(input instanceof Request ? input.url : input);
+  const url = new URL(typeof input === "string" || input instanceof URL ? input : input.url);
   if (url.protocol !== "http:" && url.protocol !== "https:") {
     throw new TypeError(`unsupported URL ${url.protocol}`);
   }
@@ -195,35 +249,40 @@ export async function rawFetch(input: string | URL | Request, init: RequestInit 
   if (!body) throw new TypeError("rawFetch sends only byte or text bodies");
   const signal = init.signal ?? undefined;
   signal?.throwIfAborted();
-  const headers = new Headers(init.headers);
-  headers.set("host", url.host);
-  headers.set("content-length", String(body.length));
-  headers.delete("transfer-encoding");
-  let head = `${method} ${url.pathname}${url.search} HTTP/1.1${CRLF}`;
-  for (const [k, v] of headers) head += `${k}: ${v}${CRLF}`;
+  const framing = new Set(["host", "content-length", "transfer-encoding", "connection"]);
+  let head = `${method} ${url.pathname}${url.search} HTTP/1.1${CRLF}host: ${url.host}${CRLF}`;
+  for (const [k, v] of headerPairs(init.headers)) {
+    if (/[\r\n]/.test(k + v)) throw new TypeError(`invalid header ${JSON.stringify(k)}`);
+    if (!framing.has(k)) head += `${k}: ${v}${CRLF}`;
+  }
+  if (body.length > 0 || !["GET", "HEAD", "DELETE", "OPTIONS"].includes(method)) {
+    head += `content-length: ${body.length}${CRLF}`;
+  }
   const headBytes = new TextEncoder().encode(head + CRLF);
+  const idempotent = IDEMPOTENT.has(method);
   for (let fresh = false;; fresh = true) {
-    const c = await open(url, fresh);
+    const c = await open(url, fresh, idempotent ? Infinity : FRESH_IDLE_MS);
     const onAbort = () => c.conn.close();
     signal?.addEventListener("abort", onAbort, { once: true });
+    let sent = false;
     try {
       await writeAll(c.conn, headBytes);
-      await writeAll(c.conn, body);
+      sent = true;
+      if (body.length > 0) await writeAll(c.conn, body);
       const answer = await readAnswer(c, method);
       if (answer.reusable) release(url.origin, { conn: c.conn, leftover: c.leftover });
       else c.conn.close();
-      return new Response(answer.body.length > 0 ? answer.body.slice() : null, {
-        status: answer.head.status,
-        statusText: answer.head.statusText,
-        headers: answer.head.headers,
-      });
+      const { status, statusText, headers } = answer.head;
+      const bytes = await decoded(answer.body, headers.get("content-encoding"));
+      return wireResponse({ status, statusText, headers, body: bytes.slice(), url: url.href });
     } catch (e) {
       try {
         c.conn.close();
       } catch { /* already closed */ }
       if (signal?.aborted) throw signal.reason ?? e;
-      // An idle connection the server closed meanwhile fails at once: try once on a new one.
-      if (c.reused) continue;
+      // An idle connection the server closed meanwhile fails at once: a new one for a request that
+      // is safe to send twice, or that the server cannot have received (its first write failed).
+      if (c.reused && (idempotent || !sent)) continue;
       throw e;
     } finally {
       signal?.removeEventListener("abort", onAbort);

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { proxyConfigured, rawFetch } from "../../src/services/raw_transport.ts";
 
 /** A TCP server answering each request with `answers(i, requestText)`; counts connections. */
-function server(answer: (i: number, request: string) => string | Uint8Array, closeAfter = false) {
+function server(answer: (i: number, request: string) => string | Uint8Array | null, closeAfter = false) {
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   let connections = 0;
   let requests = 0;
@@ -25,6 +25,7 @@ function server(answer: (i: number, request: string) => string | Uint8Array, clo
             received.push(text.slice(0, end + 4 + length));
             text = text.slice(end + 4 + length);
             const out = answer(requests++, received.at(-1)!);
+            if (out === null) break; // dropped without an answer
             await conn.write(typeof out === "string" ? new TextEncoder().encode(out) : out);
             if (closeAfter) break;
           }
@@ -117,4 +118,86 @@ Deno.test("a proxy variable sends transfers through fetch", () => {
   assert.equal(proxyConfigured({ HTTPS_PROXY: "http://proxy:3128" }), true);
   assert.equal(proxyConfigured({ all_proxy: "socks5://p" }), true);
   assert.equal(proxyConfigured({ HTTPS_PROXY: "" }), false);
+});
+
+Deno.test("raw GET: no body and no length, the caller's headers in lower case; CR or LF in a header is refused", async () => {
+  const s = server(() => "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}");
+  try {
+    const res = await rawFetch(`${s.url}/oss/v2/buckets?region=US`, {
+      headers: { Accept: "application/json", Authorization: "Bearer t" },
+    });
+    assert.deepEqual(await res.json(), {});
+    assert.match(
+      s.received[0],
+      /^GET \/oss\/v2\/buckets\?region=US HTTP\/1\.1\r\nhost: 127\.0\.0\.1:\d+\r\n/,
+    );
+    assert.match(s.received[0], /\r\naccept: application\/json\r\nauthorization: Bearer t\r\n\r\n$/);
+    assert.doesNotMatch(s.received[0], /content-length/i);
+    await assert.rejects(rawFetch(`${s.url}/x`, { headers: { "x-a": "1\r\nx-b: 2" } }), TypeError);
+    assert.equal(s.received.length, 1, "the refused request never left");
+  } finally {
+    s.close();
+  }
+});
+
+Deno.test("raw: interim answers (100, 103) are skipped; a gzip answer is decoded", async () => {
+  const gz = new Uint8Array(
+    await new Response(new Blob(['{"gz":true}']).stream().pipeThrough(new CompressionStream("gzip")))
+      .arrayBuffer(),
+  );
+  const head = `HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: ${gz.length}\r\n\r\n`;
+  const s = server((i) =>
+    i === 0
+      ? "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\n" +
+        "HTTP/1.1 201 Created\r\nContent-Length: 2\r\n\r\nok"
+      : new Uint8Array([...new TextEncoder().encode(head), ...gz])
+  );
+  try {
+    const a = await rawFetch(`${s.url}/a`, { method: "POST", body: "x" });
+    assert.equal(a.status, 201);
+    assert.equal(await a.text(), "ok");
+    assert.deepEqual(await (await rawFetch(`${s.url}/b`)).json(), { gz: true });
+  } finally {
+    s.close();
+  }
+});
+
+Deno.test("raw: a malformed length, chunk size or coding fails the request instead of reading garbage", async () => {
+  const answers = [
+    "HTTP/1.1 200 OK\r\nContent-Length: -5\r\n\r\nabc",
+    "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nabc\r\n0\r\n\r\n",
+    "HTTP/1.1 200 OK\r\nContent-Encoding: br\r\nContent-Length: 3\r\n\r\nabc",
+  ];
+  const s = server((i) => answers[i], true);
+  try {
+    for (const why of [/content-length/, /chunk size/, /content encoding 'br'/]) {
+      await assert.rejects(
+        rawFetch(`${s.url}/x`),
+        (e: Error) => e instanceof TypeError && why.test(e.message),
+      );
+    }
+  } finally {
+    s.close();
+  }
+});
+
+Deno.test("raw: a POST the server took and dropped without an answer is never sent again", async () => {
+  // A kept-alive connection; the server takes the POST, then drops the connection without answering.
+  const s = server((_i, request) =>
+    request.startsWith("POST") ? null : "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"
+  );
+  try {
+    assert.equal(await (await rawFetch(`${s.url}/a`)).text(), "ok");
+    await assert.rejects(rawFetch(`${s.url}/b`, { method: "POST", body: "{}" }));
+    assert.equal(
+      s.received.filter((r) => r.startsWith("POST")).length,
+      1,
+      "sent once, not again on a new connection",
+    );
+    assert.equal(s.connections(), 1);
+    assert.equal(await (await rawFetch(`${s.url}/c`)).text(), "ok", "the dropped connection left the pool");
+    assert.equal(s.connections(), 2);
+  } finally {
+    s.close();
+  }
 });

@@ -1,0 +1,104 @@
+/**
+ * The headers and answer objects of the raw HTTP/1.1 transport (raw_transport.ts), with the parts of
+ * the Fetch API's `Headers` and `Response` that diazo reads. Deno loads its own `Headers`, `Request`,
+ * `Response` and `fetch` lazily, at about 8 ms of a run's start-up (issue 18): an answer read off
+ * the socket is handed over in these plain objects so that a short command never pays for them.
+ */
+
+/** Header pairs with lower-case names, in order received. */
+type Pairs = [string, string][];
+
+/** The pairs of any `HeadersInit` (a record, a list of pairs, a `Headers` or one of these). */
+export function headerPairs(init: HeadersInit | undefined): Pairs {
+  if (init === undefined) return [];
+  const list: Iterable<[string, string]> = Symbol.iterator in init
+    ? init as Iterable<[string, string]>
+    : Object.entries(init);
+  const out: Pairs = [];
+  for (const [name, value] of list) out.push([String(name).toLowerCase(), String(value).trim()]);
+  return out;
+}
+
+/** A `Headers` over `pairs`: case-insensitive names, repeated names joined with ", " as `Headers` does. */
+export function wireHeaders(pairs: Pairs = []): Headers {
+  const own: Pairs = pairs.map(([k, v]) => [k.toLowerCase(), v]);
+  const values = (name: string) => own.filter(([k]) => k === name.toLowerCase()).map(([, v]) => v);
+  const combined = (): Pairs => {
+    const names = [...new Set(own.map(([k]) => k))].sort();
+    return names.flatMap((k): Pairs =>
+      k === "set-cookie" ? values(k).map((v): [string, string] => [k, v]) : [[k, values(k).join(", ")]]
+    );
+  };
+  const headers = {
+    get: (name: string) => (values(name).length > 0 ? values(name).join(", ") : null),
+    has: (name: string) => values(name).length > 0,
+    getSetCookie: () => values("set-cookie"),
+    set(name: string, value: string) {
+      headers.delete(name);
+      own.push([name.toLowerCase(), String(value).trim()]);
+    },
+    append: (name: string, value: string) => void own.push([name.toLowerCase(), String(value).trim()]),
+    delete(name: string) {
+      const lower = name.toLowerCase();
+      for (let i = own.length - 1; i >= 0; i--) if (own[i][0] === lower) own.splice(i, 1);
+    },
+    entries: () => combined()[Symbol.iterator](),
+    keys: () => combined().map(([k]) => k)[Symbol.iterator](),
+    values: () => combined().map(([, v]) => v)[Symbol.iterator](),
+    forEach(fn: (value: string, key: string, parent: Headers) => void) {
+      for (const [k, v] of combined()) fn(v, k, headers as unknown as Headers);
+    },
+    [Symbol.iterator]: () => combined()[Symbol.iterator](),
+  };
+  return headers as unknown as Headers;
+}
+
+/** What an answer read off the socket holds. */
+export interface WireAnswer {
+  status: number;
+  statusText: string;
+  headers: Headers;
+  body: Uint8Array;
+  url: string;
+}
+
+/** A `Response` over a whole answer already read: status, headers, and its body read once. */
+export function wireResponse(answer: WireAnswer): Response {
+  let used = false;
+  const take = async (): Promise<Uint8Array> => {
+    if (used) throw new TypeError("Body already consumed.");
+    used = true;
+    return await Promise.resolve(answer.body);
+  };
+  const res = {
+    status: answer.status,
+    statusText: answer.statusText,
+    ok: answer.status >= 200 && answer.status < 300,
+    headers: answer.headers,
+    url: answer.url,
+    redirected: false,
+    type: "basic",
+    get bodyUsed() {
+      return used;
+    },
+    get body(): ReadableStream<Uint8Array> | null {
+      if (answer.body.length === 0 && !used) return null;
+      // Only a caller that asks for a stream pays for Deno's streams.
+      return new ReadableStream<Uint8Array>({
+        start: async (controller) => {
+          const bytes = await take();
+          if (bytes.length > 0) controller.enqueue(bytes);
+          controller.close();
+        },
+      });
+    },
+    bytes: take,
+    arrayBuffer: async () => {
+      const bytes = await take();
+      return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+    },
+    text: async () => new TextDecoder().decode(await take()),
+    json: async () => JSON.parse(new TextDecoder().decode(await take())),
+  };
+  return res as unknown as Response;
+}

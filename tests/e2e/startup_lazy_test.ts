@@ -1,0 +1,74 @@
+/**
+ * Issue 18: Deno loads its `fetch`, `Request`, `Response` and `Headers` on first use, at ~8 ms of a
+ * run. The commands scripts run most must never reach for them: their requests go by the raw
+ * transport (raw_transport.ts). A child process runs the CLI with those globals watched.
+ */
+import assert from "node:assert/strict";
+import path from "node:path";
+import { cliEnv, makeHome, ROOT, RUN_PERMISSIONS, startTestSandbox } from "./harness.ts";
+
+const WATCHED = ["fetch", "Request", "Response", "Headers"];
+
+/** A module that records every read of the watched globals, then runs diazo's entry point. */
+const driver = (main: string) => `
+const touched = new Set();
+for (const name of ${JSON.stringify(WATCHED)}) {
+  const d = Object.getOwnPropertyDescriptor(globalThis, name);
+  Object.defineProperty(globalThis, name, {
+    configurable: true,
+    enumerable: d.enumerable,
+    get() {
+      touched.add(name);
+      return d.get ? d.get.call(globalThis) : d.value;
+    },
+  });
+}
+const exit = Deno.exit;
+Deno.exit = (code) => {
+  Deno.stderr.writeSync(new TextEncoder().encode("\\ntouched: " + JSON.stringify([...touched]) + "\\n"));
+  exit(code);
+};
+await import(${JSON.stringify(main)});
+`;
+
+Deno.test("bucket list, object list and auth status never load Deno's fetch, Request, Response or Headers", async () => {
+  const sb = await startTestSandbox();
+  const home = await makeHome();
+  try {
+    const file = path.join(home.dir, "watch.ts");
+    await Deno.writeTextFile(file, driver(new URL("src/main.ts", `file://${ROOT}/`).href));
+    const env = cliEnv(home, {
+      DIAZO_BASE_URL: sb.url,
+      SVC_CLIENT_ID: "diazo-sandbox",
+      SVC_CLIENT_SECRET: "diazo-sandbox-secret",
+    });
+    await Deno.writeTextFile(path.join(home.cwd, "a.txt"), "hello");
+    const run = async (...args: string[]) => {
+      const out = await new Deno.Command(Deno.execPath(), {
+        args: ["run", ...RUN_PERMISSIONS, "--config", path.join(ROOT, "deno.json"), file, ...args],
+        env,
+        clearEnv: true,
+        cwd: home.cwd,
+        stdin: "null",
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      const stderr = new TextDecoder().decode(out.stderr);
+      assert.equal(out.code, 0, stderr);
+      return JSON.parse(/touched: (.*)$/m.exec(stderr)?.[1] ?? "null") as string[];
+    };
+    // The first list also asks for the token (a form POST); the upload's requests go raw as well.
+    assert.deepEqual(await run("bucket", "create", "--key", "lazy-b1"), []);
+    assert.deepEqual(await run("bucket", "list", "-o", "json"), []);
+    assert.deepEqual(await run("bucket", "list", "--region", "US", "-o", "json"), []);
+    assert.deepEqual(await run("object", "upload", "lazy-b1", "a.txt"), []);
+    assert.deepEqual(await run("object", "list", "lazy-b1", "-o", "json"), []);
+    assert.deepEqual(await run("auth", "status", "-o", "json"), []);
+    // The watch sees what it should: a download streams its answer, by fetch.
+    assert.ok((await run("object", "download", "lazy-b1", "a.txt", "-o", "b.txt")).includes("fetch"));
+    assert.equal(await Deno.readTextFile(path.join(home.cwd, "b.txt")), "hello");
+  } finally {
+    await home.cleanup();
+    await sb.close();
+  }
+});

@@ -1,0 +1,121 @@
+/**
+ * The Http client's two transports: the raw HTTP/1.1 one (raw_transport.ts) for every request whose
+ * body and answer fit in memory, fetch for streams; what the raw one cannot do (follow a redirect)
+ * goes to fetch.
+ */
+import assert from "node:assert/strict";
+import { DiazoError } from "../../src/core/errors.ts";
+import { createHttp, type HttpConfig } from "../../src/services/http.ts";
+import { rawFetch } from "../../src/services/raw_transport.ts";
+import { json, withServer } from "./_server.ts";
+
+/** A client with both transports, counting the requests each one sends. */
+function counted(baseUrl: string, extra: Partial<HttpConfig> = {}) {
+  const sent = { raw: 0, fetch: 0 };
+  const http = createHttp({
+    baseUrl,
+    timeoutMs: 2000,
+    maxAttempts: 3,
+    retryBaseMs: 1,
+    sleep: () => Promise.resolve(),
+    random: () => 0,
+    token: () => Promise.resolve("tok-1"),
+    fetch: (input, init) => (sent.fetch++, fetch(input, init)),
+    rawFetch: (input, init) => (sent.raw++, rawFetch(input, init)),
+    ...extra,
+  });
+  return { http, sent };
+}
+
+Deno.test("raw transport: every answer but a stream, and every body but a streamed one; fetch for those", async () => {
+  await withServer((req) => {
+    const p = new URL(req.url).pathname;
+    if (p === "/empty") return new Response(null, { status: 204 });
+    if (p === "/json") return json({ a: 1 }, 200, { "x-id": "7" });
+    return new Response("héllo", { headers: { "content-type": "text/plain" } });
+  }, async (base, seen) => {
+    const { http, sent } = counted(base);
+    const got = await http.request<{ a: number }>({ path: "/json", method: "POST", json: { b: 2 } });
+    assert.deepEqual(got.data, { a: 1 });
+    assert.equal(got.headers.get("X-Id"), "7");
+    assert.equal(seen[0].headers.get("authorization"), "Bearer tok-1");
+    assert.equal(seen[0].headers.get("content-type"), "application/json");
+    assert.equal(seen[0].body, '{"b":2}');
+    assert.equal((await http.request({ path: "/t", responseType: "text" })).data, "héllo");
+    const bytes = await http.request<Uint8Array>({ path: "/t", responseType: "bytes" });
+    assert.deepEqual(bytes.data, new TextEncoder().encode("héllo"));
+    assert.equal((await http.request({ path: "/t", responseType: "none" })).data, undefined);
+    assert.equal((await http.request({ path: "/empty" })).data, undefined);
+    assert.equal(
+      (await http.request({ path: "/t", method: "PUT", body: "x", responseType: "text" })).data,
+      "héllo",
+    );
+    assert.deepEqual(sent, { raw: 6, fetch: 0 });
+    const stream = await http.request<ReadableStream<Uint8Array>>({ path: "/t", responseType: "stream" });
+    assert.equal(await new Response(stream.data).text(), "héllo");
+    await http.request({
+      path: "/t",
+      method: "PUT",
+      bodyStream: () => new Blob(["s"]).stream(),
+      responseType: "none",
+    });
+    await http.request({ path: "/json", transport: "fetch" });
+    assert.deepEqual(
+      sent,
+      { raw: 6, fetch: 3 },
+      "a stream, a streamed body and `transport: fetch` go by fetch",
+    );
+    assert.equal(seen.at(-2)!.body, "s");
+  });
+});
+
+Deno.test("raw transport: a redirect is sent again by fetch, which follows it", async () => {
+  await withServer((req) => {
+    const p = new URL(req.url).pathname;
+    return p === "/old"
+      ? new Response(null, { status: 302, headers: { location: "/new" } })
+      : json({ moved: true });
+  }, async (base, seen) => {
+    const { http, sent } = counted(base);
+    const res = await http.request<{ moved: boolean }>({ path: "/old" });
+    assert.deepEqual(res.data, { moved: true });
+    assert.deepEqual(sent, { raw: 1, fetch: 1 });
+    assert.deepEqual(seen.map((s) => s.url.pathname), ["/old", "/old", "/new"]);
+  });
+});
+
+Deno.test("raw transport: platform errors, Retry-After and timeouts as through fetch", async () => {
+  let calls = 0;
+  await withServer(async (req) => {
+    const p = new URL(req.url).pathname;
+    if (p === "/gone") return json({ reason: "Bucket does not exist" }, 404);
+    if (p === "/slow") return await new Promise<Response>((r) => setTimeout(() => r(json({})), 300));
+    return ++calls === 1 ? json({}, 503, { "retry-after": "0" }) : json({ ok: true });
+  }, async (base, seen) => {
+    const { http, sent } = counted(base, { timeoutMs: 100, maxAttempts: 2 });
+    const err = await http.request({ path: "/gone", resource: "bucket" }).catch((e) => e);
+    assert.ok(err instanceof DiazoError);
+    assert.equal(err.code, "bucket_not_found");
+    assert.deepEqual(err.body, { reason: "Bucket does not exist" });
+    const again = await http.request<{ ok: boolean }>({ path: "/busy" });
+    assert.deepEqual([again.data, again.attempts], [{ ok: true }, 2]);
+    const slow = await http.request({ path: "/slow" }).catch((e) => e);
+    assert.equal(slow.code, "timeout");
+    assert.equal(sent.fetch, 0);
+    assert.equal(seen.filter((s) => s.url.pathname === "/slow").length, 2, "a timed-out GET is retried");
+  });
+});
+
+Deno.test("a header with a line break or a bad name is a usage error before any request", async () => {
+  await withServer(() => json({}), async (base, seen) => {
+    const { http } = counted(base);
+    const bad: Record<string, string>[] = [{ "x-a": "1\r\nx-b: 2" }, { "x a": "1" }, { "": "1" }];
+    for (const headers of bad) {
+      const err = await http.request({ path: "/x", headers }).catch((e) => e);
+      assert.ok(err instanceof DiazoError, String(err));
+      assert.equal(err.exitCode, 2);
+      assert.match(err.message, /^invalid header/);
+    }
+    assert.equal(seen.length, 0);
+  });
+});
