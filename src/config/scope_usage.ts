@@ -1,6 +1,7 @@
 /** The local JSON-lines log of which scopes each command used (state dir, `scope-usage.jsonl`). */
 import { osPath } from "../platform/path.ts";
 import { usageError } from "../core/errors.ts";
+import { appendText } from "../platform/fs.ts";
 
 /** node:path's functions for this OS, without node:path (platform/path.ts). */
 const path = osPath();
@@ -23,8 +24,7 @@ export function scopeUsageFile(stateDir: string): string {
 
 /** Appends one record (one line; concurrent appends of short lines do not interleave). */
 export async function appendScopeUse(stateDir: string, use: ScopeUse): Promise<void> {
-  const append = () =>
-    Deno.writeTextFile(scopeUsageFile(stateDir), JSON.stringify(use) + "\n", { append: true, mode: 0o600 });
+  const append = () => appendText(scopeUsageFile(stateDir), JSON.stringify(use) + "\n", 0o600);
   try {
     await append(); // the state dir is there on every run but the first: no mkdir before each record
   } catch (e) {
