@@ -80,6 +80,8 @@ export interface UploadSession {
   digest: { hash: Hash; hashed: UploadedPart[] };
   /** The background hashing, one pass after another. */
   hashing: Promise<void>;
+  /** The part being hashed as it streams in (the next one in order), which the background leaves alone. */
+  inline?: number;
 }
 
 /** What an OSS signed resource grants. */

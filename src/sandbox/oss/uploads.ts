@@ -1,6 +1,7 @@
 /**
- * Direct-to-S3 upload sessions: parts stream to disk as they arrive (in any order), a background
- * chain hashes them in part order as soon as each is contiguous with those before it, and
+ * Direct-to-S3 upload sessions: parts stream to disk as they arrive (in any order); the next part in
+ * order is hashed as it streams in, and a background chain hashes the others from disk in part order
+ * as soon as each is contiguous with those before it; and
  * completion checks the parts, awaits only the hashing left and moves the part files into the
  * object store, so that completing even a huge upload copies nothing.
  */
@@ -78,7 +79,7 @@ async function hashReadyParts(session: UploadSession): Promise<void> {
     const digest = session.digest;
     const n = digest.hashed.length + 1;
     const part = session.parts.get(n);
-    if (!part || session.state === "aborted" || session.state === "completed") return;
+    if (!part || session.inline === n || session.state === "aborted" || session.state === "completed") return;
     await hashFile(digest.hash, part.file);
     if (session.parts.get(n) !== part) session.digest = freshDigest();
     else digest.hashed.push(part);
@@ -105,7 +106,21 @@ export async function storePart(
 ): Promise<UploadedPart | undefined> {
   await Deno.mkdir(session.dir, { recursive: true });
   const file = join(session.dir, `${partNumber}.${randomHex(6)}`);
-  const size = await streamToFile(file, body);
+  // The next part in order goes into the digest as it streams in: hashing it from disk afterwards
+  // would read every byte a second time, on the thread that also receives the other parts.
+  const digest = session.digest;
+  const inline = session.inline === undefined && digest.hashed.length === partNumber - 1 &&
+    !session.parts.has(partNumber);
+  if (inline) session.inline = partNumber;
+  let size: number;
+  try {
+    size = await streamToFile(file, body, inline ? (chunk) => digest.hash.update(chunk) : undefined);
+  } catch (e) {
+    if (inline && session.digest === digest) session.digest = freshDigest(); // it holds part of a part
+    throw e;
+  } finally {
+    if (inline) session.inline = undefined;
+  }
   if (session.state !== "open" || oss.uploads.get(session.uploadKey) !== session) {
     await removeQuietly(file);
     return undefined;
@@ -113,6 +128,8 @@ export async function storePart(
   const part = { file, size, eTag: `"${randomHex(16)}"` };
   const old = session.parts.get(partNumber);
   session.parts.set(partNumber, part);
+  // Still the digest of parts 1..partNumber-1 (a replaced earlier part makes a fresh one): this part joins it.
+  if (inline && session.digest === digest) digest.hashed.push(part);
   scheduleHashing(session);
   if (old) await removeQuietly(old.file);
   return part;
