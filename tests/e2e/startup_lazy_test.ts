@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import path from "node:path";
-import { cliEnv, makeHome, ROOT, RUN_PERMISSIONS, startTestSandbox } from "./harness.ts";
+import { makeHome, ROOT, RUN_PERMISSIONS, sandboxEnv, startTestSandbox } from "./harness.ts";
 
 const WATCHED = ["fetch", "Request", "Response", "Headers"];
 
@@ -37,11 +37,7 @@ Deno.test("bucket list, object list and auth status never load Deno's fetch, Req
   try {
     const file = path.join(home.dir, "watch.ts");
     await Deno.writeTextFile(file, driver(new URL("src/main.ts", `file://${ROOT}/`).href));
-    const env = cliEnv(home, {
-      DIAZO_BASE_URL: sb.url,
-      SVC_CLIENT_ID: "diazo-sandbox",
-      SVC_CLIENT_SECRET: "diazo-sandbox-secret",
-    });
+    const env = sandboxEnv(home, sb.url);
     await Deno.writeTextFile(path.join(home.cwd, "a.txt"), "hello");
     const run = async (...args: string[]) => {
       const out = await new Deno.Command(Deno.execPath(), {
