@@ -7,6 +7,7 @@ import { DiazoError, errorFromResponse, type ResourceKind, usageError } from "..
 import { knownSecrets, redact, redactHeaders } from "../core/redact.ts";
 import { VERSION } from "../core/version.ts";
 import { abortableSleep } from "../core/sleep.ts";
+import { nextHop, REDIRECTS } from "./redirect.ts";
 import {
   backoffMs,
   boundedRetryAfter,
@@ -301,10 +302,13 @@ async function attemptOnce(
     const raw = c.config.rawFetch && (spec.transport === "raw" ||
       (spec.transport === undefined && type !== "stream" && spec.bodyStream === undefined));
     res = await (raw ? c.config.rawFetch! : c.fetch)(url, { method, headers, body, signal });
-    if (raw && res.status >= 300 && res.status < 400 && res.headers.has("location")) {
-      // The raw transport does not follow redirects: fetch sends the request again and follows it.
+    const location = raw && REDIRECTS.has(res.status) ? res.headers.get("location") : null;
+    if (location !== null) {
+      // The raw transport does not follow redirects: fetch follows this one from its next hop, as it
+      // would have (the request is not sent again: a POST answered 303 has been acted on).
       await res.body?.cancel();
-      res = await c.fetch(url, { method, headers, body, signal });
+      const hop = nextHop(url, res.status, location, { method, headers, body });
+      res = await c.fetch(hop.url, { ...hop.init, signal });
     }
     if (res.ok && type === "stream") {
       log?.(`< ${statusLine(res)} (${took()})`);

@@ -29,6 +29,8 @@ interface Connection {
   leftover: Uint8Array;
   /** When it went back to the pool (performance.now()). */
   idleSince?: number;
+  /** Whether the current answer has begun to arrive (then a failure is the answer's, not a stale connection's). */
+  answering?: boolean;
 }
 
 const idle = new Map<string, Connection[]>();
@@ -54,6 +56,29 @@ async function open(url: URL, fresh: boolean, maxIdleMs: number): Promise<Connec
   return { conn, leftover: new Uint8Array(0), reused: false };
 }
 
+function isIpLiteral(hostname: string): boolean {
+  return hostname.startsWith("[") || /^\d{1,3}(\.\d{1,3}){3}$/.test(hostname);
+}
+
+/** The connection being opened, or the signal's reason once it aborts (Deno.connect takes no signal). */
+function untilAborted<T extends { conn: Deno.Conn }>(opening: Promise<T>, signal?: AbortSignal): Promise<T> {
+  if (!signal) return opening;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    opening.then((c) => {
+      signal.removeEventListener("abort", onAbort);
+      if (!signal.aborted) return resolve(c);
+      try {
+        c.conn.close(); // opened after the abort: nobody will use it
+      } catch { /* closed */ }
+    }, (e) => {
+      signal.removeEventListener("abort", onAbort);
+      reject(e);
+    });
+  });
+}
+
 function release(origin: string, c: Connection) {
   const pool = idle.get(origin) ?? [];
   if (pool.length >= IDLE_PER_ORIGIN) return c.conn.close();
@@ -71,15 +96,19 @@ async function readSome(c: Connection, into: Uint8Array): Promise<Uint8Array | n
   if (c.leftover.length > 0) {
     const out = c.leftover;
     c.leftover = new Uint8Array(0);
+    c.answering = true;
     return out;
   }
   const n = await c.conn.read(into);
-  return n === null ? null : into.slice(0, n);
+  if (n === null) return null;
+  c.answering = true;
+  return into.slice(0, n);
 }
 
+/** The end of the answer's head: an empty line, ended by CRLF or by a bare LF (which fetch accepts too). */
 function headerEnd(buf: Uint8Array): number {
-  for (let i = 3; i < buf.length; i++) {
-    if (buf[i] === 10 && buf[i - 1] === 13 && buf[i - 2] === 10 && buf[i - 3] === 13) return i + 1;
+  for (let i = 1; i < buf.length; i++) {
+    if (buf[i] === 10 && (buf[i - 1] === 10 || (buf[i - 1] === 13 && buf[i - 2] === 10))) return i + 1;
   }
   return -1;
 }
@@ -88,20 +117,40 @@ interface Head {
   status: number;
   statusText: string;
   headers: Headers;
+  /** Whether the server keeps the connection open after this answer. */
+  keepAlive: boolean;
 }
 
 function parseHead(text: string): Head {
-  const [statusLine, ...lines] = text.split(CRLF).filter((l) => l !== "");
-  const m = /^HTTP\/1\.[01] (\d{3}) ?(.*)$/.exec(statusLine ?? "");
+  const [statusLine, ...lines] = text.split(/\r?\n/).filter((l) => l !== "");
+  const m = /^HTTP\/1\.([01]) (\d{3}) ?(.*)$/.exec(statusLine ?? "");
   if (!m) {
     throw new TypeError(`malformed HTTP status line: ${JSON.stringify((statusLine ?? "").slice(0, 80))}`);
   }
   const pairs: [string, string][] = [];
   for (const line of lines) {
-    const i = line.indexOf(":");
-    if (i > 0) pairs.push([line.slice(0, i).trim(), line.slice(i + 1).trim()]);
+    const last = pairs.at(-1);
+    // A folded line (obs-fold) continues the previous value; it is not a header of its own.
+    if (/^[ \t]/.test(line) && last) last[1] = `${last[1]} ${line.trim()}`.trim();
+    else if (line.indexOf(":") > 0) {
+      const i = line.indexOf(":");
+      pairs.push([line.slice(0, i).trim(), line.slice(i + 1).trim()]);
+    }
   }
-  return { status: Number(m[1]), statusText: m[2], headers: wireHeaders(pairs) };
+  const headers = wireHeaders(pairs);
+  const connection = (headers.get("connection") ?? "").toLowerCase().split(",").map((t) => t.trim());
+  // HTTP/1.0 closes after each answer unless it says keep-alive; HTTP/1.1 keeps it unless it says close.
+  const keepAlive = !connection.includes("close") && (m[1] === "1" || connection.includes("keep-alive"));
+  return { status: Number(m[2]), statusText: m[3], headers, keepAlive };
+}
+
+/** The answer's length: repeated identical values ("2, 2", from two headers) are one, as fetch reads them. */
+function contentLength(value: string): number {
+  const values = [...new Set(value.split(",").map((v) => v.trim()))];
+  if (values.length !== 1 || !/^\d{1,15}$/.test(values[0])) {
+    throw new TypeError(`malformed content-length ${JSON.stringify(value.slice(0, 40))}`);
+  }
+  return Number(values[0]);
 }
 
 /** Reads one answer; says whether the connection may carry another request. */
@@ -130,16 +179,12 @@ async function readAnswer(
   const noBody = method === "HEAD" || head.status === 204 || head.status === 304 || head.status < 200;
   const length = head.headers.get("content-length");
   const chunked = /chunked/i.test(head.headers.get("transfer-encoding") ?? "");
-  const closes = /close/i.test(head.headers.get("connection") ?? "");
   let body: Uint8Array;
-  let reusable = !closes;
+  let reusable = head.keepAlive;
   if (noBody) body = new Uint8Array(0);
   else if (chunked) ({ body, rest } = await readChunked(c, rest, scratch));
   else if (length !== null) {
-    if (!/^\d{1,15}$/.test(length.trim())) {
-      throw new TypeError(`malformed content-length ${JSON.stringify(length)}`);
-    }
-    const n = Number(length);
+    const n = contentLength(length);
     // Chunks are gathered and joined once: joining at each read would copy a large answer over and over.
     const parts = [rest];
     for (let got = rest.length; got < n;) {
@@ -261,7 +306,17 @@ export async function rawFetch(input: string | URL | Request, init: RequestInit 
   const headBytes = new TextEncoder().encode(head + CRLF);
   const idempotent = IDEMPOTENT.has(method);
   for (let fresh = false;; fresh = true) {
-    const c = await open(url, fresh, idempotent ? Infinity : FRESH_IDLE_MS);
+    let c: Connection & { reused: boolean };
+    try {
+      c = await untilAborted(open(url, fresh, idempotent ? Infinity : FRESH_IDLE_MS), signal);
+    } catch (e) {
+      if (signal?.aborted) throw signal.reason ?? e;
+      // Deno.connect tries only the first address a name resolves to (say an IPv6 one that does not
+      // answer, or ::1 for localhost when the server listens on 127.0.0.1); fetch tries each of them.
+      // Nothing was sent: fetch sends the request.
+      if (isIpLiteral(url.hostname)) throw e;
+      return await fetch(input, init);
+    }
     const onAbort = () => c.conn.close();
     signal?.addEventListener("abort", onAbort, { once: true });
     let sent = false;
@@ -280,9 +335,10 @@ export async function rawFetch(input: string | URL | Request, init: RequestInit 
         c.conn.close();
       } catch { /* already closed */ }
       if (signal?.aborted) throw signal.reason ?? e;
-      // An idle connection the server closed meanwhile fails at once: a new one for a request that
-      // is safe to send twice, or that the server cannot have received (its first write failed).
-      if (c.reused && (idempotent || !sent)) continue;
+      // An idle connection the server closed meanwhile fails at once, before any answer: a new one for
+      // a request that is safe to send twice, or that the server cannot have received (its first write
+      // failed). A malformed answer is the server's: it is not asked again.
+      if (c.reused && !c.answering && (idempotent || !sent)) continue;
       throw e;
     } finally {
       signal?.removeEventListener("abort", onAbort);

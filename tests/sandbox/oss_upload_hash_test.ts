@@ -107,3 +107,29 @@ Deno.test("two uploads of the part hashed as it streams: the one that ends last 
     });
   }
 });
+
+Deno.test("completing while a part is still hashed as it streams: the SHA-1 is of the parts completed", async () => {
+  for (const late of ["a part after the last", "a copy of the part that ended first"]) {
+    await withStore(async (oss) => {
+      const s = openUpload(oss, "b", "o");
+      const one = patternBytes(1000, 9), stray = patternBytes(MIB5, 10);
+      const streaming = body();
+      if (late === "a part after the last") {
+        await storePart(oss, s, 1, ReadableStream.from([one]));
+        void storePart(oss, s, 2, streaming.stream).catch(() => {});
+      } else {
+        void storePart(oss, s, 1, streaming.stream).catch(() => {});
+        await tick();
+        await storePart(oss, s, 1, ReadableStream.from([one]));
+      }
+      await tick();
+      assert.notEqual(s.inline, undefined, late);
+      streaming.send(stray.subarray(0, 3 << 20));
+      await tick();
+      const obj = await completeUpload(oss, s, {}, meta);
+      assert.equal(obj.sha1, sha1Hex(one), late);
+      streaming.fail();
+      await tick();
+    });
+  }
+});

@@ -69,7 +69,7 @@ Deno.test("raw transport: every answer but a stream, and every body but a stream
   });
 });
 
-Deno.test("raw transport: a redirect is sent again by fetch, which follows it", async () => {
+Deno.test("raw transport: fetch follows a redirect from its Location, without sending the request again", async () => {
   await withServer((req) => {
     const p = new URL(req.url).pathname;
     return p === "/old"
@@ -80,7 +80,40 @@ Deno.test("raw transport: a redirect is sent again by fetch, which follows it", 
     const res = await http.request<{ moved: boolean }>({ path: "/old" });
     assert.deepEqual(res.data, { moved: true });
     assert.deepEqual(sent, { raw: 1, fetch: 1 });
-    assert.deepEqual(seen.map((s) => s.url.pathname), ["/old", "/old", "/new"]);
+    assert.deepEqual(seen.map((s) => s.url.pathname), ["/old", "/new"]);
+  });
+});
+
+Deno.test("raw transport: a POST answered 303 is acted on once; its Location is fetched by GET", async () => {
+  await withServer((req) => {
+    const p = new URL(req.url).pathname;
+    return p === "/jobs"
+      ? new Response(null, { status: 303, headers: { location: "/jobs/7" } })
+      : json({ id: 7 });
+  }, async (base, seen) => {
+    const { http } = counted(base);
+    const res = await http.request<{ id: number }>({ path: "/jobs", method: "POST", json: { a: 1 } });
+    assert.deepEqual(res.data, { id: 7 });
+    assert.deepEqual(seen.map((s) => `${s.method} ${s.url.pathname}`), ["POST /jobs", "GET /jobs/7"]);
+    assert.equal(seen[1].headers.get("content-type"), null);
+    assert.equal(seen[1].body, "");
+    assert.equal(seen[1].headers.get("authorization"), "Bearer tok-1", "same origin: the token goes along");
+  });
+});
+
+Deno.test("raw transport: a redirect to another origin does not carry the token there", async () => {
+  await withServer(() => json({ signed: true }), async (other, elsewhere) => {
+    await withServer(
+      () => new Response(null, { status: 307, headers: { location: `${other}/blob?sig=1` } }),
+      async (base, seen) => {
+        const { http } = counted(base);
+        const res = await http.request<{ signed: boolean }>({ path: "/download", method: "PUT", body: "x" });
+        assert.deepEqual(res.data, { signed: true });
+        assert.equal(seen[0].headers.get("authorization"), "Bearer tok-1");
+        assert.deepEqual([elsewhere[0].method, elsewhere[0].body], ["PUT", "x"], "307 keeps method and body");
+        assert.equal(elsewhere[0].headers.get("authorization"), null);
+      },
+    );
   });
 });
 

@@ -201,3 +201,58 @@ Deno.test("raw: a POST the server took and dropped without an answer is never se
     s.close();
   }
 });
+
+Deno.test("raw: an HTTP/1.0 answer without keep-alive ends its connection; the POST after it goes on a new one", async () => {
+  const s = server(() => "HTTP/1.0 200 OK\r\nContent-Length: 2\r\n\r\nok", true);
+  try {
+    assert.equal(await (await rawFetch(`${s.url}/a`)).text(), "ok");
+    const res = await rawFetch(`${s.url}/b`, { method: "POST", body: "{}" });
+    assert.equal(await res.text(), "ok");
+    assert.equal(s.connections(), 2);
+  } finally {
+    s.close();
+  }
+});
+
+Deno.test("raw: answer heads as fetch reads them: a repeated length, a folded header, bare LF line ends", async () => {
+  const answers = [
+    "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 2\r\n\r\nok",
+    "HTTP/1.1 200 OK\r\nX-A: one\r\n two: three\r\nContent-Length: 2\r\n\r\nok",
+    "HTTP/1.1 200 OK\nX-B: 1\nContent-Length: 2\n\nok",
+    "HTTP/1.1 200 OK\r\nContent-Length: 2, 3\r\n\r\nok",
+  ];
+  const s = server((i) => answers[i]);
+  try {
+    assert.equal(await (await rawFetch(`${s.url}/a`)).text(), "ok");
+    const folded = await rawFetch(`${s.url}/b`);
+    assert.equal(folded.headers.get("x-a"), "one two: three");
+    assert.equal(folded.headers.get("two"), null, "a folded line is no header of its own");
+    const lf = await rawFetch(`${s.url}/c`, { signal: AbortSignal.timeout(2000) });
+    assert.deepEqual([lf.headers.get("x-b"), await lf.text()], ["1", "ok"]);
+    await assert.rejects(rawFetch(`${s.url}/d`), /malformed content-length/);
+    assert.equal(s.received.length, 4, "a malformed answer on a kept-alive connection is not asked again");
+  } finally {
+    s.close();
+  }
+});
+
+Deno.test("raw: a host name whose first address refuses is sent by fetch, which tries every address", async () => {
+  const closed = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (closed.addr as Deno.NetAddr).port;
+  closed.close();
+  const real = globalThis.fetch;
+  const asked: string[] = [];
+  globalThis.fetch = (input: string | URL | Request) => {
+    asked.push(String(input));
+    return Promise.resolve(new Response("by fetch"));
+  };
+  try {
+    const res = await rawFetch(`http://localhost:${port}/x`, { method: "POST", body: "{}" });
+    assert.equal(await res.text(), "by fetch");
+    assert.deepEqual(asked, [`http://localhost:${port}/x`]);
+    await assert.rejects(rawFetch(`http://127.0.0.1:${port}/x`), "an address has nothing else to try");
+    assert.equal(asked.length, 1);
+  } finally {
+    globalThis.fetch = real;
+  }
+});

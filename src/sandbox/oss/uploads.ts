@@ -119,7 +119,7 @@ export async function storePart(
     if (inline && session.digest === digest) session.digest = freshDigest(); // it holds part of a part
     throw e;
   } finally {
-    if (inline) session.inline = undefined;
+    if (inline && session.inline === partNumber) session.inline = undefined;
   }
   if (session.state !== "open" || oss.uploads.get(session.uploadKey) !== session) {
     await removeQuietly(file);
@@ -188,6 +188,13 @@ export async function completeUpload(
     throw ossError(400, problem);
   }
   const parts = Array.from({ length: session.parts.size }, (_, i) => session.parts.get(i + 1)!);
+  if (session.inline !== undefined) {
+    // A part still streaming in has begun to go into the digest, and it is not among the parts
+    // completed (a late part after the last, or a copy of a part another copy of which has ended):
+    // the digest starts over from the part files.
+    session.inline = undefined;
+    session.digest = freshDigest();
+  }
   scheduleHashing(session);
   await session.hashing;
   const { hash, hashed } = session.digest;
