@@ -13,7 +13,7 @@ import {
 } from "../aps/webhook_events.ts";
 import { dmFolderId } from "../aps/dm_ids.ts";
 import { DiazoError, isDiazoError, usageError } from "../core/errors.ts";
-import { isLoopbackHost } from "../services/http.ts";
+import { isLoopbackHost } from "../services/http_origin.ts";
 import {
   createHook,
   deleteHook,

@@ -4,10 +4,12 @@
  */
 
 import { DiazoError, errorFromResponse, type ResourceKind, usageError } from "../core/errors.ts";
-import { knownSecrets, redact, redactHeaders } from "../core/redact.ts";
+import { knownSecrets, redact } from "../core/redact.ts";
 import { VERSION } from "../core/version.ts";
 import { abortableSleep } from "../core/sleep.ts";
 import { nextHop, REDIRECTS } from "./redirect.ts";
+import { clip, logRequest, logResponseHeaders, statusLine } from "./http_log.ts";
+import { basicAuth, sameOrigin } from "./http_origin.ts";
 import {
   backoffMs,
   boundedRetryAfter,
@@ -106,10 +108,6 @@ export interface Http {
   request<T = unknown>(spec: RequestSpec): Promise<HttpResponse<T>>;
 }
 
-const LOG_BODY_LIMIT = 2048;
-/** Only this much of a body is scanned for secrets before the log cuts it to LOG_BODY_LIMIT. */
-const LOG_SCAN_LIMIT = 64 * 1024;
-
 /** Resolves `path` against `baseUrl` and sets the defined `query` parameters (replacing any present). */
 export function buildUrl(baseUrl: string, path: string, query?: RequestSpec["query"]): string {
   const absolute = /^https?:\/\//i.test(path);
@@ -138,13 +136,6 @@ export function checkBaseUrl(baseUrl: string): string {
     throw usageError(`invalid base URL '${shown()}': only http and https are supported`, BASE_URL_HINT);
   }
   return baseUrl.replace(/\/+$/, "");
-}
-
-/** True for a host name of this machine (the sandbox's), where plain http leaves no wire to read. */
-export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.toLowerCase().replace(/^\[|\]$/g, "");
-  return host === "localhost" || host.endsWith(".localhost") || host === "::1" ||
-    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 
 /** Creates the HTTP client; a base URL that is not http(s) is a usage error here, before any request. */
@@ -381,27 +372,12 @@ async function buildHeaders(c: Client, spec: RequestSpec, url: string): Promise<
 
   const auth = spec.auth;
   if (auth && typeof auth === "object") {
-    refuseClearTextSecret(url);
-    const { user, password } = auth.basic;
-    headers.authorization = `Basic ${btoa(utf8Binary(`${user}:${password}`))}`;
+    headers.authorization = basicAuth(url, auth.basic.user, auth.basic.password);
   } else if (auth === "bearer" || (auth === undefined && sameOrigin(url, c.baseUrl))) {
     const token = spec.bearer ?? c.config.token;
     if (token) headers.authorization = `Bearer ${await token()}`;
   }
   return headers;
-}
-
-/**
- * Basic auth carries the client secret itself (not a short-lived token): it is never sent in clear
- * text over a network, only over https or to this machine (the sandbox).
- */
-function refuseClearTextSecret(url: string): void {
-  const { protocol, hostname, host } = new URL(url);
-  if (protocol === "https:" || isLoopbackHost(hostname)) return;
-  throw usageError(
-    `refusing to send the client secret over plain http to ${host}`,
-    "Use an https base URL, or a loopback address (127.0.0.1, localhost) for the sandbox.",
-  );
 }
 
 function buildBody(spec: RequestSpec): BodyInit | undefined {
@@ -410,34 +386,6 @@ function buildBody(spec: RequestSpec): BodyInit | undefined {
   if (spec.bodyStream) return spec.bodyStream();
   if (spec.body !== undefined) return spec.body as BodyInit;
   return undefined;
-}
-
-function logRequest(
-  log: (line: string) => void,
-  method: string,
-  url: string,
-  headers: Record<string, string>,
-  spec: RequestSpec,
-) {
-  log(`> ${method} ${url}`);
-  for (const [k, v] of Object.entries(redactHeaders(headers))) log(`>   ${k}: ${v}`);
-  if (spec.json !== undefined) log(`> ${clip(JSON.stringify(spec.json))}`);
-  else if (spec.form) log(`> ${clip(new URLSearchParams(spec.form).toString())}`);
-}
-
-function logResponseHeaders(log: (line: string) => void, headers: Headers) {
-  for (const [k, v] of Object.entries(redactHeaders(headers))) log(`<   ${k}: ${v}`);
-}
-
-/** Redacts before cutting, so that a secret straddling the cut is still found whole. */
-function clip(text: string): string {
-  const scanned = redact(text.slice(0, LOG_SCAN_LIMIT), knownSecrets());
-  if (scanned.length <= LOG_BODY_LIMIT) return scanned;
-  return `${scanned.slice(0, LOG_BODY_LIMIT)}… (${text.length - LOG_BODY_LIMIT} more characters)`;
-}
-
-function statusLine(res: Response): string {
-  return res.statusText ? `${res.status} ${res.statusText}` : String(res.status);
 }
 
 function parseLoose(text: string): unknown {
@@ -461,18 +409,6 @@ function parseJson(text: string, status: number): unknown {
       params: { status, detail: "the answer is not valid JSON" },
     });
   }
-}
-
-function sameOrigin(url: string, baseUrl: string): boolean {
-  try {
-    return new URL(url).origin === new URL(baseUrl).origin;
-  } catch {
-    return false;
-  }
-}
-
-function utf8Binary(text: string): string {
-  return String.fromCharCode(...new TextEncoder().encode(text));
 }
 
 function errorMessage(error: unknown): string {
