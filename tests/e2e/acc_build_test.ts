@@ -1,66 +1,15 @@
 /**
- * e2e: RFIs, assets, submittals and checklists against one sandbox, in process: every list over
+ * e2e: assets, submittals and checklists (and RFI lists) against one sandbox, in process: every list over
  * two pages and stopped by --limit, get, create, update sending only what changed (the request
  * log shows the body), forbidden moves, `b.` ids stripped, no login and bad --from-file before
  * any request, a non-member refused, a project that does not exist.
  */
 import assert from "node:assert/strict";
-import { seedAccount } from "../../src/sandbox/admin/store.ts";
-import {
-  assertUsageError,
-  diazo,
-  json,
-  makeHome,
-  openSandboxHome,
-  requestLog,
-  sandboxEnv,
-  type SandboxHome,
-} from "./harness.ts";
-import { loginUser } from "./user_login.ts";
+import { assertUsageError, json, requestLog } from "./harness.ts";
+import { accFixture, lastSeq, logSince, PROJECT, type Row, sentBodies } from "./acc_fixture.ts";
 import { fails, ok, startServe } from "../mcp/helpers.ts";
 
-const PROJECT = [...seedAccount().projects.values()][0].id;
-type Row = { id: string; [k: string]: unknown };
-
-let shared: Promise<SandboxHome> | undefined;
-let loggedIn: Promise<SandboxHome> | undefined;
-/** One sandbox for the file (the first test uses it before any login). */
-function fresh(): Promise<SandboxHome> {
-  return shared ??= openSandboxHome({ DIAZO_NO_BROWSER: "1" });
-}
-/** The file's sandbox, logged in as the sandbox user with the data scopes. */
-function sandbox(): Promise<SandboxHome> {
-  return loggedIn ??= (async () => {
-    const h = await fresh();
-    const login = await loginUser(h.env, "data:read,data:write,data:create");
-    assert.equal(login.code, 0, login.stderr);
-    return h;
-  })();
-}
-
-/** The JSON bodies sent with `method` after request `seq`, in order, as the sandbox's request log kept them. */
-async function sentBodies(h: SandboxHome, seq: number, method: string): Promise<unknown[]> {
-  return (await logSince(h, seq, "")).filter((e) => e.method === method)
-    .map((e) => (e as unknown as { body?: unknown }).body);
-}
-
-async function logSince(h: SandboxHome, seq: number, prefix: string) {
-  return (await requestLog(h.sb.url, prefix)).filter((e) => (e as unknown as { seq: number }).seq > seq);
-}
-
-/** The stored user login's access token (the one with a refresh token), for a request sent by hand. */
-async function userToken(h: SandboxHome): Promise<string> {
-  const tokens = JSON.parse(await Deno.readTextFile(`${h.home.configDir}/tokens.json`));
-  const user = (Object.values(tokens) as { access_token: string; refresh_token?: string }[])
-    .find((t) => t.refresh_token);
-  assert.ok(user, "a user login is stored");
-  return user.access_token;
-}
-
-async function lastSeq(h: SandboxHome): Promise<number> {
-  const all = await requestLog(h.sb.url);
-  return (all.at(-1) as unknown as { seq: number } | undefined)?.seq ?? 0;
-}
+const { fresh, sandbox, close } = accFixture();
 
 Deno.test("acc build: no login stops before any request; bad --from-file is a usage error with its position", async () => {
   const h = await fresh(); // no login yet: this test runs first
@@ -195,117 +144,6 @@ Deno.test("acc build: every list follows both pages, --limit stops, b. ids are s
   assert.equal(templates.code, 0, templates.stderr);
   assert.match(templates.stdout, /^id,title,templateType,sections,items\r?\n/);
   assert.match(templates.stdout, /Daily safety walk,safety,2,6/);
-});
-
-Deno.test("rfi: create -> get -> update sends only what changed -> forbidden move names the allowed ones", async () => {
-  const h = await sandbox();
-  const created = await h.run([
-    "rfi",
-    "create",
-    "--project",
-    PROJECT,
-    "--title",
-    "Duct clash at C4",
-    "--question",
-    "Lower the duct?",
-    "--due-date",
-    "2026-12-01",
-    "-o",
-    "json",
-  ]);
-  assert.equal(created.code, 0, created.stderr);
-  const rfi = json<Row & { status: string; dueDate: string }>(created);
-  assert.equal(rfi.status, "draft");
-  assert.equal(rfi.dueDate, "2026-12-01");
-  assert.match(created.stderr, new RegExp(`Created RFI ${rfi.id}`));
-  const got = json<Row & { title: string }>(
-    await h.run(["rfi", "get", rfi.id, "--project", PROJECT, "-o", "json"]),
-  );
-  assert.equal(got.title, "Duct clash at C4");
-
-  let seq = await lastSeq(h);
-  const update = await h.run([
-    "rfi",
-    "update",
-    rfi.id,
-    "--project",
-    PROJECT,
-    "--title",
-    "Duct clash at C4",
-    "--status",
-    "submitted",
-    "--assigned-to",
-    "SANDBOXADAMORENO",
-    "-o",
-    "json",
-  ]);
-  assert.equal(update.code, 0, update.stderr);
-  assert.deepEqual(await sentBodies(h, seq, "PATCH"), [
-    { status: "submitted", assignedTo: [{ id: "SANDBOXADAMORENO", type: "user" }] },
-  ], "the unchanged title is not sent");
-  assert.match(update.stderr, /Updated RFI .*: status, assignedTo/);
-  seq = await lastSeq(h);
-  const same = await h.run([
-    "rfi",
-    "update",
-    rfi.id,
-    "--project",
-    PROJECT,
-    "--status",
-    "submitted",
-  ]);
-  assert.equal(same.code, 0, same.stderr);
-  assert.deepEqual(await sentBodies(h, seq, "PATCH"), [], "nothing differed, nothing sent");
-
-  seq = await lastSeq(h);
-  const jump = await h.run(["rfi", "update", rfi.id, "--project", PROJECT, "--status", "closed"]);
-  assertUsageError(jump, /^error: cannot move RFI \S+ from 'submitted' to 'closed'$/);
-  assert.match(jump.stderr, /hint: From 'submitted' it may move to: open, void\./);
-  const tried = await logSince(h, seq, "/construction/rfis");
-  assert.deepEqual(tried.map((e) => e.method), ["GET"], "the record was read, no PATCH was sent");
-  // The platform refuses such a move too (a client that does not read the permitted actions).
-  const direct = await fetch(`${h.sb.url}/construction/rfis/v3/projects/${PROJECT}/rfis/${rfi.id}`, {
-    method: "PATCH",
-    headers: { authorization: `Bearer ${await userToken(h)}`, "content-type": "application/json" },
-    body: JSON.stringify({ status: "closed" }),
-  });
-  assert.equal(direct.status, 400);
-  assert.match(
-    (await direct.json()).message,
-    /cannot move the RFI from 'submitted' to 'closed'; allowed: open, void/,
-  );
-  const shown = await h.run(["rfi", "get", rfi.id, "--project", PROJECT, "-o", "table"]);
-  assert.equal(shown.code, 0, shown.stderr);
-  assert.match(shown.stdout, /Duct clash at C4/);
-
-  // Logged in, a bad body file still stops before any request.
-  await Deno.writeTextFile(`${h.home.cwd}/wrong.yaml`, "title: Duct\npriority: [High]\n");
-  const before = await lastSeq(h);
-  assertUsageError(
-    await h.run(["rfi", "update", rfi.id, "--project", PROJECT, "--from-file", "wrong.yaml"]),
-    /wrong\.yaml:2:11: field 'priority' must be a string/,
-  );
-  assert.equal(await lastSeq(h), before, "no request was sent");
-  const missing = await h.run(["rfi", "get", "00000000-0000-4000-8000-000000000000", "--project", PROJECT]);
-  assert.equal(missing.code, 4, missing.stderr);
-  assert.match(missing.stderr, /^error: Not found: RFI 00000000-/);
-  // A user who is not a member of the project, asking for one record of it: SPEC.md's access denial.
-  const visitor = await makeHome();
-  try {
-    const env = sandboxEnv(visitor, h.sb.url, { DIAZO_NO_BROWSER: "1" });
-    assert.equal((await loginUser(env, "data:read,data:write", "visitor.user")).code, 0);
-    const denied = await diazo(["rfi", "get", rfi.id, "--project", PROJECT], { env });
-    assert.equal(denied.code, 3, denied.stderr);
-    assert.match(denied.stderr, /^error: Access denied to a construction-cloud project\nhint: /);
-  } finally {
-    await visitor.cleanup();
-  }
-  // The same id in a project that does not exist: the project is what is missing (SPEC.md §7).
-  for (const kind of [["rfi"], ["acc", "submittal"], ["acc", "checklist"]]) {
-    const noProject = await h.run([...kind, "get", rfi.id, "--project", crypto.randomUUID()]);
-    assert.equal(noProject.code, 4, noProject.stderr);
-    assert.match(noProject.stderr, /^error: Project not found\nhint: /, kind.join(" "));
-  }
 });
 
 Deno.test("acc asset, submittal, checklist: create -> get -> update with only the changed fields", async () => {
@@ -484,6 +322,4 @@ Deno.test("serve: rfi_list, asset_list, submittal_list, checklist_list page with
   }
 });
 
-Deno.test("acc build: close the shared sandbox", async () => {
-  if (shared) await (await shared).close();
-});
+Deno.test("acc build: close the shared sandbox", () => close());
