@@ -80,6 +80,8 @@ export interface Ctx extends OpsDeps {
   setExitCode(code: number): void;
   /** Takes over Ctrl-C: `handler` runs instead of the default exit with 130. */
   onInterrupt(handler: () => void): void;
+  /** A signal that Ctrl-C aborts (instead of the default exit), for work that stops cleanly on it. */
+  interruptSignal(): AbortSignal;
   /** The same context with extra environment (e.g. a sandbox's address) and its own token store. */
   derive(over: { env?: Record<string, string>; tokenStore?: TokenStore }): Ctx;
 }
@@ -182,6 +184,11 @@ export function createContext(input: ContextInput): Ctx {
     },
     setExitCode: (code) => void (state.exitCode = Math.max(state.exitCode, code)),
     onInterrupt: (handler) => void (state.interruptHandler = handler),
+    interruptSignal() {
+      const controller = new AbortController();
+      ctx.onInterrupt(() => controller.abort(new DOMException("interrupted", "AbortError")));
+      return controller.signal;
+    },
     derive: (over) =>
       createContext({
         ...input,

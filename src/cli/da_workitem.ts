@@ -23,12 +23,10 @@ const COLUMNS = ["id", "status", "progress", "activityId", "reportUrl"] as const
 /** How to wait in this run: --timeout, Ctrl-C, and a line on stderr each time the status changes. */
 function waitOptions(ctx: Ctx): WorkItemWait | undefined {
   if (!ctx.flags.wait) return undefined;
-  const controller = new AbortController();
-  ctx.onInterrupt(() => controller.abort(new DOMException("interrupted", "AbortError")));
   let last = "";
   return {
     timeoutMs: ctx.flags.timeout !== undefined ? ctx.flags.timeout * 1000 : undefined,
-    signal: controller.signal,
+    signal: ctx.interruptSignal(),
     onStatus: (s: WorkItemStatus) => {
       const line = `Work item ${s.id}: ${s.status}${s.progress ? ` (${s.progress})` : ""}`;
       if (line !== last) ctx.info(line);

@@ -141,10 +141,8 @@ function itemDownload(parent: AnyCommand, verb: string, makeCtx: ContextFactory,
     .addOption(asOption())
     .action(async (project, target, opts, c) => {
       const ctx = makeCtx(c);
-      const abort = new AbortController();
-      ctx.onInterrupt(() => abort.abort());
       const { summary, ...got } = await runItemDownload(
-        { ...opts, project, target, signal: abort.signal },
+        { ...opts, project, target, signal: ctx.interruptSignal() },
         ctx,
         bar(ctx),
       );

@@ -44,13 +44,11 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
     .option("--force", "overwrite the file if it exists")
     .action(async (format, opts, command) => {
       const ctx = makeCtx(command);
-      const abort = new AbortController();
-      ctx.onInterrupt(() => abort.abort());
       const { generated, description } = await runGenerate(
         {
           ...opts,
           format,
-          signal: abort.signal,
+          signal: ctx.interruptSignal(),
           // The run's stdout (a test's or a pipeline step's capture), not the process's.
           toStream: (chunks, o) => writeChunksTo(ctx.io.stdout, chunks, o),
         },

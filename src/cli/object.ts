@@ -87,8 +87,7 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
     .action(async (bucketKey, objectKeys, opts, cmd) => {
       const ctx = makeCtx(cmd);
       // Ctrl-C stops the transfer so that its part file is removed (kept with --resume), then exit 130.
-      const abort = new AbortController();
-      ctx.onInterrupt(() => abort.abort());
+      const signal = ctx.interruptSignal();
       const keys = objectKeys.map(parseObjectKey);
       if (keys.length === 0 && opts.prefix === undefined) {
         throw usageError(
@@ -101,7 +100,7 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
           bucketKey,
           objectKeys: keys,
           ...opts,
-          signal: abort.signal,
+          signal,
         }, ctx);
         ctx.info(many.summary);
         for (const o of many.outcomes) if (o.status === "failed") ctx.setExitCode(o.exitCode);
@@ -113,7 +112,7 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
           bucketKey,
           objectKey: keys[0],
           ...opts,
-          signal: abort.signal,
+          signal,
           stdout: toStdout ? writableOf(ctx.io.stdout) : undefined, // the run's stdout, not the process's
         },
         ctx,

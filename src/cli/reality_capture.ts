@@ -19,13 +19,6 @@ import { byteProgress } from "./progress.ts";
 
 const STATUS_COLUMNS = ["photosceneid", "progressmsg", "progress"] as const;
 
-/** An abort signal that Ctrl-C sets (the work on the platform goes on). */
-function interruptSignal(ctx: Ctx): AbortSignal {
-  const controller = new AbortController();
-  ctx.onInterrupt(() => controller.abort(new DOMException("interrupted", "AbortError")));
-  return controller.signal;
-}
-
 /** Waits for a scene (or reads its status once), a line on stderr each time its progress changes. */
 async function showStatus(ctx: Ctx, sceneId: string): Promise<SceneStatus> {
   let last = "";
@@ -33,7 +26,7 @@ async function showStatus(ctx: Ctx, sceneId: string): Promise<SceneStatus> {
     sceneId,
     wait: ctx.flags.wait,
     timeoutMs: ctx.flags.timeout !== undefined ? ctx.flags.timeout * 1000 : undefined,
-    signal: interruptSignal(ctx),
+    signal: ctx.interruptSignal(),
     onProgress: (s) => {
       const line = `Photoscene ${sceneId}: ${s.progressmsg || "?"} (${s.percent}%)`;
       if (ctx.flags.wait && line !== last) ctx.info(line);
@@ -114,7 +107,7 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
         inputs: photos,
         perRequest: opts.perRequest,
         concurrency: ctx.flags.concurrency,
-        signal: interruptSignal(ctx),
+        signal: ctx.interruptSignal(),
         onProgress: (done, total) => {
           started ??= byteProgress(ctx, "photos", total).then((p) => (progress = p));
           progress?.update(done, total);
@@ -168,7 +161,7 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
       const ctx = makeCtx(cmd);
       const [format] = checkFormats(opts.format);
       const got = await runRealityResult(
-        { sceneId, format, outDir: opts.out, force: opts.force, signal: interruptSignal(ctx) },
+        { sceneId, format, outDir: opts.out, force: opts.force, signal: ctx.interruptSignal() },
         ctx,
       );
       await ctx.emit(got, {

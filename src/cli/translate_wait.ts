@@ -58,15 +58,14 @@ export async function withProgress<T>(
   urn: string,
   run: (wait: TranslationWait) => Promise<T>,
 ): Promise<T> {
-  const controller = new AbortController();
-  ctx.onInterrupt(() => controller.abort(new DOMException("interrupted", "AbortError")));
+  const signal = ctx.interruptSignal();
   const stallMinutes = envNumber(ctx, "DIAZO_STALL_MINUTES");
   const display = await progressDisplay(ctx);
   try {
     return await run({
       timeoutMs: ctx.flags.timeout !== undefined ? ctx.flags.timeout * 1000 : undefined,
       stallAfterMs: stallMinutes !== undefined ? stallMinutes * 60_000 : undefined,
-      signal: controller.signal,
+      signal,
       onProgress: (m) => display.update(m),
     });
   } catch (e) {
