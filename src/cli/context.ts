@@ -159,6 +159,7 @@ export function createContext(input: ContextInput): Ctx {
     opened: input.tokenStore,
     debugEnabled: flags.debug,
   });
+  let interrupt: AbortSignal | undefined;
   const ctx: Ctx = {
     ...{ io, env, cwd, flags, run: globals, interactive, color, configDir, stateDir, settings },
     ...lines,
@@ -185,9 +186,13 @@ export function createContext(input: ContextInput): Ctx {
     setExitCode: (code) => void (state.exitCode = Math.max(state.exitCode, code)),
     onInterrupt: (handler) => void (state.interruptHandler = handler),
     interruptSignal() {
-      const controller = new AbortController();
-      ctx.onInterrupt(() => controller.abort(new DOMException("interrupted", "AbortError")));
-      return controller.signal;
+      // One per run: a second caller shares it rather than taking Ctrl-C away from the first.
+      if (!interrupt) {
+        const controller = new AbortController();
+        ctx.onInterrupt(() => controller.abort(new DOMException("interrupted", "AbortError")));
+        interrupt = controller.signal;
+      }
+      return interrupt;
     },
     derive: (over) =>
       createContext({

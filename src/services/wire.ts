@@ -30,7 +30,10 @@ export function wireHeaders(pairs: Pairs = []): Headers {
     );
   };
   const headers = {
-    get: (name: string) => (values(name).length > 0 ? values(name).join(", ") : null),
+    get(name: string) {
+      const found = values(name);
+      return found.length > 0 ? found.join(", ") : null;
+    },
     has: (name: string) => values(name).length > 0,
     getSetCookie: () => values("set-cookie"),
     set(name: string, value: string) {
