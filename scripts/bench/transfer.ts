@@ -1,18 +1,23 @@
 /**
- * Transfer benchmark: `object upload` / `object download` of a generated file against a sandbox
- * process, beside the loopback ceiling (one plain PUT and its completion / one GET of the same
- * bytes, to the sandbox's storage route), with the diazo process's peak memory (small-file batches: batch.ts).
+ * Transfer benchmark: `object upload` / `object download` of a generated file, run from the split
+ * bundle as users run it, against a sandbox process, beside the loopback ceiling (one plain PUT and
+ * its completion / one GET of the same bytes into a file, to the sandbox's storage route), with the
+ * diazo process's peak memory (small-file batches: batch.ts). Each diazo run and its ceiling take
+ * turns, five rounds: the machine's pace drifts by a third between minutes, so the share is taken
+ * per round and its median printed.
  * Printed, never asserted. Size: BENCH_TRANSFER_MIB (default 1024).
  */
 import path from "node:path";
 import { rawFetch } from "../../src/services/raw_transport.ts";
-import { COMPILE_PERMISSIONS } from "../build.ts";
+import { bundle, COMPILE_PERMISSIONS } from "../build.ts";
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../..");
 const MAIN = path.join(ROOT, "src/main.ts");
 const CFG = ["--config", path.join(ROOT, "deno.json")];
 const MiB = 1024 * 1024;
 const BUCKET = "bench-transfer";
+/** Rounds of (ceiling, diazo) pairs: the machine's pace drifts, a round's pair shares one state. */
+const ROUNDS = 5;
 
 /** One finished diazo run. */
 export interface Run {
@@ -32,10 +37,19 @@ export async function peakRss(pid: number): Promise<number | undefined> {
   }
 }
 
-/** The command that runs diazo from source as the compiled binary would (its permissions), output piped. */
-export function diazoCommand(args: string[], env: Record<string, string>, cwd: string): Deno.Command {
+/**
+ * The command that runs diazo with the compiled binary's permissions, output piped: from source, or
+ * from the split bundle at `entry` as users run it (no project config, imports loaded when reached).
+ */
+export function diazoCommand(
+  args: string[],
+  env: Record<string, string>,
+  cwd: string,
+  entry?: string,
+): Deno.Command {
+  const program = entry ? ["--no-config", "--unstable-lazy-dynamic-imports", entry] : [...CFG, MAIN];
   return new Deno.Command(Deno.execPath(), {
-    args: ["run", ...COMPILE_PERMISSIONS, ...CFG, MAIN, ...args],
+    args: ["run", ...COMPILE_PERMISSIONS, ...program, ...args],
     env,
     cwd,
     stdout: "piped",
@@ -43,10 +57,15 @@ export function diazoCommand(args: string[], env: Record<string, string>, cwd: s
   });
 }
 
-/** Runs diazo to completion, timing it and sampling its peak memory. */
-export async function diazo(args: string[], env: Record<string, string>, cwd: string): Promise<Run> {
+/** Runs diazo (from source, or the bundle at `entry`) to completion, timing it and sampling its peak memory. */
+export async function diazo(
+  args: string[],
+  env: Record<string, string>,
+  cwd: string,
+  entry?: string,
+): Promise<Run> {
   const t0 = performance.now();
-  const child = diazoCommand(args, env, cwd).spawn();
+  const child = diazoCommand(args, env, cwd, entry).spawn();
   let peak: number | undefined;
   let done = false;
   const sampler = (async () => {
@@ -104,26 +123,23 @@ async function token(url: string): Promise<string> {
   return (await res.json()).access_token;
 }
 
-/**
- * The ceiling: one PUT of the whole file to a signed storage URL and the completion that makes it
- * an object (timed together: the sandbox hashes the bytes as they arrive, or, for parts out of
- * order, before it completes, so a PUT alone would time a varying share of that work), then one GET
- * of it discarded and
- * one GET streamed into a fresh file (what a plain `curl -o` download does, under the same
- * delete-and-sync conditions as diazo's download runs).
- */
-async function ceiling(
-  url: string,
-  file: string,
-): Promise<{ putMs: number; getMs: number; getDiscardMs: number }> {
+/** A bearer token of the sandbox's app, and the URL of the object `key` in the bench's bucket. */
+async function ceilingTarget(url: string, key: string) {
   const t = await token(url);
-  const auth = { authorization: `Bearer ${t}` };
-  const obj = `${url}/oss/v2/buckets/${BUCKET}/objects/ceiling.bin`;
+  return { auth: { authorization: `Bearer ${t}` }, obj: `${url}/oss/v2/buckets/${BUCKET}/objects/${key}` };
+}
+
+/**
+ * The upload ceiling: one PUT of the whole file (from memory) to a signed storage URL and the
+ * completion that makes it an object, timed together: the sandbox hashes the bytes as they arrive,
+ * or, for parts out of order, before it completes, so a PUT alone would time a varying share of that
+ * work diazo's number includes.
+ */
+async function ceilingPut(url: string, bytes: Uint8Array<ArrayBuffer>): Promise<number> {
+  const { auth, obj } = await ceilingTarget(url, "ceiling.bin");
   const signed = await (await fetch(`${obj}/signeds3upload?parts=1&minutesExpiration=60`, { headers: auth }))
     .json();
-  // The fastest plain way to send the bytes: the whole file in one request from memory.
-  const bytes = await Deno.readFile(file);
-  let t0 = performance.now();
+  const t0 = performance.now();
   const put = await rawFetch(signed.urls[0], { method: "PUT", body: bytes });
   await put.body?.cancel();
   await (await rawFetch(`${obj}/signeds3upload`, {
@@ -131,20 +147,32 @@ async function ceiling(
     headers: { ...auth, "content-type": "application/json" },
     body: JSON.stringify({ uploadKey: signed.uploadKey }),
   })).body?.cancel();
-  const putMs = performance.now() - t0;
+  return performance.now() - t0;
+}
+
+/**
+ * The download ceiling: one GET of the object diazo downloads (`key`) streamed into `copy`, a fresh
+ * file (what a plain `curl -o` does), and, for the record, one GET with its bytes discarded. Like
+ * diazo's download runs, it first deletes its previous copy, then settles: on this machine kind,
+ * memory freed long ago goes back to the host and is slow to write into again, so both must write
+ * into memory freed just before.
+ */
+async function ceilingGet(
+  url: string,
+  key: string,
+  copy: string,
+): Promise<{ getMs: number; discardMs: number }> {
+  const { auth, obj } = await ceilingTarget(url, key);
   const dl = await (await fetch(`${obj}/signeds3download?minutesExpiration=60`, { headers: auth })).json();
-  t0 = performance.now();
-  const res = await fetch(dl.url);
-  for await (const _ of res.body!) { /* discard */ }
-  const getDiscardMs = performance.now() - t0;
-  const copy = `${file}.ceiling-copy`;
+  let t0 = performance.now();
+  for await (const _ of (await fetch(dl.url)).body!) { /* discard */ }
+  const discardMs = performance.now() - t0;
+  await Deno.remove(copy).catch(() => {});
   await settle();
   t0 = performance.now();
   const saved = await Deno.open(copy, { write: true, create: true, truncate: true });
   await (await fetch(dl.url)).body!.pipeTo(saved.writable);
-  const getMs = performance.now() - t0;
-  await Deno.remove(copy);
-  return { putMs, getMs, getDiscardMs };
+  return { getMs: performance.now() - t0, discardMs };
 }
 
 const rate = (bytes: number, ms: number) => bytes / MiB / (ms / 1000);
@@ -166,7 +194,58 @@ export function benchEnv(home: string): Record<string, string> {
     SVC_CLIENT_ID: "diazo-sandbox",
     SVC_CLIENT_SECRET: "diazo-sandbox-secret",
     NO_COLOR: "1",
+    // `deno run` looks for a newer Deno in the background (the compiled binary never does).
+    DENO_NO_UPDATE_CHECK: "1",
   };
+}
+
+/** One round: each ceiling and the diazo run beside it, back to back. */
+interface Round {
+  putMs: number;
+  up: Run;
+  getMs: number;
+  discardMs: number;
+  down: Run;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const percent = (x: number) => `${(x * 100).toFixed(0)}%`;
+
+/**
+ * The table: median rates over the rounds, and diazo's share of the ceiling per round (the ceiling
+ * and diazo of one round ran a few seconds apart, under the same machine state) with their median.
+ */
+function printTransfer(size: number, rounds: Round[]): void {
+  const upShares = rounds.map((r) => r.putMs / r.up.ms);
+  const downShares = rounds.map((r) => r.getMs / r.down.ms);
+  const rows: [string, number, string, number | undefined][] = [
+    ["loopback ceiling: PUT+complete", median(rounds.map((r) => rate(size, r.putMs))), "", undefined],
+    [
+      "diazo object upload",
+      median(rounds.map((r) => rate(size, r.up.ms))),
+      `${percent(median(upShares))} (${upShares.map(percent).join(" ")})`,
+      Math.max(...rounds.map((r) => r.up.peakMiB ?? 0)),
+    ],
+    ["(one GET, bytes discarded)", median(rounds.map((r) => rate(size, r.discardMs))), "", undefined],
+    ["loopback ceiling: GET to file", median(rounds.map((r) => rate(size, r.getMs))), "", undefined],
+    [
+      "diazo object download",
+      median(rounds.map((r) => rate(size, r.down.ms))),
+      `${percent(median(downShares))} (${downShares.map(percent).join(" ")})`,
+      Math.max(...rounds.map((r) => r.down.peakMiB ?? 0)),
+    ],
+  ];
+  console.log(
+    `\nTransfer of a generated ${(size / MiB).toFixed(0)} MiB OBJ against a sandbox process (the bundle, ` +
+      `whole command incl. start-up; medians of ${rounds.length} rounds, the share per round in brackets):`,
+  );
+  console.log(
+    `  ${"".padEnd(30)} ${"MiB/s".padStart(6)}  ${"of ceiling".padEnd(28)} ${"peak RSS".padStart(8)}`,
+  );
+  for (const [name, mbs, share, peak] of rows) {
+    const p = peak ? `${peak.toFixed(0)} MiB` : "";
+    console.log(`  ${name.padEnd(30)} ${mbs.toFixed(0).padStart(6)}  ${share.padEnd(28)} ${p.padStart(8)}`);
+  }
 }
 
 /** Runs the transfer benchmark and prints its table. */
@@ -184,65 +263,39 @@ export async function benchTransfer(): Promise<void> {
       home,
     );
     const size = JSON.parse(gen.stdout).size as number;
-    await diazo(["bucket", "create", "--key", BUCKET], env, home);
-    // Best of two runs each: the first read of freshly written data is often slower.
-    const best = <T extends { ms: number }>(a: T, b: T) => (a.ms <= b.ms ? a : b);
-    const ceilRuns = [];
-    for (let i = 0; i < 2; i++) (await settle(), ceilRuns.push(await ceiling(sb.url, file)));
-    const ceil = {
-      putMs: Math.min(...ceilRuns.map((c) => c.putMs)),
-      getMs: Math.min(...ceilRuns.map((c) => c.getMs)),
-      getDiscardMs: Math.min(...ceilRuns.map((c) => c.getDiscardMs)),
+    const entry = await bundle(path.join(home, "bundle"));
+    const run = (args: string[]) => diazo(args, env, home, entry);
+    await run(["bucket", "create", "--key", BUCKET]);
+    const bytes = await Deno.readFile(file);
+    const copy = path.join(home, "copy.obj");
+    const rounds: Round[] = [];
+    /** Runs `a` and `b`, `a` first in even rounds and `b` first in odd ones. */
+    const pair = async <A, B>(round: number, a: () => Promise<A>, b: () => Promise<B>): Promise<[A, B]> => {
+      if (round % 2 === 1) {
+        const second = await b();
+        return [await a(), second];
+      }
+      const first = await a();
+      return [first, await b()];
     };
-    const upload = () => diazo(["object", "upload", BUCKET, file, "--output", "json"], env, home);
-    await settle();
-    const up1 = await upload();
-    await settle();
-    const up = best(up1, await upload());
-    const download = async () => {
-      await Deno.remove(path.join(home, "copy.obj")).catch(() => {});
-      await settle();
-      return await diazo(
-        ["object", "download", BUCKET, "model.obj", "-o", path.join(home, "copy.obj")],
-        env,
-        home,
+    for (let round = 0; round < ROUNDS; round++) {
+      const [putMs, up] = await pair(
+        round,
+        async () => (await settle(), await ceilingPut(sb.url, bytes)),
+        async () => (await settle(), await run(["object", "upload", BUCKET, file, "--output", "json"])),
       );
-    };
-    const down = best(await download(), await download());
-
-    const rows = [
-      ["loopback ceiling: PUT+complete", rate(size, ceil.putMs), "", ""],
-      [
-        "diazo object upload",
-        rate(size, up.ms),
-        `${((rate(size, up.ms) / rate(size, ceil.putMs)) * 100).toFixed(0)}%`,
-        up.peakMiB,
-      ],
-      ["(one GET, bytes discarded)", rate(size, ceil.getDiscardMs), "", ""],
-      ["loopback ceiling: GET to file", rate(size, ceil.getMs), "", ""],
-      [
-        "diazo object download",
-        rate(size, down.ms),
-        `${((rate(size, down.ms) / rate(size, ceil.getMs)) * 100).toFixed(0)}%`,
-        down.peakMiB,
-      ],
-    ];
-    console.log(
-      `\nTransfer of a generated ${
-        (size / MiB).toFixed(0)
-      } MiB OBJ against a sandbox process (whole command incl. start-up; best of 2):`,
-    );
-    console.log(
-      `  ${"".padEnd(28)} ${"MiB/s".padStart(8)} ${"of ceiling".padStart(11)} ${"peak RSS".padStart(10)}`,
-    );
-    for (const [name, mbs, share, peak] of rows) {
-      const p = typeof peak === "number" ? `${peak.toFixed(0)} MiB` : "";
-      console.log(
-        `  ${String(name).padEnd(28)} ${Number(mbs).toFixed(0).padStart(8)} ${String(share).padStart(11)} ${
-          p.padStart(10)
-        }`,
+      const [get, down] = await pair(
+        round,
+        () => ceilingGet(sb.url, "model.obj", `${copy}.ceiling`),
+        async () => {
+          await Deno.remove(copy).catch(() => {});
+          await settle();
+          return await run(["object", "download", BUCKET, "model.obj", "-o", copy]);
+        },
       );
+      rounds.push({ putMs, up, ...get, down });
     }
+    printTransfer(size, rounds);
     console.log("  goals: upload and download >= 80% of the ceiling; peak memory < 150 MiB for any size");
   } finally {
     await sb.stop();

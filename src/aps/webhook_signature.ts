@@ -3,6 +3,7 @@
  * lower-case hex HMAC-SHA1 of the exact body bytes keyed with the hook's (or the app's) secret.
  * The sandbox signs with it; `webhook test` signs and `webhook verify` checks with it.
  */
+import { hexOf } from "../core/bytes.ts";
 
 /** The header that carries the signature. */
 export const SIGNATURE_HEADER = "x-adsk-signature";
@@ -32,7 +33,7 @@ export async function signWebhookBody(secret: string, body: string | Uint8Array)
     ["sign"],
   );
   const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, bytesOf(body)));
-  return SIGNATURE_PREFIX + Array.from(mac, (b) => b.toString(16).padStart(2, "0")).join("");
+  return SIGNATURE_PREFIX + hexOf(mac);
 }
 
 /**

@@ -8,6 +8,7 @@ import { registerSecret } from "../core/redact.ts";
 import { DEFAULT_2L_SCOPES } from "../aps/scopes.ts";
 import type { Http } from "../services/http.ts";
 import { type StoredToken, tokenKey, type TokenStore } from "./token_store.ts";
+import { hexOf } from "../core/bytes.ts";
 
 /** A token is renewed this long before it expires. */
 export const EXPIRY_MARGIN_MS = 60_000;
@@ -41,7 +42,7 @@ export function requireCredentials(resolved: Resolved): { clientId: string; clie
 export async function secretFingerprint(clientSecret: string): Promise<string> {
   const bytes = new TextEncoder().encode(`diazo token cache\n${clientSecret}`);
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
-  return [...digest.slice(0, 8)].map((b) => b.toString(16).padStart(2, "0")).join("");
+  return hexOf(digest.slice(0, 8));
 }
 
 /** The scopes this profile's 2-legged tokens carry. */

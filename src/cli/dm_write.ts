@@ -20,18 +20,13 @@ import {
   runVersionDescribe,
   runVersionRename,
 } from "../ops/dm_write.ts";
-import type { StartProgress } from "../ops/object.ts";
 import { type AnyCommand, type ContextFactory, examples, positiveNumber } from "./command.ts";
 import type { Ctx } from "./context.ts";
 import { asOption, FOLDER, HUB, ITEM, limitOption, PROJECT, withHelpers } from "./dm_shared.ts";
-import { byteProgress } from "./progress.ts";
+import { byteBar } from "./progress.ts";
 
 const VERSION = `urn:adsk.wipprod:fs.file:vf.AeYgDtcTSuqYoyMweWFhhQ?version=2`;
 const ITEM_COLUMNS = ["name", "id", "versionNumber", "size", "lastModified"];
-
-function bar(ctx: Ctx): StartProgress {
-  return (label, total) => byteProgress(ctx, label, total);
-}
 
 /** An item id or a version id (`...?version=N`). */
 function itemOrVersion(text: string): { item: ReturnType<typeof dmItemId> } | {
@@ -118,7 +113,7 @@ function itemUpload(parent: AnyCommand, verb: string, makeCtx: ContextFactory, s
       const filed = await runItemUpload(
         { ...opts, project, folder, file, partSizeMiB: opts.partSize },
         ctx,
-        bar(ctx),
+        byteBar(ctx),
       );
       ctx.info(filed.summary);
       await ctx.emit(filedRow(filed), { columns: ITEM_COLUMNS });
@@ -144,7 +139,7 @@ function itemDownload(parent: AnyCommand, verb: string, makeCtx: ContextFactory,
       const { summary, ...got } = await runItemDownload(
         { ...opts, project, target, signal: ctx.interruptSignal() },
         ctx,
-        bar(ctx),
+        byteBar(ctx),
       );
       ctx.info(summary);
       await ctx.emit(got, { columns: ["file", "size", "versionNumber", "sha1"] });

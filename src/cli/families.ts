@@ -47,6 +47,7 @@ export const FAMILIES: readonly Family[] = [
   },
   {
     name: "object",
+    aliases: ["objects"],
     group: "core",
     summary: "upload, download, list and share objects in buckets",
     load: () => import("./object.ts"),
@@ -143,6 +144,7 @@ export const FAMILIES: readonly Family[] = [
   },
   {
     name: "pipeline",
+    aliases: ["pipelines"],
     group: "automation",
     summary: "run and validate pipeline files of diazo steps",
     load: () => import("./pipeline.ts"),

@@ -1,6 +1,6 @@
 /**
  * The hot path (issue 18): the commands scripts run most — `--help`, `bucket list`, `object list`,
- * `auth status` — served without loading commander (an npm package whose load is most of a run's
+ * `object download` of one object, `auth status` — served without loading commander (an npm package whose load is most of a run's
  * start-up). It takes only plain, valid command lines: any other shape (an unknown or repeated short
  * flag, `--`, `--help` of a command, a value that does not parse) returns undefined and the command
  * tree (root.ts) runs it, so every error keeps the tree's wording. The actions are the families' own
@@ -40,11 +40,21 @@ const HOT: readonly HotCommand[] = [
   bucketList("oss"),
   {
     path: ["object", "list"],
-    words: [["object"], ["list", "ls"]],
+    words: [["object", "objects"], ["list", "ls"]],
     args: [{ name: "bucketKey", parse: parseBucketKey }],
     options: [option("--prefix <prefix>"), limit],
     preload: preload(() => import("../ops/object.ts")),
     run: async (ctx, args, opts) => (await actions()).objectListAction(ctx, args[0] as BucketKey, opts),
+  },
+  {
+    // One object only: several keys or --prefix (batch-signed) take the tree.
+    path: ["object", "download"],
+    words: [["object", "objects"], ["download", "get"]],
+    args: [{ name: "bucketKey", parse: parseBucketKey }, { name: "objectKeys", parse: (key) => [key] }],
+    options: [option("-o, --out <path>"), option("--force"), option("--resume")],
+    preload: preload(() => import("../ops/object_download.ts")),
+    run: async (ctx, args, opts) =>
+      (await actions()).objectDownloadAction(ctx, args[0] as BucketKey, args[1] as string[], opts),
   },
   {
     path: ["auth", "status"],
@@ -103,7 +113,8 @@ export function matchHot(argv: readonly string[]): HotMatch | undefined {
     if (token === "--") return undefined;
     if (token.startsWith("-") && token.length > 1) {
       const own = command ? command.options : [];
-      const found = findOption(token, [...GLOBALS, ...own]);
+      // A command's own option comes first: `object download -o <path>` is its --out, not --output.
+      const found = findOption(token, [...own, ...GLOBALS]);
       if (!found) return undefined;
       const { opt } = found;
       const target = own.includes(opt) ? options : globals;

@@ -1,12 +1,15 @@
 /**
- * The actions of the hot commands (`bucket list`, `object list`, `auth status`), apart from their
+ * The actions of the hot commands (`bucket list`, `object list`, `object download`, `auth status`), apart from their
  * commander declarations so that the hot path (hot.ts) runs the very same code without loading
  * commander: the families' `.action(...)` and the hot path both call these. Each loads only its own
  * verb's module (ops/object.ts, for one, brings node:crypto, which costs a run ~20 ms of CPU).
  */
-import type { BucketKey } from "../aps/ids.ts";
+import { type BucketKey, parseObjectKey } from "../aps/ids.ts";
 import type { BUCKET_REGIONS } from "../aps/regions.ts";
+import { usageError } from "../core/errors.ts";
 import type { Ctx } from "./context.ts";
+import { writableOf } from "./io.ts";
+import { byteBar } from "./progress.ts";
 
 /** `bucket list` / `oss list`: every region (or one), every page unless --limit. */
 export async function bucketListAction(
@@ -27,6 +30,54 @@ export async function objectListAction(
   const { runObjectList } = await import("../ops/object.ts");
   const page = await runObjectList({ bucketKey, prefix: opts.prefix, limit: opts.limit }, ctx);
   await ctx.emit(page.items, { columns: ["objectKey", "size", "sha1"] });
+}
+
+/** What `object download` takes besides the bucket and keys. */
+export interface ObjectDownloadFlags {
+  out?: string;
+  prefix?: string;
+  force?: boolean;
+  resume?: boolean;
+}
+
+/** `object download <bucketKey> [objectKeys...]`: one object to a file or stdout, or several (batch-signed). */
+export async function objectDownloadAction(
+  ctx: Ctx,
+  bucketKey: BucketKey,
+  objectKeys: readonly string[],
+  opts: ObjectDownloadFlags,
+): Promise<void> {
+  // Ctrl-C stops the transfer so that its part file is removed (kept with --resume), then exit 130.
+  const signal = ctx.interruptSignal();
+  const keys = objectKeys.map(parseObjectKey);
+  if (keys.length === 0 && opts.prefix === undefined) {
+    throw usageError(
+      "name an object key, or --prefix",
+      "Example: diazo object download myco-models house.rvt",
+    );
+  }
+  if (keys.length > 1 || opts.prefix !== undefined) {
+    const { runObjectDownloadMany } = await import("../ops/object_downloads.ts");
+    const many = await runObjectDownloadMany({ bucketKey, objectKeys: keys, ...opts, signal }, ctx);
+    ctx.info(many.summary);
+    for (const o of many.outcomes) if (o.status === "failed") ctx.setExitCode(o.exitCode);
+    return await ctx.emit(many.outcomes, { columns: ["status", "objectKey", "file", "size", "error"] });
+  }
+  const { runObjectDownload } = await import("../ops/object_download.ts");
+  const toStdout = opts.out === "-";
+  const { summary, ...got } = await runObjectDownload(
+    {
+      bucketKey,
+      objectKey: keys[0],
+      ...opts,
+      signal,
+      stdout: toStdout ? writableOf(ctx.io.stdout) : undefined, // the run's stdout, not the process's
+    },
+    ctx,
+    toStdout ? undefined : byteBar(ctx),
+  );
+  ctx.info(summary);
+  if (!toStdout) await ctx.emit(got);
 }
 
 /** `auth status`: the credentials in use and the cached tokens, or with --scopes the scope table. */

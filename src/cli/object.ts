@@ -3,26 +3,15 @@ import { Option } from "@commander-js/extra-typings";
 import { parseBucketKey, parseObjectKey } from "../aps/ids.ts";
 import {
   runObjectDelete,
-  runObjectDownload,
   runObjectInfo,
   runObjectSignedUrl,
   runObjectUpload,
   runObjectUrn,
   SIGNED_ACCESS,
-  type StartProgress,
 } from "../ops/object.ts";
 import { type AnyCommand, type ContextFactory, examples, positiveNumber } from "./command.ts";
-import type { Ctx } from "./context.ts";
-import { writableOf } from "./io.ts";
-import { byteProgress } from "./progress.ts";
-import { objectListAction } from "./hot_actions.ts";
-import { runObjectDownloadMany } from "../ops/object_downloads.ts";
-import { usageError } from "../core/errors.ts";
-
-/** A progress bar on stderr when it is a terminal. */
-function bar(ctx: Ctx): StartProgress {
-  return (label, total) => byteProgress(ctx, label, total);
-}
+import { objectDownloadAction, objectListAction } from "./hot_actions.ts";
+import { byteBar } from "./progress.ts";
 
 /** Registers the object family. */
 export function register(program: AnyCommand, makeCtx: ContextFactory): void {
@@ -49,7 +38,7 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
       const up = await runObjectUpload(
         { ...opts, bucketKey, files, partSizeMiB: opts.partSize },
         ctx,
-        bar(ctx),
+        byteBar(ctx),
       );
       ctx.info(up.summary);
       if (!up.batch) return await ctx.emit(up.result, { columns: ["objectKey", "size", "sha1", "urn"] });
@@ -84,43 +73,9 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
     .option("--prefix <prefix>", "also every object whose key starts with this (written under its key)")
     .option("--force", "overwrite an existing file")
     .option("--resume", "keep the part file when interrupted or failing, to go on from it next time")
-    .action(async (bucketKey, objectKeys, opts, cmd) => {
-      const ctx = makeCtx(cmd);
-      // Ctrl-C stops the transfer so that its part file is removed (kept with --resume), then exit 130.
-      const signal = ctx.interruptSignal();
-      const keys = objectKeys.map(parseObjectKey);
-      if (keys.length === 0 && opts.prefix === undefined) {
-        throw usageError(
-          "name an object key, or --prefix",
-          "Example: diazo object download myco-models house.rvt",
-        );
-      }
-      if (keys.length > 1 || opts.prefix !== undefined) {
-        const many = await runObjectDownloadMany({
-          bucketKey,
-          objectKeys: keys,
-          ...opts,
-          signal,
-        }, ctx);
-        ctx.info(many.summary);
-        for (const o of many.outcomes) if (o.status === "failed") ctx.setExitCode(o.exitCode);
-        return await ctx.emit(many.outcomes, { columns: ["status", "objectKey", "file", "size", "error"] });
-      }
-      const toStdout = opts.out === "-";
-      const { summary, ...got } = await runObjectDownload(
-        {
-          bucketKey,
-          objectKey: keys[0],
-          ...opts,
-          signal,
-          stdout: toStdout ? writableOf(ctx.io.stdout) : undefined, // the run's stdout, not the process's
-        },
-        ctx,
-        toStdout ? undefined : bar(ctx),
-      );
-      ctx.info(summary);
-      if (!toStdout) await ctx.emit(got);
-    });
+    .action((bucketKey, objectKeys, opts, cmd) =>
+      objectDownloadAction(makeCtx(cmd), bucketKey, objectKeys, opts)
+    );
   examples(download, [
     "diazo object download myco-models house.rvt",
     "diazo object download myco-models plans/a.dwg -o ./out/",

@@ -1,5 +1,6 @@
 /** A byte progress bar on stderr, shown only when stderr is a terminal and not with --quiet. */
 import type { Ctx } from "./context.ts";
+import type { StartProgress } from "../ops/progress.ts";
 
 /** Updates a progress display; `stop` clears it. */
 export interface Progress {
@@ -8,6 +9,11 @@ export interface Progress {
 }
 
 const NONE: Progress = { update() {}, stop() {} };
+
+/** Starts a byte progress bar per transfer (what the ops' `progress` parameter takes). */
+export function byteBar(ctx: Ctx): StartProgress {
+  return (label, total) => byteProgress(ctx, label, total);
+}
 
 /** A progress bar for `total` bytes labelled `label`. */
 export async function byteProgress(ctx: Ctx, label: string, total: number): Promise<Progress> {

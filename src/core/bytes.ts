@@ -10,3 +10,8 @@ export function concatBytes(parts: readonly Uint8Array[]): Uint8Array<ArrayBuffe
   }
   return out;
 }
+
+/** Bytes as lower-case hexadecimal, two digits each. */
+export function hexOf(bytes: Uint8Array | ArrayBuffer): string {
+  return Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, "0")).join("");
+}

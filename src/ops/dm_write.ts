@@ -29,13 +29,14 @@ import {
   renameItem,
   renameVersion,
 } from "../services/dm_write.ts";
-import { downloadTarget } from "../services/download.ts";
+import { downloadTarget } from "../services/download_target.ts";
 import type { Http } from "../services/http.ts";
 import { partSizeBytes, statFile, uploadFile } from "../services/upload.ts";
 import { readTextIfExists, writeFileAtomic } from "../platform/fs.ts";
 import type { OpsDeps } from "./deps.ts";
 import { dmHttp, type LoginChoice } from "./dm.ts";
-import { downloadShown, type StartProgress } from "./object.ts";
+import { downloadShown } from "./object_download.ts";
+import type { StartProgress } from "./progress.ts";
 
 const noProgress: StartProgress = () => Promise.resolve({ update() {}, stop() {} });
 

@@ -6,7 +6,7 @@
 import path from "node:path";
 import type { BucketKey, ObjectKey } from "../aps/ids.ts";
 import { DiazoError, isDiazoError, usageError } from "../core/errors.ts";
-import { downloadTarget } from "../services/download.ts";
+import { downloadTarget } from "../services/download_target.ts";
 import { type BatchDownloadEntry, downloadBatch } from "../services/download_batch.ts";
 import { objectsRequest } from "../services/oss_objects.ts";
 import type { ObjectDetails } from "../services/oss_objects.ts";

@@ -6,13 +6,12 @@
  * removed on failure and on Ctrl-C unless the caller asked to resume (issue 14 item 11).
  */
 import path from "node:path";
-import { createHash } from "node:crypto";
 import { DiazoError, usageError } from "../core/errors.ts";
 import type { Http } from "./http.ts";
 import type { BucketKey, ObjectKey } from "../aps/ids.ts";
-import { safeJoin } from "../core/paths.ts";
+import { hexOf } from "../core/bytes.ts";
 import { type DownloadUrl, getDownloadUrl } from "./oss_objects.ts";
-import { startTailHash } from "./tail_hash.ts";
+import type { Hash } from "node:crypto";
 
 /** How often a download that broke off mid-stream is continued (or started again). */
 const STREAM_ROUNDS = 3;
@@ -156,40 +155,41 @@ function isBrokenStream(e: unknown): e is BrokenStream {
 }
 
 /**
- * One pass over the URLs into `part`. `from` is where to go on from (undefined: the part file's
- * length when there is one URL); a server that ignores the Range header gets the file rewritten.
- */
-/**
- * Objects up to this size are read whole and hashed on the main thread: for them a hashing worker's
- * start-up costs more than the hashing (it made a batch of small files CPU-bound).
+ * Objects up to this size are asked for whole and hashed in memory by WebCrypto: a run that only
+ * fetches small files then never loads node:crypto (its incremental hash, for streams).
  */
 export const SMALL_OBJECT = 1024 * 1024;
 
-/** One small object's bytes into `part`, hashed in memory. */
+/** The SHA-1 of bytes in memory, in hex (by WebCrypto: node:crypto costs a run ~15 ms to load). */
+async function sha1Hex(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
+  return hexOf(await crypto.subtle.digest("SHA-1", bytes));
+}
+
+/**
+ * One small object's bytes into `part`, hashed in memory. It is asked for whole, so it goes by the
+ * raw transport (no `fetch` to load) and is retried as one request when it breaks off.
+ */
 async function fetchSmall(
   http: Http,
   o: FetchToFileOptions,
   part: string,
 ): Promise<{ size: number; sha1: string }> {
-  const res = await http.request<ReadableStream<Uint8Array>>({
+  const { data: bytes } = await http.request<Uint8Array<ArrayBuffer>>({
     path: o.urls[0],
     auth: "none",
     headers: o.headers,
-    responseType: "stream",
+    responseType: "bytes",
     signal: o.signal,
   });
-  let bytes: Uint8Array;
-  try {
-    bytes = await new Response(res.data).bytes();
-  } catch (e) {
-    if (o.signal?.aborted) throw new DiazoError("interrupted", { cause: e });
-    throw { brokenStream: e } satisfies BrokenStream;
-  }
   await Deno.writeFile(part, bytes);
   o.onProgress?.(bytes.length, o.expectedSize);
-  return { size: bytes.length, sha1: createHash("sha1").update(bytes).digest("hex") };
+  return { size: bytes.length, sha1: await sha1Hex(bytes) };
 }
 
+/**
+ * One pass over the URLs into `part`. `from` is where to go on from (undefined: the part file's
+ * length when there is one URL); a server that ignores the Range header gets the file rewritten.
+ */
 async function streamOnce(
   http: Http,
   o: FetchToFileOptions,
@@ -223,17 +223,10 @@ async function streamOnce(
     append: offset > 0,
     truncate: offset === 0,
   });
-  let closed = false;
-  // The file is hashed as it grows, behind the writer, so that hashing overlaps the transfer.
-  const tail = startTailHash(part);
-  // Progress comes from the file's size: the bytes then flow from socket to file without
-  // passing through JavaScript, which is about twice as fast as reading them chunk by chunk.
-  const progress = o.onProgress
-    ? setInterval(() => {
-      Deno.stat(part).then((i) => o.onProgress?.(i.size, o.expectedSize), () => {});
-    }, 200)
-    : undefined;
   try {
+    // The bytes kept from an earlier run are hashed first; the rest as they arrive.
+    const hash = await sha1Of(offset > 0 ? part : undefined, offset);
+    const written = { size: offset, lastShown: 0 };
     const urls = complete ? [] : o.urls;
     for (const [i, url] of urls.entries()) {
       const body = i === 0 && first ? first : (await http.request<ReadableStream<Uint8Array>>({
@@ -243,29 +236,81 @@ async function streamOnce(
         responseType: "stream",
         signal: o.signal,
       })).data;
-      const last = i === urls.length - 1;
       try {
-        await body.pipeTo(file.writable, { preventClose: !last, signal: o.signal });
-        if (last) closed = true;
+        await drainInto(body, file, hash, written, o);
       } catch (e) {
         if (o.signal?.aborted) throw new DiazoError("interrupted", { cause: e });
         throw { brokenStream: e } satisfies BrokenStream;
       }
     }
-  } catch (e) {
-    tail.abandon();
-    throw e;
+    o.onProgress?.(written.size, o.expectedSize);
+    return { size: written.size, sha1: hash.digest("hex") };
   } finally {
-    clearInterval(progress);
-    if (!closed) {
-      try {
-        file.close();
-      } catch { /* closed by a failed pipe */ }
-    }
+    file.close();
   }
-  const digest = await tail.finish();
-  o.onProgress?.(digest.size, o.expectedSize);
-  return digest;
+}
+
+/** A SHA-1 hash, fed the first `length` bytes of `file` when one is given (a resumed part file). */
+async function sha1Of(file: string | undefined, length: number): Promise<Hash> {
+  const { createHash } = await import("node:crypto");
+  const hash = createHash("sha1");
+  if (file === undefined) return hash;
+  using f = await Deno.open(file, { read: true });
+  const buf = new Uint8Array(READ_SIZE);
+  for (let left = length; left > 0;) {
+    const n = await f.read(buf.subarray(0, Math.min(buf.length, left)));
+    if (n === null) throw new Error(`${file} ended before ${length} bytes`);
+    hash.update(buf.subarray(0, n));
+    left -= n;
+  }
+  return hash;
+}
+
+/** Bytes read (and written) per step of a streamed download. */
+const READ_SIZE = 256 * 1024;
+
+/**
+ * Reads `body` into one reused buffer (a BYOB reader, where the stream offers one: the raw
+ * transport's does), hashing and writing each piece before the next read: the bytes are in the
+ * CPU's cache once, and no worker reads the file back (issue 18: a 2-core machine shares its CPU
+ * between this, the hash and the server).
+ */
+async function drainInto(
+  body: ReadableStream<Uint8Array>,
+  file: Deno.FsFile,
+  hash: Hash,
+  written: { size: number; lastShown: number },
+  o: FetchToFileOptions,
+): Promise<void> {
+  const take = (bytes: Uint8Array) => {
+    hash.update(bytes);
+    for (let off = 0; off < bytes.length;) off += file.writeSync(bytes.subarray(off));
+    written.size += bytes.length;
+    const now = performance.now();
+    if (o.onProgress && now - written.lastShown >= 100) {
+      written.lastShown = now;
+      o.onProgress(written.size, o.expectedSize);
+    }
+  };
+  let byob: ReadableStreamBYOBReader | undefined;
+  try {
+    byob = body.getReader({ mode: "byob" });
+  } catch { /* not a byte stream: chunks as they come */ }
+  if (!byob) {
+    for await (const chunk of body) take(chunk);
+    return;
+  }
+  let buf = new Uint8Array(READ_SIZE);
+  try {
+    for (;;) {
+      const { value, done } = await byob.read(buf);
+      if (done) break;
+      take(value);
+      buf = new Uint8Array(value.buffer); // the reader hands the buffer back with the bytes
+    }
+  } finally {
+    byob.releaseLock();
+  }
 }
 
 /** Where an object's bytes are and what they must be, from a signed S3 download answer (one or batched). */
@@ -314,6 +359,7 @@ export async function downloadObjectTo(
   o: { bucketKey: BucketKey; objectKey: ObjectKey; signal?: AbortSignal },
 ): Promise<{ size: number; sha1: string }> {
   const src = await signedSource(http, o);
+  const { createHash } = await import("node:crypto");
   const hash = createHash("sha1");
   let size = 0;
   for (const url of src.urls) {
@@ -350,42 +396,4 @@ export function orderedRanges(urls: Record<string, string>): string[] {
     .map(([range, url]) => ({ start: Number(range.split("-")[0]), url }))
     .sort((a, b) => a.start - b.start)
     .map((r) => r.url);
-}
-
-/**
- * Where `object download` writes `objectKey`: `out` itself when it names a file, else under `out`
- * (an existing directory or a path ending in a separator) or the working directory — never outside,
- * also not through a symlink inside the directory that resolves elsewhere (issue 14 item 17).
- */
-export async function downloadTarget(cwd: string, objectKey: string, out?: string): Promise<string> {
-  if (out === undefined) return await confined(cwd, safeJoin(cwd, objectKey), objectKey);
-  const abs = path.resolve(cwd, out);
-  const isDir = /[\\/]$/.test(out) || (await Deno.stat(abs).then((i) => i.isDirectory, () => false));
-  return isDir ? await confined(abs, safeJoin(abs, objectKey), objectKey) : abs;
-}
-
-/** `target` with symlinks resolved, refused when that leaves `dir` (also with links resolved). */
-async function confined(dir: string, target: string, name: string): Promise<string> {
-  const [realDir, realTarget] = await Promise.all([realPathSoFar(dir), realPathSoFar(target)]);
-  const rel = path.relative(realDir, realTarget);
-  if (rel === "" || rel === ".." || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel)) {
-    throw usageError(
-      `refusing to write '${name}' outside ${dir}: a symlink in it leads to ${realTarget}`,
-      "Remove the symlink, or choose the file name yourself with -o <file>.",
-    );
-  }
-  return realTarget;
-}
-
-/** The real path of `p`: its deepest existing ancestor with links resolved, and the rest as given. */
-async function realPathSoFar(p: string): Promise<string> {
-  const rest: string[] = [];
-  for (let at = p;; at = path.dirname(at)) {
-    try {
-      return path.join(await Deno.realPath(at), ...rest);
-    } catch (e) {
-      if (!(e instanceof Deno.errors.NotFound) || path.dirname(at) === at) throw e;
-      rest.unshift(path.basename(at));
-    }
-  }
 }

@@ -43,10 +43,13 @@ export interface HttpConfig {
   userAgent?: string;
   fetch?: typeof fetch;
   /**
-   * The raw HTTP/1.1 transport (raw_transport.ts), used when set for every request whose body and
-   * answer fit in memory (all but streams); `fetch` for the others, and for all when absent (a proxy).
+   * The raw HTTP/1.1 transport (raw_transport.ts), used when set for every request whose body fits
+   * in memory (streamed answers by `rawStreamFetch` when that is set too); `fetch` for the others, and
+   * for all when absent (a proxy).
    */
   rawFetch?: typeof fetch;
+  /** The raw transport's streamed GET (raw_stream.ts), for streamed answers when `rawFetch` is set. */
+  rawStreamFetch?: typeof fetch;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   random?: () => number;
   now?: () => number;
@@ -290,9 +293,10 @@ async function attemptOnce(
   const type = spec.responseType ?? "json";
   let res: Response | undefined;
   try {
-    const raw = c.config.rawFetch && (spec.transport === "raw" ||
-      (spec.transport === undefined && type !== "stream" && spec.bodyStream === undefined));
-    res = await (raw ? c.config.rawFetch! : c.fetch)(url, { method, headers, body, signal });
+    const rawPath = c.config.rawFetch &&
+      (spec.transport === "raw" || (spec.transport === undefined && spec.bodyStream === undefined));
+    const raw = rawPath ? (type === "stream" ? c.config.rawStreamFetch : c.config.rawFetch) : undefined;
+    res = await (raw ?? c.fetch)(url, { method, headers, body, signal });
     const location = raw && REDIRECTS.has(res.status) ? res.headers.get("location") : null;
     if (location !== null) {
       // The raw transport does not follow redirects: fetch follows this one from its next hop, as it

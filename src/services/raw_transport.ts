@@ -23,7 +23,8 @@ const IDLE_PER_ORIGIN = 16;
 const FRESH_IDLE_MS = 2000;
 const IDEMPOTENT = new Set(["GET", "HEAD", "PUT", "DELETE", "OPTIONS"]);
 
-interface Connection {
+/** A connection of the pool, with what was read past the previous answer. */
+export interface Connection {
   conn: Deno.Conn;
   /** Bytes read past the end of the previous answer (none with a well-behaved server). */
   leftover: Uint8Array;
@@ -42,7 +43,12 @@ export function proxyConfigured(env: Record<string, string | undefined>): boolea
   );
 }
 
-async function open(url: URL, fresh: boolean, maxIdleMs: number): Promise<Connection & { reused: boolean }> {
+/** A pooled connection to `url`'s origin idle for less than `maxIdleMs`, or a new one (`fresh`: always new). */
+export async function open(
+  url: URL,
+  fresh: boolean,
+  maxIdleMs: number,
+): Promise<Connection & { reused: boolean }> {
   const pool = fresh ? undefined : idle.get(url.origin);
   for (let reused = pool?.pop(); reused; reused = pool?.pop()) {
     if (performance.now() - (reused.idleSince ?? 0) < maxIdleMs) return { ...reused, reused: true };
@@ -56,12 +62,16 @@ async function open(url: URL, fresh: boolean, maxIdleMs: number): Promise<Connec
   return { conn, leftover: new Uint8Array(0), reused: false };
 }
 
-function isIpLiteral(hostname: string): boolean {
+/** True for a host given as an IP address (no name to resolve to other addresses). */
+export function isIpLiteral(hostname: string): boolean {
   return hostname.startsWith("[") || /^\d{1,3}(\.\d{1,3}){3}$/.test(hostname);
 }
 
 /** The connection being opened, or the signal's reason once it aborts (Deno.connect takes no signal). */
-function untilAborted<T extends { conn: Deno.Conn }>(opening: Promise<T>, signal?: AbortSignal): Promise<T> {
+export function untilAborted<T extends { conn: Deno.Conn }>(
+  opening: Promise<T>,
+  signal?: AbortSignal,
+): Promise<T> {
   if (!signal) return opening;
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(signal.reason);
@@ -79,14 +89,16 @@ function untilAborted<T extends { conn: Deno.Conn }>(opening: Promise<T>, signal
   });
 }
 
-function release(origin: string, c: Connection) {
+/** Puts a connection whose answer was read whole back in its origin's pool. */
+export function release(origin: string, c: Connection) {
   const pool = idle.get(origin) ?? [];
   if (pool.length >= IDLE_PER_ORIGIN) return c.conn.close();
   pool.push({ ...c, idleSince: performance.now() });
   idle.set(origin, pool);
 }
 
-async function writeAll(conn: Deno.Conn, bytes: Uint8Array): Promise<void> {
+/** Writes all of `bytes` to the connection. */
+export async function writeAll(conn: Deno.Conn, bytes: Uint8Array): Promise<void> {
   let off = 0;
   while (off < bytes.length) off += await conn.write(bytes.subarray(off));
 }
@@ -113,7 +125,8 @@ function headerEnd(buf: Uint8Array): number {
   return -1;
 }
 
-interface Head {
+/** An answer's status line and headers. */
+export interface Head {
   status: number;
   statusText: string;
   headers: Headers;
@@ -145,7 +158,7 @@ function parseHead(text: string): Head {
 }
 
 /** The answer's length: repeated identical values ("2, 2", from two headers) are one, as fetch reads them. */
-function contentLength(value: string): number {
+export function contentLength(value: string): number {
   const values = [...new Set(value.split(",").map((v) => v.trim()))];
   if (values.length !== 1 || !/^\d{1,15}$/.test(values[0])) {
     throw new TypeError(`malformed content-length ${JSON.stringify(value.slice(0, 40))}`);
@@ -153,12 +166,15 @@ function contentLength(value: string): number {
   return Number(values[0]);
 }
 
-/** Reads one answer; says whether the connection may carry another request. */
-async function readAnswer(
+/**
+ * Reads an answer's head (skipping interim ones, as fetch does) and the bytes read past it; `noBody`
+ * says the answer has no body whatever its headers (a HEAD, 204, 304).
+ */
+export async function readHead(
   c: Connection,
   method: string,
-): Promise<{ head: Head; body: Uint8Array; reusable: boolean }> {
-  const scratch = new Uint8Array(64 * 1024);
+  scratch: Uint8Array = new Uint8Array(64 * 1024),
+): Promise<{ head: Head; rest: Uint8Array; noBody: boolean }> {
   let buf: Uint8Array = new Uint8Array(0);
   let head: Head;
   for (;;) {
@@ -175,16 +191,33 @@ async function readAnswer(
     // An interim answer (100 Continue, 103 Early Hints) precedes the real one, as fetch skips it.
     if (head.status >= 200 || head.status === 101) break;
   }
-  let rest: Uint8Array = buf;
   const noBody = method === "HEAD" || head.status === 204 || head.status === 304 || head.status < 200;
+  return { head, rest: buf, noBody };
+}
+
+/** How an answer's body is delimited: its length, chunks, or the end of the connection. */
+export function bodyFraming(head: Head): { chunked: boolean; length?: number } {
+  if (/chunked/i.test(head.headers.get("transfer-encoding") ?? "")) return { chunked: true };
   const length = head.headers.get("content-length");
-  const chunked = /chunked/i.test(head.headers.get("transfer-encoding") ?? "");
+  return { chunked: false, ...(length !== null ? { length: contentLength(length) } : {}) };
+}
+
+/** Reads one answer; says whether the connection may carry another request. */
+async function readAnswer(
+  c: Connection,
+  method: string,
+): Promise<{ head: Head; body: Uint8Array; reusable: boolean }> {
+  const scratch = new Uint8Array(64 * 1024);
+  const { head, rest: afterHead, noBody } = await readHead(c, method, scratch);
+  let rest: Uint8Array = afterHead;
+  const framing = noBody ? { chunked: false, length: 0 } : bodyFraming(head);
+  const chunked = framing.chunked;
   let body: Uint8Array;
   let reusable = head.keepAlive;
   if (noBody) body = new Uint8Array(0);
   else if (chunked) ({ body, rest } = await readChunked(c, rest, scratch));
-  else if (length !== null) {
-    const n = contentLength(length);
+  else if (framing.length !== undefined) {
+    const n = framing.length;
     // Chunks are gathered and joined once: joining at each read would copy a large answer over and over.
     const parts = [rest];
     for (let got = rest.length; got < n;) {
@@ -273,6 +306,20 @@ async function decoded(body: Uint8Array, coding: string | null): Promise<Uint8Ar
   return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 
+/** A request's head: its line, host, the caller's headers (but framing ones) and the body's length. */
+export function requestHead(url: URL, method: string, headers: HeadersInit | undefined, bodyLength: number) {
+  const framing = new Set(["host", "content-length", "transfer-encoding", "connection"]);
+  let head = `${method} ${url.pathname}${url.search} HTTP/1.1${CRLF}host: ${url.host}${CRLF}`;
+  for (const [k, v] of headerPairs(headers)) {
+    if (/[\r\n]/.test(k + v)) throw new TypeError(`invalid header ${JSON.stringify(k)}`);
+    if (!framing.has(k)) head += `${k}: ${v}${CRLF}`;
+  }
+  if (bodyLength > 0 || !["GET", "HEAD", "DELETE", "OPTIONS"].includes(method)) {
+    head += `content-length: ${bodyLength}${CRLF}`;
+  }
+  return new TextEncoder().encode(head + CRLF);
+}
+
 /**
  * Sends one request with a byte or text body (or none) and returns the whole answer as a Response
  * (wire.ts). Aborting the signal closes the connection. An idle connection the server closed
@@ -294,16 +341,7 @@ export async function rawFetch(input: string | URL | Request, init: RequestInit 
   if (!body) throw new TypeError("rawFetch sends only byte or text bodies");
   const signal = init.signal ?? undefined;
   signal?.throwIfAborted();
-  const framing = new Set(["host", "content-length", "transfer-encoding", "connection"]);
-  let head = `${method} ${url.pathname}${url.search} HTTP/1.1${CRLF}host: ${url.host}${CRLF}`;
-  for (const [k, v] of headerPairs(init.headers)) {
-    if (/[\r\n]/.test(k + v)) throw new TypeError(`invalid header ${JSON.stringify(k)}`);
-    if (!framing.has(k)) head += `${k}: ${v}${CRLF}`;
-  }
-  if (body.length > 0 || !["GET", "HEAD", "DELETE", "OPTIONS"].includes(method)) {
-    head += `content-length: ${body.length}${CRLF}`;
-  }
-  const headBytes = new TextEncoder().encode(head + CRLF);
+  const headBytes = requestHead(url, method, init.headers, body.length);
   const idempotent = IDEMPOTENT.has(method);
   for (let fresh = false;; fresh = true) {
     let c: Connection & { reused: boolean };

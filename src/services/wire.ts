@@ -4,6 +4,7 @@
  * `Response` and `fetch` lazily, at about 8 ms of a run's start-up (issue 18): an answer read off
  * the socket is handed over in these plain objects so that a short command never pays for them.
  */
+import { concatBytes } from "../core/bytes.ts";
 
 /** Header pairs with lower-case names, in order received. */
 type Pairs = [string, string][];
@@ -100,6 +101,32 @@ export function wireResponse(answer: WireAnswer): Response {
       const bytes = await take();
       return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
     },
+    text: async () => new TextDecoder().decode(await take()),
+    json: async () => JSON.parse(new TextDecoder().decode(await take())),
+  };
+  return res as unknown as Response;
+}
+
+/** A `Response` whose body is still arriving: `body` is the stream; the readers drain it. */
+export function wireStreamResponse(
+  answer: Omit<WireAnswer, "body"> & { body: ReadableStream<Uint8Array> },
+): Response {
+  let used = false;
+  const take = async (): Promise<Uint8Array> => {
+    if (used) throw new TypeError("Body already consumed.");
+    used = true;
+    const parts: Uint8Array[] = [];
+    for await (const chunk of answer.body) parts.push(chunk);
+    return concatBytes(parts);
+  };
+  const res = {
+    ...wireResponse({ ...answer, body: new Uint8Array(0) }),
+    get bodyUsed() {
+      return used || answer.body.locked;
+    },
+    body: answer.body,
+    bytes: take,
+    arrayBuffer: async () => (await take()).buffer,
     text: async () => new TextDecoder().decode(await take()),
     json: async () => JSON.parse(new TextDecoder().decode(await take())),
   };

@@ -116,7 +116,7 @@ Deno.test("diazo --help groups the families under core, data, automation, extend
       "auth",
       "bucket",
       "oss",
-      "object",
+      "object|objects",
       "translate",
       "view",
       "api",
@@ -136,7 +136,7 @@ Deno.test("diazo --help groups the families under core, data, automation, extend
       "da",
       "webhook",
       "reality-capture",
-      "pipeline",
+      "pipeline|pipelines",
       "serve",
     ]);
     assert.deepEqual(section("Extension commands:"), ["plugin", "alias"]);

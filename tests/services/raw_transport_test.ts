@@ -1,49 +1,6 @@
 import assert from "node:assert/strict";
 import { proxyConfigured, rawFetch } from "../../src/services/raw_transport.ts";
-
-/** A TCP server answering each request with `answers(i, requestText)`; counts connections. */
-function server(answer: (i: number, request: string) => string | Uint8Array | null, closeAfter = false) {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  let connections = 0;
-  let requests = 0;
-  const received: string[] = [];
-  (async () => {
-    for await (const conn of listener) {
-      connections++;
-      (async () => {
-        const buf = new Uint8Array(1 << 20);
-        let text = "";
-        try {
-          for (;;) {
-            const n = await conn.read(buf);
-            if (n === null) break;
-            text += new TextDecoder().decode(buf.subarray(0, n));
-            const end = text.indexOf("\r\n\r\n");
-            if (end < 0) continue;
-            const length = Number(/content-length: (\d+)/i.exec(text)?.[1] ?? 0);
-            if (text.length < end + 4 + length) continue;
-            received.push(text.slice(0, end + 4 + length));
-            text = text.slice(end + 4 + length);
-            const out = answer(requests++, received.at(-1)!);
-            if (out === null) break; // dropped without an answer
-            await conn.write(typeof out === "string" ? new TextEncoder().encode(out) : out);
-            if (closeAfter) break;
-          }
-        } catch { /* client went away */ }
-        try {
-          conn.close();
-        } catch { /* closed */ }
-      })();
-    }
-  })();
-  const port = (listener.addr as Deno.NetAddr).port;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    received,
-    connections: () => connections,
-    close: () => listener.close(),
-  };
-}
+import { server } from "./_tcp_server.ts";
 
 Deno.test("raw PUT: the body goes as sent with its length; answers are read by length and reused", async () => {
   const s = server((i) => `HTTP/1.1 200 OK\r\nETag: "e${i}"\r\nContent-Length: 2\r\n\r\nok`);

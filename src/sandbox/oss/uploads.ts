@@ -14,6 +14,7 @@ import { nowMs } from "../clock.ts";
 import { ossError } from "../errors.ts";
 import type { OssStore, StoredObject, UploadedPart, UploadSession } from "./store.ts";
 import { randomToken } from "../auth/tokens.ts";
+import { hexOf } from "../../core/bytes.ts";
 
 /** The smallest size of every part but the last. */
 export const MIN_PART_SIZE = 5 * 1024 * 1024;
@@ -27,8 +28,7 @@ function freshDigest(): UploadSession["digest"] {
 }
 
 function randomHex(bytes: number): string {
-  return Array.from(crypto.getRandomValues(new Uint8Array(bytes)), (b) => b.toString(16).padStart(2, "0"))
-    .join("");
+  return hexOf(crypto.getRandomValues(new Uint8Array(bytes)));
 }
 
 /** Opens a new upload session for an object. */

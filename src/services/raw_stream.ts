@@ -1,0 +1,204 @@
+/**
+ * Streamed GETs (downloads) over the raw HTTP/1.1 transport (raw_transport.ts): the answer's body
+ * is a byte stream read from the socket straight into the reader's own buffer (a BYOB reader), so a
+ * download costs one read and one write per buffer and no allocation per chunk. Through `fetch`'s
+ * body the same bytes cost about 40% more CPU, which on a 2-core machine is what a download shares
+ * with its SHA-1 (issue 18). Other methods, and hosts `Deno.connect` cannot reach, go by fetch.
+ */
+import {
+  bodyFraming,
+  type Connection,
+  isIpLiteral,
+  open,
+  readHead,
+  release,
+  requestHead,
+  untilAborted,
+  writeAll,
+} from "./raw_transport.ts";
+import { wireStreamResponse } from "./wire.ts";
+
+/** The read size when the reader brings no buffer of its own. */
+const AUTO_CHUNK = 256 * 1024;
+
+/** Where a chunked body is: in a size line, in a chunk's data, in the CRLF after it, or in trailers. */
+type ChunkState = { at: "size" } | { at: "data"; left: number } | { at: "crlf" } | { at: "trailers" };
+
+/**
+ * A GET with its answer's body streamed from the connection (see the module's note); any other
+ * request is fetch's. Aborting the signal closes the connection, also while the body is read. A
+ * pooled connection the server closed meanwhile is replaced once, before any answer arrived.
+ */
+export async function rawStreamFetch(
+  input: string | URL | Request,
+  init: RequestInit = {},
+): Promise<Response> {
+  const url = new URL(typeof input === "string" || input instanceof URL ? input : input.url);
+  const method = (init.method ?? "GET").toUpperCase();
+  const noBody = init.body === undefined || init.body === null;
+  if (method !== "GET" || !noBody || (url.protocol !== "http:" && url.protocol !== "https:")) {
+    return await fetch(input, init);
+  }
+  const signal = init.signal ?? undefined;
+  signal?.throwIfAborted();
+  const headBytes = requestHead(url, method, init.headers, 0);
+  for (let fresh = false;; fresh = true) {
+    let c: Connection & { reused: boolean };
+    try {
+      c = await untilAborted(open(url, fresh, Infinity), signal);
+    } catch (e) {
+      if (signal?.aborted) throw signal.reason ?? e;
+      if (isIpLiteral(url.hostname)) throw e;
+      return await fetch(input, init); // a name whose first address does not answer: fetch tries them all
+    }
+    const onAbort = () => c.conn.close();
+    signal?.addEventListener("abort", onAbort, { once: true });
+    const done = (reusable: boolean) => {
+      signal?.removeEventListener("abort", onAbort);
+      if (reusable && !signal?.aborted) release(url.origin, { conn: c.conn, leftover: c.leftover });
+      else closeQuietly(c.conn);
+    };
+    try {
+      await writeAll(c.conn, headBytes);
+      const { head, rest, noBody: empty } = await readHead(c, method);
+      let body = bodyStream(
+        c,
+        empty ? { chunked: false, length: 0 } : bodyFraming(head),
+        rest,
+        (ok) => done(ok && head.keepAlive),
+      );
+      const coding = (head.headers.get("content-encoding") ?? "").trim().toLowerCase();
+      if (coding !== "" && coding !== "identity") {
+        // As fetch does: the body as sent before its content coding.
+        if (coding !== "gzip" && coding !== "x-gzip" && coding !== "deflate") {
+          await body.cancel();
+          throw new TypeError(`unsupported content encoding '${coding.slice(0, 40)}'`);
+        }
+        const decompress = new DecompressionStream(coding === "deflate" ? "deflate" : "gzip");
+        body = body.pipeThrough(decompress as unknown as ReadableWritablePair<Uint8Array, Uint8Array>);
+      }
+      const { status, statusText, headers } = head;
+      return wireStreamResponse({ status, statusText, headers, body, url: url.href });
+    } catch (e) {
+      signal?.removeEventListener("abort", onAbort);
+      closeQuietly(c.conn);
+      if (signal?.aborted) throw signal.reason ?? e;
+      if (c.reused && !c.answering) continue;
+      throw e;
+    }
+  }
+}
+
+function closeQuietly(conn: Deno.Conn): void {
+  try {
+    conn.close();
+  } catch { /* already closed */ }
+}
+
+/**
+ * The body as a byte stream: bytes already read past the head first, then reads from the socket
+ * into the reader's view, never past the body's end (`done(true)` then, or `done(false)` when it
+ * fails, is cancelled or ends with the connection).
+ */
+function bodyStream(
+  c: Connection,
+  framing: { chunked: boolean; length?: number },
+  rest: Uint8Array,
+  done: (reusable: boolean) => void,
+): ReadableStream<Uint8Array> {
+  let pending: Uint8Array = rest;
+  let left = framing.length; // bytes of a delimited body still to come
+  let chunk: ChunkState = { at: "size" };
+  let finished = false;
+  const finish = (reusable: boolean) => {
+    if (finished) return;
+    finished = true;
+    c.leftover = reusable ? pending.slice() : new Uint8Array(0);
+    done(reusable && pending.length === 0);
+  };
+  /** Up to `max` body bytes into `view`: buffered ones first; 0 at the socket's end. */
+  const readInto = async (view: Uint8Array, max: number): Promise<number> => {
+    const room = Math.min(view.length, max);
+    if (pending.length > 0) {
+      const n = Math.min(room, pending.length);
+      view.set(pending.subarray(0, n));
+      pending = pending.subarray(n);
+      return n;
+    }
+    return (await c.conn.read(view.subarray(0, room))) ?? 0;
+  };
+  /** Reads more bytes after `pending` (for a chunk-size line or a CRLF); false at the socket's end. */
+  const more = async (): Promise<boolean> => {
+    const buf = new Uint8Array(4096);
+    const n = await c.conn.read(buf);
+    if (n === null) return false;
+    const joined = new Uint8Array(pending.length + n);
+    joined.set(pending);
+    joined.set(buf.subarray(0, n), pending.length);
+    pending = joined;
+    return true;
+  };
+  /** A line of the chunked framing (without its line end); throws at the socket's end. */
+  const line = async (): Promise<string> => {
+    for (let end = pending.indexOf(10);; end = pending.indexOf(10)) {
+      if (end >= 0) {
+        const text = new TextDecoder().decode(pending.subarray(0, end)).replace(/\r$/, "");
+        pending = pending.subarray(end + 1);
+        return text;
+      }
+      if (pending.length > 8192) throw new TypeError("malformed chunked answer");
+      if (!(await more())) throw new TypeError("connection closed in a chunked answer");
+    }
+  };
+  /** Fills `view` with body bytes of a chunked answer; 0 when the last chunk and trailers are read. */
+  const readChunked = async (view: Uint8Array): Promise<number> => {
+    for (;;) {
+      if (chunk.at === "size") {
+        const text = (await line()).split(";")[0].trim();
+        if (!/^[0-9a-f]{1,12}$/i.test(text)) throw new TypeError("malformed chunk size");
+        const n = parseInt(text, 16);
+        chunk = n === 0 ? { at: "trailers" } : { at: "data", left: n };
+      } else if (chunk.at === "data") {
+        const n = await readInto(view, chunk.left);
+        if (n === 0) throw new TypeError("connection closed in a chunked answer");
+        chunk = chunk.left - n === 0 ? { at: "crlf" } : { at: "data", left: chunk.left - n };
+        return n;
+      } else if (chunk.at === "crlf") {
+        if ((await line()) !== "") throw new TypeError("malformed chunked answer");
+        chunk = { at: "size" };
+      } else {
+        if ((await line()) === "") return 0;
+      }
+    }
+  };
+  return new ReadableStream({
+    type: "bytes",
+    autoAllocateChunkSize: AUTO_CHUNK,
+    async pull(controller: ReadableByteStreamController) {
+      const request = controller.byobRequest!;
+      const view = new Uint8Array(request.view!.buffer, request.view!.byteOffset, request.view!.byteLength);
+      try {
+        let n: number;
+        if (framing.chunked) n = await readChunked(view);
+        else if (left !== undefined) {
+          n = left === 0 ? 0 : await readInto(view, left);
+          if (n === 0 && left > 0) throw new TypeError("connection closed in the middle of the answer");
+          left -= n;
+        } else n = await readInto(view, view.length); // delimited by the connection's end
+        if (n > 0) request.respond(n);
+        const ended = n === 0 || (!framing.chunked && left === 0);
+        if (ended) {
+          finish(left !== undefined || framing.chunked);
+          controller.close();
+          if (n === 0) request.respond(0);
+        }
+      } catch (e) {
+        finish(false);
+        controller.error(e);
+      }
+    },
+    cancel() {
+      finish(false);
+    },
+  });
+}
