@@ -95,10 +95,76 @@ function closeQuietly(conn: Deno.Conn): void {
   } catch { /* already closed */ }
 }
 
+/** The bytes of an answer's body from the socket: those already read past its head first. */
+interface BodySource {
+  /** Up to `max` bytes into `view`; 0 at the socket's end. */
+  readInto(view: Uint8Array, max: number): Promise<number>;
+  /** A line of chunked framing (without its line end); fails at the socket's end. */
+  line(): Promise<string>;
+  /** Bytes read past the body's end (none from a well-behaved server). */
+  unread(): Uint8Array;
+}
+
+function bodySource(c: Connection, rest: Uint8Array): BodySource {
+  let pending: Uint8Array = rest;
+  return {
+    async readInto(view, max) {
+      const room = Math.min(view.length, max);
+      if (pending.length > 0) {
+        const n = Math.min(room, pending.length);
+        view.set(pending.subarray(0, n));
+        pending = pending.subarray(n);
+        return n;
+      }
+      return (await c.conn.read(view.subarray(0, room))) ?? 0;
+    },
+    async line() {
+      for (let end = pending.indexOf(10);; end = pending.indexOf(10)) {
+        if (end >= 0) {
+          const text = new TextDecoder().decode(pending.subarray(0, end)).replace(/\r$/, "");
+          pending = pending.subarray(end + 1);
+          return text;
+        }
+        if (pending.length > 8192) throw new TypeError("malformed chunked answer");
+        const buf = new Uint8Array(4096);
+        const n = await c.conn.read(buf);
+        if (n === null) throw new TypeError("connection closed in a chunked answer");
+        const joined = new Uint8Array(pending.length + n);
+        joined.set(pending);
+        joined.set(buf.subarray(0, n), pending.length);
+        pending = joined;
+      }
+    },
+    unread: () => pending,
+  };
+}
+
+/** Reads a chunked body: each call fills `view` with data bytes; 0 once the last chunk and trailers are read. */
+function chunkedReader(source: BodySource): (view: Uint8Array) => Promise<number> {
+  let at: ChunkState = { at: "size" };
+  return async (view) => {
+    for (;;) {
+      if (at.at === "size") {
+        const text = (await source.line()).split(";")[0].trim();
+        if (!/^[0-9a-f]{1,12}$/i.test(text)) throw new TypeError("malformed chunk size");
+        const n = parseInt(text, 16);
+        at = n === 0 ? { at: "trailers" } : { at: "data", left: n };
+      } else if (at.at === "data") {
+        const n = await source.readInto(view, at.left);
+        if (n === 0) throw new TypeError("connection closed in a chunked answer");
+        at = at.left - n === 0 ? { at: "crlf" } : { at: "data", left: at.left - n };
+        return n;
+      } else if (at.at === "crlf") {
+        if ((await source.line()) !== "") throw new TypeError("malformed chunked answer");
+        at = { at: "size" };
+      } else if ((await source.line()) === "") return 0;
+    }
+  };
+}
+
 /**
- * The body as a byte stream: bytes already read past the head first, then reads from the socket
- * into the reader's view, never past the body's end (`done(true)` then, or `done(false)` when it
- * fails, is cancelled or ends with the connection).
+ * The body as a byte stream: reads from the socket into the reader's view, never past the body's
+ * end (`done(true)` then, or `done(false)` when it fails, is cancelled or ends with the connection).
  */
 function bodyStream(
   c: Connection,
@@ -106,70 +172,16 @@ function bodyStream(
   rest: Uint8Array,
   done: (reusable: boolean) => void,
 ): ReadableStream<Uint8Array> {
-  let pending: Uint8Array = rest;
+  const source = bodySource(c, rest);
+  const chunked = framing.chunked ? chunkedReader(source) : undefined;
   let left = framing.length; // bytes of a delimited body still to come
-  let chunk: ChunkState = { at: "size" };
   let finished = false;
   const finish = (reusable: boolean) => {
     if (finished) return;
     finished = true;
-    c.leftover = reusable ? pending.slice() : new Uint8Array(0);
-    done(reusable && pending.length === 0);
-  };
-  /** Up to `max` body bytes into `view`: buffered ones first; 0 at the socket's end. */
-  const readInto = async (view: Uint8Array, max: number): Promise<number> => {
-    const room = Math.min(view.length, max);
-    if (pending.length > 0) {
-      const n = Math.min(room, pending.length);
-      view.set(pending.subarray(0, n));
-      pending = pending.subarray(n);
-      return n;
-    }
-    return (await c.conn.read(view.subarray(0, room))) ?? 0;
-  };
-  /** Reads more bytes after `pending` (for a chunk-size line or a CRLF); false at the socket's end. */
-  const more = async (): Promise<boolean> => {
-    const buf = new Uint8Array(4096);
-    const n = await c.conn.read(buf);
-    if (n === null) return false;
-    const joined = new Uint8Array(pending.length + n);
-    joined.set(pending);
-    joined.set(buf.subarray(0, n), pending.length);
-    pending = joined;
-    return true;
-  };
-  /** A line of the chunked framing (without its line end); throws at the socket's end. */
-  const line = async (): Promise<string> => {
-    for (let end = pending.indexOf(10);; end = pending.indexOf(10)) {
-      if (end >= 0) {
-        const text = new TextDecoder().decode(pending.subarray(0, end)).replace(/\r$/, "");
-        pending = pending.subarray(end + 1);
-        return text;
-      }
-      if (pending.length > 8192) throw new TypeError("malformed chunked answer");
-      if (!(await more())) throw new TypeError("connection closed in a chunked answer");
-    }
-  };
-  /** Fills `view` with body bytes of a chunked answer; 0 when the last chunk and trailers are read. */
-  const readChunked = async (view: Uint8Array): Promise<number> => {
-    for (;;) {
-      if (chunk.at === "size") {
-        const text = (await line()).split(";")[0].trim();
-        if (!/^[0-9a-f]{1,12}$/i.test(text)) throw new TypeError("malformed chunk size");
-        const n = parseInt(text, 16);
-        chunk = n === 0 ? { at: "trailers" } : { at: "data", left: n };
-      } else if (chunk.at === "data") {
-        const n = await readInto(view, chunk.left);
-        if (n === 0) throw new TypeError("connection closed in a chunked answer");
-        chunk = chunk.left - n === 0 ? { at: "crlf" } : { at: "data", left: chunk.left - n };
-        return n;
-      } else if (chunk.at === "crlf") {
-        if ((await line()) !== "") throw new TypeError("malformed chunked answer");
-        chunk = { at: "size" };
-      } else {
-        if ((await line()) === "") return 0;
-      }
-    }
+    const unread = source.unread();
+    c.leftover = reusable ? unread.slice() : new Uint8Array(0);
+    done(reusable && unread.length === 0);
   };
   return new ReadableStream({
     type: "bytes",
@@ -179,16 +191,15 @@ function bodyStream(
       const view = new Uint8Array(request.view!.buffer, request.view!.byteOffset, request.view!.byteLength);
       try {
         let n: number;
-        if (framing.chunked) n = await readChunked(view);
+        if (chunked) n = await chunked(view);
         else if (left !== undefined) {
-          n = left === 0 ? 0 : await readInto(view, left);
+          n = left === 0 ? 0 : await source.readInto(view, left);
           if (n === 0 && left > 0) throw new TypeError("connection closed in the middle of the answer");
           left -= n;
-        } else n = await readInto(view, view.length); // delimited by the connection's end
+        } else n = await source.readInto(view, view.length); // delimited by the connection's end
         if (n > 0) request.respond(n);
-        const ended = n === 0 || (!framing.chunked && left === 0);
-        if (ended) {
-          finish(left !== undefined || framing.chunked);
+        if (n === 0 || (!chunked && left === 0)) {
+          finish(left !== undefined || chunked !== undefined);
           controller.close();
           if (n === 0) request.respond(0);
         }

@@ -236,25 +236,8 @@ const BOTH_PATHS: Row[] = [
     "Bad Key",
     "s.txt",
   ]),
-  ...rows(["object", "download", "hot-one"], [
-    "object",
-    "download",
-    "hot-one",
-    "s.txt",
-    "big.bin",
-    "-o",
-    "m/",
-    "--force",
-  ], [
-    "object",
-    "download",
-    "hot-one",
-    "--prefix",
-    "s",
-    "-o",
-    "p/",
-    "--force",
-  ]),
+  // Several keys or --prefix (left to the tree, matchHot's test shows) print their elapsed time: not here.
+  ...rows(["object", "download", "hot-one"]),
   {
     argv: ["object", "download", "hot-one", "s.txt", "-o", "exists.txt"],
     files: { "CWD/exists.txt": "mine" },

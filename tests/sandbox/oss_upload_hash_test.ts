@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { createClock } from "../../src/sandbox/clock.ts";
 import { createOssStore, type OssStore } from "../../src/sandbox/oss/store.ts";
-import { completeUpload, openUpload, storePart } from "../../src/sandbox/oss/uploads.ts";
+import { abortUpload, completeUpload, openUpload, storePart } from "../../src/sandbox/oss/uploads.ts";
 import { patternBytes, sha1Hex } from "./object_helpers.ts";
 
 const MIB5 = 5 * 1024 * 1024;
@@ -132,4 +132,17 @@ Deno.test("completing while a part is still hashed as it streams: the SHA-1 is o
       await tick();
     });
   }
+});
+
+Deno.test("a part stored while its session closes is dropped quietly, and leaves no folder behind", async () => {
+  await withStore(async (oss) => {
+    const s = openUpload(oss, "b", "o");
+    // The part starts (its folder made) and the session is aborted before or while its file opens.
+    const racing = storePart(oss, s, 1, ReadableStream.from([patternBytes(1000, 11)]));
+    await abortUpload(oss, s);
+    assert.equal(await racing, undefined);
+    // A part for the closed session: nothing stored, its folder not made again.
+    assert.equal(await storePart(oss, s, 2, ReadableStream.from([patternBytes(10, 12)])), undefined);
+    assert.equal(await Deno.stat(s.dir).then(() => "there", () => "gone"), "gone");
+  });
 });

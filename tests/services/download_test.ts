@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import path from "node:path";
+import { hexOf } from "../../src/core/bytes.ts";
 import { DiazoError } from "../../src/core/errors.ts";
 import { fetchToFile } from "../../src/services/download.ts";
 import { createHttp } from "../../src/services/http.ts";
@@ -74,10 +75,7 @@ Deno.test("a streamed download over the raw transport: ranges joined, progress a
   const { rawFetch } = await import("../../src/services/raw_transport.ts");
   const { rawStreamFetch } = await import("../../src/services/raw_stream.ts");
   const payload = new Uint8Array(3 * 1024 * 1024 + 17).map((_, i) => (i * 7) % 251);
-  const sha1 = Array.from(
-    new Uint8Array(await crypto.subtle.digest("SHA-1", payload)),
-    (b) => b.toString(16).padStart(2, "0"),
-  ).join("");
+  const sha1 = hexOf(await crypto.subtle.digest("SHA-1", payload));
   const s = payloadServer(payload);
   const dir = await Deno.makeTempDir();
   try {

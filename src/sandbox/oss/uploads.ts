@@ -104,6 +104,7 @@ export async function storePart(
   partNumber: number,
   body: ReadableStream<Uint8Array> | null,
 ): Promise<UploadedPart | undefined> {
+  if (sessionClosed(oss, session)) return undefined; // and its folder, removed, stays so
   await Deno.mkdir(session.dir, { recursive: true });
   const file = join(session.dir, `${partNumber}.${randomHex(6)}`);
   // The next part in order goes into the digest as it streams in: hashing it from disk afterwards
@@ -117,11 +118,13 @@ export async function storePart(
     size = await streamToFile(file, body, inline ? (chunk) => digest.hash.update(chunk) : undefined);
   } catch (e) {
     if (inline && session.digest === digest) session.digest = freshDigest(); // it holds part of a part
+    // Completed or aborted meanwhile, its folder removed under this part: the session is closed.
+    if (sessionClosed(oss, session)) return undefined;
     throw e;
   } finally {
     if (inline && session.inline === partNumber) session.inline = undefined;
   }
-  if (session.state !== "open" || oss.uploads.get(session.uploadKey) !== session) {
+  if (sessionClosed(oss, session)) {
     await removeQuietly(file);
     return undefined;
   }
@@ -133,6 +136,10 @@ export async function storePart(
   scheduleHashing(session);
   if (old) await removeQuietly(old.file);
   return part;
+}
+
+function sessionClosed(oss: OssStore, session: UploadSession): boolean {
+  return session.state !== "open" || oss.uploads.get(session.uploadKey) !== session;
 }
 
 function unquoted(eTag: string): string {
