@@ -11,7 +11,7 @@ import type { Http } from "./http.ts";
 import type { BucketKey, ObjectKey } from "../aps/ids.ts";
 import { hexOf } from "../core/bytes.ts";
 import { type DownloadUrl, getDownloadUrl } from "./oss_objects.ts";
-import type { Hash } from "node:crypto";
+import { drainInto, sha1Of } from "./download_drain.ts";
 
 /** How often a download that broke off mid-stream is continued (or started again). */
 const STREAM_ROUNDS = 3;
@@ -224,8 +224,10 @@ async function streamOnce(
     truncate: offset === 0,
   });
   try {
-    // The bytes kept from an earlier run are hashed first; the rest as they arrive.
-    const hash = await sha1Of(offset > 0 ? part : undefined, offset);
+    // The bytes kept from an earlier run are hashed first, the rest as they arrive; node:crypto loads
+    // while the first request is under way.
+    const hashing = sha1Of(offset > 0 ? part : undefined, offset);
+    hashing.catch(() => {}); // awaited below: a request failing first must not leave it unhandled
     const written = { size: offset, lastShown: 0 };
     const urls = complete ? [] : o.urls;
     for (const [i, url] of urls.entries()) {
@@ -236,6 +238,10 @@ async function streamOnce(
         responseType: "stream",
         signal: o.signal,
       })).data;
+      const hash = await hashing.catch(async (e) => {
+        await body.cancel().catch(() => {});
+        throw e;
+      });
       try {
         await drainInto(body, file, hash, written, o);
       } catch (e) {
@@ -244,72 +250,9 @@ async function streamOnce(
       }
     }
     o.onProgress?.(written.size, o.expectedSize);
-    return { size: written.size, sha1: hash.digest("hex") };
+    return { size: written.size, sha1: (await hashing).digest("hex") };
   } finally {
     file.close();
-  }
-}
-
-/** A SHA-1 hash, fed the first `length` bytes of `file` when one is given (a resumed part file). */
-async function sha1Of(file: string | undefined, length: number): Promise<Hash> {
-  const { createHash } = await import("node:crypto");
-  const hash = createHash("sha1");
-  if (file === undefined) return hash;
-  using f = await Deno.open(file, { read: true });
-  const buf = new Uint8Array(READ_SIZE);
-  for (let left = length; left > 0;) {
-    const n = await f.read(buf.subarray(0, Math.min(buf.length, left)));
-    if (n === null) throw new Error(`${file} ended before ${length} bytes`);
-    hash.update(buf.subarray(0, n));
-    left -= n;
-  }
-  return hash;
-}
-
-/** Bytes read (and written) per step of a streamed download. */
-const READ_SIZE = 256 * 1024;
-
-/**
- * Reads `body` into one reused buffer (a BYOB reader, where the stream offers one: the raw
- * transport's does), hashing and writing each piece before the next read: the bytes are in the
- * CPU's cache once, and no worker reads the file back (issue 18: a 2-core machine shares its CPU
- * between this, the hash and the server).
- */
-async function drainInto(
-  body: ReadableStream<Uint8Array>,
-  file: Deno.FsFile,
-  hash: Hash,
-  written: { size: number; lastShown: number },
-  o: FetchToFileOptions,
-): Promise<void> {
-  const take = (bytes: Uint8Array) => {
-    hash.update(bytes);
-    for (let off = 0; off < bytes.length;) off += file.writeSync(bytes.subarray(off));
-    written.size += bytes.length;
-    const now = performance.now();
-    if (o.onProgress && now - written.lastShown >= 100) {
-      written.lastShown = now;
-      o.onProgress(written.size, o.expectedSize);
-    }
-  };
-  let byob: ReadableStreamBYOBReader | undefined;
-  try {
-    byob = body.getReader({ mode: "byob" });
-  } catch { /* not a byte stream: chunks as they come */ }
-  if (!byob) {
-    for await (const chunk of body) take(chunk);
-    return;
-  }
-  let buf = new Uint8Array(READ_SIZE);
-  try {
-    for (;;) {
-      const { value, done } = await byob.read(buf);
-      if (done) break;
-      take(value);
-      buf = new Uint8Array(value.buffer); // the reader hands the buffer back with the bytes
-    }
-  } finally {
-    byob.releaseLock();
   }
 }
 
