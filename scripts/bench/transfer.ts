@@ -3,10 +3,12 @@
  * bundle as users run it, against a sandbox process, beside the loopback ceiling (one plain PUT and
  * its completion / one GET of the same bytes into a file, to the sandbox's storage route), with the
  * diazo process's peak memory (small-file batches: batch.ts). Each diazo run and its ceiling take
- * turns, five rounds: the machine's pace drifts by a third between minutes, so the share is taken
- * per round and its median printed.
- * Printed, never asserted. Size: BENCH_TRANSFER_MIB (default 1024).
+ * turns, five rounds, each run after the same preparation (`prime`): the machine's pace drifts by a
+ * third between minutes, so the share is taken per round and its median printed.
+ * Printed, never asserted. Size: BENCH_TRANSFER_MIB (default 1024); BENCH_DEBUG=1 prints each
+ * round's times.
  */
+import { createHash } from "node:crypto";
 import path from "node:path";
 import { rawFetch } from "../../src/services/raw_transport.ts";
 import { bundle, COMPILE_PERMISSIONS } from "../build.ts";
@@ -150,29 +152,50 @@ async function ceilingPut(url: string, bytes: Uint8Array<ArrayBuffer>): Promise<
   return performance.now() - t0;
 }
 
+/** The signed storage URL of the object `key`. */
+async function signedGet(url: string, key: string): Promise<string> {
+  const { auth, obj } = await ceilingTarget(url, key);
+  return (await (await fetch(`${obj}/signeds3download?minutesExpiration=60`, { headers: auth })).json()).url;
+}
+
+/**
+ * One GET of the object `key` with its bytes discarded: printed for the record, and run before each
+ * download pair so that both of its runs read the sandbox's files from memory (the first reader of
+ * a round otherwise pays for reading them from disk).
+ */
+async function discardGet(url: string, key: string): Promise<number> {
+  const signed = await signedGet(url, key);
+  const t0 = performance.now();
+  for await (const _ of (await fetch(signed)).body!) { /* discard */ }
+  return performance.now() - t0;
+}
+
 /**
  * The download ceiling: one GET of the object diazo downloads (`key`) streamed into `copy`, a fresh
- * file (what a plain `curl -o` does), and, for the record, one GET with its bytes discarded. Like
- * diazo's download runs, it first deletes its previous copy, then settles: on this machine kind,
- * memory freed long ago goes back to the host and is slow to write into again, so both must write
- * into memory freed just before.
+ * file (what a plain `curl -o` does), after the same preparation as diazo's download runs: its
+ * previous copy deleted, the machine primed (`prime`).
  */
 async function ceilingGet(
   url: string,
   key: string,
   copy: string,
-): Promise<{ getMs: number; discardMs: number }> {
-  const { auth, obj } = await ceilingTarget(url, key);
-  const dl = await (await fetch(`${obj}/signeds3download?minutesExpiration=60`, { headers: auth })).json();
-  let t0 = performance.now();
-  for await (const _ of (await fetch(dl.url)).body!) { /* discard */ }
-  const discardMs = performance.now() - t0;
+  size: number,
+): Promise<{ getMs: number; checkMs: number }> {
+  const signed = await signedGet(url, key);
   await Deno.remove(copy).catch(() => {});
-  await settle();
-  t0 = performance.now();
+  await prime(path.dirname(copy), size);
+  let t0 = performance.now();
   const saved = await Deno.open(copy, { write: true, create: true, truncate: true });
-  await (await fetch(dl.url)).body!.pipeTo(saved.writable);
-  return { getMs: performance.now() - t0, discardMs };
+  await (await fetch(signed)).body!.pipeTo(saved.writable);
+  const getMs = performance.now() - t0;
+  // For the record: what checking the copy afterwards adds (`curl -o` then `sha1sum`), which diazo does.
+  t0 = performance.now();
+  const hash = createHash("sha1");
+  const buf = new Uint8Array(MiB);
+  using read = Deno.openSync(copy);
+  for (let n = read.readSync(buf); n !== null; n = read.readSync(buf)) hash.update(buf.subarray(0, n));
+  hash.digest("hex");
+  return { getMs, checkMs: performance.now() - t0 };
 }
 
 const rate = (bytes: number, ms: number) => bytes / MiB / (ms / 1000);
@@ -181,6 +204,30 @@ const rate = (bytes: number, ms: number) => bytes / MiB / (ms / 1000);
 async function settle(): Promise<void> {
   await new Deno.Command("sync").output().catch(() => {});
   await new Promise((r) => setTimeout(r, 500));
+}
+
+/**
+ * Brings the machine to one state before each timed transfer: `size` bytes written and deleted in
+ * `dir`, so that the transfer's writes land in memory freed just before, and for an upload its
+ * source file read (in the page cache, as the ceiling's bytes are in memory). On this machine kind
+ * memory freed long ago goes back to the host and is slow to write into again: without this, the
+ * second run of a pair measured up to twice as fast as the first, whichever it was.
+ */
+async function prime(dir: string, size: number, source?: string): Promise<void> {
+  const buf = new Uint8Array(8 * MiB);
+  if (source) {
+    using f = await Deno.open(source);
+    while ((await f.read(buf)) !== null) { /* into the page cache */ }
+  }
+  const scratch = path.join(dir, "prime.bin");
+  {
+    using out = await Deno.open(scratch, { write: true, create: true, truncate: true });
+    for (let left = size; left > 0; left -= buf.length) {
+      await out.write(buf.subarray(0, Math.min(left, buf.length)));
+    }
+  }
+  await Deno.remove(scratch);
+  await settle();
 }
 
 /** A clean environment for diazo and its sandbox under a scratch `home`, logged in as the sandbox's app. */
@@ -204,6 +251,8 @@ interface Round {
   putMs: number;
   up: Run;
   getMs: number;
+  /** The ceiling's GET and then the SHA-1 of its copy. */
+  checkMs: number;
   discardMs: number;
   down: Run;
 }
@@ -228,6 +277,7 @@ function printTransfer(size: number, rounds: Round[]): void {
     ],
     ["(one GET, bytes discarded)", median(rounds.map((r) => rate(size, r.discardMs))), "", undefined],
     ["loopback ceiling: GET to file", median(rounds.map((r) => rate(size, r.getMs))), "", undefined],
+    ["(that GET, then its SHA-1)", median(rounds.map((r) => rate(size, r.getMs + r.checkMs))), "", undefined],
     [
       "diazo object download",
       median(rounds.map((r) => rate(size, r.down.ms))),
@@ -271,29 +321,36 @@ export async function benchTransfer(): Promise<void> {
     const rounds: Round[] = [];
     /** Runs `a` and `b`, `a` first in even rounds and `b` first in odd ones. */
     const pair = async <A, B>(round: number, a: () => Promise<A>, b: () => Promise<B>): Promise<[A, B]> => {
-      if (round % 2 === 1) {
+      if (round % 2 !== 0) {
         const second = await b();
         return [await a(), second];
       }
       const first = await a();
       return [first, await b()];
     };
-    for (let round = 0; round < ROUNDS; round++) {
+    // Round -1 warms up and is not counted: a first run of the bundle's download code compiles it
+    // (Deno keeps V8's code cache for the next runs), which measured the first download at half speed.
+    for (let round = -1; round < ROUNDS; round++) {
       const [putMs, up] = await pair(
         round,
-        async () => (await settle(), await ceilingPut(sb.url, bytes)),
-        async () => (await settle(), await run(["object", "upload", BUCKET, file, "--output", "json"])),
+        async () => (await prime(home, size, file), await ceilingPut(sb.url, bytes)),
+        async () => (await prime(home, size, file),
+          await run(["object", "upload", BUCKET, file, "-o", "json"])),
       );
-      const [get, down] = await pair(
+      const discardMs = await discardGet(sb.url, "model.obj");
+      const [{ getMs, checkMs }, down] = await pair(
         round,
-        () => ceilingGet(sb.url, "model.obj", `${copy}.ceiling`),
+        () => ceilingGet(sb.url, "model.obj", `${copy}.ceiling`, size),
         async () => {
           await Deno.remove(copy).catch(() => {});
-          await settle();
+          await prime(home, size);
           return await run(["object", "download", BUCKET, "model.obj", "-o", copy]);
         },
       );
-      rounds.push({ putMs, up, ...get, down });
+      if (round >= 0) rounds.push({ putMs, up, getMs, checkMs, discardMs, down });
+      if (Deno.env.get("BENCH_DEBUG")) {
+        console.error(round, { putMs, up: up.ms, getMs, checkMs, discardMs, down: down.ms });
+      }
     }
     printTransfer(size, rounds);
     console.log("  goals: upload and download >= 80% of the ceiling; peak memory < 150 MiB for any size");
