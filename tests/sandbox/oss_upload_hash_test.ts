@@ -35,6 +35,10 @@ async function withStore(fn: (oss: OssStore) => Promise<void>): Promise<void> {
 }
 
 const tick = () => new Promise((r) => setTimeout(r, 5));
+/** Waits (up to 2 s: a loaded machine is slow to open files) until `ok()` holds. */
+const until = async (ok: () => boolean) => {
+  for (let i = 0; i < 400 && !ok(); i++) await tick();
+};
 const meta = {};
 
 Deno.test("parts streaming at once: the next in order is hashed as it arrives, the others from disk", async () => {
@@ -43,7 +47,7 @@ Deno.test("parts streaming at once: the next in order is hashed as it arrives, t
     const bytes = [patternBytes(MIB5, 1), patternBytes(MIB5, 2), patternBytes(1000, 3)];
     const bodies = bytes.map(() => body());
     const stored = bodies.map((b, i) => storePart(oss, s, i + 1, b.stream));
-    await tick();
+    await until(() => s.inline === 1);
     assert.equal(s.inline, 1, "part 1, the next in order, is hashed as it streams");
     bodies[2].send(bytes[2]), bodies[2].end();
     bodies[1].send(bytes[1].subarray(0, 100));
@@ -63,7 +67,7 @@ Deno.test("a part that fails while hashed as it streams leaves no trace in the o
     const one = patternBytes(MIB5, 4), two = patternBytes(MIB5, 5);
     const broken = body();
     const failed = storePart(oss, s, 1, broken.stream);
-    await tick();
+    await until(() => s.inline === 1);
     assert.equal(s.inline, 1);
     broken.send(one.subarray(0, 3 << 20));
     await tick();
@@ -87,7 +91,7 @@ Deno.test("two uploads of the part hashed as it streams: the one that ends last 
       const a = patternBytes(MIB5, 6), b = patternBytes(MIB5, 7), last = patternBytes(10, 8);
       const first = body(), again = body();
       const pa = storePart(oss, s, 1, first.stream);
-      await tick();
+      await until(() => s.inline === 1);
       const pb = storePart(oss, s, 1, again.stream);
       assert.equal(s.inline, 1, "the first copy is hashed as it streams, the second is not");
       if (inlineEndsLast) {
@@ -119,10 +123,10 @@ Deno.test("completing while a part is still hashed as it streams: the SHA-1 is o
         void storePart(oss, s, 2, streaming.stream).catch(() => {});
       } else {
         void storePart(oss, s, 1, streaming.stream).catch(() => {});
-        await tick();
+        await until(() => s.inline === 1);
         await storePart(oss, s, 1, ReadableStream.from([one]));
       }
-      await tick();
+      await until(() => s.inline !== undefined);
       assert.notEqual(s.inline, undefined, late);
       streaming.send(stray.subarray(0, 3 << 20));
       await tick();

@@ -119,15 +119,12 @@ export async function storePart(
   } catch (e) {
     if (inline && session.digest === digest) session.digest = freshDigest(); // it holds part of a part
     // Completed or aborted meanwhile, its folder removed under this part: the session is closed.
-    if (sessionClosed(oss, session)) return undefined;
+    if (sessionClosed(oss, session)) return await dropLatePart(session, file);
     throw e;
   } finally {
     if (inline && session.inline === partNumber) session.inline = undefined;
   }
-  if (sessionClosed(oss, session)) {
-    await removeQuietly(file);
-    return undefined;
-  }
+  if (sessionClosed(oss, session)) return await dropLatePart(session, file);
   const part = { file, size, eTag: `"${randomHex(16)}"` };
   const old = session.parts.get(partNumber);
   session.parts.set(partNumber, part);
@@ -136,6 +133,16 @@ export async function storePart(
   scheduleHashing(session);
   if (old) await removeQuietly(old.file);
   return part;
+}
+
+/**
+ * Removes a part that arrived for a closed session, and the session's folder once the session is
+ * over: the part's own start may have made the folder again after the session removed it.
+ */
+async function dropLatePart(session: UploadSession, file: string): Promise<undefined> {
+  await removeQuietly(file);
+  if (session.state === "aborted" || session.state === "completed") await removeQuietly(session.dir);
+  return undefined;
 }
 
 function sessionClosed(oss: OssStore, session: UploadSession): boolean {
