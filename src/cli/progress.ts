@@ -1,12 +1,6 @@
 /** A byte progress bar on stderr, shown only when stderr is a terminal and not with --quiet. */
 import type { Ctx } from "./context.ts";
-import type { StartProgress } from "../ops/progress.ts";
-
-/** Updates a progress display; `stop` clears it. */
-export interface Progress {
-  update(done: number, total?: number): void;
-  stop(): void;
-}
+import type { Progress, StartProgress } from "../ops/progress.ts";
 
 const NONE: Progress = { update() {}, stop() {} };
 

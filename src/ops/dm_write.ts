@@ -36,9 +36,7 @@ import { readTextIfExists, writeFileAtomic } from "../platform/fs.ts";
 import type { OpsDeps } from "./deps.ts";
 import { dmHttp, type LoginChoice } from "./dm.ts";
 import { downloadShown } from "./object_download.ts";
-import type { StartProgress } from "./progress.ts";
-
-const noProgress: StartProgress = () => Promise.resolve({ update() {}, stop() {} });
+import { noProgress, type StartProgress } from "./progress.ts";
 
 /** `folder create`: a folder named `name` in `parent`. */
 export async function runFolderCreate(
