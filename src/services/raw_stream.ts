@@ -7,13 +7,11 @@
  */
 import {
   bodyFraming,
+  connect,
   type Connection,
-  isIpLiteral,
-  open,
   readHead,
   release,
   requestHead,
-  untilAborted,
   writeAll,
 } from "./raw_transport.ts";
 import { wireStreamResponse } from "./wire.ts";
@@ -43,14 +41,8 @@ export async function rawStreamFetch(
   signal?.throwIfAborted();
   const headBytes = requestHead(url, method, init.headers, 0);
   for (let fresh = false;; fresh = true) {
-    let c: Connection & { reused: boolean };
-    try {
-      c = await untilAborted(open(url, fresh, Infinity), signal);
-    } catch (e) {
-      if (signal?.aborted) throw signal.reason ?? e;
-      if (isIpLiteral(url.hostname)) throw e;
-      return await fetch(input, init); // a name whose first address does not answer: fetch tries them all
-    }
+    const c = await connect(url, fresh, Infinity, signal);
+    if (!c) return await fetch(input, init); // nothing was sent: fetch sends the request
     const onAbort = () => c.conn.close();
     signal?.addEventListener("abort", onAbort, { once: true });
     const done = (reusable: boolean) => {

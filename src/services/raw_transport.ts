@@ -44,7 +44,7 @@ export function proxyConfigured(env: Record<string, string | undefined>): boolea
 }
 
 /** A pooled connection to `url`'s origin idle for less than `maxIdleMs`, or a new one (`fresh`: always new). */
-export async function open(
+async function open(
   url: URL,
   fresh: boolean,
   maxIdleMs: number,
@@ -62,13 +62,34 @@ export async function open(
   return { conn, leftover: new Uint8Array(0), reused: false };
 }
 
+/**
+ * A connection for a request to `url` (pooled unless `fresh`), or undefined when fetch must send it:
+ * Deno.connect tries only the first address a name resolves to (say an IPv6 one that does not
+ * answer, or ::1 for localhost when the server listens on 127.0.0.1), and fetch tries each of them.
+ * Aborting the signal rejects with its reason.
+ */
+export async function connect(
+  url: URL,
+  fresh: boolean,
+  maxIdleMs: number,
+  signal?: AbortSignal,
+): Promise<(Connection & { reused: boolean }) | undefined> {
+  try {
+    return await untilAborted(open(url, fresh, maxIdleMs), signal);
+  } catch (e) {
+    if (signal?.aborted) throw signal.reason ?? e;
+    if (isIpLiteral(url.hostname)) throw e;
+    return undefined;
+  }
+}
+
 /** True for a host given as an IP address (no name to resolve to other addresses). */
-export function isIpLiteral(hostname: string): boolean {
+function isIpLiteral(hostname: string): boolean {
   return hostname.startsWith("[") || /^\d{1,3}(\.\d{1,3}){3}$/.test(hostname);
 }
 
 /** The connection being opened, or the signal's reason once it aborts (Deno.connect takes no signal). */
-export function untilAborted<T extends { conn: Deno.Conn }>(
+function untilAborted<T extends { conn: Deno.Conn }>(
   opening: Promise<T>,
   signal?: AbortSignal,
 ): Promise<T> {
@@ -344,17 +365,8 @@ export async function rawFetch(input: string | URL | Request, init: RequestInit 
   const headBytes = requestHead(url, method, init.headers, body.length);
   const idempotent = IDEMPOTENT.has(method);
   for (let fresh = false;; fresh = true) {
-    let c: Connection & { reused: boolean };
-    try {
-      c = await untilAborted(open(url, fresh, idempotent ? Infinity : FRESH_IDLE_MS), signal);
-    } catch (e) {
-      if (signal?.aborted) throw signal.reason ?? e;
-      // Deno.connect tries only the first address a name resolves to (say an IPv6 one that does not
-      // answer, or ::1 for localhost when the server listens on 127.0.0.1); fetch tries each of them.
-      // Nothing was sent: fetch sends the request.
-      if (isIpLiteral(url.hostname)) throw e;
-      return await fetch(input, init);
-    }
+    const c = await connect(url, fresh, idempotent ? Infinity : FRESH_IDLE_MS, signal);
+    if (!c) return await fetch(input, init); // nothing was sent: fetch sends the request
     const onAbort = () => c.conn.close();
     signal?.addEventListener("abort", onAbort, { once: true });
     let sent = false;
