@@ -20,8 +20,11 @@ export async function sha1Of(file: string | undefined, length: number): Promise<
   return hash;
 }
 
-/** Bytes read (and written) per step of a streamed download. */
-const READ_SIZE = 256 * 1024;
+/**
+ * Bytes read, hashed and written per step of a streamed download: 1 MiB ran a 512 MiB download
+ * about 10% faster than 256 KiB did (a quarter of the calls of each; issue 18).
+ */
+const READ_SIZE = 1024 * 1024;
 
 /**
  * Reads `body` into one reused buffer (a BYOB reader, where the stream offers one: the raw
