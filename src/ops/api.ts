@@ -37,7 +37,8 @@ export interface ApiOptions {
 
 /**
  * The answer: status and body (parsed JSON; else text when it is UTF-8; else the bytes as they
- * came, with their content type); with --paginate, every item of every page.
+ * came, with their content type); with --paginate, every item of every page (a JSON:API list whose
+ * pages include related resources: `{data, included}` with every page's of each).
  */
 export interface ApiResult {
   status: number;
@@ -257,9 +258,25 @@ export async function runApi(o: ApiOptions, deps: OpsDeps): Promise<ApiResult> {
   const scheme = detectScheme(first.data);
   if (!scheme) return { status: first.status, data: first.data, pages: 1 };
   const items: unknown[] = [];
+  const included = new Map<string, unknown>();
   let pages = 0;
-  for await (
-    const item of paginate<unknown>(withFirstPage(http, first), spec, scheme, { onPage: () => void pages++ })
-  ) items.push(item);
-  return { status: first.status, data: items, pages };
+  const onPage = (page: Record<string, unknown>) => {
+    pages++;
+    if (scheme === "dm" && Array.isArray(page.included)) {
+      for (const resource of page.included) included.set(resourceKey(resource, included.size), resource);
+    }
+  };
+  for await (const item of paginate<unknown>(withFirstPage(http, first), spec, scheme, { onPage })) {
+    items.push(item);
+  }
+  // A JSON:API list's pages carry related resources in `included` (e.g. each item's tip version):
+  // they come back beside the items, as one document, rather than being dropped.
+  const data = included.size > 0 ? { data: items, included: [...included.values()] } : items;
+  return { status: first.status, data, pages };
+}
+
+/** A JSON:API resource's identity (type and id), so that one included by several pages is kept once. */
+function resourceKey(resource: unknown, fallback: number): string {
+  const r = resource as { type?: unknown; id?: unknown } | null;
+  return typeof r?.type === "string" && typeof r?.id === "string" ? `${r.type}\u0000${r.id}` : `#${fallback}`;
 }

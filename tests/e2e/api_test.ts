@@ -136,3 +136,37 @@ Deno.test("api: a binary answer reaches stdout byte for byte, a text one as it c
     assert.equal(text.code, 0, text.stderr);
     assert.equal(text.stdout, "plain text, not JSON\n", "text is written as it came, not as a JSON string");
   }));
+
+Deno.test("api: --paginate over a JSON:API list keeps every page's included resources beside the items", () =>
+  withSandboxHome(async (h) => {
+    type Doc = { data: { id: string; relationships?: unknown }[]; included?: { type: string; id: string }[] };
+    const ok = async <T>(args: string[]): Promise<T> => {
+      const r = await h.run([...args, "-o", "json"]);
+      assert.equal(r.code, 0, `${args.join(" ")}: ${r.stderr}`);
+      return json<T>(r);
+    };
+    const hub = (await ok<{ id: string }[]>(["hub", "list"]))[0].id;
+    const project = (await ok<{ id: string; name: string }[]>(["project", "list", hub]))
+      .find((p) => p.name === "Riverside Tower")!.id;
+    const top = (await ok<{ id: string; name: string }[]>(["folder", "list", project, "--hub", hub]))
+      .find((f) => f.name === "Project Files")!.id;
+    const sheets = (await ok<{ id: string; name: string }[]>(["folder", "list", project, top]))
+      .find((f) => f.name === "Sheets")!.id;
+    const contents = `/data/v1/projects/${project}/folders/${encodeURIComponent(sheets)}/contents`;
+
+    // One page as the platform sends it: its items' tip versions are in `included`.
+    const one = await ok<Doc>(["api", contents, "--param", "page[limit]=100"]);
+    assert.equal(one.data.length, 100);
+    assert.equal(one.included?.length, 100);
+
+    const all = await ok<Doc>(["api", contents, "--param", "page[limit]=100", "--paginate"]);
+    assert.equal(all.data.length, 450, "every item of the five pages");
+    assert.equal(all.included?.length, 450, "every page's included versions, none dropped");
+    assert.ok(all.included!.every((r) => r.type === "versions"));
+    assert.equal(new Set(all.included!.map((r) => r.id)).size, 450);
+    assert.deepEqual(all.included!.slice(0, 100), one.included, "in page order");
+
+    // A list whose pages include nothing stays a plain array of its items.
+    const projects = await ok<unknown[]>(["api", `/project/v1/hubs/${hub}/projects`, "--paginate"]);
+    assert.ok(Array.isArray(projects) && projects.length > 0);
+  }));
