@@ -6,7 +6,9 @@
  * turns, five rounds, each run after the same preparation (`prime`): the machine's pace drifts by a
  * third between minutes, so the share is taken per round and its median printed.
  * Printed, never asserted. Size: BENCH_TRANSFER_MIB (default 1024); BENCH_DEBUG=1 prints each
- * round's times.
+ * round's times. BENCH_PIN=1 (Linux, `taskset`, 2+ CPUs) runs the sandbox on CPU 0 and the bench with
+ * every diazo run on CPU 1: the server's CPU is then not the client's, as with the real platform,
+ * where by default the sandbox and a hashing client share the machine's cores.
  */
 import { createHash } from "node:crypto";
 import path from "node:path";
@@ -86,9 +88,11 @@ export async function diazo(
 }
 
 /** Starts `diazo sandbox --port 0` as its own process and returns its URL. */
-export async function startSandboxProcess(env: Record<string, string>) {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", ...COMPILE_PERMISSIONS, ...CFG, MAIN, "sandbox", "--port", "0"],
+export async function startSandboxProcess(env: Record<string, string>, cpu?: number) {
+  const args = ["run", ...COMPILE_PERMISSIONS, ...CFG, MAIN, "sandbox", "--port", "0"];
+  const pinned = cpu === undefined ? [] : ["taskset", "-c", String(cpu)];
+  const child = new Deno.Command(pinned[0] ?? Deno.execPath(), {
+    args: [...pinned.slice(1), ...(cpu === undefined ? [] : [Deno.execPath()]), ...args],
     env,
     stdout: "piped",
     stderr: "null",
@@ -230,6 +234,25 @@ async function prime(dir: string, size: number, source?: string): Promise<void> 
   await settle();
 }
 
+/**
+ * Pins this process (every thread, and so the processes it starts) to `cpu`; false, with a line
+ * saying why, where that cannot be done (no `taskset`, one CPU).
+ */
+async function pinSelf(cpu: number): Promise<boolean> {
+  // Counted before pinning: the count follows this process's CPU affinity.
+  const cpus = navigator.hardwareConcurrency;
+  const out = cpus > cpu
+    ? await new Deno.Command("taskset", {
+      args: ["-a", "-p", "-c", String(cpu), String(Deno.pid)],
+      stdout: "null",
+    })
+      .output().catch(() => undefined)
+    : undefined;
+  if (out?.success) return true;
+  console.log("  BENCH_PIN=1: cannot pin here (needs Linux, taskset and 2 CPUs); running unpinned");
+  return false;
+}
+
 /** A clean environment for diazo and its sandbox under a scratch `home`, logged in as the sandbox's app. */
 export function benchEnv(home: string): Record<string, string> {
   return {
@@ -264,7 +287,7 @@ const percent = (x: number) => `${(x * 100).toFixed(0)}%`;
  * The table: median rates over the rounds, and diazo's share of the ceiling per round (the ceiling
  * and diazo of one round ran a few seconds apart, under the same machine state) with their median.
  */
-function printTransfer(size: number, rounds: Round[]): void {
+function printTransfer(size: number, rounds: Round[], pinned: boolean): void {
   const upShares = rounds.map((r) => r.putMs / r.up.ms);
   const downShares = rounds.map((r) => r.getMs / r.down.ms);
   const rows: [string, number, string, number | undefined][] = [
@@ -287,7 +310,8 @@ function printTransfer(size: number, rounds: Round[]): void {
   ];
   console.log(
     `\nTransfer of a generated ${(size / MiB).toFixed(0)} MiB OBJ against a sandbox process (the bundle, ` +
-      `whole command incl. start-up; medians of ${rounds.length} rounds, the share per round in brackets):`,
+      `whole command incl. start-up; medians of ${rounds.length} rounds, the share per round in brackets` +
+      `${pinned ? "; the sandbox on CPU 0, the ceilings and diazo on CPU 1" : ""}):`,
   );
   console.log(
     `  ${"".padEnd(30)} ${"MiB/s".padStart(6)}  ${"of ceiling".padEnd(28)} ${"peak RSS".padStart(8)}`,
@@ -301,9 +325,10 @@ function printTransfer(size: number, rounds: Round[]): void {
 /** Runs the transfer benchmark and prints its table. */
 export async function benchTransfer(): Promise<void> {
   const mib = Number(Deno.env.get("BENCH_TRANSFER_MIB") ?? 1024);
+  const pin = Deno.env.get("BENCH_PIN") === "1" && await pinSelf(1);
   const home = await Deno.makeTempDir({ prefix: "diazo-bench-transfer-" });
   const env = benchEnv(home);
-  const sb = await startSandboxProcess(env);
+  const sb = await startSandboxProcess(env, pin ? 0 : undefined);
   env.DIAZO_BASE_URL = sb.url;
   try {
     const file = path.join(home, "model.obj");
@@ -352,7 +377,7 @@ export async function benchTransfer(): Promise<void> {
         console.error(round, { putMs, up: up.ms, getMs, checkMs, discardMs, down: down.ms });
       }
     }
-    printTransfer(size, rounds);
+    printTransfer(size, rounds, pin);
     console.log("  goals: upload and download >= 80% of the ceiling; peak memory < 150 MiB for any size");
   } finally {
     await sb.stop();
