@@ -8,7 +8,6 @@ import { type BucketKey, parseObjectKey } from "../aps/ids.ts";
 import type { BUCKET_REGIONS } from "../aps/regions.ts";
 import { usageError } from "../core/errors.ts";
 import type { Ctx } from "./context.ts";
-import { writableOf } from "./io.ts";
 import { byteBar } from "./progress.ts";
 
 /** `bucket list` / `oss list`: every region (or one), every page unless --limit. */
@@ -71,7 +70,7 @@ export async function objectDownloadAction(
       objectKey: keys[0],
       ...opts,
       signal,
-      stdout: toStdout ? writableOf(ctx.io.stdout) : undefined, // the run's stdout, not the process's
+      stdout: toStdout ? ctx.io.stdout : undefined, // the run's stdout, not the process's
     },
     ctx,
     toStdout ? undefined : byteBar(ctx),

@@ -2,6 +2,7 @@
 
 /** An output stream: text, or bytes as they are (binary data on stdout, e.g. `generate -o -`). */
 export interface Sink {
+  /** Writes all of `data` before it returns and keeps no hold of it (callers reuse their buffers). */
   write(data: string | Uint8Array): void;
   readonly isTerminal: boolean;
   /** The terminal's width in columns, asked each time (a window may be resized); undefined when unknown. */
@@ -29,11 +30,6 @@ function sink(file: typeof Deno.stdout | typeof Deno.stderr): Sink {
       return isTerminal ? terminalColumns() : undefined;
     },
   };
-}
-
-/** A byte stream into `sink` (closing it leaves the sink open), for code that writes to a WritableStream. */
-export function writableOf(sink: Sink): WritableStream<Uint8Array> {
-  return new WritableStream({ write: (chunk) => sink.write(chunk) });
 }
 
 /** The width of the process's terminal; undefined where the OS cannot tell (or says 0). */

@@ -31,7 +31,8 @@ export interface DownloadOpts {
   force?: boolean;
   /** Keep the part file when interrupted or failing, to go on from it next time. */
   resume?: boolean;
-  stdout?: WritableStream<Uint8Array>;
+  /** Standard output for `-o -`: each write is done with the bytes when it returns. */
+  stdout?: { write(bytes: Uint8Array): void };
   signal?: AbortSignal;
 }
 

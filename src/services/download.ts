@@ -296,16 +296,17 @@ export async function downloadObject(
 /**
  * Streams an object to `out` (standard output), hashing on the way; the size and SHA-1 are checked
  * at the end — bytes already written cannot be taken back, so a mismatch is an error after them.
+ * `out.write` must be done with the bytes when it returns: the buffer is read into again.
  */
 export async function downloadObjectTo(
   http: Http,
-  out: WritableStream<Uint8Array>,
+  out: { write(bytes: Uint8Array): void },
   o: { bucketKey: BucketKey; objectKey: ObjectKey; signal?: AbortSignal },
 ): Promise<{ size: number; sha1: string }> {
   const src = await signedSource(http, o);
-  const { createHash } = await import("node:crypto");
-  const hash = createHash("sha1");
-  let size = 0;
+  const sink = { writeSync: (bytes: Uint8Array) => (out.write(bytes), bytes.length) };
+  let hashing: Promise<Hash> | undefined;
+  const written = { size: 0, lastShown: 0 };
   for (const url of src.urls) {
     const res = await http.request<ReadableStream<Uint8Array>>({
       path: url,
@@ -313,23 +314,15 @@ export async function downloadObjectTo(
       responseType: "stream",
       signal: o.signal,
     });
-    const counted = res.data.pipeThrough(
-      new TransformStream<Uint8Array, Uint8Array>({
-        transform(chunk, c) {
-          hash.update(chunk);
-          size += chunk.length;
-          c.enqueue(chunk);
-        },
-      }),
-    );
+    const hash = await (hashing ??= sha1Of(undefined, 0));
     try {
-      await counted.pipeTo(out, { preventClose: true, signal: o.signal });
+      await drainInto(res.data, sink, hash, written, {});
     } catch (e) {
       if (o.signal?.aborted) throw new DiazoError("interrupted", { cause: e });
       throw new DiazoError("network", { params: { host: new URL(url).host }, cause: e });
     }
   }
-  const got = { size, sha1: hash.digest("hex") };
+  const got = { size: written.size, sha1: (await (hashing ??= sha1Of(undefined, 0))).digest("hex") };
   checkIntegrity({ ...src, target: "-" }, got);
   return got;
 }

@@ -26,6 +26,11 @@ export async function sha1Of(file: string | undefined, length: number): Promise<
  */
 const READ_SIZE = 1024 * 1024;
 
+/** Where a download's bytes go: a file, or standard output; each write is done when it returns. */
+export interface ByteSink {
+  writeSync(bytes: Uint8Array): number;
+}
+
 /**
  * Reads `body` into one reused buffer (a BYOB reader, where the stream offers one: the raw
  * transport's does), hashing and writing each piece before the next read: the bytes are in the
@@ -34,14 +39,14 @@ const READ_SIZE = 1024 * 1024;
  */
 export async function drainInto(
   body: ReadableStream<Uint8Array>,
-  file: Deno.FsFile,
+  out: ByteSink,
   hash: Hash,
   written: { size: number; lastShown: number },
   o: { expectedSize?: number; onProgress?: (done: number, total: number | undefined) => void },
 ): Promise<void> {
   const take = (bytes: Uint8Array) => {
     hash.update(bytes);
-    for (let off = 0; off < bytes.length;) off += file.writeSync(bytes.subarray(off));
+    for (let off = 0; off < bytes.length;) off += out.writeSync(bytes.subarray(off));
     written.size += bytes.length;
     const now = performance.now();
     if (o.onProgress && now - written.lastShown >= 100) {

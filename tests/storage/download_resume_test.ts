@@ -190,6 +190,33 @@ Deno.test("-o - writes the object to standard output and no file named -", async
   }
 });
 
+Deno.test("-o - streams a multi-MiB object to standard output byte for byte through the reused read buffer", async () => {
+  const f = await storageFixture("st-dl-stdout-big");
+  try {
+    // Several reads of the 1 MiB buffer, the last one short: a piece lost, repeated or overwritten shows.
+    const bytes = new Uint8Array(3 * 1024 * 1024 + 17);
+    for (let i = 0; i < bytes.length; i += 65536) crypto.getRandomValues(bytes.subarray(i, i + 65536));
+    await Deno.writeFile(`${f.home.cwd}/big.bin`, bytes);
+    assert.equal((await f.run(["object", "upload", f.bucket, "big.bin"])).code, 0);
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: cliCommand(["object", "download", f.bucket, "big.bin", "-o", "-"]),
+      env: f.env,
+      clearEnv: true,
+      cwd: f.home.cwd,
+      stdin: "null",
+    }).output();
+    const stderr = new TextDecoder().decode(out.stderr);
+    assert.equal(out.code, 0, stderr);
+    assert.equal(out.stdout.length, bytes.length);
+    const digest = async (b: Uint8Array<ArrayBuffer>) =>
+      new Uint8Array(await crypto.subtle.digest("SHA-1", b));
+    assert.deepEqual(await digest(out.stdout), await digest(bytes));
+    assert.match(stderr, new RegExp(`to standard output \\(${bytes.length} bytes, SHA-1 verified\\)`));
+  } finally {
+    await f.close();
+  }
+});
+
 Deno.test("a symlink inside the -o directory is written through only when it resolves inside it", async () => {
   const f = await storageFixture("st-dl-link");
   try {
