@@ -15,3 +15,15 @@ export function concatBytes(parts: readonly Uint8Array[]): Uint8Array<ArrayBuffe
 export function hexOf(bytes: Uint8Array | ArrayBuffer): string {
   return Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, "0")).join("");
 }
+
+/**
+ * Bytes as a string of as many code units, each 0–255 (an "isomorphic decode"): how fetch shows
+ * header values, which are bytes, not UTF-8 text.
+ */
+export function byteStringOf(bytes: Uint8Array): string {
+  let text = "";
+  for (let at = 0; at < bytes.length; at += 8192) {
+    text += String.fromCharCode(...bytes.subarray(at, at + 8192));
+  }
+  return text;
+}

@@ -9,7 +9,7 @@
  * Connections are kept alive and reused per origin.
  */
 
-import { concatBytes } from "../core/bytes.ts";
+import { byteStringOf, concatBytes } from "../core/bytes.ts";
 import { headerPairs, wireHeaders, wireResponse } from "./wire.ts";
 
 const CRLF = "\r\n";
@@ -207,7 +207,8 @@ export async function readHead(
       if (buf.length > MAX_HEADER_BYTES) throw new TypeError("answer headers too large");
       end = headerEnd(buf);
     }
-    head = parseHead(new TextDecoder().decode(buf.subarray(0, end)));
+    // Header values are bytes: decoded one code unit per byte, as fetch does (UTF-8 would differ).
+    head = parseHead(byteStringOf(buf.subarray(0, end)));
     buf = buf.subarray(end);
     // An interim answer (100 Continue, 103 Early Hints) precedes the real one, as fetch skips it.
     if (head.status >= 200 || head.status === 101) break;
