@@ -9,7 +9,7 @@ import path from "node:path";
 import { cliCommand, sandboxEnv } from "../e2e/harness.ts";
 import { randomFile, sha1Of } from "../e2e/object_helpers.ts";
 import { startFaultProxy } from "./_proxy.ts";
-import { storageFixture } from "./_cli.ts";
+import { type StorageFixture, storageFixture } from "./_cli.ts";
 
 const MiB = 1024 * 1024;
 
@@ -167,21 +167,27 @@ Deno.test("Ctrl-C during a download exits 130 and leaves no part file", async ()
   }
 });
 
+/** `object download <bucket> <key> -o -` in a process of its own: its stdout bytes and stderr; it must succeed. */
+async function downloadToStdout(f: StorageFixture, key: string) {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: cliCommand(["object", "download", f.bucket, key, "-o", "-"]),
+    env: f.env,
+    clearEnv: true,
+    cwd: f.home.cwd,
+    stdin: "null",
+  }).output();
+  const stderr = new TextDecoder().decode(out.stderr);
+  assert.equal(out.code, 0, stderr);
+  return { out, stderr };
+}
+
 Deno.test("-o - writes the object to standard output and no file named -", async () => {
   const f = await storageFixture("st-dl-stdout");
   try {
     await Deno.writeTextFile(`${f.home.cwd}/m.obj`, "o model\nv 1 2 3\n");
     assert.equal((await f.run(["object", "upload", f.bucket, "m.obj"])).code, 0);
     await Deno.remove(`${f.home.cwd}/m.obj`);
-    const out = await new Deno.Command(Deno.execPath(), {
-      args: cliCommand(["object", "download", f.bucket, "m.obj", "-o", "-"]),
-      env: f.env,
-      clearEnv: true,
-      cwd: f.home.cwd,
-      stdin: "null",
-    }).output();
-    const stderr = new TextDecoder().decode(out.stderr);
-    assert.equal(out.code, 0, stderr);
+    const { out, stderr } = await downloadToStdout(f, "m.obj");
     assert.equal(new TextDecoder().decode(out.stdout), "o model\nv 1 2 3\n");
     assert.match(stderr, /to standard output \(16 bytes, SHA-1 verified\)/);
     assert.deepEqual(await Array.fromAsync(Deno.readDir(f.home.cwd), (e) => e.name), []);
@@ -198,15 +204,7 @@ Deno.test("-o - streams a multi-MiB object to standard output byte for byte thro
     for (let i = 0; i < bytes.length; i += 65536) crypto.getRandomValues(bytes.subarray(i, i + 65536));
     await Deno.writeFile(`${f.home.cwd}/big.bin`, bytes);
     assert.equal((await f.run(["object", "upload", f.bucket, "big.bin"])).code, 0);
-    const out = await new Deno.Command(Deno.execPath(), {
-      args: cliCommand(["object", "download", f.bucket, "big.bin", "-o", "-"]),
-      env: f.env,
-      clearEnv: true,
-      cwd: f.home.cwd,
-      stdin: "null",
-    }).output();
-    const stderr = new TextDecoder().decode(out.stderr);
-    assert.equal(out.code, 0, stderr);
+    const { out, stderr } = await downloadToStdout(f, "big.bin");
     assert.equal(out.stdout.length, bytes.length);
     const digest = async (b: Uint8Array<ArrayBuffer>) =>
       new Uint8Array(await crypto.subtle.digest("SHA-1", b));
