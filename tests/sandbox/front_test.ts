@@ -108,3 +108,30 @@ Deno.test("front: a dropped link cuts the client off in the middle of a transfer
     inner.close();
   }
 });
+
+Deno.test("front: when the server closes a connection, its client sees the end at once", async () => {
+  const inner = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const serving = (async () => {
+    const conn = await inner.accept();
+    await conn.write(new TextEncoder().encode("bye"));
+    conn.close();
+  })();
+  const front = startFront("127.0.0.1", 0, inner.addr as Deno.NetAddr);
+  const client = await Deno.connect({ hostname: "127.0.0.1", port: front.addr.port });
+  try {
+    assert.equal(new TextDecoder().decode(await readExactly(client, 3, 3)), "bye");
+    // A pooled client learns that the connection is gone before it sends another request on it.
+    const ended = await Promise.race([
+      client.read(new Uint8Array(16)).then((n) => n === null, () => true),
+      new Promise<false>((resolve) => setTimeout(() => resolve(false), 5_000)),
+    ]);
+    assert.equal(ended, true, "the client's read ends without it writing anything");
+    await serving;
+  } finally {
+    try {
+      client.close();
+    } catch { /* closed */ }
+    await front.close();
+    inner.close();
+  }
+});
