@@ -1,6 +1,6 @@
 /** Service accounts: a JWT assertion signed with the account's private key (JWT-bearer grant). */
 import { DiazoError } from "../core/errors.ts";
-import { base64url } from "./pkce.ts";
+import { base64urlOf } from "../core/bytes.ts";
 
 /** Audience of the assertion: the token endpoint. */
 export const ASSERTION_AUDIENCE = "https://developer.api.autodesk.com/authentication/v2/token";
@@ -39,7 +39,7 @@ export async function signAssertion(
     ["sign"],
   );
   const now = Math.floor((p.now ?? Date.now()) / 1000);
-  const enc = (o: unknown) => base64url(new TextEncoder().encode(JSON.stringify(o)));
+  const enc = (o: unknown) => base64urlOf(new TextEncoder().encode(JSON.stringify(o)));
   const header = enc({ alg: "RS256", typ: "JWT", ...(p.keyId ? { kid: p.keyId } : {}) });
   const payload = enc({
     iss: p.clientId,
@@ -53,5 +53,5 @@ export async function signAssertion(
     key,
     new TextEncoder().encode(`${header}.${payload}`),
   );
-  return `${header}.${payload}.${base64url(new Uint8Array(sig))}`;
+  return `${header}.${payload}.${base64urlOf(new Uint8Array(sig))}`;
 }

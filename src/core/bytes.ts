@@ -27,3 +27,8 @@ export function byteStringOf(bytes: Uint8Array): string {
   }
   return text;
 }
+
+/** Bytes in unpadded base64url (RFC 4648 §5): URL-safe random tokens, cursors, PKCE values. */
+export function base64urlOf(bytes: Uint8Array): string {
+  return bytes.toBase64({ alphabet: "base64url", omitPadding: true });
+}

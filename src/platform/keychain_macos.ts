@@ -27,10 +27,7 @@ export function securityQuote(word: string): string {
  * it deems unprintable as hex, and `security -i` cannot carry a newline; base64 avoids both.
  */
 export function encodeMacSecret(secret: string): string {
-  const bytes = new TextEncoder().encode(secret);
-  let bin = "";
-  for (const b of bytes) bin += String.fromCharCode(b);
-  return PREFIX + btoa(bin);
+  return PREFIX + new TextEncoder().encode(secret).toBase64();
 }
 
 /** The secret from `find-generic-password -w` output (one trailing newline is the tool's). */

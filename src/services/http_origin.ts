@@ -29,5 +29,5 @@ export function basicAuth(url: string, user: string, password: string): string {
       "Use an https base URL, or a loopback address (127.0.0.1, localhost) for the sandbox.",
     );
   }
-  return `Basic ${btoa(String.fromCharCode(...new TextEncoder().encode(`${user}:${password}`)))}`;
+  return `Basic ${new TextEncoder().encode(`${user}:${password}`).toBase64()}`;
 }

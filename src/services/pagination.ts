@@ -4,6 +4,7 @@
  */
 
 import { usageError } from "../core/errors.ts";
+import { base64urlOf } from "../core/bytes.ts";
 import { buildUrl, type Http, type RequestSpec } from "./http.ts";
 
 /**
@@ -106,7 +107,7 @@ function encodeCursor(request: RequestSpec, skip: number): string {
   const query: Record<string, string> = {};
   for (const [k, v] of Object.entries(request.query ?? {})) if (v !== undefined) query[k] = String(v);
   const bytes = new TextEncoder().encode(JSON.stringify({ p: request.path, q: query, s: skip }));
-  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  return base64urlOf(bytes);
 }
 
 /** The request and skip count a cursor names; only a page of the same endpoint on the same host is accepted. */

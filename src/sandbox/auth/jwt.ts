@@ -1,6 +1,7 @@
 /**
  * RS256 JSON Web Tokens with WebCrypto: one signing key per sandbox run, its JWKS, sign and verify.
  */
+import { base64urlOf } from "../../core/bytes.ts";
 
 const ALGORITHM = { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" } as const;
 const encoder = new TextEncoder();
@@ -35,8 +36,7 @@ export type JwtFailure = "malformed" | "unknown_kid" | "bad_signature";
 
 /** Encodes bytes or text as unpadded base64url. */
 export function base64UrlEncode(data: Uint8Array | string): string {
-  const bytes = typeof data === "string" ? encoder.encode(data) : data;
-  return bytes.toBase64({ alphabet: "base64url", omitPadding: true });
+  return base64urlOf(typeof data === "string" ? encoder.encode(data) : data);
 }
 
 /** Decodes unpadded base64url, or returns undefined when it is not base64url. */

@@ -7,6 +7,7 @@
  */
 import type { RequestContext } from "../context.ts";
 import { nowMs } from "../clock.ts";
+import { base64urlOf } from "../../core/bytes.ts";
 import { dmError } from "../errors.ts";
 import { findObject } from "../oss/object_store.ts";
 import type { Route } from "../router.ts";
@@ -36,8 +37,7 @@ function now(ctx: RequestContext): string {
 
 /** 22 URL-safe random characters, like the platform's folder and lineage ids. */
 function randomToken(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  return btoa(String.fromCharCode(...bytes)).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+  return base64urlOf(crypto.getRandomValues(new Uint8Array(16)));
 }
 
 function folderById(world: DmWorld, project: DmProject, id: string): DmFolder {
