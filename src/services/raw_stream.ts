@@ -9,6 +9,7 @@ import {
   bodyFraming,
   connect,
   type Connection,
+  decompressorFor,
   readHead,
   release,
   requestHead,
@@ -59,15 +60,11 @@ export async function rawStreamFetch(
         rest,
         (ok) => done(ok && head.keepAlive),
       );
-      const coding = (head.headers.get("content-encoding") ?? "").trim().toLowerCase();
-      if (coding !== "" && coding !== "identity") {
-        // As fetch does: the body as sent before its content coding.
-        if (coding !== "gzip" && coding !== "x-gzip" && coding !== "deflate") {
-          await body.cancel();
-          throw new TypeError(`unsupported content encoding '${coding.slice(0, 40)}'`);
-        }
-        const decompress = new DecompressionStream(coding === "deflate" ? "deflate" : "gzip");
-        body = body.pipeThrough(decompress as unknown as ReadableWritablePair<Uint8Array, Uint8Array>);
+      // The body as sent before its content coding, as fetch gives it (a coding other than gzip or
+      // deflate fails, and the connection is closed below).
+      const decompressor = decompressorFor(head.headers.get("content-encoding"));
+      if (decompressor) {
+        body = body.pipeThrough(decompressor as unknown as ReadableWritablePair<Uint8Array, Uint8Array>);
       }
       const { status, statusText, headers } = head;
       return wireStreamResponse({ status, statusText, headers, body, url: url.href });

@@ -316,15 +316,25 @@ async function readChunked(
   }
 }
 
-/** The answer's body as sent before any content coding (gzip, deflate), which servers rarely apply unasked. */
-async function decoded(body: Uint8Array, coding: string | null): Promise<Uint8Array> {
+/**
+ * What undoes an answer's content coding (gzip, deflate, which servers rarely apply unasked: the raw
+ * transport sends no Accept-Encoding), or undefined when it has none. Any other coding fails rather
+ * than passing on bytes nobody can read (fetch would decode br and pass an unknown coding through).
+ */
+export function decompressorFor(coding: string | null): DecompressionStream | undefined {
   const name = (coding ?? "").trim().toLowerCase();
-  if (name === "" || name === "identity" || body.length === 0) return body;
+  if (name === "" || name === "identity") return undefined;
   if (name !== "gzip" && name !== "x-gzip" && name !== "deflate") {
     throw new TypeError(`unsupported content encoding '${name.slice(0, 40)}'`);
   }
-  const stream = new Blob([body as Uint8Array<ArrayBuffer>]).stream()
-    .pipeThrough(new DecompressionStream(name === "deflate" ? "deflate" : "gzip"));
+  return new DecompressionStream(name === "deflate" ? "deflate" : "gzip");
+}
+
+/** The answer's body as sent before any content coding. */
+async function decoded(body: Uint8Array, coding: string | null): Promise<Uint8Array> {
+  const decompressor = body.length === 0 ? undefined : decompressorFor(coding);
+  if (!decompressor) return body;
+  const stream = new Blob([body as Uint8Array<ArrayBuffer>]).stream().pipeThrough(decompressor);
   return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 

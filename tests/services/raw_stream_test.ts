@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { gzipSync } from "node:zlib";
 import { rawStreamFetch } from "../../src/services/raw_stream.ts";
+import { rawFetch } from "../../src/services/raw_transport.ts";
 import { server } from "./_tcp_server.ts";
 
 const enc = new TextEncoder();
@@ -145,6 +146,22 @@ Deno.test("raw stream: a pooled connection the server closed is replaced before 
     const posted = await rawStreamFetch(`${s.url}/p`, { method: "POST", body: "x" });
     assert.equal(await posted.text(), "2!");
     assert.match(s.received[2], /^POST \/p HTTP\/1\.1\r\n/);
+  } finally {
+    s.close();
+  }
+});
+
+Deno.test("raw stream and raw fetch: a content coding other than gzip or deflate fails; the connection is not reused", async () => {
+  const s = server((i) =>
+    i % 2 === 0
+      ? "HTTP/1.1 200 OK\r\nContent-Encoding: br\r\nContent-Length: 4\r\n\r\nxxxx"
+      : "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"
+  );
+  try {
+    await assert.rejects(() => rawStreamFetch(`${s.url}/br`), /unsupported content encoding 'br'/);
+    assert.equal(await text(await rawStreamFetch(`${s.url}/next`)), "ok");
+    assert.equal(s.connections(), 2, "the refused answer's connection was closed, not pooled");
+    await assert.rejects(() => rawFetch(`${s.url}/br`), /unsupported content encoding 'br'/);
   } finally {
     s.close();
   }
