@@ -96,6 +96,14 @@ export function wireResponse(answer: WireAnswer): Response {
         },
       });
     },
+    ...readers(take),
+  };
+  return res as unknown as Response;
+}
+
+/** A body's readers over `take` (which reads it, once). */
+function readers(take: () => Promise<Uint8Array>) {
+  return {
     bytes: take,
     arrayBuffer: async () => {
       const bytes = await take();
@@ -104,7 +112,6 @@ export function wireResponse(answer: WireAnswer): Response {
     text: async () => new TextDecoder().decode(await take()),
     json: async () => JSON.parse(new TextDecoder().decode(await take())),
   };
-  return res as unknown as Response;
 }
 
 /** A `Response` whose body is still arriving: `body` is the stream; the readers drain it. */
@@ -125,10 +132,7 @@ export function wireStreamResponse(
       return used || answer.body.locked;
     },
     body: answer.body,
-    bytes: take,
-    arrayBuffer: async () => (await take()).buffer,
-    text: async () => new TextDecoder().decode(await take()),
-    json: async () => JSON.parse(new TextDecoder().decode(await take())),
+    ...readers(take),
   };
   return res as unknown as Response;
 }
