@@ -1,11 +1,11 @@
 /**
  * The hot path (issue 18): the commands scripts run most — `--help`, `bucket list`, `object list`,
- * `object download` of one object, `auth status` — served without loading commander (an npm package whose load is most of a run's
- * start-up). It takes only plain, valid command lines: any other shape (an unknown or repeated short
- * flag, `--`, `--help` of a command, a value that does not parse) returns undefined and the command
- * tree (root.ts) runs it, so every error keeps the tree's wording. The actions are the families' own
- * (hot_actions.ts), and the run keeps the tree's steps: front door, alias warning, --query check,
- * pre/post hooks, scope-usage record, one reported error.
+ * `object download` of one object, `auth status` — served without loading commander (an npm package
+ * whose load is most of a run's start-up). It takes only plain, valid command lines: any other
+ * shape (an unknown or repeated short flag, `--`, `--help` of a command, a value that does not
+ * parse) returns undefined and the command tree (root.ts) runs it, so every error keeps the tree's
+ * wording. The actions are the families' own (hot_actions.ts), and the run keeps the tree's steps:
+ * front door, alias warning, --query check, pre/post hooks, scope-usage record, one reported error.
  */
 import { type BucketKey, parseBucketKey } from "../aps/ids.ts";
 import { parseBucketRegion } from "../aps/regions.ts";
