@@ -1,9 +1,9 @@
 /**
- * Direct-to-S3 upload sessions: parts stream to disk as they arrive (in any order); the next part in
- * order is hashed as it streams in, and a background chain hashes the others from disk in part order
- * as soon as each is contiguous with those before it; and
- * completion checks the parts, awaits only the hashing left and moves the part files into the
- * object store, so that completing even a huge upload copies nothing.
+ * Direct-to-S3 upload sessions. Parts stream to disk as they arrive, in any order: the next part in
+ * order is hashed as it streams in, and a background chain hashes the others from disk in part
+ * order as soon as each is contiguous with those before it. Completion checks the parts, awaits only
+ * the hashing left and moves the part files into the object store, so that completing even a huge
+ * upload copies nothing.
  */
 
 import { createHash } from "node:crypto";
