@@ -1,5 +1,5 @@
 /**
- * Entry point: argv -> alias expansion -> plugin dispatch -> command tree (DESIGN.md §1), with an
+ * Entry point: argv -> alias expansion -> plugin dispatch -> command tree (ARCHITECTURE.md), with an
  * update check in the background whose notice, if it is ready, ends the command's stderr.
  */
 import { VERSION, versionText } from "./core/version.ts";

@@ -1,5 +1,5 @@
 /**
- * The construction cloud's build vocabulary (aps-api.md §5.2-5.5), shared by client and sandbox:
+ * The construction cloud's build vocabulary, shared by client and sandbox:
  * RFI statuses and the moves between them, submittal states, checklist statuses, and the one
  * function that names the moves allowed from a status.
  */
@@ -16,8 +16,8 @@ export const RFI_STATUSES: readonly string[] = [
 ];
 
 /**
- * The moves an RFI may make (US workflow). The platform publishes no graph; the emulator's choice
- * (aps-api.md §5.2): draft → submitted → open → answered → closed, answered → rejected, and void
+ * The moves an RFI may make (US workflow). The platform publishes no graph; the emulator's choice:
+ * draft → submitted → open → answered → closed, answered → rejected, and void
  * from any status not yet closed.
  */
 export const RFI_TRANSITIONS: Readonly<Record<string, readonly string[]>> = {

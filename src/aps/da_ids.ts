@@ -1,5 +1,5 @@
 /**
- * Design Automation ids (aps-api.md §7): qualified ids `<owner>.<name>+<alias>` (engines, app
+ * Design Automation ids: qualified ids `<owner>.<name>+<alias>` (engines, app
  * bundles, activities) and the unqualified names of nicknames, app bundles and activities, checked
  * where input enters so that a malformed one is refused before any request.
  */
@@ -52,7 +52,7 @@ export function checkDaName(what: string, name: string): DaName {
   );
 }
 
-/** Verbs an activity parameter takes (aps-api.md §7.4). */
+/** Verbs an activity parameter takes. */
 export const DA_VERBS = ["get", "head", "put", "post", "patch", "read"] as const;
 
 /** One activity parameter from `--param name:verb[:localName]`. */

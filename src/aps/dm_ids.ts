@@ -1,5 +1,5 @@
 /**
- * Identifiers of data management (aps-api.md §4.1): hubs and projects (`b.<guid>` for ACC/BIM 360,
+ * Identifiers of data management: hubs and projects (`b.<guid>` for ACC/BIM 360,
  * `a.<token>` for personal and team hubs), folder, item and version URNs. The construction-cloud
  * admin APIs name the same account or project by its bare GUID; these functions turn either form
  * into the data management one and reject anything else before a request is sent.

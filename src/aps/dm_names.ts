@@ -1,6 +1,7 @@
 /**
- * The platform's rule for the names of data management folders, items and versions (aps-api.md
- * §4.5): 1-255 characters, none of the reserved ones. Shared by diazo's checks and the sandbox's.
+ * The platform's rule for the names of data management folders, items and versions
+ * (openapi/datamanagement/datamanagement.yaml): 1-255 characters, none of the reserved ones. Shared by
+ * diazo's checks and the sandbox's.
  */
 
 /** Characters the platform refuses in names. */

@@ -1,5 +1,5 @@
 /**
- * Which scope the platform's operations need (SPEC.md §4.1), by method and path template, so that a
+ * Which scope the platform's operations need, by method and path template, so that a
  * refusal can name the scope the endpoint needs rather than the scopes that were tried.
  */
 

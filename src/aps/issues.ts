@@ -1,5 +1,5 @@
 /**
- * The vocabulary of ACC Issues v1 (Issues.yaml, aps-api.md §5.1), shared by the client and the
+ * The vocabulary of ACC Issues v1 (openapi/construction/issues/Issues.yaml), shared by the client and the
  * sandbox: the status enum, the assignee types, and the status graph the sandbox enforces. The
  * platform publishes only the statuses a caller may move an issue to (`permittedStatuses`), not the
  * graph; this one follows ACC's workflow (draft → open → work → review → closed).
@@ -21,7 +21,7 @@ export const ISSUE_STATUSES = [
 /** One issue status. */
 export type IssueStatus = (typeof ISSUE_STATUSES)[number];
 
-/** The fields issues sort by (`sortBy`, the SDK's `SortBy`; aps-api.md §5.1); `-` before one: descending. */
+/** The fields issues sort by (`sortBy`, the SDK's `SortBy`); `-` before one: descending. */
 export const ISSUE_SORT_FIELDS = [
   "createdAt",
   "updatedAt",

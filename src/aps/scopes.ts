@@ -1,6 +1,6 @@
 /**
  * OAuth scopes of the platform as data: what each is for, in which mode the platform grants it (the
- * sandbox enforces that), and what diazo recommends per mode (SPEC.md §5; diazo's messages follow it).
+ * sandbox enforces that), and what diazo recommends per mode (diazo's messages follow it).
  * The two differ on purpose: refusing what the platform grants breaks real clients.
  */
 
@@ -10,7 +10,7 @@ export type AuthMode = "2-legged" | "3-legged";
 /** Both modes, in the order they are shown. */
 export const AUTH_MODES: readonly AuthMode[] = ["2-legged", "3-legged"];
 
-/** diazo's advice for a scope in a mode (SPEC.md §5): use it fully, within limits, or not at all. */
+/** diazo's advice for a scope in a mode: use it fully, within limits, or not at all. */
 export type Recommendation = "full" | "limited" | "none";
 
 /** One scope: what the platform grants it to, and separately what diazo recommends. */
@@ -19,7 +19,7 @@ export interface ScopeInfo {
   purpose: string;
   /** Modes in which the platform grants it: the sandbox's token endpoint enforces exactly this. */
   granted: readonly AuthMode[];
-  /** diazo's guidance per mode (SPEC.md §5's table), used by its messages and `auth scopes`. */
+  /** diazo's guidance per mode, used by its messages and `auth scopes`. */
   recommended: Readonly<Record<AuthMode, Recommendation>>;
   /** A note on limits in a mode (e.g. 2-legged data:* only reaches the app's own data). */
   note?: string;
@@ -33,7 +33,7 @@ const LIMITED = { "2-legged": "limited", "3-legged": "full" } as const;
 const USER = { "2-legged": "none", "3-legged": "full" } as const;
 
 /**
- * The scope table: SPEC.md's ten scopes plus the platform's other documented ones. `account:*` is
+ * The scope table: the ten scopes diazo advises on plus the platform's other documented ones. `account:*` is
  * granted to 2-legged tokens (accountadmin.yaml declares 2-legged security, with a `User-Id`
  * header for writes) although diazo recommends a user's login for it.
  */

@@ -1,5 +1,5 @@
 /**
- * Object ids and Model Derivative URNs (aps-api.md §2.1): a raw `urn:<nid>:<rest>` and its URL-safe
+ * Object ids and Model Derivative URNs: a raw `urn:<nid>:<rest>` and its URL-safe
  * base64 form without padding, which the Model Derivative API takes in its paths and bodies.
  */
 import { DiazoError, usageError } from "../core/errors.ts";

@@ -1,5 +1,5 @@
 /**
- * The webhooks service's vocabulary (webhooks.yaml, aps-api.md §6.2): its systems, the event kinds
+ * The webhooks service's vocabulary (openapi/webhooks/webhooks.yaml): its systems, the event kinds
  * of each and the scope key a hook of that system is bound by; plus the checks of user input that
  * name them. Shared by the client (`webhook events`, `webhook create`) and the sandbox.
  */

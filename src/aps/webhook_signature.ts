@@ -1,5 +1,5 @@
 /**
- * The signature of a webhook callback (aps-api.md §6.3): `x-adsk-signature: sha1hash=<hex>`, the
+ * The signature of a webhook callback: `x-adsk-signature: sha1hash=<hex>`, the
  * lower-case hex HMAC-SHA1 of the exact body bytes keyed with the hook's (or the app's) secret.
  * The sandbox signs with it; `webhook test` signs and `webhook verify` checks with it.
  */

@@ -1,7 +1,7 @@
 /**
  * The cross-process lock around fetching or refreshing one login's token: parallel diazo processes
  * that all find the cache empty or expired wait for the first one's answer instead of each asking
- * the platform (a rotating refresh token may be spent only once; issue 14 items 14 and 17).
+ * the platform (a rotating refresh token may be spent only once).
  */
 import { osPath } from "../platform/path.ts";
 import { DiazoError } from "../core/errors.ts";

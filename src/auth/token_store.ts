@@ -1,6 +1,6 @@
 /**
  * Where tokens are kept between runs: the OS keychain where one works, else a file with mode 0600
- * (DESIGN.md §3), and the choice between them.
+ * (README.md, "Configuration"), and the choice between them.
  */
 import { osPath } from "../platform/path.ts";
 import { DiazoError, usageError } from "../core/errors.ts";
@@ -194,8 +194,8 @@ function keychainHint(os: string): string {
 }
 
 /**
- * The token store for this run (DESIGN.md §3). `DIAZO_TOKEN_STORE=file|keychain` forces a backend;
- * otherwise the OS keychain when a probe answers, else `tokens.json` in the config dir with a
+ * The token store for this run (README.md, "Configuration"). `DIAZO_TOKEN_STORE=file|keychain` forces a
+ * backend; otherwise the OS keychain when a probe answers, else `tokens.json` in the config dir with a
  * warning shown once per machine.
  */
 export async function openTokenStore(opts: OpenTokenStoreOptions): Promise<OpenedTokenStore> {

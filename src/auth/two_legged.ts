@@ -1,6 +1,6 @@
 /**
  * 2-legged tokens: requested with client credentials, cached per profile and scope set. Processes
- * that share a state dir fetch a missing token once, under a lock (issue 14 item 17).
+ * that share a state dir fetch a missing token once, under a lock.
  */
 import type { Resolved } from "../config/config.ts";
 import { DiazoError } from "../core/errors.ts";

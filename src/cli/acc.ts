@@ -1,5 +1,5 @@
 /**
- * `diazo acc ...`: the construction cloud's families that SPEC.md spells under `acc` — assets,
+ * `diazo acc ...`: the construction cloud's families spelled under `acc` — assets,
  * submittals and checklists (acc_build.ts) and the account-administration spellings (acc_admin.ts).
  */
 import { registerAccAdmin } from "./acc_admin.ts";

@@ -1,7 +1,7 @@
 /**
- * `diazo acc accounts|projects|create-project|add-user` (SPEC.md §4.2): SPEC.md's spellings of
- * `admin account list`, `admin project list`, `admin project create` and `admin user add`, defined
- * by the same functions (one implementation, the same options and output).
+ * `diazo acc accounts|projects|create-project|add-user` (README.md, "Account administration"): the `acc`
+ * spellings of `admin account list`, `admin project list`, `admin project create` and `admin user add`,
+ * defined by the same functions (one implementation, the same options and output).
  */
 import { defineProjectCreate, defineProjectList } from "./admin.ts";
 import { defineAccountList, defineUserAdd } from "./admin_users.ts";

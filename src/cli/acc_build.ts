@@ -1,5 +1,5 @@
 /**
- * `diazo acc asset|submittal|checklist ...` (issue 15): the build records of a construction-cloud
+ * `diazo acc asset|submittal|checklist ...`: the build records of a construction-cloud
  * project — list, get, create, update — and `acc checklist templates`, as the logged-in user.
  */
 import { CHECKLIST_STATUSES, CHECKLIST_TEMPLATE_TYPES, SUBMITTAL_STATES } from "../aps/acc_build.ts";

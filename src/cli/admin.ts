@@ -5,7 +5,7 @@
  * as the app with `--as app` (`--user` names who a write acts for). An account's projects are
  * reached through the API generation of its kind (ACC Admin v1 or BIM 360 HQ v1). `--region`
  * routes a command to the data centre hosting the account (no header: the platform's US).
- * SPEC.md's `acc accounts|projects|create-project|add-user` (acc_admin.ts) share these commands.
+ * the `acc accounts|projects|create-project|add-user` spellings (acc_admin.ts) share these commands.
  */
 import { PROJECT_CLASSIFICATIONS, PROJECT_STATUSES } from "../aps/admin.ts";
 import { usageError } from "../core/errors.ts";

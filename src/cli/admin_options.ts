@@ -1,6 +1,6 @@
 /**
  * The options and argument parsers the account administration commands share (`admin …` and
- * SPEC.md's `acc accounts|projects|create-project|add-user`): the account and project ids, the
+ * their `acc accounts|projects|create-project|add-user` spellings): the account and project ids, the
  * `--region` data centre, who a command acts as (`--as user|app`, `--user`), the API generation
  * (`--platform`), and comma lists checked against allowed values — all before any request.
  */

@@ -1,5 +1,5 @@
 /**
- * The front door (DESIGN.md §1): the ONLY reader of raw argv before commander. It finds the command
+ * The front door (ARCHITECTURE.md): the ONLY reader of raw argv before commander. It finds the command
  * word, rewrites the `-o` of commands whose `-o` names a path, reads the global flags, and resolves
  * once per run what every later step needs before (or without) commander: the output format, the
  * profile with where it was chosen, debug. Plugins, error rendering, `version` and `config profile

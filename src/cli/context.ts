@@ -1,6 +1,6 @@
 /**
  * What every command receives: global flags, streams, lazily loaded configuration, an HTTP client
- * with authentication, and the one place where results are written (DESIGN.md §4).
+ * with authentication, and the one place where results are written (README.md, "Output").
  */
 import { type ConfigFile, resolve, type Resolved } from "../config/config.ts";
 import { loadConfig, loadDotenv, saveConfig } from "../config/store.ts";
@@ -14,7 +14,7 @@ import { createSession, type ScopeUsage } from "../ops/session.ts";
 import type { RunGlobals } from "./globals.ts";
 import { type Io, outputWidth } from "./io.ts";
 
-/** The global flags of DESIGN.md §4, as parsed. */
+/** The global flags (README.md, "Global flags"), as parsed. */
 export interface GlobalFlags {
   output?: string;
   query?: string;
@@ -215,7 +215,7 @@ function chosenStore(store: TokenStore): Promise<OpenedTokenStore> {
 
 /**
  * The info, warn and debug lines of a context, on stderr. They quote platform text (object keys,
- * messages), so control characters are shown as visible escapes (issue 14 item 5).
+ * messages), so control characters are shown as visible escapes.
  */
 function stderrLines(io: Io, flags: GlobalFlags): Pick<Ctx, "info" | "warn" | "debug"> {
   const line = (text: string) => io.stderr.write(visible(text, { keepLines: true }) + "\n");

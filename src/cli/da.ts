@@ -1,6 +1,6 @@
 /**
  * `diazo da ...`: Design Automation — the app's nickname, engines, app bundles, activities, work
- * items (da_workitem.ts) and the service's health. SPEC.md's spellings (`da engines`, `da
+ * items (da_workitem.ts) and the service's health. The short spellings (`da engines`, `da
  * appbundles`, `da appbundle-create`, `da activities`, `da activity create`, `da workitem ...`, `da
  * status`) and the grouped ones (`da engine list`, `da appbundle create`, ...) share one
  * implementation each.

@@ -1,6 +1,6 @@
 /**
  * Data management writes as commands: `folder create|rename`, `item upload|bind|download|rename`,
- * the `version` family (`describe`, `rename`) and the `dm` family of SPEC.md's spellings (`dm
+ * the `version` family (`describe`, `rename`) and the `dm` family of short spellings (`dm
  * projects`, `dm upload`, `dm download`, `dm update-item`, `dm create-folder`), each declared once
  * and attached under both names. Thin adapters over ops/dm_write.ts.
  */
@@ -272,7 +272,7 @@ async function dmProjects(
   return rows.map((p) => withHelpers(p));
 }
 
-/** Registers `dm`: SPEC.md's spellings of the data management commands. */
+/** Registers `dm`: the short spellings of the data management commands. */
 export function registerDm(program: AnyCommand, makeCtx: ContextFactory): void {
   const dm = program.command("dm").description(
     "data management shortcuts (the same commands as hub, project, folder and item)",

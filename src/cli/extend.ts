@@ -1,6 +1,6 @@
 /**
- * What runs around the command tree (DESIGN.md §6): alias expansion and plugin dispatch before it,
- * pre_/post_ hooks around the action. `runCli` makes one `Extensions` per run.
+ * What runs around the command tree (README.md, "Plugins, hooks and aliases"): alias expansion and plugin
+ * dispatch before it, pre_/post_ hooks around the action. `runCli` makes one `Extensions` per run.
  */
 import { DiazoError } from "../core/errors.ts";
 import { type LoadedPlugins, loadPluginsFile } from "../extend/plugins_config.ts";

@@ -29,7 +29,7 @@ export const PROGRAM_EXAMPLES: readonly string[] = [
   "diazo config profile create work --client-id ID --use",
 ];
 
-/** The global options of DESIGN.md §4, in help order (-V and -h are added by root.ts and root_help.ts). */
+/** The global options (README.md, "Global flags"), in help order (root.ts and root_help.ts add -V, -h). */
 export const GLOBAL_OPTIONS: readonly GlobalOption[] = [
   { flags: "-o, --output <format>", description: "output format", choices: OUTPUT_FORMATS },
   { flags: "--query <jmespath>", description: "filter the JSON result with a JMESPath expression" },

@@ -1,5 +1,5 @@
 /**
- * The hot path (issue 18): the commands scripts run most — `--help`, `bucket list`, `object list`,
+ * The hot path: the commands scripts run most — `--help`, `bucket list`, `object list`,
  * `object download` of one object, `auth status` — served without loading commander (an npm package
  * whose load is most of a run's start-up). It takes only plain, valid command lines: any other
  * shape (an unknown or repeated short flag, `--`, `--help` of a command, a value that does not

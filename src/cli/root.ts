@@ -1,6 +1,6 @@
 /**
  * The command tree: global flags, lazily loaded families, and the translation of every failure into
- * one `error:` line, one `hint:` line and an exit code (DESIGN.md §4).
+ * one `error:` line, one `hint:` line and an exit code (README.md, "Errors and exit codes").
  */
 import { Command, CommanderError, Option } from "@commander-js/extra-typings";
 import { type DiazoError, ExitCode, usageError } from "../core/errors.ts";

@@ -2,7 +2,7 @@
 import { type AnyCommand, type ContextFactory, examples } from "./command.ts";
 import { usageError } from "../core/errors.ts";
 
-/** Well-known sandbox credentials (DESIGN.md §7). */
+/** Well-known sandbox credentials (README.md, "sandbox"). */
 export const SANDBOX_CLIENT_ID = "diazo-sandbox";
 /** Well-known sandbox secret; it opens nothing but the local emulator. */
 export const SANDBOX_CLIENT_SECRET = "diazo-sandbox-secret";

@@ -1,6 +1,6 @@
 /**
  * Configuration: the config.json model, its validation, and the resolution of every setting by
- * precedence flags > environment > .env > active profile > defaults (DESIGN.md §3).
+ * precedence flags > environment > .env > active profile > defaults (README.md, "Configuration").
  */
 import { timerNumber, type TimerUnit } from "../core/bounds.ts";
 import { DiazoError, usageError } from "../core/errors.ts";

@@ -1,6 +1,6 @@
 /**
  * Presets: named output specs of a translation job. Built-ins are read-only; user presets live in
- * `presets.json` in the config dir (DESIGN.md §3).
+ * `presets.json` in the config dir (README.md, "Configuration").
  */
 import path from "node:path";
 import { DiazoError, usageError } from "../core/errors.ts";

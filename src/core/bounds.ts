@@ -1,5 +1,5 @@
 /**
- * Numbers that become timers (issue 14): `setTimeout` fires at once for a delay past 2^31-1 ms, so a
+ * Numbers that become timers: `setTimeout` fires at once for a delay past 2^31-1 ms, so a
  * `--timeout` of 2147484 s or `1e300` made every request time out immediately. Every such number is
  * checked here where it enters (flag, setting, environment) and refused with its range.
  */

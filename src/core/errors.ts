@@ -1,12 +1,12 @@
 /**
- * Typed errors, the message catalog and exit codes (DESIGN.md §4).
+ * Typed errors, the message catalog and exit codes (README.md, "Errors and exit codes").
  *
  * Every failure the user sees is a `DiazoError` carrying a catalog `code`. The catalog decides the
  * message, the hint and the exit code; callers choose the code from what they know (HTTP status,
  * resource kind, local validation), never from the text of another message.
  */
 
-/** Process exit codes of DESIGN.md §4. */
+/** Process exit codes (README.md, "Errors and exit codes"). */
 export const ExitCode = {
   ok: 0,
   failure: 1,
@@ -473,7 +473,7 @@ export function errorFromResponse(
     if (code && SCOPE_CODES.has(code)) {
       // An operation needing several scopes names them as `--add` takes them: comma-separated.
       const scope = context.scope?.trim().split(/\s+/).join(",") || "<scope>";
-      if (scope === "bucket:create") return new DiazoError("cannot_create_bucket", base); // SPEC.md §7
+      if (scope === "bucket:create") return new DiazoError("cannot_create_bucket", base); // its own message
       return new DiazoError("insufficient_scope", { ...base, params: { scope } });
     }
     if (resource === "acc-record" && saysWhy(detail) && !aboutAccProject(detail)) {

@@ -1,6 +1,6 @@
 /**
  * Rendering of one result value as json, yaml, table or csv, after an optional JMESPath query
- * (DESIGN.md §4). Heavy renderers are imported only when their format is used; only the table
+ * (README.md, "Output"). Heavy renderers are imported only when their format is used; only the table
  * (output_table.ts) makes values readable and fits the terminal, the other formats keep them raw
  * (tables and csv show control characters as visible escapes, core/sanitize.ts).
  */

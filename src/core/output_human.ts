@@ -1,5 +1,5 @@
 /**
- * Readable sizes and times for table cells (DESIGN.md §4): a person reads `64.0 MiB` and
+ * Readable sizes and times for table cells (README.md, "Output"): a person reads `64.0 MiB` and
  * `3 minutes ago`, while json/yaml/csv keep the platform's raw numbers and strings. Which fields
  * hold bytes or instants is known only by name, and the value is never trusted to match: anything
  * that is not a plausible byte count or instant is shown as it came.

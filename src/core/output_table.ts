@@ -1,5 +1,5 @@
 /**
- * The human table (DESIGN.md §4, issue 12 item 7): one column per fact (a computed ISO helper
+ * The human table (README.md, "Output"): one column per fact (a computed ISO helper
  * gives way to the platform's epoch field it repeats), sizes and times readable, and the widest
  * columns cut with `…` so that every line fits the terminal. Only tables change values; json,
  * yaml and csv show the result as it is (but for control characters, made visible in tables and csv).
@@ -41,7 +41,7 @@ function repeatedField(records: readonly Row[], name: string): string | undefine
 
 /**
  * `columns` with each computed helper shown as the platform's field it repeats, once: JSON keeps
- * both (DESIGN.md §4), a table would show one instant twice.
+ * both (README.md, "Output"), a table would show one instant twice.
  * @example
  * const b = { bucketKey: "a", createdDate: 1767225600000, createdAt: "2026-01-01T00:00:00.000Z" };
  * oneColumnPerFact([b], ["bucketKey", "createdAt"]); // ["bucketKey", "createdDate"]

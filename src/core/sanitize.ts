@@ -1,5 +1,5 @@
 /**
- * Text from the platform made safe to show a person (issue 14 item 5): an object key or a message
+ * Text from the platform made safe to show a person: an object key or a message
  * holding ESC, BEL, an OSC sequence or a C1 control would otherwise recolour, retitle or rewrite
  * the terminal it is printed on. Every such character is shown as a visible escape instead; json
  * and yaml keep the exact text, since a program reads those.

@@ -1,8 +1,8 @@
 /**
- * Alias expansion (DESIGN.md §6): the command word, when it is an alias, is replaced by its
- * expansion split with shell-style quoting; `$1..$n` placeholders take the arguments after the
- * word positionally, the arguments no placeholder took are appended in order. Aliases may expand
- * to other aliases; a loop is an error naming the chain. An alias never shadows a built-in.
+ * Alias expansion (README.md, "Plugins, hooks and aliases"): the command word, when it is an alias, is
+ * replaced by its expansion split with shell-style quoting; `$1..$n` placeholders take the arguments after
+ * the word positionally, the arguments no placeholder took are appended in order. Aliases may expand to other
+ * aliases; a loop is an error naming the chain. An alias never shadows a built-in.
  */
 import { DiazoError, usageError } from "../core/errors.ts";
 import { splitShellWords } from "./shell_words.ts";

@@ -1,6 +1,6 @@
 /**
  * The environment a child process (hook, plugin, pipeline shell step) inherits: the run's, minus
- * every credential diazo reads (issue 14). A child that needs the platform calls `$DIAZO_BIN`, which
+ * every credential diazo reads. A child that needs the platform calls `$DIAZO_BIN`, which
  * finds the credentials of the profile itself; a secret given only in the environment stays with diazo.
  */
 

@@ -1,6 +1,7 @@
 /**
- * Hook rules (DESIGN.md §6): which `pre_`/`post_` hook names a command has, when its post hooks run,
- * and the `DIAZO_*` environment that tells a hook what happened. Running them is the caller's job.
+ * Hook rules (README.md, "Plugins, hooks and aliases"): which `pre_`/`post_` hook names a command has, when
+ * its post hooks run, and the `DIAZO_*` environment that tells a hook what happened. Running them is the
+ * caller's job.
  */
 import { timerNumber } from "../core/bounds.ts";
 

@@ -1,6 +1,6 @@
 /**
  * `plugin create`: the files of a new plugin that follows diazo's conventions (`--help`,
- * `--output json`, `error:`/`hint:` on stderr, the exit codes of DESIGN.md §4).
+ * `--output json`, `error:`/`hint:` on stderr, the exit codes of README.md, "Errors and exit codes").
  */
 import path from "node:path";
 import { DiazoError, usageError } from "../core/errors.ts";

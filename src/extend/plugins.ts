@@ -1,6 +1,6 @@
 /**
- * The plugin registry (DESIGN.md §6): `diazo-<name>` executables on PATH plus the entries of
- * plugins.json (enabled flag, explicit path, description), with the warnings `plugin list` shows
+ * The plugin registry (README.md, "Plugins, hooks and aliases"): `diazo-<name>` executables on PATH plus the
+ * entries of plugins.json (enabled flag, explicit path, description), with the warnings `plugin list` shows
  * and the lookup `diazo <name>` dispatches through.
  */
 import path from "node:path";

@@ -1,5 +1,5 @@
 /**
- * plugins.json in the config dir (DESIGN.md §3): `plugins` name → {enabled, path, description},
+ * plugins.json in the config dir (README.md, "Configuration"): `plugins` name → {enabled, path, description},
  * `hooks` name → shell command strings, `aliases` name → expansion. Loading validates it with
  * file:line:column in errors; edits change only what they touch and keep every other key.
  */

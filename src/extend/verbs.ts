@@ -1,7 +1,7 @@
 /**
  * The plugin and alias verbs, front-end free, in the `run<Verb>(opts, deps)` shape of ops/: list,
  * enable, disable and create plugins; list, add and remove aliases in plugins.json. They live here
- * because ops/ may not import extend/ (DESIGN.md §1). What is a built-in word and where argv's
+ * because ops/ may not import extend/ (ARCHITECTURE.md). What is a built-in word and where argv's
  * command word is are the front end's knowledge, so they come in as `BuiltinRules`.
  */
 import path from "node:path";

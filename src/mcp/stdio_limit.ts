@@ -1,5 +1,5 @@
 /**
- * A bound on one stdio message (issue 14): the SDK's stdio transport closes itself, and with it the
+ * A bound on one stdio message: the SDK's stdio transport closes itself, and with it the
  * server, when a line passes its 10 MiB buffer. This filter sits between stdin and the transport: a
  * line longer than the limit is dropped as it streams by (never held whole), refused with a JSON-RPC
  * error, and the lines after it are served as usual.

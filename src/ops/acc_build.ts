@@ -114,7 +114,7 @@ export async function runRecordGet<R, F>(
 async function gather<R, F>(kind: RecordKind<R, F>, input: RecordInput): Promise<Record<string, unknown>> {
   let fromFile: Record<string, unknown> = {};
   if (input.fromFile) {
-    // The YAML reader loads only when a file is given (DESIGN.md §2: heavy modules load lazily).
+    // The YAML reader loads only when a file is given (heavy modules load lazily; ARCHITECTURE.md).
     const { readBodyFile } = await import("./body_file.ts");
     fromFile = await readBodyFile(input.fromFile, kind.shape);
   }

@@ -1,6 +1,6 @@
 /**
  * The account administration verbs on projects (`admin project list|create|get|users`, and
- * SPEC.md's `acc projects`, `acc create-project`): as the logged-in user by default, or as the app
+ * their `acc projects`, `acc create-project` spellings): as the logged-in user by default, or as the app
  * (`as: "app"`) with the user a write acts for (`user`, sent as `User-Id`). An account's projects
  * are reached through the API generation of its kind (admin_account.ts): ACC Admin v1 for an ACC
  * account, BIM 360 HQ v1 for a BIM 360 one. Ids arrive checked (bare GUIDs); `region` routes a

@@ -26,7 +26,7 @@ export interface ApiOptions {
   /** `--param k=v`: query parameters. */
   params?: readonly string[];
   paginate?: boolean;
-  /** The scope(s) the operation needs, for errors and the scope log (default: SPEC.md's table). */
+  /** The scope(s) the operation needs, for errors and the scope log (default: aps/endpoint_scopes.ts). */
   scopes?: string;
   as?: "app" | "user";
   /** Hosts other than the platform's that absolute URLs may name. */

@@ -65,7 +65,7 @@ export async function saveProfileScopes(deps: ProfileDeps, scopes: string[]): Pr
   await deps.saveConfig(cfg);
 }
 
-/** One row of `auth scopes`: the platform's grant and diazo's advice side by side (SPEC.md §5). */
+/** One row of `auth scopes`: the platform's grant and diazo's advice side by side (aps/scopes.ts). */
 export interface ScopeRow {
   scope: string;
   /** Modes the platform grants it in, e.g. `2-legged, 3-legged`. */
@@ -175,7 +175,7 @@ export async function runTestScopes(
     token: () => Promise.resolve(token.access_token),
     debug: (l) => deps.debug(l),
   });
-  // A refusal names the scope the endpoint needs (SPEC.md §4.1), not the scopes being tried.
+  // A refusal names the scope the endpoint needs (aps/endpoint_scopes.ts), not the scopes being tried.
   const needed = endpointScope("GET", opts.endpoint);
   const res = await http.request({
     path: opts.endpoint,

@@ -36,7 +36,7 @@ export async function runDaNickname(opts: { name?: DaName }, deps: OpsDeps): Pro
 
 /**
  * The configured nickname (SVC_DA_NICKNAME, APS_DA_NICKNAME or the profile's `da_nickname`), checked;
- * SPEC.md's "Design Automation nickname required" (exit 2) when there is none.
+ * "Design Automation nickname required" (exit 2) when there is none.
  */
 export async function requireNickname(deps: OpsDeps): Promise<DaName> {
   const nickname = (await deps.settings()).daNickname.value?.trim();
@@ -105,7 +105,7 @@ export interface AppBundleCreatedResult {
   summary: string;
 }
 
-/** The largest package the platform's upload form takes (aps-api.md §7.3: 100 MB). */
+/** The largest package the platform's upload form takes (100 MB). */
 const PACKAGE_LIMIT = 104_857_600;
 
 /**

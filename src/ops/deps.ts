@@ -1,5 +1,5 @@
 /**
- * What every verb of `ops/` is given (DESIGN.md §1): an HTTP client for the platform, the resolved
+ * What every verb of `ops/` is given (ARCHITECTURE.md): an HTTP client for the platform, the resolved
  * settings, the token store, where files live, how to poll, and lines on stderr. The CLI's context
  * and the tool server both provide it; neither commander nor MCP reaches ops/.
  */

@@ -51,7 +51,7 @@ const toldActingAsApp = new WeakSet<OpsDeps>();
 /**
  * The HTTP client of a data management call: the user's login when asked or (auto) when there is
  * one. Without one, `auto` falls back to the app (the platform lets provisioned apps in), and says
- * so on stderr once: SPEC.md wants data management done as a user.
+ * so on stderr once: data management is meant to be done as a user.
  */
 export async function dmHttp(deps: OpsDeps, choice: LoginChoice = {}): Promise<Http> {
   const as = choice.as ?? "auto";

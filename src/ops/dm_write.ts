@@ -1,6 +1,6 @@
 /**
  * The data management writes: `folder create|rename`, `item upload|bind|download|rename`, `version
- * describe|rename` (and SPEC.md's `dm ...` spellings of them). A file goes up through the platform's
+ * describe|rename` (and their `dm ...` spellings). A file goes up through the platform's
  * upload-a-file flow (storage -> signed S3 upload of the `object upload` machinery -> item, or a
  * new version when the folder holds an item of that name); it comes down through the `object
  * download` machinery (atomic, resumable, SHA-1 checked). Ids arrive checked.

@@ -1,6 +1,6 @@
 /**
  * `issue attachment <issue> <file>` and `issue attachment list`: a file is attached by uploading it
- * to the project's storage and recording it on the issue (aps-api.md §5.1, "Attachments"): the
+ * to the project's storage and recording it on the issue: the
  * project's root folder (the parent of "Project Files", found through data management), a storage
  * object reserved there, the bytes sent with OSS's signed S3 flow (services/upload.ts), then the
  * attachment record. The file is checked before any request.

@@ -52,7 +52,7 @@ export function checkFormats(value: string): string[] {
   return [...new Set(formats)];
 }
 
-/** Formats the platform makes of aerial scenes only (aps-api.md §8). */
+/** Formats the platform makes of aerial scenes only. */
 const AERIAL_FORMATS: readonly string[] = ["rcs", "ortho", "report"];
 
 /** A created photoscene. */

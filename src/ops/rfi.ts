@@ -16,7 +16,7 @@ import type { RecordKind } from "./acc_build.ts";
 
 export type { Rfi, RfiFilters } from "../services/rfis.ts";
 
-/** The fields of an RFI body (create and update; aps-api.md §5.2). */
+/** The fields of an RFI body (create and update). */
 export const RFI_SHAPE: BodyShape = {
   title: "string",
   question: "string",

@@ -1,8 +1,8 @@
 /**
- * The one factory of a run's platform clients (DESIGN.md §5): settings + token store + one token
- * memo per login -> the `http(choice)` of OpsDeps, built as the base client of services/http.ts
- * wrapped in the decorators of services/http_decorators.ts. The CLI's context and the tool server
- * both get their clients here.
+ * The one factory of a run's platform clients (ARCHITECTURE.md, "How a request travels"): settings + token
+ * store + one token memo per login -> the `http(choice)` of OpsDeps, built as the base client of
+ * services/http.ts wrapped in the decorators of services/http_decorators.ts. The CLI's context and the tool
+ * server both get their clients here.
  */
 import type { Resolved } from "../config/config.ts";
 import { timerNumber } from "../core/bounds.ts";

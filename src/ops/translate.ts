@@ -59,7 +59,7 @@ export interface TranslationWait {
   startedAt?: number;
 }
 
-/** SPEC.md §8: the largest translation input the platform takes, per file (5 GB). */
+/** The largest translation input the platform takes, per file (5 GB). */
 export const MAX_TRANSLATION_INPUT_BYTES = 5 * 1024 ** 3;
 
 /** The size of the OSS object behind `urn`, or undefined when it is not one or cannot be read. */
@@ -76,7 +76,7 @@ async function inputSize(urn: Urn, deps: OpsDeps): Promise<number | undefined> {
 }
 
 /**
- * Refuses (exit 2) a translation input over SPEC.md's 5 GB limit before any job starts; with
+ * Refuses (exit 2) a translation input over the platform's 5 GB limit before any job starts; with
  * `force` it warns and goes on.
  */
 async function checkInputSize(urn: Urn, force: boolean | undefined, deps: OpsDeps): Promise<void> {

@@ -1,8 +1,8 @@
 /**
  * The webhook verbs (`diazo webhook ...`): the local catalog of systems and events, and listing,
- * creating and deleting the app's hooks (2-legged, SPEC.md §4.2). Systems and events are checked
+ * creating and deleting the app's hooks (2-legged: hooks belong to the app). Systems and events are checked
  * against the catalog (aps/webhook_events.ts) before any request; an `inactive` hook is explained
- * with SPEC.md §3's remedy: delete and recreate it.
+ * with the platform's remedy: delete and recreate it.
  */
 import {
   checkWebhookEvent,
@@ -61,7 +61,7 @@ export async function runWebhookList(
   return rows;
 }
 
-/** SPEC.md §3's explanation of an inactive hook and its remedy, as commands. */
+/** The explanation of an inactive hook and its remedy, as commands. */
 export function inactiveRemedy(h: Pick<HookDetails, "hookId" | "system" | "event" | "callbackUrl">): string {
   return `hook ${h.hookId} (${h.event}) is inactive: its callback ${h.callbackUrl} did not answer HTTP 200 ` +
     `within 5 seconds, so the platform stopped delivering to it. Delete and recreate it: ` +

@@ -1,7 +1,7 @@
 /**
  * Checking both ends of a callback without the platform: `webhook test` posts a sample event to a
  * receiver as the platform would (envelope, `x-adsk-delivery-id`, and `x-adsk-signature` when a
- * secret is given) and judges its answer by SPEC.md §6's rule (HTTP 200 within 5 s);
+ * secret is given) and judges its answer by the platform's rule (HTTP 200 within 5 s);
  * `webhook verify` checks the signature of a payload a receiver got.
  */
 import {
@@ -16,13 +16,13 @@ import { postCallback } from "../services/webhooks.ts";
 import type { OpsDeps } from "./deps.ts";
 import { checkCallbackUrl } from "./webhook.ts";
 
-/** SPEC.md §6 and §8: a callback answers HTTP 200 within 5 seconds. */
+/** The platform's rule for webhook callbacks: answer HTTP 200 within 5 seconds. */
 export const CALLBACK_BUDGET_MS = 5000;
 
 const SAMPLE_TIME = "2026-01-01T00:00:00+0000";
 const SAMPLE_FOLDER = "urn:adsk.wipprod:fs.folder:co.diazo-webhook-test";
 
-/** The event-specific part of a sample callback, shaped as the platform's (aps-api.md §6.3). */
+/** The event-specific part of a sample callback, shaped as the platform's. */
 function samplePayload(event: string): Record<string, unknown> {
   if (event.startsWith("extraction.")) {
     return {

@@ -1,5 +1,5 @@
 /**
- * Pipelines (DESIGN.md §6): load and validate a file, resolve variables, run the steps in order
+ * Pipelines (README.md, "Pipelines"): load and validate a file, resolve variables, run the steps in order
  * through injected runners (diazo commands in-process, opted-in shell steps), and report.
  */
 import path from "node:path";

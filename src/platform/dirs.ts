@@ -1,4 +1,4 @@
-/** Where diazo keeps configuration and state on each OS (DESIGN.md §3). */
+/** Where diazo keeps configuration and state on each OS (README.md, "Configuration"). */
 import { osPath } from "./path.ts";
 
 /** Reads an environment variable. */

@@ -17,7 +17,7 @@ export async function readTextIfExists(file: string): Promise<string | undefined
 /**
  * Appends `text` to `file` (created with `mode`) in one write, so that concurrent appends of short
  * lines do not interleave. Not `Deno.writeTextFile(..., { append })`: it makes Deno load its web
- * streams, ~2 ms of a short command's run (issue 18).
+ * streams, ~2 ms of a short command's run.
  */
 export async function appendText(file: string, text: string, mode = 0o644): Promise<void> {
   const bytes = new TextEncoder().encode(text);

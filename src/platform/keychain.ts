@@ -1,5 +1,5 @@
 /**
- * The OS keychain (DESIGN.md §3): macOS `security`, the Secret Service through `secret-tool` on
+ * The OS keychain (README.md, "Configuration"): macOS `security`, the Secret Service through `secret-tool` on
  * Linux, the Windows Credential Manager through FFI. No native addons.
  */
 import { chunkedKeychain } from "./keychain_chunks.ts";

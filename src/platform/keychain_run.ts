@@ -1,6 +1,6 @@
 /**
  * Running a keychain tool as a child process: secrets only on stdin, a minimal environment, and a
- * deadline after which the tool's whole process group is killed (DESIGN.md §3).
+ * deadline after which the tool's whole process group is killed (README.md, "Configuration").
  */
 
 /** The OS keychain cannot be used: no tool, no session bus, a locked keyring, a timeout... */

@@ -1,7 +1,7 @@
 /**
  * A cross-process lock on a file, so that parallel diazo processes take turns. The file records its
  * holder (pid and host): a holder that was killed leaves the file behind, and the next process takes
- * it over at once instead of waiting for it to age (issue 14 item 14).
+ * it over at once instead of waiting for it to age.
  */
 import { osPath } from "./path.ts";
 

@@ -1,7 +1,7 @@
 /**
  * Path joining for the modules every command runs (config dir, config store, token store, scope log):
  * `join`, `dirname` and `basename` as node:path's posix and win32 flavours compute them, without
- * importing node:path — the first `node:` import of a run costs it several milliseconds (issue 18).
+ * importing node:path — the first `node:` import of a run costs it several milliseconds.
  * Modules off the start-up path keep node:path. Win32 device paths (`\\.\`, `\\?\`) are not told
  * apart from UNC ones: no config or state directory is one.
  */

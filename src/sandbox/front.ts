@@ -42,7 +42,7 @@ const RELAY_MAX = 1024 * 1024;
  * Copies `from` to `to` until `from` ends, then closes `to` (so a server's close reaches its client at
  * once), as a pipe of their streams did, but through one reused buffer that doubles while reads fill
  * it: `readable.pipeTo` allocated a 64 KiB chunk per read, which made the sandbox spend more CPU on a
- * 512 MiB GET than the client it served (issue 18).
+ * 512 MiB GET than the client it served.
  */
 async function relay(from: Deno.TcpConn, to: Deno.TcpConn): Promise<void> {
   let buf = new Uint8Array(RELAY_FIRST);

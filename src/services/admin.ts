@@ -1,5 +1,5 @@
 /**
- * Account administration, ACC Admin v1 (aps-api.md §9.1): projects of an account, their users
+ * Account administration, ACC Admin v1: projects of an account, their users
  * (list, add, remove) and the account's companies; the BIM 360 HQ v1 half is admin_hq.ts. Plain
  * functions over an injected Http; reading needs `account:read`, writing `account:write`.
  * Account and project ids come checked, as the bare GUIDs (aps/dm_ids.ts `accId`).
@@ -36,7 +36,7 @@ export function adminHeaders(opts: RegionOption = {}): Record<string, string> {
   };
 }
 
-/** A project of an account, with the platform's field names (aps-api.md §9.1). */
+/** A project of an account, with the platform's field names. */
 export interface AccountProject {
   id: string;
   name: string;

@@ -1,5 +1,5 @@
 /**
- * Account administration, BIM 360 HQ v1 (SPEC.md §4.1, aps-api.md §9.2): the accounts a login can
+ * Account administration, BIM 360 HQ v1: the accounts a login can
  * see, a BIM 360 account's projects (list, create), a project update, the account's member
  * directory (list, add) and its companies. HQ answers plain JSON arrays paged by `limit`/`offset`
  * with no total, so a page shorter than the page size is the last; its fields are snake_case.

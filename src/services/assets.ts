@@ -1,5 +1,5 @@
 /**
- * Assets v2 (aps-api.md §5.3): list (cursor paged), get, create and update the assets of a
+ * Assets v2: list (cursor paged), get, create and update the assets of a
  * construction-cloud project, and the project's categories and statuses (settings v1). The
  * platform has no single-asset GET or PATCH: one asset is read with `assets:batch-get`, created with
  * `assets:batch-create` (a top-level array) and changed with `assets:batch-patch` (keyed by id).

@@ -1,5 +1,5 @@
 /**
- * Checklists (aps-api.md §5.5): the checklist instances and templates of a project's checklists
+ * Checklists: the checklist instances and templates of a project's checklists
  * container, JSON:API documents paged by `page[limit]`/`page[offset]` with `links.next`. The
  * container of a project is the project's GUID. Reading is documented; creating an instance from
  * a template (POST) and changing one (PATCH) follow the same JSON:API conventions.

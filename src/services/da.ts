@@ -1,5 +1,5 @@
 /**
- * Design Automation v3 (aps-api.md §7): the app's nickname, engines, app bundles (versions,
+ * Design Automation v3: the app's nickname, engines, app bundles (versions,
  * aliases, the package form upload) and activities. Plain functions over an injected Http; every
  * operation needs `code:all` (a 2-legged token). Names and engine ids come checked (aps/da_ids.ts).
  * Work items and health are in da_workitems.ts.
@@ -178,7 +178,7 @@ export function listActivities(http: Http, opts: { limit?: number } = {}): Async
   return paginate<string>(http, activitiesRequest(), "da", opts);
 }
 
-/** An activity as created or read (aps-api.md §7.4). */
+/** An activity as created or read. */
 export interface Activity {
   id: string;
   engine: string;

@@ -1,5 +1,5 @@
 /**
- * Design Automation v3 work items and health (aps-api.md §7.5, §7.7): start one, read its status,
+ * Design Automation v3 work items and health: start one, read its status,
  * fetch its report (a signed URL: no bearer token), and the service's health per engine.
  */
 import type { Http } from "./http.ts";

@@ -1,5 +1,5 @@
 /**
- * Model Derivative v2 (modelderivative.yaml, aps-api.md §3): translation jobs, manifests, model
+ * Model Derivative v2 (openapi/modelderivative/modelderivative.yaml): translation jobs, manifests, model
  * views, object trees, properties, and waiting for a job. Plain functions over an injected Http.
  * The manifest's shapes are in derivative_manifest.ts, derivative downloads in derivative_files.ts.
  */

@@ -1,5 +1,5 @@
 /**
- * Downloading derivatives (aps-api.md §3.5): a signed URL plus signed cookies from the platform,
+ * Downloading derivatives: a signed URL plus signed cookies from the platform,
  * then the bytes from that URL with the cookies and without the bearer token, streamed to a file.
  */
 import { segment } from "./path.ts";

@@ -1,6 +1,6 @@
 /**
  * The manifest of a translated design as data: its types, progress, messages, and the walk that
- * lists the derivative files that can be downloaded (aps-api.md §3.3).
+ * lists the derivative files that can be downloaded.
  */
 
 /** A message the platform attaches to a manifest node. */

@@ -1,5 +1,5 @@
 /**
- * Data management writes (datamanagement.yaml, aps-api.md §4.5): a storage location for a file's
+ * Data management writes (openapi/datamanagement/datamanagement.yaml): a storage location for a file's
  * bytes, folders, items (a file's first version), further versions, renames (PATCH of a folder, an
  * item or a version). Bodies are JSON:API documents sent as
  * `application/vnd.api+json`; POSTs are never retried (each would create one more resource).

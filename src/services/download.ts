@@ -3,7 +3,7 @@
  * against the expected size and SHA-1, then renamed into place — never a half-written target.
  * The part file has a fixed name and a small description beside it (size and SHA-1 it is for), so
  * that a later run can go on from where a killed one stopped with an HTTP Range request; it is
- * removed on failure and on Ctrl-C unless the caller asked to resume (issue 14 item 11).
+ * removed on failure and on Ctrl-C unless the caller asked to resume.
  */
 import path from "node:path";
 import { DiazoError, usageError } from "../core/errors.ts";

@@ -1,5 +1,5 @@
 /**
- * Many objects of a bucket downloaded at once (issue 18 item 2): per group of up to 25 keys one
+ * Many objects of a bucket downloaded at once: per group of up to 25 keys one
  * `batchsigneds3download` instead of one signing request per object, then each object's bytes
  * through the single-object path (`fetchToFile`: atomic write, the same size and SHA-1 check,
  * broken-stream continuation, `--resume` part files, no overwrite without `--force`). A key the

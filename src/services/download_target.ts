@@ -1,6 +1,6 @@
 /**
  * Where a download may write: under the directory it is given, never outside it, also not through a
- * symlink inside it that resolves elsewhere (issue 14 item 17).
+ * symlink inside it that resolves elsewhere.
  */
 import path from "node:path";
 import { usageError } from "../core/errors.ts";
@@ -9,7 +9,7 @@ import { safeJoin } from "../core/paths.ts";
 /**
  * Where `object download` writes `objectKey`: `out` itself when it names a file, else under `out`
  * (an existing directory or a path ending in a separator) or the working directory — never outside,
- * also not through a symlink inside the directory that resolves elsewhere (issue 14 item 17).
+ * also not through a symlink inside the directory that resolves elsewhere.
  */
 export async function downloadTarget(cwd: string, objectKey: string, out?: string): Promise<string> {
   if (out === undefined) return await confined(cwd, safeJoin(cwd, objectKey), objectKey);

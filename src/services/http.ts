@@ -1,6 +1,7 @@
 /**
- * The one HTTP client of diazo (DESIGN.md §5): base URL, bearer token, JSON bodies, per-attempt
- * timeouts, retries with backoff and `Retry-After`, typed errors and a redacted debug trace.
+ * The one HTTP client of diazo (ARCHITECTURE.md, "How a request travels"): base URL, bearer token, JSON
+ * bodies, per-attempt timeouts, retries with backoff and `Retry-After`, typed errors and a redacted debug
+ * trace.
  */
 
 import { DiazoError, errorFromResponse, type ResourceKind, usageError } from "../core/errors.ts";
@@ -147,7 +148,7 @@ export function createHttp(config: HttpConfig): Http {
   const client: Client = {
     config,
     baseUrl,
-    // Read at the first call: naming Deno's fetch loads it (issue 18), and most runs never call it.
+    // Read at the first call: naming Deno's fetch loads it, and most runs never call it.
     fetch: config.fetch ?? ((input, init) => fetch(input, init)),
     sleep: config.sleep ?? abortableSleep,
     random: config.random ?? Math.random,

@@ -1,5 +1,5 @@
 /**
- * ACC Issues v1 (Issues.yaml, aps-api.md §5.1): issues, their types, comments and attachments,
+ * ACC Issues v1 (openapi/construction/issues/Issues.yaml): issues, their types, comments and attachments,
  * under `/construction/issues/v1/projects/{projectId}` with the project's bare GUID. Plain
  * functions over an injected Http acting as the user; reading needs `data:read`, writing
  * `data:write`. Lists are ACC offset pages, followed to the end unless a limit stops them.

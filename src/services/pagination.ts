@@ -1,6 +1,6 @@
 /**
- * The platform's pagination schemes (DESIGN.md §5) as async iterators over items, so that list
- * commands follow every page unless `--limit` stops them.
+ * The platform's pagination schemes (ARCHITECTURE.md, "How a request travels") as async iterators over items,
+ * so that list commands follow every page unless `--limit` stops them.
  */
 
 import { usageError } from "../core/errors.ts";

@@ -1,6 +1,6 @@
 /**
  * Request paths built from input: every interpolated value becomes exactly ONE path segment, so a
- * key such as `a/b`, `?x` or `..` can never address another resource (issue 14 item 1).
+ * key such as `a/b`, `?x` or `..` can never address another resource.
  *
  * `.` and `..` are special: WHATWG URL parsing — which `fetch` applies — removes them even when
  * percent-encoded (`%2E%2E` too), so `DELETE …/objects/..` would reach the bucket. They are refused

@@ -3,7 +3,7 @@
  * is a byte stream read from the socket straight into the reader's own buffer (a BYOB reader), so a
  * download costs one read and one write per buffer and no allocation per chunk. Through `fetch`'s
  * body the same bytes cost about 40% more CPU, which on a 2-core machine is what a download shares
- * with its SHA-1 (issue 18). Other methods, and hosts `Deno.connect` cannot reach, go by fetch.
+ * with its SHA-1. Other methods, and hosts `Deno.connect` cannot reach, go by fetch.
  */
 import {
   bodyFraming,

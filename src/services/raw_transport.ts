@@ -5,7 +5,7 @@
  *   `fetch` copies a body several times and frees the copies lazily, which multiplies memory by the
  *   number of parts in flight;
  * - short API calls skip Deno's `fetch`, `Headers` and `Response`, which Deno loads on first use at
- *   about 8 ms of a run's start-up (issue 18); answers come back as wire.ts objects.
+ *   about 8 ms of a run's start-up; answers come back as wire.ts objects.
  * Connections are kept alive and reused per origin.
  */
 

@@ -1,5 +1,5 @@
 /**
- * Reality Capture — Photo to 3D v1 (aps-api.md §8): photoscenes created, processed, polled, their
+ * Reality Capture — Photo to 3D v1: photoscenes created, processed, polled, their
  * results located and deleted. Plain functions over an injected Http. Bodies are form-encoded; the
  * platform reports logical errors in a 200 answer as `{"Error":{"code","msg"}}`, which become typed
  * errors here (an unknown scene: "Photoscene not found").

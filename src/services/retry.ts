@@ -1,4 +1,4 @@
-/** Retry policy of the HTTP client (DESIGN.md §5): what is retried and how long to wait. */
+/** Retry policy of the HTTP client (ARCHITECTURE.md): what is retried and how long to wait. */
 
 /** Statuses that mean "try again later". */
 export const RETRY_STATUSES: ReadonlySet<number> = new Set([408, 429, 500, 502, 503, 504]);

@@ -1,5 +1,5 @@
 /**
- * RFIs v3 (aps-api.md §5.2): search, get, create and update the RFIs of a construction-cloud
+ * RFIs v3: search, get, create and update the RFIs of a construction-cloud
  * project, as the logged-in user. The list is `POST /search:rfis` paged by `limit`/`offset` in the
  * body, so it pages here rather than through `paginate()`. Project ids come checked (bare GUIDs).
  */
@@ -19,7 +19,7 @@ export const DATA_WRITE = "data:write";
 /** Page size of the RFI search (the platform allows up to 200; smaller pages answer sooner). */
 const RFI_PAGE = 50;
 
-/** An RFI with the platform's field names (aps-api.md §5.2). */
+/** An RFI with the platform's field names. */
 export interface Rfi {
   id: string;
   title: string;

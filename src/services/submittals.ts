@@ -1,5 +1,5 @@
 /**
- * Submittals v2 (aps-api.md §5.4): list, get, create and update the submittal items of an ACC
+ * Submittals v2: list, get, create and update the submittal items of an ACC
  * project. A change of state is the platform's `POST /items/{id}:transition`; other fields go in a
  * PATCH. Lists are paged by `limit`/`offset` (at most 50 a page) with `nextUrl`.
  */

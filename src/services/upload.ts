@@ -1,5 +1,5 @@
 /**
- * Uploads a file through the platform's signed S3 flow (aps-api.md §2.5): URLs in batches of 25,
+ * Uploads a file through the platform's signed S3 flow: URLs in batches of 25,
  * parts in parallel with bounded memory, expired URLs refreshed, transient failures retried,
  * progress kept in a resume record, and the SHA-1 computed while reading checked at the end.
  */

@@ -1,5 +1,5 @@
 /**
- * Small files of a batch through the platform's batch operations (issue 18 item 2): per group of up
+ * Small files of a batch through the platform's batch operations: per group of up
  * to 25 files, one `batchsigneds3upload`, one PUT per file and one `batchcompleteupload`, instead of
  * two platform round trips per file. Each stored object is checked against its file's SHA-1 as the
  * single-file flow checks it. A file the batch could not carry (a refused item, a failed PUT, a

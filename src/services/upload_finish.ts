@@ -1,9 +1,8 @@
 /**
  * The end of a signed S3 upload: completion, and what its answer proves. A 409 means the upload was
  * already completed — usually by an earlier attempt whose answer was lost — so the stored object is
- * compared with the file (size and SHA-1) before calling it a success (issue 14 item 2). An object
- * whose SHA-1 differs from the file's is deleted rather than left for later downloads to trust
- * (issue 14 item 10).
+ * compared with the file (size and SHA-1) before calling it a success. An object
+ * whose SHA-1 differs from the file's is deleted rather than left for later downloads to trust.
  */
 import { DiazoError } from "../core/errors.ts";
 import type { BucketKey, ObjectKey } from "../aps/ids.ts";

@@ -1,5 +1,5 @@
 /**
- * Webhooks v1 (webhooks.yaml, aps-api.md §6): list, create, read, change and delete hooks, in a
+ * Webhooks v1 (openapi/webhooks/webhooks.yaml): list, create, read, change and delete hooks, in a
  * region (`x-ads-region`, US by default); plus posting a sample callback to a receiver, for
  * `webhook test`. Plain functions over an injected Http; reads need `data:read`, writes `data:write`.
  */

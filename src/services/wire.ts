@@ -1,7 +1,7 @@
 /**
  * The headers and answer objects of the raw HTTP/1.1 transport (raw_transport.ts), with the parts of
  * the Fetch API's `Headers` and `Response` that diazo reads. Deno loads its own `Headers`, `Request`,
- * `Response` and `fetch` lazily, at about 8 ms of a run's start-up (issue 18): an answer read off
+ * `Response` and `fetch` lazily, at about 8 ms of a run's start-up: an answer read off
  * the socket is handed over in these plain objects so that a short command never pays for them.
  */
 import { concatBytes } from "../core/bytes.ts";

@@ -1,6 +1,6 @@
 /**
  * The import graph of src/: every relative import (static, type-only and dynamic) of every module,
- * read from the source text, for the layout test (DESIGN.md §1).
+ * read from the source text, for the layout test (ARCHITECTURE.md).
  */
 import path from "node:path";
 

@@ -1,5 +1,5 @@
 /**
- * DESIGN.md §1 holds: each room of src/ imports only the rooms it may, and no module takes part in
+ * ARCHITECTURE.md's rules hold: each room of src/ imports only the rooms it may, and no module takes part in
  * an import cycle except through a dynamic import (lazy family loading).
  */
 import assert from "node:assert/strict";
@@ -54,7 +54,7 @@ export function forbidden(edges: readonly Edge[]): string[] {
   return out;
 }
 
-Deno.test("layout: every import of src/ follows DESIGN.md §1's direction of dependencies", async () => {
+Deno.test("layout: every import of src/ follows the direction of dependencies (ARCHITECTURE.md)", async () => {
   const bad = forbidden(await graph());
   assert.deepEqual(bad, [], `forbidden imports:\n${bad.join("\n")}`);
 });

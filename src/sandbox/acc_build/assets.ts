@@ -1,5 +1,5 @@
 /**
- * Assets (aps-api.md §5.3): v2 list paged by an opaque cursor (`cursorState`, base64 of the next
+ * Assets: v2 list paged by an opaque cursor (`cursorState`, base64 of the next
  * offset and limit, followed through `nextUrl`), `assets:batch-get`, `assets:batch-create` (a
  * top-level array, 201) and `assets:batch-patch` (keyed by id); v1 categories and statuses. A
  * status must belong to the status set of the asset's category; every change bumps `version`.

@@ -1,5 +1,5 @@
 /**
- * Checklists (aps-api.md §5.5): JSON:API documents of a project's checklists container (the
+ * Checklists: JSON:API documents of a project's checklists container (the
  * container id is the project's GUID). Instances and templates are listed with `page[limit]` /
  * `page[offset]` and `links.next`; one instance comes with its sections and items in `included`.
  * Creating an instance copies a template's sections and items; a status moves only along

@@ -1,5 +1,5 @@
 /**
- * RFIs v3 (aps-api.md §5.2): `POST search:rfis` (body-paged, filters and text search), GET one RFI
+ * RFIs v3: `POST search:rfis` (body-paged, filters and text search), GET one RFI
  * with its permitted moves, POST to create (draft, submitted or open) and PATCH to change. A status
  * change must be one of the moves of the US workflow (aps/acc_build.ts) and leave the RFI with an
  * assignee unless it is void; a draft may be changed only by its creator.

@@ -1,5 +1,5 @@
 /**
- * Submittals v2 (aps-api.md §5.4): items (list with filters and search, get, create, PATCH of
+ * Submittals v2: items (list with filters and search, get, create, PATCH of
  * plain fields, `POST items/{id}:transition` to move state), packages and specs. An item's state
  * moves only along the workflow (aps/acc_build.ts) and its `statusId` follows its state; void items
  * are left out of a list unless it asks for status 4.

@@ -1,8 +1,8 @@
 /**
- * Account administration (aps-api.md §9, accountadmin.yaml): ACC Admin v1 projects of an account
- * (list, create, get) and project users, and the BIM 360 HQ v1 account users. Reading needs
- * `account:read`, creating `account:write`; both are granted to 2-legged tokens too, which must then
- * name the user a write acts for in the `User-Id` header (accountadmin.yaml).
+ * Account administration (openapi/construction/accountadmin/accountadmin.yaml): ACC Admin v1 projects of an
+ * account (list, create, get) and project users, and the BIM 360 HQ v1 account users. Reading needs
+ * `account:read`, creating `account:write`; both are granted to 2-legged tokens too, which must then name the
+ * user a write acts for in the `User-Id` header (accountadmin.yaml).
  *
  * ACC lists answer `{pagination: {limit, offset, totalResults, nextUrl, previousUrl}, results}`
  * (limit 1-200, default 20); HQ users are a plain JSON array (limit 1-100, default 10). A created

@@ -1,5 +1,5 @@
 /**
- * BIM 360 HQ v1 account administration (SPEC.md §4.1, aps-api.md §9.2): the accounts a caller can
+ * BIM 360 HQ v1 account administration: the accounts a caller can
  * see, a BIM 360 account's projects (list, create), a project update (PATCH, any account's project),
  * adding a user to an account's member directory, and the account's companies.
  *

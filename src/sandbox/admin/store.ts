@@ -1,12 +1,12 @@
 /**
- * What the account administration emulator knows (aps-api.md §9): accounts with their projects,
+ * What the account administration emulator knows: accounts with their projects,
  * member directory (users, companies, roles) and project memberships.
  *
- * Seed, the same in every sandbox: one account whose id is the GUID of the data management
- * sandbox's ACC hub (`b.<guid>` there), holding that hub's two projects plus a template and an
- * archived project, 12 users in 3 companies (the sandbox user is the account admin) and project
- * members — all in the US region — plus one project hosted in EMEA, so that the `Region` header
- * matters; and a BIM 360 account administered through HQ v1 . Projects created through the API live until the sandbox is reset.
+ * Seed, the same in every sandbox: one account whose id is the GUID of the data management sandbox's ACC hub
+ * (`b.<guid>` there), holding that hub's two projects plus a template and an archived project, 12 users in 3
+ * companies (the sandbox user is the account admin) and project members — all in the US region — plus one
+ * project hosted in EMEA, so that the `Region` header matters; and a BIM 360 account administered through HQ
+ * v1 . Projects created through the API live until the sandbox is reset.
  */
 
 import { createHash } from "node:crypto";

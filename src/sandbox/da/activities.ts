@@ -1,5 +1,5 @@
 /**
- * Activities (aps-api.md §7.4): the kind's body and answers for the shared versioned routes. An
+ * Activities: the kind's body and answers for the shared versioned routes. An
  * activity names its engine, its command line, its parameters (verb, local name, ...), the app
  * bundles it loads (qualified ids that must exist) and its settings.
  */

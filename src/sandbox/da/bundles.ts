@@ -1,5 +1,5 @@
 /**
- * App bundles (aps-api.md §7.3): the kind's body and answers for the shared versioned routes, and
+ * App bundles: the kind's body and answers for the shared versioned routes, and
  * the emulated package store — creating a version answers an S3 POST form (`uploadParameters`)
  * whose `endpointURL` is this sandbox's `/__da/store`; the multipart POST there stores the zip on
  * disk and attaches it to that version.

@@ -1,5 +1,5 @@
 /**
- * Design Automation's page objects (aps-api.md §7.1): `{paginationToken, data}`; the next page is
+ * Design Automation's page objects: `{paginationToken, data}`; the next page is
  * the same URL with `?page=<paginationToken>`, and the last page has `paginationToken: null`.
  */
 

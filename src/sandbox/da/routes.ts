@@ -1,5 +1,5 @@
 /**
- * Design Automation v3 (aps-api.md §7): the app's nickname, engines, app bundles, activities, work
+ * Design Automation v3: the app's nickname, engines, app bundles, activities, work
  * items and the service's health, under `/da/us-east/v3` (and `/da/us-west/v3`), all with scope
  * `code:all`; plus the storage the platform hands out signed links to (packages, reports).
  *

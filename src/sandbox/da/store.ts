@@ -1,5 +1,5 @@
 /**
- * What the Design Automation emulator knows (aps-api.md §7): the seeded engines and public
+ * What the Design Automation emulator knows: the seeded engines and public
  * activities every app sees; per app its nickname, app bundles and activities (each with immutable
  * numbered versions and named aliases); and the work items of every app. A reset empties the
  * per-app part and the work items.
@@ -32,7 +32,7 @@ export interface DaBundleVersion {
   package?: DaPackage;
 }
 
-/** One parameter of an activity (aps-api.md §7.4). */
+/** One parameter of an activity. */
 export interface DaParameter {
   verb: string;
   localName?: string;

@@ -1,5 +1,5 @@
 /**
- * What app bundles and activities share (aps-api.md §7.2): creation with version 1, immutable
+ * What app bundles and activities share: creation with version 1, immutable
  * numbered versions (`/versions`), named aliases (`/aliases`, built-in `$LATEST`), details by
  * unqualified name or qualified id, and deletion. One factory builds the routes of both kinds.
  */

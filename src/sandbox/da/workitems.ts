@@ -1,5 +1,5 @@
 /**
- * Work items (aps-api.md §7.5): `POST /workitems` starts the built-in engine (engine.ts) on the
+ * Work items: `POST /workitems` starts the built-in engine (engine.ts) on the
  * activity's parameters and answers `pending`; `GET /workitems/{id}` reads `pending` for the first
  * tenth of the sandbox's job time, then `inprogress`, then — once the time is up and the engine is
  * done — `success` or a `failed*` status with a `reportUrl` (served by `/__da/workItem/...`,

@@ -1,5 +1,5 @@
 /**
- * `extraction.finished` (aps-api.md §6.3): when a translation started with `misc.workflow` ends,
+ * `extraction.finished`: when a translation started with `misc.workflow` ends,
  * the derivative system announces it on the sandbox's event bus, once per set of derivative jobs,
  * for the hooks scoped to that workflow. It ends when the manifest first shows it done: when its
  * work settles after its time is up, when its time runs out (a timer, cut short when the sandbox

@@ -1,5 +1,5 @@
 /**
- * JSON:API plumbing of the data management emulator (aps-api.md §4.1, §4.2, §4.6): documents,
+ * JSON:API plumbing of the data management emulator: documents,
  * its usual refusals, `page[number]`/`page[limit]` pagination with absolute `first/prev/next` links, and
  * `filter[...]` parameters.
  */

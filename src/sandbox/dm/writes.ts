@@ -1,5 +1,5 @@
 /**
- * Data management writes (aps-api.md §4.5, §4.6; datamanagement.yaml): storage locations in the
+ * Data management writes (openapi/datamanagement/datamanagement.yaml): storage locations in the
  * `wip.dm.prod` bucket, folders, items (first versions) and further versions, renames by PATCH of a
  * folder, item or version, and a version's download jobs. Bodies are JSON:API documents checked as
  * the platform checks them (400 `BAD_INPUT`), a name taken in its folder is 409 `CONFLICT`, and a

@@ -1,11 +1,11 @@
 /**
- * ACC Issues v1 (Issues.yaml, aps-api.md §5.1) under `/construction/issues/v1/projects/:projectId`:
- * the caller's profile, issue types, issues (list with filters, sort and `fields`; create; get;
- * update), comments and attachments. Every route asks acc_access.ts first (the project exists, the
- * token acts for a member with the data scope), then answers for that caller: `permittedStatuses`
- * come from the status graph of aps/issues.ts, and an update to any other status is refused (400)
- * with the permitted ones named. Lists are ACC offset pages; issues 1-100 (default 100).
- * The error body of this service is not documented; the sandbox answers `{"code", "message"}`.
+ * ACC Issues v1 (openapi/construction/issues/Issues.yaml) under
+ * `/construction/issues/v1/projects/:projectId`: the caller's profile, issue types, issues (list with
+ * filters, sort and `fields`; create; get; update), comments and attachments. Every route asks acc_access.ts
+ * first (the project exists, the token acts for a member with the data scope), then answers for that caller:
+ * `permittedStatuses` come from the status graph of aps/issues.ts, and an update to any other status is
+ * refused (400) with the permitted ones named. Lists are ACC offset pages; issues 1-100 (default 100). The
+ * error body of this service is not documented; the sandbox answers `{"code", "message"}`.
  */
 
 import {

@@ -1,5 +1,5 @@
 /**
- * What the ACC Issues emulator knows (Issues.yaml, aps-api.md §5.1): per project, its issue types
+ * What the ACC Issues emulator knows (openapi/construction/issues/Issues.yaml): per project, its issue types
  * (categories) with their subtypes, its issues, each issue's comments and attachments.
  *
  * Seed, the same in every sandbox: the ACC hub's two projects (the admin store's seeded account) —

@@ -1,7 +1,7 @@
 /**
  * A streaming reader of `multipart/form-data` request bodies: text fields are collected, file parts
  * are written straight to disk as they arrive, so that a request carrying twenty 100 MiB photos never
- * sits in memory (DESIGN.md §7: objects live on disk).
+ * sits in memory (the sandbox keeps objects on disk, not in memory).
  */
 
 /** A file part written to disk. */

@@ -1,5 +1,5 @@
 /**
- * Reality Capture — Photo to 3D v1 (aps-api.md §8), under `/photo-to-3d/v1`: create a photoscene,
+ * Reality Capture — Photo to 3D v1, under `/photo-to-3d/v1`: create a photoscene,
  * add photos (multipart bytes streamed to disk, or public URLs), start processing, read progress,
  * get the result link, cancel, delete. Scopes: `data:write` to change, `data:read` to read.
  *

@@ -1,5 +1,5 @@
 /**
- * What the Reality Capture (Photo to 3D) emulator knows (aps-api.md §8): photoscenes per app, the
+ * What the Reality Capture (Photo to 3D) emulator knows: photoscenes per app, the
  * photos added to them (their bytes on disk under the data dir) and where each one is in its
  * lifecycle: created -> processing (progress on the sandbox clock) -> done, with a result file per
  * requested format. A reset forgets every scene and removes its files.

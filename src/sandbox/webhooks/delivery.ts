@@ -1,5 +1,5 @@
 /**
- * Delivering an event to the hooks that want it (aps-api.md §6.3): a POST of the platform's
+ * Delivering an event to the hooks that want it: a POST of the platform's
  * envelope (`version`, `resourceUrn`, `hook`, `payload`; only the payload with
  * `callbackWithEventPayloadOnly`) with `x-adsk-delivery-id` and, when a secret is set,
  * `x-adsk-signature`. An attempt fails on a status other than 2xx, a network error or no answer

@@ -1,5 +1,5 @@
 /**
- * A hook's `filter` (aps-api.md §6.1, "callback filtering"): a JsonPath filter expression over the
+ * A hook's `filter`: a JsonPath filter expression over the
  * event's payload, e.g. `$[?(@.ext=='txt')]` or `$[?(@.sizeInBytes>=1048576 && @.hidden==false)]`,
  * or a list of them (stored as its JSON text) all of which must match. The sandbox understands
  * comparisons (`== != > >= < <=`) of a `@.a.b` path with a string, number, boolean or null literal,

@@ -1,5 +1,5 @@
 /**
- * Webhooks v1 (webhooks.yaml, aps-api.md §6): hooks per region and caller, listed in pages
+ * Webhooks v1 (openapi/webhooks/webhooks.yaml): hooks per region and caller, listed in pages
  * (`links.next` is an absolute URL carrying `pageState`; an empty list is 204 except for the app's
  * list), and the secret tokens that sign callbacks. Reads need `data:read`, writes `data:write`.
  * Delivery of events is in delivery.ts.

@@ -7,7 +7,7 @@
 
 /** Settings of callback delivery and hook lists. */
 export interface WebhookConfig {
-  /** A callback slower than this fails the attempt (SPEC.md §6: 200 within 5 s). */
+  /** A callback slower than this fails the attempt (the platform wants HTTP 200 within 5 s). */
   webhookTimeoutMs: number;
   /** Retries of an event after its first failed attempt (the platform: 8 over 48 h). */
   webhookRetries: number;

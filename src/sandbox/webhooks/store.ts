@@ -1,5 +1,5 @@
 /**
- * What the webhooks emulator keeps (aps-api.md §6): hooks per region (each owned by the app or user
+ * What the webhooks emulator keeps: hooks per region (each owned by the app or user
  * that created it), the secret tokens set with `/tokens` per region and owner, and a log of recent
  * deliveries for the state dump. service.ts connects it to the event bus; a reset forgets
  * everything and cancels deliveries under way.
