@@ -30,6 +30,7 @@ export function clockView(clock: Clock): { now: number; offset_seconds: number }
 export function createClock(): Clock {
   const clock: Clock = {
     offsetMs: 0,
+    kept: ["offsetMs"],
     reset: () => void (clock.offsetMs = 0),
     snapshot: () => ({ clock: clockView(clock) }),
   };

@@ -20,6 +20,7 @@ import { createOssStore, type OssStore } from "./oss/store.ts";
 import { createRealityStore, type RealityStore } from "./reality/store.ts";
 import { createRequestLog, type RequestLog } from "./request_log.ts";
 import { createSettings, type Settings } from "./settings.ts";
+import { createSnapshots, type Snapshots } from "./snapshots.ts";
 import type { ServiceStore } from "./store.ts";
 import { createWebhooks } from "./webhooks/service.ts";
 import type { WebhookStore } from "./webhooks/store.ts";
@@ -47,6 +48,12 @@ export interface SandboxContext {
   dataDir: string;
   /** Every store above, in the order the control API resets them and lists them in the state dump. */
   stores: readonly ServiceStore[];
+  /** The stores whose state snapshots and the data dir keep, by name. */
+  kept: Record<string, ServiceStore>;
+  /** Named snapshots (`/_sandbox/snapshot`). */
+  snapshots: Snapshots;
+  /** When the sandbox started, milliseconds since the epoch (wall clock). */
+  startedMs: number;
 }
 
 /** A fresh sandbox: every service empty (or seeded), the clock at wall time, default settings. */
@@ -71,6 +78,20 @@ export function createSandboxContext(keys: SigningKey[], dataDir: string): Sandb
   const { auth, oss, derivative, dm, da, admin, faults, requests } = parts;
   const { reality } = parts;
   const { accBuild } = parts;
+  const kept = {
+    auth,
+    oss,
+    derivative,
+    dm,
+    da,
+    admin,
+    issues: parts.issues,
+    webhooks,
+    reality,
+    accBuild,
+    clock,
+    settings,
+  };
   return {
     ...parts,
     clock,
@@ -78,6 +99,9 @@ export function createSandboxContext(keys: SigningKey[], dataDir: string): Sandb
     events,
     dataDir,
     webhooks,
+    kept,
+    snapshots: createSnapshots(() => kept, dataDir),
+    startedMs: Date.now(),
     stores: [
       auth,
       oss,

@@ -13,6 +13,7 @@ import { parseFaultSpec } from "./faults.ts";
 import { empty, json, readJson } from "./respond.ts";
 import type { Route } from "./router.ts";
 import { configPatch, configView } from "./settings.ts";
+import { SNAPSHOT_NAME } from "./snapshots.ts";
 import { resetStores, snapshotStores } from "./store.ts";
 
 /** Path prefix of the control API. */
@@ -129,10 +130,45 @@ async function addServiceAccount(req: Request, { sandbox: sb }: RequestContext):
   });
 }
 
+async function snapshotName(req: Request): Promise<string> {
+  const name = (await readObject(req))?.name;
+  if (typeof name !== "string" || !SNAPSHOT_NAME.test(name)) {
+    throw badRequest("'name' must be 1 to 64 letters, digits, dots, dashes and underscores");
+  }
+  return name;
+}
+
+async function saveSnapshot(req: Request, { sandbox: sb }: RequestContext): Promise<Response> {
+  const name = await snapshotName(req);
+  const started = performance.now();
+  await sb.snapshots.save(name);
+  return json(201, { name, duration_ms: Math.round((performance.now() - started) * 10) / 10 });
+}
+
+async function restoreSnapshot(req: Request, { sandbox: sb }: RequestContext): Promise<Response> {
+  const name = await snapshotName(req);
+  const started = performance.now();
+  if (!await sb.snapshots.restore(name)) throw controlError(404, `no snapshot ${name}`);
+  return json(200, { name, duration_ms: Math.round((performance.now() - started) * 10) / 10 });
+}
+
+function health(_req: Request, { sandbox: sb }: RequestContext): Response {
+  return json(200, { status: "ok", uptime_seconds: Math.floor((Date.now() - sb.startedMs) / 1000) });
+}
+
 /** Routes of the control API. */
 export const controlRoutes: readonly Route[] = [
   { method: "POST", pattern: "/_sandbox/reset", scopes: [], handler: reset },
   { method: "GET", pattern: "/_sandbox/state", scopes: [], handler: stateDump },
+  { method: "GET", pattern: "/_sandbox/health", scopes: [], handler: health },
+  { method: "POST", pattern: "/_sandbox/snapshot", scopes: [], handler: saveSnapshot },
+  { method: "POST", pattern: "/_sandbox/restore", scopes: [], handler: restoreSnapshot },
+  {
+    method: "GET",
+    pattern: "/_sandbox/snapshots",
+    scopes: [],
+    handler: (_req, { sandbox }) => json(200, sandbox.snapshots.list()),
+  },
   { method: "POST", pattern: "/_sandbox/apps", scopes: [], handler: addApp },
   { method: "POST", pattern: "/_sandbox/service-accounts", scopes: [], handler: addServiceAccount },
   { method: "GET", pattern: "/_sandbox/requests", scopes: [], handler: listRequests },

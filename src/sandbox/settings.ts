@@ -75,6 +75,7 @@ export function configView(c: SandboxConfig) {
 export function createSettings(): Settings {
   const settings: Settings = {
     ...defaultConfig(),
+    kept: Object.keys(defaultConfig()),
     reset: () => void Object.assign(settings, defaultConfig()),
     snapshot: () => ({ config: configView(settings) }),
   };

@@ -5,6 +5,9 @@
 import type { Sandbox } from "../../src/sandbox/server.ts";
 import { startTestSandbox } from "../e2e/test_sandbox.ts";
 
+/** What the helpers need of a sandbox: its base URL (a sandbox in this process or a spawned one). */
+export type SandboxAt = Pick<Sandbox, "url">;
+
 /** Credentials of the well-known app. */
 export const APP = { id: "diazo-sandbox", secret: "diazo-sandbox-secret" } as const;
 
@@ -43,7 +46,7 @@ export function basic(id: string, secret: string): string {
 
 /** Posts a form to the token endpoint. */
 export function tokenRequest(
-  sb: Sandbox,
+  sb: SandboxAt,
   form: Record<string, string>,
   headers: Record<string, string> = {},
 ): Promise<Answer> {
@@ -56,7 +59,7 @@ export function tokenRequest(
 
 /** A 2-legged access token with `scopes`, for the well-known app unless other credentials are given. */
 export async function token(
-  sb: Sandbox,
+  sb: SandboxAt,
   scopes: string,
   app: { id: string; secret: string } = APP,
 ): Promise<string> {
@@ -69,7 +72,7 @@ export async function token(
 
 /** Calls the API with a bearer token; a non-string `body` is sent as JSON. */
 export function api(
-  sb: Sandbox,
+  sb: SandboxAt,
   method: string,
   path: string,
   bearer: string | undefined,
@@ -87,7 +90,7 @@ export function api(
 }
 
 /** Calls the control API with an optional JSON body. */
-export function control(sb: Sandbox, method: string, path: string, body?: unknown): Promise<Answer> {
+export function control(sb: SandboxAt, method: string, path: string, body?: unknown): Promise<Answer> {
   return call(`${sb.url}/_sandbox/${path}`, {
     method,
     headers: body === undefined ? {} : { "content-type": "application/json" },
@@ -97,7 +100,7 @@ export function control(sb: Sandbox, method: string, path: string, body?: unknow
 
 /** Registers a second app through the control API and returns its credentials. */
 export async function addApp(
-  sb: Sandbox,
+  sb: SandboxAt,
   id = "other-app",
   secret = "other-secret",
 ): Promise<{ id: string; secret: string }> {

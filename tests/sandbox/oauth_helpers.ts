@@ -4,8 +4,7 @@
  */
 
 import assert from "node:assert/strict";
-import type { Sandbox } from "../../src/sandbox/server.ts";
-import { type Answer, APP, basic, call, tokenRequest } from "./helpers.ts";
+import { type Answer, APP, basic, call, type SandboxAt, tokenRequest } from "./helpers.ts";
 
 /** The well-known app's registered callback. */
 export const CALLBACK = "http://localhost:8080/callback";
@@ -31,7 +30,7 @@ export interface AuthorizeAnswer {
 }
 
 /** Calls `/authorize` with `params` (defaults: the well-known app, its callback, response_type=code). */
-export async function authorize(sb: Sandbox, params: Record<string, string>): Promise<AuthorizeAnswer> {
+export async function authorize(sb: SandboxAt, params: Record<string, string>): Promise<AuthorizeAnswer> {
   const q = new URLSearchParams({
     response_type: "code",
     client_id: APP.id,
@@ -51,7 +50,7 @@ export async function authorize(sb: Sandbox, params: Record<string, string>): Pr
 
 /** Authorizes `scope` with a PKCE challenge and returns the code from the redirect. */
 export async function authorizationCode(
-  sb: Sandbox,
+  sb: SandboxAt,
   scope: string,
   params: Record<string, string> = {},
 ): Promise<{ code: string; verifier: string }> {
@@ -70,7 +69,7 @@ export async function authorizationCode(
 }
 
 /** Exchanges a code as the well-known (confidential) app. */
-export function exchangeCode(sb: Sandbox, code: string, verifier: string): Promise<Answer> {
+export function exchangeCode(sb: SandboxAt, code: string, verifier: string): Promise<Answer> {
   return tokenRequest(
     sb,
     { grant_type: "authorization_code", code, redirect_uri: CALLBACK, code_verifier: verifier },
@@ -80,7 +79,7 @@ export function exchangeCode(sb: Sandbox, code: string, verifier: string): Promi
 
 /** Logs the sandbox user in for `scope` and returns the token answer. */
 export async function login(
-  sb: Sandbox,
+  sb: SandboxAt,
   scope: string,
 ): Promise<{ access_token: string; refresh_token: string; id_token?: string; expires_in: number }> {
   const { code, verifier } = await authorizationCode(sb, scope);
@@ -91,7 +90,7 @@ export async function login(
 
 /** Uses a refresh token as the well-known app. */
 export function refresh(
-  sb: Sandbox,
+  sb: SandboxAt,
   refreshToken: string,
   extra: Record<string, string> = {},
 ): Promise<Answer> {
@@ -102,7 +101,7 @@ export function refresh(
 
 /** Posts a form to `/authentication/v2/<endpoint>` as the well-known app. */
 export function tokenManagement(
-  sb: Sandbox,
+  sb: SandboxAt,
   endpoint: "introspect" | "revoke",
   form: Record<string, string>,
   headers: Record<string, string> = { authorization: basic(APP.id, APP.secret) },
@@ -115,7 +114,7 @@ export function tokenManagement(
 }
 
 /** A public client (no secret) logs in with PKCE: authorize, then exchange with client_id and verifier. */
-export async function publicLogin(sb: Sandbox, scope: string): Promise<Answer> {
+export async function publicLogin(sb: SandboxAt, scope: string): Promise<Answer> {
   const { code, verifier } = await authorizationCode(sb, scope);
   return await tokenRequest(sb, {
     grant_type: "authorization_code",

@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import type { Sandbox } from "../../src/sandbox/server.ts";
-import { type Answer, api, token } from "./helpers.ts";
+import { type Answer, api, type SandboxAt, token } from "./helpers.ts";
 
 /** Every scope the object operations need. */
 export const OBJECT_SCOPES = "bucket:create bucket:read bucket:delete data:read data:write data:create";
@@ -114,4 +114,19 @@ export async function filesUnder(dir: string): Promise<string[]> {
     if (!(e instanceof Deno.errors.NotFound)) throw e;
   }
   return out.sort();
+}
+
+/** Downloads an object through a signed URL; its bytes, or undefined when the object is not there. */
+export async function downloadObject(
+  sb: SandboxAt,
+  t: string,
+  bucketKey: string,
+  objectKey: string,
+): Promise<Uint8Array | undefined> {
+  const a = await api(sb, "GET", `${objectPath(bucketKey, objectKey)}/signeds3download`, t);
+  if (a.status === 404) return undefined;
+  if (a.status !== 200) throw new Error(`signeds3download failed: ${a.status} ${JSON.stringify(a.json)}`);
+  const res = await fetch(a.json.url);
+  if (res.status !== 200) throw new Error(`download failed: ${res.status}`);
+  return await res.bytes();
 }

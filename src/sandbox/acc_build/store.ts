@@ -43,6 +43,7 @@ export function createAccBuildStore(): AccBuildStore {
   seed();
   return {
     projects,
+    kept: ["projects"],
     reset: seed,
     // Like the admin store's: seeded records are many and derived; the dump shows none of them.
     snapshot: () => ({}),

@@ -343,7 +343,7 @@ export function createAdminStore(): AdminStore {
     for (const account of [seedAccount(), seedBim360Account()]) accounts.set(account.id, account);
   };
   seed();
-  return { accounts, reset: seed, snapshot: () => ({}) };
+  return { accounts, kept: ["accounts"], reset: seed, snapshot: () => ({}) };
 }
 
 /** A project's status as of `nowMs` on the sandbox clock. */

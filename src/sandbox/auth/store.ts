@@ -131,6 +131,7 @@ export function createAuthStore(keys: SigningKey[], clock: Clock, settings: Sett
     keys,
     clock,
     settings,
+    kept: ["apps", "tokens", "codes", "deviceGrants", "refreshTokens", "serviceAccounts"],
     reset() {
       store.apps.clear();
       store.tokens.clear();

@@ -152,6 +152,7 @@ export function createDaStore(): DaStore {
     apps,
     workItems,
     uploads,
+    kept: ["apps", "workItems", "uploads"],
     reset: () => {
       apps.clear();
       workItems.clear();

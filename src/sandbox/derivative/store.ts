@@ -101,6 +101,22 @@ function newCookieKey(): DerivativeStore["cookieKey"] {
   return { id: `K${id}`, secret: crypto.getRandomValues(new Uint8Array(32)) };
 }
 
+/**
+ * A translation put back: its reading (a promise shared with the copy it came from, or none when read
+ * from disk) now settles this one's parse state; a reading the sandbox stopped during failed.
+ */
+function reviveTranslation(tr: Translation): void {
+  const reading = tr.parsed instanceof Promise ? tr.parsed : Promise.resolve(undefined);
+  tr.parsed = reading.then((model) => {
+    if (tr.parse.state === "reading") {
+      tr.parse = model
+        ? { state: "done", model }
+        : { state: "failed", message: "The design could not be read: the sandbox stopped while reading it" };
+    }
+    return tr.parse.state === "done" ? tr.parse.model : undefined;
+  });
+}
+
 /** An empty store with a fresh cookie key, keeping output files under `dataDir`. */
 export function createDerivativeStore(dataDir = ""): DerivativeStore {
   const store: DerivativeStore = {
@@ -109,6 +125,8 @@ export function createDerivativeStore(dataDir = ""): DerivativeStore {
     references: new Map(),
     cookieKey: newCookieKey(),
     dir: join(dataDir, "derivatives"),
+    kept: ["manifests", "files", "references", "cookieKey"],
+    revive: () => store.manifests.forEach(reviveTranslation),
     async reset() {
       store.manifests.clear();
       store.files.clear();

@@ -28,6 +28,9 @@ export function createDmStore(): DmStore {
       }
       return store.world;
     },
+    kept: ["world"],
+    // A world put back is a copy of this sandbox's own.
+    revive: () => void (own = true),
     reset() {
       store.world = dmWorld();
       own = false;

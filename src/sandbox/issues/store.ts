@@ -259,6 +259,7 @@ export function createIssuesStore(): IssuesStore {
   seed();
   return {
     projects,
+    kept: ["projects"],
     reset: seed,
     snapshot: () => ({}),
   };

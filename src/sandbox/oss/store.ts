@@ -3,7 +3,7 @@
  * memory), direct-to-S3 upload sessions, signed resources and the secret of the storage URLs.
  */
 
-import type { Hash } from "node:crypto";
+import { createHash, type Hash } from "node:crypto";
 import type { Clock } from "../clock.ts";
 import type { ServiceStore } from "../store.ts";
 import { objectsDir, removeQuietly, uploadsDir } from "./object_files.ts";
@@ -144,6 +144,15 @@ export function createOssStore(dataDir: string, clock: Clock): OssStore {
     storageUrlSecret: crypto.getRandomValues(new Uint8Array(32)),
     dataDir,
     clock,
+    kept: ["buckets", "objects", "uploads", "signedResources", "storageUrlSecret"],
+    // A copy of a session shares its hash with the session it was copied from: it starts over.
+    revive() {
+      for (const s of store.uploads.values()) {
+        s.digest = { hash: createHash("sha1"), hashed: [] };
+        s.hashing = Promise.resolve();
+        s.inline = undefined;
+      }
+    },
     async reset() {
       store.buckets.clear();
       store.objects.clear();

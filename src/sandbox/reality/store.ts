@@ -58,6 +58,7 @@ export function createRealityStore(dataDir: string): RealityStore {
   return {
     scenes,
     dir,
+    kept: ["scenes"],
     async reset() {
       scenes.clear();
       await Deno.remove(dir, { recursive: true }).catch(() => {});

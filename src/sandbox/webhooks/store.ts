@@ -97,6 +97,7 @@ export function createWebhookStore(): WebhookStore {
     hooks: new Map(),
     secrets: new Map(),
     deliveries: [],
+    kept: ["hooks", "secrets", "deliveries"],
     get signal() {
       return controller.signal;
     },
