@@ -54,7 +54,7 @@ export async function benchBatch(): Promise<void> {
       const upSigning = await signingRequests(sb.url);
       await clearLog(sb.url);
       const out = path.join(home, `out-${n}`);
-      const down = await diazo(["object", "download", bucket, "--prefix", `b${n}/`, "-o", out], env, home)
+      const down = await diazo(["object", "download", bucket, "--prefix", `b${n}/`, "--out", out], env, home)
         .catch((
           e,
         ) => (console.error(`  download of the prefix: ${(e as Error).message.split("\n")[0]}`), undefined));

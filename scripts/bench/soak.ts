@@ -214,7 +214,7 @@ async function soakRounds(src: Source, ctx: SoakCtx, sandboxUrl: string): Promis
     const stored = await checkUpload(key, src, up, ctx);
     if (!stored) continue;
     const out = path.join(home, `copy-${i}.obj`);
-    const down = await untilDone(["object", "download", BUCKET, key, "-o", out], env, home, tally);
+    const down = await untilDone(["object", "download", BUCKET, key, "--out", out], env, home, tally);
     await checkDownload(out, src, down, tally);
     await spawnDiazo(["object", "delete", BUCKET, key, "--yes"], env, home, tally).finished;
     tally.cuts = proxy.counters.cuts;
@@ -242,7 +242,7 @@ async function killRounds(src: Source, ctx: SoakCtx): Promise<void> {
     );
     if (!await checkUpload(key, src, up, ctx)) continue;
     const out = path.join(ctx.home, `kill-${i}.obj`);
-    const down = await killAndResume(["object", "download", BUCKET, key, "-o", out], "down", share, src, ctx);
+    const down = await killAndResume(["object", "download", BUCKET, key, "--out", out], "down", share, src, ctx);
     await checkDownload(out, src, down, ctx.tally);
     console.log(`  kill round ${i + 1}/${KILL_ROUNDS} done`);
   }
@@ -313,7 +313,7 @@ export async function benchSoak(): Promise<boolean> {
   const ctx: SoakCtx = { env, home, tally, proxy };
   try {
     const file = path.join(home, "source.obj");
-    const gen = await spawnDiazo(["generate", "obj", "--size", `${mib}MiB`, "-o", file], env, home, tally)
+    const gen = await spawnDiazo(["generate", "obj", "--size", `${mib}MiB`, "--out", file], env, home, tally)
       .finished;
     const bucket = await spawnDiazo(["bucket", "create", "--key", BUCKET], env, home, tally).finished;
     if (gen.code !== 0 || bucket.code !== 0) throw new Error(`setup failed: ${gen.stderr}${bucket.stderr}`);

@@ -333,7 +333,7 @@ export async function benchTransfer(): Promise<void> {
   try {
     const file = path.join(home, "model.obj");
     const gen = await diazo(
-      ["generate", "obj", "--size", `${mib}MiB`, "-o", file, "--output", "json"],
+      ["generate", "obj", "--size", `${mib}MiB`, "--out", file, "--output", "json"],
       env,
       home,
     );
@@ -369,7 +369,7 @@ export async function benchTransfer(): Promise<void> {
         async () => {
           await Deno.remove(copy).catch(() => {});
           await prime(home, size);
-          return await run(["object", "download", BUCKET, "model.obj", "-o", copy]);
+          return await run(["object", "download", BUCKET, "model.obj", "--out", copy]);
         },
       );
       if (round >= 0) rounds.push({ putMs, up, getMs, checkMs, discardMs, down });

@@ -108,7 +108,7 @@ export function isQualified(ref: string): boolean {
 /** An example of each flag's `name=value`, for the hint of a malformed one. */
 const ASSIGNMENT_EXAMPLES: Record<string, string> = {
   "--input": "input=drawing.dwg",
-  "--output": "result=result.pdf",
+  "--out": "result=result.pdf",
   "--value": 'params={"scale":2}',
 };
 

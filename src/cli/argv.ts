@@ -1,13 +1,13 @@
 /**
- * The front door (ARCHITECTURE.md): the ONLY reader of raw argv before commander. It finds the command
- * word, rewrites the `-o` of commands whose `-o` names a path, reads the global flags, and resolves
- * once per run what every later step needs before (or without) commander: the output format, the
- * profile with where it was chosen, debug. Plugins, error rendering, `version` and `config profile
- * current` all read the result instead of argv.
+ * The front door (ARCHITECTURE.md) reads the global flags: it finds the command word and resolves once per run
+ * what every later step needs before (or without) a command parser: the output format, the profile
+ * with where it was chosen, debug. Plugins, error rendering, `version` and `config profile current`
+ * read the result rather than argv; the commands' own options are parsed from their declarations.
  */
 import { chooseProfile, type ConfigFile, emptyConfig, resolve } from "../config/config.ts";
 import { loadConfig, loadDotenv } from "../config/store.ts";
-import { chooseFormat, isOutputFormat, type OutputFormat } from "../core/output.ts";
+import { type DiazoError, usageError } from "../core/errors.ts";
+import { chooseFormat, OUTPUT_FORMATS, type OutputFormat } from "../core/output.ts";
 import type { ContextFiles } from "./context.ts";
 import type { OutputSource, RunGlobals } from "./globals.ts";
 import { configDirFor } from "../platform/dirs.ts";
@@ -44,50 +44,18 @@ export function isBuiltinWord(word: string): boolean {
   return word === "help" || FAMILIES.some((f) => f.name === word || (f.aliases ?? []).includes(word));
 }
 
-/** Commands whose `-o` names a path (as users of other download tools expect); `--output` still sets the format. */
-const PATH_O_COMMANDS: readonly (readonly string[])[] = [
-  ["object", "download"],
-  ["item", "download"],
-  ["dm", "download"],
-  ["translate", "download"],
-  ["translate", "thumbnail"],
-  ["generate"],
-  ["reality-capture", "result"],
-];
-
-/** Commands whose `--output name=value` is an argument of their own (a format never has `=`). */
-const ASSIGNING_OUTPUT_COMMANDS: readonly (readonly string[])[] = [["da", "workitem", "run"]];
-
 /**
- * Rewrites `--output name=value` (and `--output=name=value`, `-o name=value`) to `--output-arg` in
- * such a command; so is `--output <word>` when the word is no format (`--output result` is a
- * malformed argument, not a format), while `-o json` / `--output json` still select the format.
+ * The usage error of `-o <value>` when the value is no format: in a command that writes files
+ * (`destination`, it has --out) it names --out, as a path given to -o was meant for it.
  */
-function assigningOutputArgs(args: readonly string[], at: number): string[] {
-  const end = args.indexOf("--");
-  const inCommand = (i: number) => i > at && (end < 0 || i < end);
-  const isArgument = (flag: string, v: string | undefined) =>
-    v !== undefined && (v.includes("=") || (flag === "--output" && !v.startsWith("-") && !isOutputFormat(v)));
-  return args.flatMap((a, i) => {
-    if (!inCommand(i)) return [a];
-    if ((a === "--output" || a === "-o") && isArgument(a, args[i + 1])) return ["--output-arg"];
-    if (a.startsWith("--output=") && isArgument("--output", a.slice(9))) return ["--output-arg", a.slice(9)];
-    return [a];
-  });
-}
-
-/** Rewrites `-o` to `--out` after the command words of a command in PATH_O_COMMANDS. */
-export function pathOutputArgs(args: readonly string[]): string[] {
-  const first = commandWord(args);
-  if (first === undefined) return [...args];
-  const at = args.indexOf(first);
-  if (ASSIGNING_OUTPUT_COMMANDS.some((words) => words.every((w, i) => args[at + i] === w))) {
-    return assigningOutputArgs(args, at);
-  }
-  const match = PATH_O_COMMANDS.find((words) => words.every((w, i) => args[at + i] === w));
-  if (!match) return [...args];
-  const end = args.indexOf("--");
-  return args.map((a, i) => (i >= at + match.length && (end < 0 || i < end) && a === "-o" ? "--out" : a));
+export function outputFlagError(value: string, destination: boolean): DiazoError {
+  const formats = OUTPUT_FORMATS.join(", ");
+  return destination
+    ? usageError(
+      `\`-o\` sets the output format (${formats}); use --out ${value} for the destination`,
+      `Nothing was written. Run the command again with --out ${value}.`,
+    )
+    : usageError(`invalid output format '${value}' (from --output)`, `Use one of: ${formats}.`);
 }
 
 /** The global flags as written on the command line (nothing resolved yet). */
@@ -100,7 +68,7 @@ export interface ArgvGlobals {
 
 /**
  * Reads the global flags from `args` (up to `--`): `-o X`, `-oX`, `--output X`, `--output=X`,
- * `--profile`, `--debug`, `--no-color`. Run it on the path-rewritten args (see `pathOutputArgs`).
+ * `--profile`, `--debug`, `--no-color`.
  */
 export function readGlobals(args: readonly string[]): ArgvGlobals {
   const out: ArgvGlobals = { debug: false, noColor: false };
@@ -162,7 +130,7 @@ function debugEnv(v: string | undefined): boolean {
 /** Resolves the run's globals from its argv, environment, `.env` and config.json (a pure function). */
 export function resolveRunGlobals(argv: readonly string[], input: FrontDoorInput): RunGlobals {
   const { env, files: { config, dotenv, error: configError } } = input;
-  const args = pathOutputArgs(argv);
+  const args = [...argv];
   const flags = readGlobals(input.flagsEnd === undefined ? args : args.slice(0, input.flagsEnd));
   const chosen = chooseProfile(flags.profile, env, dotenv, config);
   let baseUrl = env.DIAZO_BASE_URL;

@@ -28,8 +28,7 @@ export function completionTree(cmd: AnyCommand): CompletionCommand {
     name: cmd.name(),
     aliases: cmd.aliases(),
     description: cmd.summary() || cmd.description().split("\n")[0],
-    // An option shown under another spelling (da workitem run's `--output name=...`) completes as that one.
-    options: help.visibleOptions(cmd).filter((o) => !o.long || o.flags.includes(o.long)).map((o) => ({
+    options: help.visibleOptions(cmd).map((o) => ({
       flags: [o.short, o.long].filter((f): f is string => typeof f === "string"),
       takesValue: Boolean(o.required || o.optional),
       ...(o.argChoices ? { choices: [...o.argChoices] } : {}),

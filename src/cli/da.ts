@@ -202,7 +202,7 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
     .description("Design Automation: engines, app bundles, activities, work items, health (scope code:all)");
   examples(da, [
     "diazo da engines",
-    "diazo da workitem run CountLines+prod --input input=drawing.dwg --output result=result.txt --wait",
+    "diazo da workitem run CountLines+prod --input input=drawing.dwg --out result=result.txt --wait",
     "diazo da status",
   ]);
 

@@ -3,7 +3,6 @@
  * status changes on stderr, Ctrl-C (stop waiting; the work item goes on), the report on stderr
  * when one fails (then exit 1), and local outputs downloaded when one succeeds.
  */
-import { Option } from "@commander-js/extra-typings";
 import { parseAssignment } from "../aps/da_ids.ts";
 import { parseBucketKey } from "../aps/ids.ts";
 import { DiazoError } from "../core/errors.ts";
@@ -57,26 +56,13 @@ async function show(
   }
 }
 
-/**
- * `--output name=...`: parsed as `--output-arg` (cli/argv.ts rewrites `--output name=value` so in
- * this command, `-o json` staying the format) and shown in help and completions as `--output`.
- */
-function outputArgOption(): Option {
-  const option = new Option(
-    "--output-arg <name=bucket/key|file|url>",
-    "an output argument: an OSS object bucket/key, a local file (./name forces a file), or a URL (repeatable); -o json still selects the output format",
-  ).argParser((v: string, prev: [string, string][] = []) => [...prev, parseAssignment("--output", v)]);
-  option.flags = "--output <name=bucket/key|file|url>";
-  return option;
-}
-
 /** Registers `da workitem run|get`. */
 export function registerWorkItems(da: AnyCommand, makeCtx: ContextFactory): void {
   const workitem = da.command("workitem").description(
     "run an activity on your inputs and follow the work item",
   );
   examples(workitem, [
-    "diazo da workitem run CountLines+prod --input input=drawing.dwg --output result=result.txt --wait",
+    "diazo da workitem run CountLines+prod --input input=drawing.dwg --out result=result.txt --wait",
     "diazo da workitem get f62103c311a54a6ba571a0950ce6eca3 --wait",
   ]);
 
@@ -90,7 +76,11 @@ export function registerWorkItems(da: AnyCommand, makeCtx: ContextFactory): void
       "an input argument: a local file, an OSS object's URN, or a URL (repeatable)",
       (v: string, prev: [string, string][] = []) => [...prev, parseAssignment("--input", v)],
     )
-    .addOption(outputArgOption())
+    .option(
+      "--out <name=bucket/key|file|url>",
+      "where an output argument goes: an OSS object bucket/key, a local file (./name forces a file), or a URL (repeatable)",
+      (v: string, prev: [string, string][] = []) => [...prev, parseAssignment("--out", v)],
+    )
     .option(
       "--value <name=text>",
       'a value argument of a `read` parameter, e.g. params={"scale":2} (repeatable)',
@@ -110,7 +100,7 @@ export function registerWorkItems(da: AnyCommand, makeCtx: ContextFactory): void
         runDaWorkItemRun({
           activity,
           inputs: opts.input ?? [],
-          outputs: opts.outputArg ?? [],
+          outputs: opts.out ?? [],
           values: opts.value,
           bucket: opts.bucket,
           wait: wait && {
@@ -126,9 +116,9 @@ export function registerWorkItems(da: AnyCommand, makeCtx: ContextFactory): void
         }));
     });
   examples(run, [
-    "diazo da workitem run CountLines+prod --input input=drawing.dwg --output result=result.txt --wait",
-    "diazo da workitem run MyCompany.CountLines+prod --input input=urn:adsk.objects:os.object:my-bucket/a.dwg --output result=my-bucket/result.txt",
-    "diazo da workitem run AutoCAD.PlotToPDF+prod --input HostDwg=https://example.com/a.dwg --output Result=./a.pdf --wait --timeout 900",
+    "diazo da workitem run CountLines+prod --input input=drawing.dwg --out result=result.txt --wait",
+    "diazo da workitem run MyCompany.CountLines+prod --input input=urn:adsk.objects:os.object:my-bucket/a.dwg --out result=my-bucket/result.txt",
+    "diazo da workitem run AutoCAD.PlotToPDF+prod --input HostDwg=https://example.com/a.dwg --out Result=./a.pdf --wait --timeout 900",
   ]);
 
   const get = workitem.command("get")

@@ -130,7 +130,7 @@ function itemDownload(parent: AnyCommand, verb: string, makeCtx: ContextFactory,
   cmd.description("download an item's tip version, or a given version (atomic, resumable, SHA-1 checked)")
     .argument("<project>", "project id (b.<guid>)", dmProjectId)
     .argument("<item|version>", "an item id (its tip) or a version id (...?version=N)", itemOrVersion)
-    .option("-o, --out <path>", "file, or directory to write into; default the current directory")
+    .option("--out <path>", "file, or directory to write into; default the current directory")
     .option("--force", "overwrite an existing file")
     .option("--resume", "keep the part file when interrupted or failing, to go on from it next time")
     .addOption(asOption())
@@ -145,8 +145,8 @@ function itemDownload(parent: AnyCommand, verb: string, makeCtx: ContextFactory,
       await ctx.emit(got, { columns: ["file", "size", "versionNumber", "sha1"] });
     });
   examples(cmd, [
-    `diazo ${spelling} ${PROJECT} ${ITEM} -o ./out/`,
-    `diazo ${spelling} ${PROJECT} '${VERSION}' -o tower-v2.rvt`,
+    `diazo ${spelling} ${PROJECT} ${ITEM} --out ./out/`,
+    `diazo ${spelling} ${PROJECT} '${VERSION}' --out tower-v2.rvt`,
   ]);
 }
 

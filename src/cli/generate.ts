@@ -29,7 +29,7 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
       "exact size: bytes, or a number with KB MB GB (1000s) or KiB MiB GiB (1024s)",
       "1MiB",
     )
-    .option("-o, --out <file>", "file to write, or - for standard output (default: model.<format>)")
+    .option("--out <file>", "file to write, or - for standard output (default: model.<format>)")
     .option(
       "--objects <n>",
       `groups/elements in the file (default: grows with --size, up to ${GENERATOR.defaultMaxObjects}; at most ${GENERATOR.maxObjects})`,
@@ -66,12 +66,12 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
     "\nEvery format is written to the exact byte: OBJ, DXF and IFC are padded with comments, ASCII STL\n" +
       "(which has none) with trailing zeros in the first solid's coordinates. Groups: OBJ `o`/`g`,\n" +
       "STL solids, DXF layers, IFC elements, named like Beam_0001, Column_0002, ...\n" +
-      "After `generate`, -o names the file; the summary's format is set with --output.",
+      "--out names the file; -o/--output sets the summary's format.",
   );
   examples(cmd, [
     "diazo generate obj --size 5MiB",
-    "diazo generate ifc --size 300MB --objects 500 -o tower.ifc",
-    "diazo generate stl --size 1GiB --seed 7 -o big.stl --force --output json",
-    "diazo generate dxf --size 64KiB -o - | wc -c",
+    "diazo generate ifc --size 300MB --objects 500 --out tower.ifc",
+    "diazo generate stl --size 1GiB --seed 7 --out big.stl --force -o json",
+    "diazo generate dxf --size 64KiB --out - | wc -c",
   ]);
 }

@@ -29,9 +29,12 @@ export const PROGRAM_EXAMPLES: readonly string[] = [
   "diazo config profile create work --client-id ID --use",
 ];
 
+/** The flags of the output format option. */
+export const OUTPUT_FLAGS = "-o, --output <format>";
+
 /** The global options (README.md, "Global flags"), in help order (root.ts and root_help.ts add -V, -h). */
 export const GLOBAL_OPTIONS: readonly GlobalOption[] = [
-  { flags: "-o, --output <format>", description: "output format", choices: OUTPUT_FORMATS },
+  { flags: OUTPUT_FLAGS, description: "output format", choices: OUTPUT_FORMATS },
   { flags: "--query <jmespath>", description: "filter the JSON result with a JMESPath expression" },
   { flags: "--profile <name>", description: "configuration profile to use" },
   { flags: "--debug", description: "log HTTP traffic (secrets redacted) and hook/plugin runs to stderr" },

@@ -10,7 +10,7 @@ export type OutputSource = "flag" | "env" | "config" | "terminal";
 
 /** What the front door resolved for one run; everything after it reads these. */
 export interface RunGlobals {
-  /** The arguments with path `-o` rewritten. */
+  /** The arguments (after alias expansion). */
   args: string[];
   /** The effective output format (table on a terminal, else json, when nothing asks otherwise). */
   output: OutputFormat;

@@ -51,7 +51,7 @@ const HOT: readonly HotCommand[] = [
     path: ["object", "download"],
     words: [["object", "objects"], ["download", "get"]],
     args: [{ name: "bucketKey", parse: parseBucketKey }, { name: "objectKeys", parse: (key) => [key] }],
-    options: [option("-o, --out <path>"), option("--force"), option("--resume")],
+    options: [option("--out <path>"), option("--force"), option("--resume")],
     preload: preload(() => import("../ops/object_download.ts")),
     run: async (ctx, args, opts) =>
       (await actions()).objectDownloadAction(ctx, args[0] as BucketKey, args[1] as string[], opts),
@@ -113,7 +113,6 @@ export function matchHot(argv: readonly string[]): HotMatch | undefined {
     if (token === "--") return undefined;
     if (token.startsWith("-") && token.length > 1) {
       const own = command ? command.options : [];
-      // A command's own option comes first: `object download -o <path>` is its --out, not --output.
       const found = findOption(token, [...own, ...GLOBALS]);
       if (!found) return undefined;
       const { opt } = found;

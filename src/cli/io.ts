@@ -1,6 +1,6 @@
 /** The process's standard streams behind a small interface, so tests can capture them. */
 
-/** An output stream: text, or bytes as they are (binary data on stdout, e.g. `generate -o -`). */
+/** An output stream: text, or bytes as they are (binary data on stdout, e.g. `generate --out -`). */
 export interface Sink {
   /** Writes all of `data` before it returns and keeps no hold of it (callers reuse their buffers). */
   write(data: string | Uint8Array): void;

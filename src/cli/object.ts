@@ -67,7 +67,7 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
     .argument("<bucketKey>", "the bucket", parseBucketKey)
     .argument("[objectKeys...]", "object keys (one, several, or none with --prefix)")
     .option(
-      "-o, --out <path>",
+      "--out <path>",
       "file, or directory (existing, or ending in /) to write into; default the current directory",
     )
     .option("--prefix <prefix>", "also every object whose key starts with this (written under its key)")
@@ -78,9 +78,9 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
     );
   examples(download, [
     "diazo object download myco-models house.rvt",
-    "diazo object download myco-models plans/a.dwg -o ./out/",
-    "diazo object download myco-models house.rvt -o - | sha1sum",
-    "diazo object download myco-models --prefix 2026/ -o ./out/",
+    "diazo object download myco-models plans/a.dwg --out ./out/",
+    "diazo object download myco-models house.rvt --out - | sha1sum",
+    "diazo object download myco-models --prefix 2026/ --out ./out/",
   ]);
 
   const info = object.command("info")

@@ -154,7 +154,7 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
   const result = rc.command("result")
     .description("download the scene's result into a directory (written whole or not at all)")
     .argument("<scene>", "photosceneid", checkSceneId)
-    .requiredOption("--out <dir>", "directory to write into (also -o)")
+    .requiredOption("--out <dir>", "directory to write into")
     .option("--format <format>", "which output format (one the scene was created with)", "rcm")
     .option("--force", "overwrite an existing file")
     .action(async (sceneId, opts, cmd) => {
@@ -170,8 +170,8 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
       });
     });
   examples(result, [
-    "diazo reality-capture result <scene> -o results/",
-    "diazo reality-capture result <scene> --format obj -o results/ --force",
+    "diazo reality-capture result <scene> --out results/",
+    "diazo reality-capture result <scene> --format obj --out results/ --force",
   ]);
 
   const del = rc.command("delete")

@@ -4,9 +4,9 @@
  */
 import { Command, CommanderError, Option } from "@commander-js/extra-typings";
 import { type DiazoError, ExitCode, usageError } from "../core/errors.ts";
-import { compileQuery } from "../core/output.ts";
+import { compileQuery, isOutputFormat } from "../core/output.ts";
 import { versionText } from "../core/version.ts";
-import { commandWord, commandWordIndex, loadFrontFiles, resolveRunGlobals } from "./argv.ts";
+import { commandWord, commandWordIndex, loadFrontFiles, outputFlagError, resolveRunGlobals } from "./argv.ts";
 import { suggest } from "../core/suggest.ts";
 import { type AnyCommand, type ContextFactory, examples, type FamilyModule } from "./command.ts";
 import { createContext, type Ctx, type GlobalFlags, type RunState } from "./context.ts";
@@ -17,6 +17,7 @@ import { type Io, processIo } from "./io.ts";
 import {
   GLOBAL_OPTIONS,
   HELP_FLAGS,
+  OUTPUT_FLAGS,
   PROGRAM_DESCRIPTION,
   PROGRAM_EXAMPLES,
   VERSION_FLAGS,
@@ -33,6 +34,8 @@ export function buildProgram(io: Io): AnyCommand {
     const option = new Option(o.flags, o.description);
     if (o.choices) option.choices(o.choices);
     if (o.parse) option.argParser(o.parse);
+    // -o takes any word here: the preAction check reports a non-format with the command in view.
+    if (o.flags === OUTPUT_FLAGS) option.argParser((v: string) => v);
     program.addOption(option);
   }
   program
@@ -233,8 +236,11 @@ export async function runCommandTree(
   };
   // Global checks before any command runs, so that bad input fails before any request.
   program.hook("preAction", async (_this, actionCommand) => {
-    const q = (actionCommand.optsWithGlobals() as { query?: string }).query;
-    if (q !== undefined) await compileQuery(q);
+    const { query, output } = actionCommand.optsWithGlobals() as { query?: string; output?: string };
+    if (output !== undefined && !isOutputFormat(output)) {
+      throw outputFlagError(output, actionCommand.options.some((o) => o.long === "--out"));
+    }
+    if (query !== undefined) await compileQuery(query);
     await ext.beforeAction(hookSubjectOf(actionCommand));
   });
   return await guardedRun({ io, env, state, ext, globals: () => globals }, async () => {

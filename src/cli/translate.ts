@@ -223,7 +223,7 @@ function registerFiles(translate: AnyCommand, makeCtx: ContextFactory): void {
     .description("download every derivative (of one output type) into a directory, in parallel")
     .argument("<urn>", "base64 or raw URN", parseUrn)
     .option("-f, --format <type>", `only derivatives of this output type (${OUTPUT_TYPES.join(", ")})`)
-    .option("-o, --out <dir>", "directory to write into (created if needed); default the current directory")
+    .option("--out <dir>", "directory to write into (created if needed); default the current directory")
     .option("--force", "overwrite files that exist")
     .addOption(regionOption())
     .action(async (target, opts, cmd) => await runDownload(makeCtx(cmd), target, opts));
@@ -235,7 +235,7 @@ function registerFiles(translate: AnyCommand, makeCtx: ContextFactory): void {
   const thumbnail = translate.command("thumbnail")
     .description("save the design's thumbnail as a PNG file")
     .argument("<urn>", "base64 or raw URN", parseUrn)
-    .option("-o, --out <file>", "the PNG file to write", "thumbnail.png")
+    .option("--out <file>", "the PNG file to write", "thumbnail.png")
     .addOption(new Option("--size <px>", "width and height").choices(["100", "200", "400"]).default("200"))
     .addOption(regionOption())
     .action(async ({ urn }, opts, cmd) => {

@@ -11,7 +11,7 @@ export function safeJoin(dir: string, name: string, p: typeof path = path): stri
   const refuse = (why: string) =>
     usageError(
       `refusing to write '${name}' outside ${dir}: ${why}`,
-      "Choose the file name yourself with -o <file>, or rename the object.",
+      "Choose the file name yourself with --out <file>, or rename the object.",
     );
   if (name === "" || segments.every((s) => s === "" || s === ".")) throw refuse("the name is empty");
   if (/^[\\/]/.test(name) || /^[A-Za-z]:/.test(name)) throw refuse("it is an absolute path");

@@ -31,7 +31,7 @@ export interface DownloadOpts {
   force?: boolean;
   /** Keep the part file when interrupted or failing, to go on from it next time. */
   resume?: boolean;
-  /** Standard output for `-o -`: each write is done with the bytes when it returns. */
+  /** Standard output for `--out -`: each write is done with the bytes when it returns. */
   stdout?: { write(bytes: Uint8Array): void };
   signal?: AbortSignal;
 }
@@ -52,7 +52,9 @@ export async function runObjectDownload(
       resumed ? `, ${resumed} of them from an earlier run` : ""
     }, SHA-1 verified)`;
   if (opts.out === "-") {
-    if (!opts.stdout) throw usageError("-o - needs standard output", "Name a file or directory with -o.");
+    if (!opts.stdout) {
+      throw usageError("--out - needs standard output", "Name a file or directory with --out.");
+    }
     const got = await downloadObjectTo(await deps.http(), opts.stdout, opts);
     return { bucketKey, objectKey, file: "-", ...got, summary: verified("standard output", got.size) };
   }

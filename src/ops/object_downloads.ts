@@ -61,12 +61,12 @@ async function keysToDownload(opts: DownloadManyOpts, deps: OpsDeps): Promise<Ob
 /** The directory the objects go into: `out` (not a file) or the working directory. */
 async function targetDir(deps: OpsDeps, out?: string): Promise<string> {
   if (out === "-") {
-    throw usageError("-o - takes one object", "Name a directory with -o, or download one key.");
+    throw usageError("--out - takes one object", "Name a directory with --out, or download one key.");
   }
   const dir = path.resolve(deps.cwd, out ?? ".");
   const info = await Deno.stat(dir).catch(() => undefined);
   if (info && !info.isDirectory) {
-    throw usageError(`${out} is a file`, "Several objects go into a directory: name one with -o.");
+    throw usageError(`${out} is a file`, "Several objects go into a directory: name one with --out.");
   }
   await Deno.mkdir(dir, { recursive: true });
   return dir + path.sep;

@@ -223,8 +223,6 @@ function checkOption(
   // A value written literally must be one of the option's choices; an expression is checked when it runs.
   const checkChoice = (o: OptionSpec, flag: string, value: string | undefined, word: TemplateWord) => {
     if (!o.choices || value === undefined || o.choices.includes(value)) return;
-    // `--output name=value` in a command with `--output-arg` is that option (cli/argv.ts rewrites it so).
-    if (value.includes("=") && o.long && findOption(chain, `${o.long}-arg`)) return;
     const guess = suggest(value, [...o.choices]);
     at(
       word,

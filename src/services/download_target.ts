@@ -25,7 +25,7 @@ async function confined(dir: string, target: string, name: string): Promise<stri
   if (rel === "" || rel === ".." || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel)) {
     throw usageError(
       `refusing to write '${name}' outside ${dir}: a symlink in it leads to ${realTarget}`,
-      "Remove the symlink, or choose the file name yourself with -o <file>.",
+      "Remove the symlink, or choose the file name yourself with --out <file>.",
     );
   }
   return realTarget;

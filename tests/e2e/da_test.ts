@@ -76,7 +76,7 @@ Deno.test("da: engines, status, nickname required, engine not found", async () =
   const before = (await requestLog(s.sb.url)).length;
   const { SVC_DA_NICKNAME: _, ...noNick } = s.env;
   const nickless = await s.run(
-    ["da", "workitem", "run", "Copy", "--input", "input=in.txt", "--output", "result=out.txt", "--wait"],
+    ["da", "workitem", "run", "Copy", "--input", "input=in.txt", "--out", "result=out.txt", "--wait"],
     { env: noNick },
   );
   assert.equal(nickless.code, 2);
@@ -243,7 +243,7 @@ Deno.test("da: work items — local input, outputs fetched back, a failed one, g
     "Copy+prod",
     "--input",
     "input=drawing.bin",
-    "--output",
+    "--out",
     "result=./copy.bin",
     "--wait",
     "-o",
@@ -284,7 +284,7 @@ Deno.test("da: work items — local input, outputs fetched back, a failed one, g
     "Copy+prod",
     "--input",
     "input=marked.txt",
-    "--output",
+    "--out",
     "result=./never.txt",
     "--wait",
     "-o",
@@ -318,9 +318,9 @@ Deno.test("da: work items — local input, outputs fetched back, a failed one, g
     bucket,
     "--input",
     "input=drawing.bin",
-    "--output",
+    "--out",
     `result=${bucket}/results/copy.bin`,
-    "--output",
+    "--out",
     "extra=later.bin",
     "-o",
     "json",
@@ -358,9 +358,9 @@ Deno.test("da: work items — local input, outputs fetched back, a failed one, g
     unknown.stderr,
     new RegExp(`^error: Not found: activity ${NICK}\\.Nope\\+prod\nhint: .*diazo da activities`),
   );
-  const badOutput = await s.run(["da", "workitem", "run", "Copy+prod", "--output", "result"]);
+  const badOutput = await s.run(["da", "workitem", "run", "Copy+prod", "--out", "result"]);
   assert.equal(badOutput.code, 2);
-  assert.match(badOutput.stderr, /^error: invalid --output 'result'\nhint: .*e\.g\. --output result=/);
+  assert.match(badOutput.stderr, /^error: invalid --out 'result'\nhint: .*e\.g\. --out result=/);
   await (await fixture)?.close();
   fixture = undefined;
 });

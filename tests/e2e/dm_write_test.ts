@@ -71,10 +71,10 @@ Deno.test("dm write e2e: folder create -> upload (multipart) -> new version -> d
   const versions = await ok(h, ["item", "versions", project, up1.id]);
   assert.deepEqual(versions.map((v) => v.versionNumber), [2, 1]);
 
-  const tip = await ok<Row>(h, ["item", "download", project, up1.id, "-o", "tip.ifc"]);
+  const tip = await ok<Row>(h, ["item", "download", project, up1.id, "--out", "tip.ifc"]);
   assert.equal(tip.versionNumber, 2);
   assert.equal(await sha1Of(path.join(h.home.cwd, "tip.ifc")), second, "the tip is byte-identical");
-  const v1 = await ok<Row>(h, ["item", "download", project, versions[1].id, "-o", "v1.ifc"]);
+  const v1 = await ok<Row>(h, ["item", "download", project, versions[1].id, "--out", "v1.ifc"]);
   assert.equal(v1.versionNumber, 1);
   assert.equal(await sha1Of(path.join(h.home.cwd, "v1.ifc")), first, "version 1 is byte-identical");
 
@@ -109,21 +109,21 @@ Deno.test("dm write e2e: folder create -> upload (multipart) -> new version -> d
   const rebound = await ok<Row>(h, ["item", "bind", project, folder.id, json<Row>(put).urn]);
   assert.equal(rebound.id, bound.id);
   assert.equal(rebound.versionNumber, 2);
-  const back = await ok<Row>(h, ["item", "download", project, bound.id, "-o", "pier-back.dwg"]);
+  const back = await ok<Row>(h, ["item", "download", project, bound.id, "--out", "pier-back.dwg"]);
   assert.equal(back.sha1, await sha1Of(path.join(h.home.cwd, "pier.dwg")));
 
   // A seeded version's bytes are made when first asked for: the size it reports, the same each time.
   const seeded = (await ok(h, ["folder", "list", project, top, "--type", "items"]))
     .sort((a, b) => a.size - b.size)[0];
-  const got = await ok<Row>(h, ["item", "download", project, seeded.id, "-o", "seeded-1"]);
+  const got = await ok<Row>(h, ["item", "download", project, seeded.id, "--out", "seeded-1"]);
   assert.equal(got.size, seeded.size);
   assert.equal((await Deno.stat(path.join(h.home.cwd, "seeded-1"))).size, seeded.size);
-  const again2 = await ok<Row>(h, ["item", "download", project, seeded.id, "-o", "seeded-2"]);
+  const again2 = await ok<Row>(h, ["item", "download", project, seeded.id, "--out", "seeded-2"]);
   assert.equal(again2.sha1, got.sha1, "the same bytes on every download");
   assert.equal(await sha1Of(path.join(h.home.cwd, "seeded-2")), got.sha1);
 
   const encoded = versions[1].id.replace("?version=", "%3Fversion%3D");
-  const v1again = await ok<Row>(h, ["item", "download", project, encoded, "-o", "v1-encoded.ifc"]);
+  const v1again = await ok<Row>(h, ["item", "download", project, encoded, "--out", "v1-encoded.ifc"]);
   assert.equal(v1again.versionNumber, 1, "a URL-encoded version id names that version");
   const neither = await h.run(["item", "download", project, versions[1].id.replace(/\?version=\d+$/, "")]);
   assert.equal(neither.code, 2, neither.stderr);
@@ -154,7 +154,7 @@ Deno.test("dm write e2e: the dm spellings give the long forms' results", async (
   const long = await ok<Row>(h, ["item", "get", project, up.id]);
   assert.equal(long.versionNumber, up.versionNumber);
   assert.equal(long.name, "span.rvt");
-  const got = await ok<Row>(h, ["dm", "download", project, up.id, "-o", "span-back.rvt"]);
+  const got = await ok<Row>(h, ["dm", "download", project, up.id, "--out", "span-back.rvt"]);
   assert.equal(got.sha1, sha);
   const updated = await ok<Row>(h, ["dm", "update-item", project, up.id, "--name", "Span.rvt"]);
   assert.equal(updated.name, "Span.rvt");
@@ -186,7 +186,7 @@ Deno.test("dm write e2e: an interrupted item upload resumes with its storage and
   const log = (await requestLog(h.sb.url)).slice(before.log);
   assert.equal(log.filter((e) => e.method === "PUT").length, parts, "no part is sent again");
   assert.equal((await requestLog(h.sb.url, storage)).length - before.storage, 1, "one storage location");
-  const back = await ok<Row>(h, ["item", "download", project, resumed.id, "-o", "cable-back.nwd"]);
+  const back = await ok<Row>(h, ["item", "download", project, resumed.id, "--out", "cable-back.nwd"]);
   assert.equal(back.sha1, sha);
 });
 
@@ -247,7 +247,7 @@ Deno.test("dm write e2e: the folder_create and item_upload tools", async () => {
     });
     assert.equal(up.newVersion, false);
     assert.equal(up.version.attributes.versionNumber, 1);
-    const back = await ok<Row>(h, ["item", "download", h.project, up.item.id, "-o", "tool-back.dwg"]);
+    const back = await ok<Row>(h, ["item", "download", h.project, up.item.id, "--out", "tool-back.dwg"]);
     assert.equal(back.sha1, sha);
     const outside = await fails(serve.client, "item_upload", {
       project_id: h.project,
@@ -284,7 +284,7 @@ Deno.test("dm write e2e: an item of the same name filed during the upload (409) 
   const conflicts = (await requestLog(h.sb.url, `/data/v1/projects/${h.project}/items`))
     .filter((e) => e.method === "POST" && e.status === 409);
   assert.equal(conflicts.length, 1, "the item POST was refused once, then a version was filed");
-  const back = await ok<Row>(h, ["item", "download", h.project, filed.item.id, "-o", "race-back.dwg"]);
+  const back = await ok<Row>(h, ["item", "download", h.project, filed.item.id, "--out", "race-back.dwg"]);
   assert.equal(back.sha1, sha);
 });
 

@@ -38,7 +38,7 @@ Deno.test("generate writes a 3 MiB file whose size and SHA-1 match the JSON summ
   }
 });
 
-Deno.test("generate -o names the file, -o - streams to stdout with the summary on stderr", async () => {
+Deno.test("generate --out names the file, --out - streams to stdout with the summary on stderr", async () => {
   const home = await makeHome();
   try {
     const env = cliEnv(home);
@@ -49,7 +49,7 @@ Deno.test("generate -o names the file, -o - streams to stdout with the summary o
       "20000",
       "--seed",
       "3",
-      "-o",
+      "--out",
       "tower.ifc",
       "--output",
       "json",
@@ -62,7 +62,7 @@ Deno.test("generate -o names the file, -o - streams to stdout with the summary o
     assert.equal(out.file, path.join(home.cwd, "tower.ifc"));
     const file = await Deno.readFile(out.file);
 
-    const piped = await diazo(["generate", "ifc", "--size", "20000", "--seed", "3", "-o", "-"], {
+    const piped = await diazo(["generate", "ifc", "--size", "20000", "--seed", "3", "--out", "-"], {
       env,
       cwd: home.cwd,
     });

@@ -34,7 +34,16 @@ Deno.test("upload and download 1 byte, 5 MiB and 64 MiB: SHA-1 equal end to end,
       assert.equal(atob(String(out.urn).replace(/-/g, "+").replace(/_/g, "/")), out.objectId);
 
       const dir = path.join(fx.home.dir, `down-${name}`);
-      const down = await diazo(["object", "download", fx.bucket, name, "-o", `${dir}/`, "--output", "json"], {
+      const down = await diazo([
+        "object",
+        "download",
+        fx.bucket,
+        name,
+        "--out",
+        `${dir}/`,
+        "--output",
+        "json",
+      ], {
         env: fx.env,
       });
       assert.equal(down.code, 0, down.stderr);
@@ -52,10 +61,13 @@ Deno.test("upload and download 1 byte, 5 MiB and 64 MiB: SHA-1 equal end to end,
 Deno.test("a generated 300 MiB model: multipart upload and download keep its SHA-1", async () => {
   const fx = await objectFixture();
   try {
-    const gen = await diazo(["generate", "obj", "--size", "300MiB", "-o", "model.obj", "--output", "json"], {
-      env: fx.env,
-      cwd: fx.home.cwd,
-    });
+    const gen = await diazo(
+      ["generate", "obj", "--size", "300MiB", "--out", "model.obj", "--output", "json"],
+      {
+        env: fx.env,
+        cwd: fx.home.cwd,
+      },
+    );
     assert.equal(gen.code, 0, gen.stderr);
     const generated = json<{ sha1: string; size: number }>(gen);
     assert.equal(generated.size, 300 * MiB);
@@ -149,7 +161,7 @@ Deno.test("download never writes outside -o, whatever the key", async () => {
     await Deno.mkdir(target, { recursive: true });
     const before = JSON.stringify(await tree(fx.home.dir));
     for (const key of evilKeys) {
-      const r = await diazo(["object", "download", fx.bucket, key, "-o", target], {
+      const r = await diazo(["object", "download", fx.bucket, key, "--out", target], {
         env: fx.env,
         cwd: fx.home.cwd,
       });
@@ -163,7 +175,7 @@ Deno.test("download never writes outside -o, whatever the key", async () => {
     assert.equal(JSON.stringify(await tree(fx.home.dir)), before, "nothing was written anywhere");
     // Naming the file explicitly is the way to fetch such an object.
     const ok = await diazo(
-      ["object", "download", fx.bucket, "../evil", "-o", path.join(target, "evil.bin")],
+      ["object", "download", fx.bucket, "../evil", "--out", path.join(target, "evil.bin")],
       {
         env: fx.env,
       },
@@ -276,12 +288,12 @@ Deno.test("oss list is bucket list", async () => {
   }
 });
 
-Deno.test("object download -o - writes the object to the run's stdout (in process too), the summary to stderr", async () => {
+Deno.test("object download --out - writes the object to the run's stdout (in process too), the summary to stderr", async () => {
   const fx = await objectFixture();
   try {
     await Deno.writeTextFile(file(fx.home, "m.obj"), "o model\nv 1 2 3\n");
     assert.equal((await fx.run(["object", "upload", fx.bucket, "m.obj"])).code, 0);
-    const r = await fx.run(["object", "download", fx.bucket, "m.obj", "-o", "-"]);
+    const r = await fx.run(["object", "download", fx.bucket, "m.obj", "--out", "-"]);
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stdout, "o model\nv 1 2 3\n");
     assert.doesNotMatch(r.stderr, /^\{/m, "no JSON summary mixed into the data");

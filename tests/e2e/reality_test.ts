@@ -112,7 +112,7 @@ Deno.test("reality-capture: create -> upload (parallel, resumable) -> process ->
     );
     assert.deepEqual([extra.uploaded, extra.skipped], [1, 5]);
 
-    const early = await h.run(["reality-capture", "result", id, "--format", "obj", "-o", "out"]);
+    const early = await h.run(["reality-capture", "result", id, "--format", "obj", "--out", "out"]);
     assertOneError(early, 2, /not processed yet/, /status .* --wait/);
 
     // A long job on the sandbox clock: wall time passing while the test runs stays under 1%.
@@ -143,7 +143,7 @@ Deno.test("reality-capture: create -> upload (parallel, resumable) -> process ->
       id,
       "--format",
       "obj",
-      "-o",
+      "--out",
       "out",
       "--output",
       "json",
@@ -155,9 +155,9 @@ Deno.test("reality-capture: create -> upload (parallel, resumable) -> process ->
     assert.match(obj, /^# Lion: .* 6 photos\n/);
     assert.equal(obj.match(/^f /gm)?.length, 6);
     assert.deepEqual([...Deno.readDirSync(path.join(h.home.cwd, "out"))].map((e) => e.name), ["Lion.obj"]);
-    const twice = await h.run(["reality-capture", "result", id, "--format", "obj", "-o", "out"]);
+    const twice = await h.run(["reality-capture", "result", id, "--format", "obj", "--out", "out"]);
     assertUsageError(twice, /already exists/);
-    const fbx = await h.run(["reality-capture", "result", id, "--format", "fbx", "-o", "out"]);
+    const fbx = await h.run(["reality-capture", "result", id, "--format", "fbx", "--out", "out"]);
     assertOneError(fbx, 2, /Format 'fbx' was not requested/);
 
     const before = (await requestLog(h.sb.url)).length;

@@ -62,18 +62,20 @@ Deno.test("bucket list, object list, auth status and downloads never load Deno's
     assert.deepEqual(await run("object", "list", "lazy-b1", "-o", "json"), []);
     assert.deepEqual(await run("auth", "status", "-o", "json"), []);
     // A small object is asked for whole, a larger one streamed: both raw.
-    assert.deepEqual(await run("object", "download", "lazy-b1", "a.txt", "-o", "b.txt"), []);
+    assert.deepEqual(await run("object", "download", "lazy-b1", "a.txt", "--out", "b.txt"), []);
     assert.equal(await Deno.readTextFile(path.join(home.cwd, "b.txt")), "hello");
     const big = new Uint8Array(1536 * 1024).map((_, i) => i % 253);
     await Deno.writeFile(path.join(home.cwd, "big.bin"), big);
     assert.deepEqual(await run("object", "upload", "lazy-b1", "big.bin"), []);
-    assert.deepEqual(await run("object", "download", "lazy-b1", "big.bin", "-o", "big2.bin"), []);
+    assert.deepEqual(await run("object", "download", "lazy-b1", "big.bin", "--out", "big2.bin"), []);
     assert.deepEqual(await Deno.readFile(path.join(home.cwd, "big2.bin")), big);
     // The watch sees what it should: with a proxy configured, requests go by fetch (which knows
     // proxies; NO_PROXY lets it reach the sandbox directly).
     const proxied = { ...env, HTTP_PROXY: "http://127.0.0.1:9", NO_PROXY: "127.0.0.1,localhost" };
     assert.ok(
-      (await runIn(proxied, "object", "download", "lazy-b1", "big.bin", "-o", "big3.bin")).includes("fetch"),
+      (await runIn(proxied, "object", "download", "lazy-b1", "big.bin", "--out", "big3.bin")).includes(
+        "fetch",
+      ),
     );
     assert.deepEqual(await Deno.readFile(path.join(home.cwd, "big3.bin")), big);
   } finally {

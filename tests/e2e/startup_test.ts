@@ -45,7 +45,7 @@ Deno.test("the hot path takes plain command lines of its commands and leaves eve
     ["-ojson", "oss", "list", "--limit=2", "--no-color"],
     ["--profile", "w", "object", "list", "my-bucket", "--prefix", "a/", "--query", "[].objectKey"],
     ["auth", "status", "--scopes", "--no-hooks", "--timeout", "5"],
-    ["object", "download", "bkt", "a.rvt", "-o", "out/", "--force", "-o", "x.rvt", "--resume"],
+    ["object", "download", "bkt", "a.rvt", "--out", "out/", "--force", "--out", "x.rvt", "--resume"],
     ["-o", "json", "objects", "get", "bkt", "a.rvt", "--out=x"],
   ];
   for (const argv of served) assert.ok(matchHot(argv), argv.join(" "));
@@ -54,7 +54,7 @@ Deno.test("the hot path takes plain command lines of its commands and leaves eve
   assert.deepEqual(m.options, { region: "EMEA", limit: 3 });
   assert.deepEqual(m.globals, { yes: true });
   assert.equal(matchHot(["object", "list", "bkt"])!.args[0], "bkt");
-  const dl = matchHot(["-o", "json", "object", "download", "bkt", "a.rvt", "-o", "x/", "--force"])!;
+  const dl = matchHot(["-o", "json", "object", "download", "bkt", "a.rvt", "--out", "x/", "--force"])!;
   assert.deepEqual([dl.command.path, dl.args, dl.options, dl.globals], [
     ["object", "download"],
     ["bkt", ["a.rvt"]],
@@ -78,7 +78,7 @@ Deno.test("the hot path takes plain command lines of its commands and leaves eve
     ["object", "download", "bkt"],
     ["object", "download", "bkt", "a", "b"],
     ["object", "download", "bkt", "a", "--prefix", "p/"],
-    ["object", "download", "bkt", "a", "-o", "-"],
+    ["object", "download", "bkt", "a", "--out", "-"],
     ["object", "download", "bkt", "a", "--force=yes"],
     ["version"],
   ];
@@ -205,7 +205,7 @@ const BOTH_PATHS: Row[] = [
     "hot-one",
   ]),
   // object download of one object: its own -o (--out) beside the global -o, files that exist, errors.
-  ...rows(["object", "download", "hot-one", "s.txt", "-o", "out1.txt", "--force"], [
+  ...rows(["object", "download", "hot-one", "s.txt", "--out", "out1.txt", "--force"], [
     "objects",
     "get",
     "hot-one",
@@ -222,7 +222,18 @@ const BOTH_PATHS: Row[] = [
     "--force",
     "--resume",
   ]),
-  ...rows(["object", "download", "hot-one", "s.txt", "-o", "x.txt", "-o", "o3.txt", "--force", "--quiet"]),
+  ...rows([
+    "object",
+    "download",
+    "hot-one",
+    "s.txt",
+    "--out",
+    "x.txt",
+    "--out",
+    "o3.txt",
+    "--force",
+    "--quiet",
+  ]),
   ...rows(["object", "download", "hot-one", "nosuch.txt"], [
     "object",
     "download",
@@ -239,7 +250,7 @@ const BOTH_PATHS: Row[] = [
   // Several keys or --prefix (left to the tree, matchHot's test shows) print their elapsed time: not here.
   ...rows(["object", "download", "hot-one"]),
   {
-    argv: ["object", "download", "hot-one", "s.txt", "-o", "exists.txt"],
+    argv: ["object", "download", "hot-one", "s.txt", "--out", "exists.txt"],
     files: { "CWD/exists.txt": "mine" },
   },
   ...rows(["auth", "status"], ["auth", "status", "--scopes"], ["auth", "status", "--verbose", "-o", "json"]),

@@ -111,13 +111,13 @@ Deno.test("translate manifest, metadata, tree and properties (through the platfo
   }
 });
 
-Deno.test("translate download --format obj writes every obj derivative inside the directory (-o and --out)", async () => {
+Deno.test("translate download --format obj writes every obj derivative inside the directory (--out)", async () => {
   const fx = await mdFixture();
   try {
     const { urn } = await fx.upload("cube.obj", CUBE_OBJ);
     const t = await diazo(["translate", "start", urn, "--format", "obj,svf2", "--wait"], { env: fx.env });
     assert.equal(t.code, 0, t.stderr);
-    for (const flag of ["--out", "-o"]) {
+    for (const flag of ["--out"]) {
       const dir = path.join(fx.home.dir, `out${flag}`);
       const r = await diazo(
         ["translate", "download", urn, "--format", "obj", flag, dir, "--output", "json"],

@@ -37,19 +37,16 @@ Deno.test("validation: a literal value outside an option's choices is a problem;
   );
 });
 
-Deno.test("validation: `--output name=value` is the command's own --output-arg where it has one (as argv.ts rewrites it)", async () => {
+Deno.test("validation: `--output` takes only a format; a destination is the command's own --out", async () => {
   const tree = cmd("diazo", {
     options: [{ long: "--output", short: "-o", takesValue: true, choices: ["json", "yaml", "table"] }],
-    subcommands: [
-      cmd("run", { options: [{ long: "--output-arg", takesValue: true }] }),
-      cmd("list"),
-    ],
+    subcommands: [cmd("run", { options: [{ long: "--out", takesValue: true }] })],
   });
   const text = [
     "name: outputs",
     "steps:",
-    "  - { name: a, command: run --output result=out.txt -o json }",
-    "  - { name: b, command: list --output result=out.txt }",
+    "  - { name: a, command: run --out result=out.txt -o json }",
+    "  - { name: b, command: run --output result=out.txt }",
     "",
   ].join("\n");
   const { problems } = await validatePipelineText(text, { tree, allowShell: false });

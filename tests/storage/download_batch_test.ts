@@ -45,7 +45,7 @@ Deno.test("download of a prefix: 25 signed per request, every object written und
     assert.equal(up.code, 0, up.stderr);
 
     const prefixTo = (dir: string, env = f.env) =>
-      f.run(["object", "download", f.bucket, "--prefix", "p/", "-o", dir, "--output", "json"], env);
+      f.run(["object", "download", f.bucket, "--prefix", "p/", "--out", dir, "--output", "json"], env);
     const before = (await requestLog(f.url)).length;
     const r = await prefixTo("out");
     assert.equal(r.code, 0, r.stderr);
@@ -75,7 +75,7 @@ Deno.test("download of a prefix: 25 signed per request, every object written und
       f.bucket,
       "p/f1.txt",
       "p/f2.txt",
-      "-o",
+      "--out",
       "out",
       "--output",
       "json",
@@ -91,7 +91,7 @@ Deno.test("download of a prefix: 25 signed per request, every object written und
       "p/f3.txt",
       "p/nope.txt",
       "p/f4.txt",
-      "-o",
+      "--out",
       "named",
       "--output",
       "json",

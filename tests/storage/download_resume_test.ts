@@ -1,7 +1,7 @@
 /**
  * Issue 14 items 11 and 17 (downloads): a part file left by an earlier run is continued with an
  * HTTP Range request; a failed or interrupted download leaves no part file unless --resume asked
- * to keep it; Ctrl-C exits 130 without one; `-o -` is standard output; a symlink inside the `-o`
+ * to keep it; Ctrl-C exits 130 without one; `--out -` is standard output; a symlink inside the `--out`
  * directory is written through only when it resolves inside it.
  */
 import assert from "node:assert/strict";
@@ -63,11 +63,11 @@ Deno.test("a cut download with --resume keeps its part file, and the next run go
     const out = `${f.home.cwd}/dl`;
     await Deno.mkdir(out);
 
-    const plain = await f.run(["object", "download", f.bucket, "k.bin", "-o", "dl/"], env);
+    const plain = await f.run(["object", "download", f.bucket, "k.bin", "--out", "dl/"], env);
     assert.equal(plain.code, 5, plain.stderr);
     assert.deepEqual(await partFiles(out), [], "without --resume a failed download leaves nothing");
 
-    const kept = await f.run(["object", "download", f.bucket, "k.bin", "-o", "dl/", "--resume"], env);
+    const kept = await f.run(["object", "download", f.bucket, "k.bin", "--out", "dl/", "--resume"], env);
     assert.equal(kept.code, 5, kept.stderr);
     const [part] = (await partFiles(out)).filter((n) => n.endsWith(".part"));
     assert.ok(part, "the part file is kept with --resume");
@@ -81,7 +81,7 @@ Deno.test("a cut download with --resume keeps its part file, and the next run go
 
     cut = false;
     ranges.length = 0;
-    const done = await f.run(["object", "download", f.bucket, "k.bin", "-o", "dl/"], env);
+    const done = await f.run(["object", "download", f.bucket, "k.bin", "--out", "dl/"], env);
     assert.equal(done.code, 0, done.stderr);
     assert.deepEqual(ranges, [`bytes=${partSize}-`], "only the rest is asked for");
     assert.match(
@@ -107,7 +107,7 @@ Deno.test("a part file written for another object is not continued", async () =>
       `${f.home.cwd}/dl/.a.bin.diazo.part.json`,
       JSON.stringify({ size: 1, sha1: "0" }),
     );
-    const r = await f.run(["object", "download", f.bucket, "a.bin", "-o", "dl/"]);
+    const r = await f.run(["object", "download", f.bucket, "a.bin", "--out", "dl/"]);
     assert.equal(r.code, 0, r.stderr);
     assert.equal(await sha1Of(`${f.home.cwd}/dl/a.bin`), sha1);
     assert.deepEqual(await partFiles(`${f.home.cwd}/dl`), []);
@@ -140,7 +140,7 @@ Deno.test("Ctrl-C during a download exits 130 and leaves no part file", async ()
     await randomFile(`${f.home.cwd}/big.bin`, 6 * MiB);
     assert.equal((await f.run(["object", "upload", f.bucket, "big.bin"])).code, 0);
     const child = new Deno.Command(Deno.execPath(), {
-      args: cliCommand(["object", "download", f.bucket, "big.bin", "-o", "dl/"]),
+      args: cliCommand(["object", "download", f.bucket, "big.bin", "--out", "dl/"]),
       env: sandboxEnv(f.home, proxy.url),
       clearEnv: true,
       cwd: f.home.cwd,
@@ -167,10 +167,10 @@ Deno.test("Ctrl-C during a download exits 130 and leaves no part file", async ()
   }
 });
 
-/** `object download <bucket> <key> -o -` in a process of its own: its stdout bytes and stderr; it must succeed. */
+/** `object download <bucket> <key> --out -` in a process of its own: its stdout bytes and stderr; it must succeed. */
 async function downloadToStdout(f: StorageFixture, key: string) {
   const out = await new Deno.Command(Deno.execPath(), {
-    args: cliCommand(["object", "download", f.bucket, key, "-o", "-"]),
+    args: cliCommand(["object", "download", f.bucket, key, "--out", "-"]),
     env: f.env,
     clearEnv: true,
     cwd: f.home.cwd,
@@ -181,7 +181,7 @@ async function downloadToStdout(f: StorageFixture, key: string) {
   return { out, stderr };
 }
 
-Deno.test("-o - writes the object to standard output and no file named -", async () => {
+Deno.test("--out - writes the object to standard output and no file named -", async () => {
   const f = await storageFixture("st-dl-stdout");
   try {
     await Deno.writeTextFile(`${f.home.cwd}/m.obj`, "o model\nv 1 2 3\n");
@@ -196,7 +196,7 @@ Deno.test("-o - writes the object to standard output and no file named -", async
   }
 });
 
-Deno.test("-o - streams a multi-MiB object to standard output byte for byte through the reused read buffer", async () => {
+Deno.test("--out - streams a multi-MiB object to standard output byte for byte through the reused read buffer", async () => {
   const f = await storageFixture("st-dl-stdout-big");
   try {
     // Several reads of the 1 MiB buffer, the last one short: a piece lost, repeated or overwritten shows.
@@ -225,7 +225,7 @@ Deno.test("a symlink inside the -o directory is written through only when it res
     await Deno.mkdir(`${dl}/real`, { recursive: true });
     try {
       await Deno.symlink(outside, `${dl}/sub`);
-      const refused = await f.run(["object", "download", f.bucket, "sub/m.obj", "-o", "dl/", "--force"]);
+      const refused = await f.run(["object", "download", f.bucket, "sub/m.obj", "--out", "dl/", "--force"]);
       assert.equal(refused.code, 2, refused.stderr);
       assert.match(
         refused.stderr,
@@ -235,7 +235,7 @@ Deno.test("a symlink inside the -o directory is written through only when it res
 
       await Deno.remove(`${dl}/sub`);
       await Deno.symlink(`${dl}/real`, `${dl}/sub`);
-      const inside = await f.run(["object", "download", f.bucket, "sub/m.obj", "-o", "dl/"]);
+      const inside = await f.run(["object", "download", f.bucket, "sub/m.obj", "--out", "dl/"]);
       assert.equal(inside.code, 0, inside.stderr);
       assert.equal(await Deno.readTextFile(`${dl}/real/m.obj`), "o model\n");
     } finally {
@@ -283,7 +283,7 @@ Deno.test("a body that ends short without an error is a cut stream: the download
     const sha1 = await randomFile(`${f.home.cwd}/short.bin`, 4 * MiB);
     assert.equal((await f.run(["object", "upload", f.bucket, "short.bin"])).code, 0);
     const env = sandboxEnv(f.home, proxy.url);
-    const r = await f.run(["object", "download", f.bucket, "short.bin", "-o", "got.bin"], env);
+    const r = await f.run(["object", "download", f.bucket, "short.bin", "--out", "got.bin"], env);
     assert.equal(r.code, 0, r.stderr);
     assert.equal(await sha1Of(`${f.home.cwd}/got.bin`), sha1);
     assert.deepEqual(ranges, [null, `bytes=${1 * MiB}-`]);

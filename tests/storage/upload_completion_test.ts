@@ -88,7 +88,7 @@ Deno.test("an upload corrupted on its way to storage is deleted and never downlo
     );
     const info = await f.run(["object", "info", f.bucket, "m.bin"]);
     assert.equal(info.code, 4, "the object is gone");
-    const down = await f.run(["object", "download", f.bucket, "m.bin", "-o", "out.bin"]);
+    const down = await f.run(["object", "download", f.bucket, "m.bin", "--out", "out.bin"]);
     assert.notEqual(down.code, 0);
     assert.doesNotMatch(down.stderr, /SHA-1 verified/);
   } finally {
