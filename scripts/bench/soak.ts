@@ -242,7 +242,13 @@ async function killRounds(src: Source, ctx: SoakCtx): Promise<void> {
     );
     if (!await checkUpload(key, src, up, ctx)) continue;
     const out = path.join(ctx.home, `kill-${i}.obj`);
-    const down = await killAndResume(["object", "download", BUCKET, key, "--out", out], "down", share, src, ctx);
+    const down = await killAndResume(
+      ["object", "download", BUCKET, key, "--out", out],
+      "down",
+      share,
+      src,
+      ctx,
+    );
     await checkDownload(out, src, down, ctx.tally);
     console.log(`  kill round ${i + 1}/${KILL_ROUNDS} done`);
   }
