@@ -1,7 +1,9 @@
 /** `diazo api <path>`: raw authenticated access to any platform path, a thin adapter over ops/api.ts. */
 import { Option } from "@commander-js/extra-typings";
+import { isDiazoError, usageError } from "../core/errors.ts";
 import { applyQuery } from "../core/output.ts";
-import { runApi } from "../ops/api.ts";
+import { type ApiResult, runApi } from "../ops/api.ts";
+import { headText } from "../ops/api_answer.ts";
 import { type AnyCommand, type ContextFactory, examples } from "./command.ts";
 import type { Ctx } from "./context.ts";
 
@@ -15,6 +17,16 @@ function writeBytes(ctx: Ctx, bytes: Uint8Array, contentType = "no content type"
   );
 }
 
+/** `-i` of a refusal: its status line, headers and body as they came. */
+function writeRefusal(ctx: Ctx, answer: Pick<ApiResult, "status" | "headers" | "data">): void {
+  ctx.io.stdout.write(headText(answer.status, answer.headers));
+  const { data } = answer;
+  if (data === undefined || data === null) return;
+  if (data instanceof Uint8Array) return writeBytes(ctx, data);
+  const text = typeof data === "string" ? data : JSON.stringify(data, null, 2);
+  ctx.io.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
+}
+
 /** Registers the `api` command. */
 export function register(program: AnyCommand, makeCtx: ContextFactory): void {
   const api = program.command("api")
@@ -22,11 +34,18 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
       "send an authenticated request to any platform path and print the answer: JSON pretty-printed, text and bytes as they come (like `gh api`)",
     )
     .argument("<path>", "a platform path such as /oss/v2/buckets (or a full URL on the platform's host)")
-    .option("-X, --method <method>", "HTTP method (default GET, or POST when a body or fields are given)")
-    .option("-f, --field <key=value>", "a string field of the JSON body (a query parameter on GET)", collect)
+    .option(
+      "-X, --method <method>",
+      "HTTP method (default GET; POST when -f, -F or --input is given, as in gh)",
+    )
+    .option(
+      "-f, --field <key=value>",
+      "a string field of the JSON body; makes the default method POST (with -X GET: a query parameter)",
+      collect,
+    )
     .option(
       "-F, --typed-field <key=value>",
-      "a field typed as JSON (true, false, null, numbers); key=@file reads a file, @- stdin",
+      "a field typed as JSON (true, false, null, numbers), key=@file a file's text, @- stdin; as -f otherwise",
       collect,
     )
     .option("--input <file>", "the request body as it is, from a file or - for stdin")
@@ -50,7 +69,16 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
       "also allow absolute URLs on this host (no platform token is sent there)",
       collect,
     )
+    .option("-i, --include", "print the answer's status line and headers before its body")
+    .option("--silent", "do not print the answer's body")
+    .addOption(new Option("--jq <expression>").hideHelp())
     .action(async (target, opts, cmd) => {
+      if (opts.jq !== undefined) {
+        throw usageError(
+          "diazo api has no --jq",
+          `Filter with JMESPath instead: --query '${opts.jq}' (or pipe -o json into jq).`,
+        );
+      }
       const ctx = makeCtx(cmd);
       const result = await runApi({
         path: target,
@@ -65,8 +93,16 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
         as: opts.as,
         allowHosts: opts.allowHost,
         readStdin: () => ctx.io.stdin.readText(),
-      }, ctx);
+      }, ctx).catch((e) => {
+        // -i shows a refusal whole on stdout, as gh does; the error line follows on stderr.
+        if (opts.include && isDiazoError(e) && e.status !== undefined) {
+          writeRefusal(ctx, { status: e.status, headers: e.headers, data: e.body });
+        }
+        throw e;
+      });
       if (result.pages !== undefined) ctx.debug(`api: ${result.pages} page(s)`);
+      if (opts.include) ctx.io.stdout.write(headText(result.status, result.headers));
+      if (opts.silent) return;
       if (result.data === undefined) return ctx.info(`HTTP ${result.status} (no body)`);
       if (result.data instanceof Uint8Array) return writeBytes(ctx, result.data, result.contentType);
       if (typeof result.data === "string") {
@@ -81,7 +117,8 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
   examples(api, [
     "diazo api /oss/v2/buckets --paginate",
     "diazo api /oss/v2/buckets/my-bucket/objects --param limit=10 --paginate -o json --query '[].objectKey'",
-    "diazo api /oss/v2/buckets -X POST -f bucketKey=my-bucket -f policyKey=transient -H 'x-ads-region: US'",
+    "diazo api /oss/v2/buckets -f bucketKey=my-bucket -f policyKey=transient -H 'x-ads-region: US'",
+    "diazo api /oss/v2/buckets/my-bucket/objects -X GET -f limit=10 -i",
     "diazo api /modelderivative/v2/designdata/job --input job.json",
     "diazo api /project/v1/hubs --as user",
   ]);

@@ -335,6 +335,10 @@ export interface DiazoErrorOptions {
   status?: number;
   /** The platform's error body, parsed when it was JSON. */
   body?: unknown;
+  /** The headers of the platform's answer, when there was one. */
+  headers?: Headers;
+  /** A message that replaces the catalog's (the code, hint and exit code stay the catalog's). */
+  message?: string;
   cause?: unknown;
 }
 
@@ -348,15 +352,17 @@ export class DiazoError extends Error {
   readonly params: ErrorParams;
   readonly status?: number;
   readonly body?: unknown;
+  readonly headers?: Headers;
 
   constructor(code: CatalogCode, options: DiazoErrorOptions = {}) {
     const params = options.params ?? {};
-    super(fill(CATALOG[code].message, params), { cause: options.cause });
+    super(options.message ?? fill(CATALOG[code].message, params), { cause: options.cause });
     this.name = "DiazoError";
     this.code = code;
     this.params = params;
     this.status = options.status;
     this.body = options.body;
+    this.headers = options.headers;
   }
 
   /** The remedy shown on the `hint:` line. */
@@ -458,11 +464,12 @@ const SCOPE_CODES = new Set(["AUTH-012", "insufficient_scope"]);
 export function errorFromResponse(
   status: number,
   body: unknown,
-  context: { resource?: ResourceKind; key?: string; scope?: string; attempts?: number } = {},
+  context: { resource?: ResourceKind; key?: string; scope?: string; attempts?: number; headers?: Headers } =
+    {},
 ): DiazoError {
   const detail = platformDetail(body);
   const code = platformErrorCode(body);
-  const base = { status, body };
+  const base = { status, body, headers: context.headers };
   const resource = context.resource ?? "generic";
   if (status === 401) {
     if (resource === "token") return new DiazoError("auth_failed", base);

@@ -5,6 +5,7 @@
  * (tables and csv show control characters as visible escapes, core/sanitize.ts).
  */
 import { usageError } from "./errors.ts";
+import { legacyLiterals } from "./query_literal.ts";
 import { cellText, tabulate } from "./output_cells.ts";
 import type { TableOptions } from "./output_table.ts";
 import { visible } from "./sanitize.ts";
@@ -48,11 +49,14 @@ export function chooseFormat(
   return stdoutIsTerminal ? "table" : "json";
 }
 
-/** Checks a JMESPath expression without running it, so bad input fails before any request. */
+/**
+ * Checks a JMESPath expression without running it, so bad input fails before any request. The AWS CLI's
+ * legacy literal form (`` `persistent` `` for a string) is accepted beside standard JMESPath.
+ */
 export async function compileQuery(expression: string): Promise<void> {
   const { compile } = await import("@jmespath-community/jmespath");
   try {
-    compile(expression);
+    compile(legacyLiterals(expression));
   } catch (e) {
     throw usageError(
       `invalid --query '${expression}': ${(e as Error).message}`,
@@ -66,7 +70,7 @@ export async function applyQuery(value: unknown, expression: string): Promise<un
   const { search } = await import("@jmespath-community/jmespath");
   try {
     // deno-lint-ignore no-explicit-any
-    return search(JSON.parse(JSON.stringify(value ?? null)) as any, expression);
+    return search(JSON.parse(JSON.stringify(value ?? null)) as any, legacyLiterals(expression));
   } catch (e) {
     throw usageError(`invalid --query '${expression}': ${(e as Error).message}`, "See https://jmespath.org.");
   }

@@ -1,14 +1,16 @@
 /**
  * `diazo api <path>`: one authenticated request to any platform path (as `gh api`), as the app or
- * the logged-in user. Fields become a JSON body (a query on GET), `--input` sends a body as given,
- * `--paginate` follows whichever of the platform's pagination schemes the first page uses. Requests
- * go only to the platform's own host unless a host is allowed by name; a refusal sends nothing.
+ * the logged-in user. Fields become a JSON body and make the method POST, as in gh (with `-X GET`
+ * they are the query), `--input` sends a body as given, `--paginate` follows whichever of the
+ * platform's pagination schemes the first page uses. Requests go only to the platform's own host
+ * unless a host is allowed by name; a refusal sends nothing.
  */
 import path from "node:path";
 import { endpointScope } from "../aps/endpoint_scopes.ts";
 import { usageError } from "../core/errors.ts";
 import type { Http, HttpResponse, RequestSpec } from "../services/http.ts";
 import { type PageScheme, paginate } from "../services/pagination.ts";
+import { apiFailure } from "./api_answer.ts";
 import type { OpsDeps } from "./deps.ts";
 
 /** What `api` was asked for (strings as typed; checked here, before any request). */
@@ -45,6 +47,8 @@ export interface ApiResult {
   data: unknown;
   /** The answer's content-type header, when it sent one. */
   contentType?: string;
+  /** The answer's headers (the first page's with --paginate). */
+  headers?: Headers;
   /** Pages read with --paginate. */
   pages?: number;
 }
@@ -242,21 +246,40 @@ async function offsetPages(
   return { status, data: items, pages };
 }
 
-/** `api`: sends the request and returns the answer; non-2xx is the catalog's typed error. */
+/**
+ * `api`: sends the request and returns the answer; non-2xx is the catalog's typed error, its message
+ * naming the method, the path, the status and the platform's body.
+ */
 export async function runApi(o: ApiOptions, deps: OpsDeps): Promise<ApiResult> {
   const http = await deps.http({ mode: o.as === "user" ? "3-legged" : "2-legged" });
   const spec = await buildRequest(o, deps, http.baseUrl);
-  if (!o.paginate) {
+  try {
+    return await send(http, spec, o.paginate === true);
+  } catch (e) {
+    throw apiFailure(e, spec.method ?? "GET", shownTarget(spec));
+  }
+}
+
+/** The request's path as a person typed it, with the query it was sent with. */
+function shownTarget(spec: RequestSpec): string {
+  const query = new URLSearchParams(
+    Object.entries(spec.query ?? {}).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]),
+  ).toString();
+  return query ? `${spec.path}${spec.path.includes("?") ? "&" : "?"}${query}` : spec.path;
+}
+
+async function send(http: Http, spec: RequestSpec, all: boolean): Promise<ApiResult> {
+  if (!all) {
     const res = await http.request<Uint8Array>({ ...spec, responseType: "bytes" });
     const contentType = res.headers.get("content-type") ?? undefined;
-    return { status: res.status, data: parsedBody(res.data), contentType };
+    return { status: res.status, data: parsedBody(res.data), contentType, headers: res.headers };
   }
   const first = await http.request<unknown>({ ...spec, responseType: "json" });
   if (Array.isArray(first.data) && HQ_PATH.test(pathOf(spec.path))) {
-    return await offsetPages(http, spec, first.data, first.status);
+    return { ...await offsetPages(http, spec, first.data, first.status), headers: first.headers };
   }
   const scheme = detectScheme(first.data);
-  if (!scheme) return { status: first.status, data: first.data, pages: 1 };
+  if (!scheme) return { status: first.status, data: first.data, pages: 1, headers: first.headers };
   const items: unknown[] = [];
   const included = new Map<string, unknown>();
   let pages = 0;
@@ -272,7 +295,7 @@ export async function runApi(o: ApiOptions, deps: OpsDeps): Promise<ApiResult> {
   // A JSON:API list's pages carry related resources in `included` (e.g. each item's tip version):
   // they come back beside the items, as one document, rather than being dropped.
   const data = included.size > 0 ? { data: items, included: [...included.values()] } : items;
-  return { status: first.status, data, pages };
+  return { status: first.status, data, pages, headers: first.headers };
 }
 
 /** A JSON:API resource's identity (type and id), so that one included by several pages is kept once. */

@@ -211,6 +211,7 @@ async function send<T>(c: Client, spec: RequestSpec): Promise<HttpResponse<T>> {
           key: spec.key,
           scope: spec.scope,
           attempts: attempt,
+          headers: res.headers,
         });
       }
       const retryAfter = res.headers.get("retry-after");

@@ -43,3 +43,18 @@ Deno.test("format: flag > DIAZO_OUTPUT > setting > terminal; invalid values are 
   assert.equal(chooseFormat("table", "csv", "yaml", false), "table");
   assert.throws(() => chooseFormat(undefined, "xml", undefined, false), /DIAZO_OUTPUT/);
 });
+
+Deno.test("query: the AWS CLI's legacy literal (`persistent` as a string) beside standard JMESPath", async () => {
+  const buckets = [{ bucketKey: "p", policyKey: "persistent" }, { bucketKey: "t", policyKey: "transient" }];
+  assert.deepEqual(await applyQuery(buckets, "[?policyKey==`persistent`].bucketKey"), ["p"]);
+  assert.deepEqual(await applyQuery(buckets, '[?policyKey==`"persistent"`].bucketKey'), ["p"]);
+  assert.deepEqual(await applyQuery(buckets, "[?policyKey=='transient'].bucketKey"), ["t"]);
+  assert.deepEqual(await applyQuery({ a: 2 }, "[a, `2`, `[1]`, `true`, `null`]"), [2, 2, [1], true, null]);
+  assert.equal(await applyQuery({}, "`it\\`s`"), "it`s", "an escaped backtick inside the literal");
+  assert.equal(await applyQuery({}, "'`raw`'"), "`raw`", "a raw string's backticks are not a literal");
+  await compileQuery("[?policyKey==`persistent`]");
+  await assert.rejects(
+    () => compileQuery("[?a==`x"),
+    (e: unknown) => e instanceof DiazoError && e.exitCode === 2,
+  );
+});

@@ -83,7 +83,11 @@ Deno.test("api: POST --input, -f/-F fields, --paginate over 3 OSS pages and 2 DA
     assert.deepEqual(offsets, [undefined, "5", "10"], "offset moved by each page until a short one");
 
     const missing = await h.run(["api", "/oss/v2/buckets/api-e2e-nope/details"]);
-    assertOneError(missing, 4, /^error: Not found: \/oss\/v2\/buckets\/api-e2e-nope\/details/);
+    assertOneError(
+      missing,
+      4,
+      /^error: GET \/oss\/v2\/buckets\/api-e2e-nope\/details: HTTP 404 Not Found: \{/,
+    );
 
     const count = (await requestLog(h.sb.url)).length;
     const foreign = await h.run(["api", "https://example.com/oss/v2/buckets"]);
@@ -169,4 +173,41 @@ Deno.test("api: --paginate over a JSON:API list keeps every page's included reso
     // A list whose pages include nothing stays a plain array of its items.
     const projects = await ok<unknown[]>(["api", `/project/v1/hubs/${hub}/projects`, "--paginate"]);
     assert.ok(Array.isArray(projects) && projects.length > 0);
+  }));
+
+Deno.test("api: a refusal names method, path, status and the platform's body; -i, --silent, --jq", () =>
+  withSandboxHome(async (h) => {
+    const missing = await h.run(["api", "/no/such", "-X", "GET"]);
+    assertOneError(missing, 4, /^error: GET \/no\/such: HTTP 404 Not Found: \{"developerMessage":"[^"]+"/);
+    assert.match(missing.stderr, /"errorCode":"SANDBOX-404"/, "the platform's body, as it answered");
+
+    const included = await h.run(["api", "/no/such", "-X", "GET", "-i"]);
+    assert.equal(included.code, 4);
+    const [head, body] = included.stdout.split("\n\n");
+    assert.match(head, /^HTTP\/1\.1 404 Not Found\nContent-Length: \d+\nContent-Type: application\/json/);
+    assert.equal(JSON.parse(body).errorCode, "SANDBOX-404", "-i prints the refusal's whole body on stdout");
+    assert.match(included.stderr, /^error: GET \/no\/such: HTTP 404/);
+
+    const ok = await h.run(["api", "/oss/v2/buckets", "-i"]);
+    assert.equal(ok.code, 0, ok.stderr);
+    assert.match(ok.stdout, /^HTTP\/1\.1 200 OK\n(?:[A-Z][\w-]*: .*\n)+\n\{/);
+    const silent = await h.run(["api", "/oss/v2/buckets", "--silent"]);
+    assert.deepEqual([silent.code, silent.stdout], [0, ""]);
+
+    // Fields make the request a POST, and its refusal says so.
+    const long = "x".repeat(900);
+    const refused = await h.run([
+      "api",
+      "/oss/v2/buckets",
+      "-f",
+      `bucketKey=${long}`,
+      "-f",
+      "policyKey=transient",
+    ]);
+    assert.equal(refused.code, 2, refused.stderr);
+    assert.match(refused.stderr, /^error: POST \/oss\/v2\/buckets: HTTP 400 Bad Request: /);
+
+    const jq = await h.run(["api", "/oss/v2/buckets", "--jq", ".items[]"]);
+    assertUsageError(jq, /diazo api has no --jq/);
+    assert.match(jq.stderr, /hint: .*--query '\.items\[\]'/);
   }));
