@@ -27,6 +27,35 @@ function writeRefusal(ctx: Ctx, answer: Pick<ApiResult, "status" | "headers" | "
   ctx.io.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
 }
 
+/** A successful answer on stdout: -i's head, then the body as JSON, text or bytes (none with --silent). */
+async function writeResult(
+  ctx: Ctx,
+  result: ApiResult,
+  opts: { include?: boolean; silent?: boolean },
+): Promise<void> {
+  if (result.pages !== undefined) ctx.debug(`api: ${result.pages} page(s)`);
+  if (opts.include) ctx.io.stdout.write(headText(result.status, result.headers));
+  if (opts.silent) return;
+  if (result.data === undefined) return ctx.info(`HTTP ${result.status} (no body)`);
+  if (result.data instanceof Uint8Array) return writeBytes(ctx, result.data, result.contentType);
+  if (typeof result.data === "string") {
+    // Text that is not JSON goes out as it came; -o and --query shape JSON answers only.
+    return ctx.io.stdout.write(result.data.endsWith("\n") ? result.data : `${result.data}\n`);
+  }
+  if (ctx.run.outputSource !== "terminal") return await ctx.emit(result.data);
+  // Like `gh api`: JSON on a terminal too, unless a format was asked for.
+  const shown = ctx.flags.query ? await applyQuery(result.data, ctx.flags.query) : result.data;
+  ctx.io.stdout.write(typeof shown === "string" ? `${shown}\n` : `${JSON.stringify(shown, null, 2)}\n`);
+}
+
+/** gh's `--jq` is JMESPath's `--query` here: say so rather than "unknown option". */
+function refuseJq(expression: string): never {
+  throw usageError(
+    "diazo api has no --jq",
+    `Filter with JMESPath instead: --query '${expression}' (or pipe -o json into jq).`,
+  );
+}
+
 /** Registers the `api` command. */
 export function register(program: AnyCommand, makeCtx: ContextFactory): void {
   const api = program.command("api")
@@ -73,12 +102,7 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
     .option("--silent", "do not print the answer's body")
     .addOption(new Option("--jq <expression>").hideHelp())
     .action(async (target, opts, cmd) => {
-      if (opts.jq !== undefined) {
-        throw usageError(
-          "diazo api has no --jq",
-          `Filter with JMESPath instead: --query '${opts.jq}' (or pipe -o json into jq).`,
-        );
-      }
+      if (opts.jq !== undefined) refuseJq(opts.jq);
       const ctx = makeCtx(cmd);
       const result = await runApi({
         path: target,
@@ -100,19 +124,7 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
         }
         throw e;
       });
-      if (result.pages !== undefined) ctx.debug(`api: ${result.pages} page(s)`);
-      if (opts.include) ctx.io.stdout.write(headText(result.status, result.headers));
-      if (opts.silent) return;
-      if (result.data === undefined) return ctx.info(`HTTP ${result.status} (no body)`);
-      if (result.data instanceof Uint8Array) return writeBytes(ctx, result.data, result.contentType);
-      if (typeof result.data === "string") {
-        // Text that is not JSON goes out as it came; -o and --query shape JSON answers only.
-        return ctx.io.stdout.write(result.data.endsWith("\n") ? result.data : `${result.data}\n`);
-      }
-      if (ctx.run.outputSource !== "terminal") return await ctx.emit(result.data);
-      // Like `gh api`: JSON on a terminal too, unless a format was asked for.
-      const shown = ctx.flags.query ? await applyQuery(result.data, ctx.flags.query) : result.data;
-      ctx.io.stdout.write(typeof shown === "string" ? `${shown}\n` : `${JSON.stringify(shown, null, 2)}\n`);
+      await writeResult(ctx, result, opts);
     });
   examples(api, [
     "diazo api /oss/v2/buckets --paginate",
