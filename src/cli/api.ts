@@ -17,6 +17,17 @@ function writeBytes(ctx: Ctx, bytes: Uint8Array, contentType = "no content type"
   );
 }
 
+/** A large answer: its bytes to stdout as they come (never held whole); on a terminal, a note instead. */
+async function writeStream(ctx: Ctx, body: ReadableStream<Uint8Array>, contentType = "no content type") {
+  if (ctx.io.stdout.isTerminal) {
+    await body.cancel();
+    return ctx.info(
+      `HTTP answer larger than 1 MiB (${contentType}) not shown on a terminal; redirect stdout to a file: diazo api ... > out.bin`,
+    );
+  }
+  for await (const chunk of body) ctx.io.stdout.write(chunk);
+}
+
 /** `-i` of a refusal: its status line, headers and body as they came. */
 function writeRefusal(ctx: Ctx, answer: Pick<ApiResult, "status" | "headers" | "data">): void {
   ctx.io.stdout.write(headText(answer.status, answer.headers));
@@ -35,7 +46,9 @@ async function writeResult(
 ): Promise<void> {
   if (result.pages !== undefined) ctx.debug(`api: ${result.pages} page(s)`);
   if (opts.include) ctx.io.stdout.write(headText(result.status, result.headers));
+  if (result.stream && opts.silent) return await result.stream.cancel();
   if (opts.silent) return;
+  if (result.stream) return await writeStream(ctx, result.stream, result.contentType);
   if (result.data === undefined) return ctx.info(`HTTP ${result.status} (no body)`);
   if (result.data instanceof Uint8Array) return writeBytes(ctx, result.data, result.contentType);
   if (typeof result.data === "string") {
@@ -117,6 +130,7 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
         as: opts.as,
         allowHosts: opts.allowHost,
         readStdin: () => ctx.io.stdin.readText(),
+        whole: Boolean(ctx.flags.query) || ctx.run.outputSource === "flag" || ctx.run.outputSource === "env",
       }, ctx).catch((e) => {
         // -i shows a refusal whole on stdout, as gh does; the error line follows on stderr.
         if (opts.include && isDiazoError(e) && e.status !== undefined) {

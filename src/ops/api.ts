@@ -11,6 +11,8 @@ import { usageError } from "../core/errors.ts";
 import type { Http, HttpResponse, RequestSpec } from "../services/http.ts";
 import { type PageScheme, paginate } from "../services/pagination.ts";
 import { apiFailure } from "./api_answer.ts";
+import { MAX_ANSWER_BYTES, readCapped, sizeText } from "../services/body_limit.ts";
+import { concatBytes } from "../core/bytes.ts";
 import type { OpsDeps } from "./deps.ts";
 
 /** What `api` was asked for (strings as typed; checked here, before any request). */
@@ -35,6 +37,8 @@ export interface ApiOptions {
   allowHosts?: readonly string[];
   /** Reads all of stdin (for `--input -` and `@-`). */
   readStdin(): Promise<string>;
+  /** True when the caller needs the whole answer (a `--query` or an output format to shape it). */
+  whole?: boolean;
 }
 
 /**
@@ -51,7 +55,12 @@ export interface ApiResult {
   headers?: Headers;
   /** Pages read with --paginate. */
   pages?: number;
+  /** An answer larger than API_PEEK_BYTES that nothing needs whole: its bytes as they come. */
+  stream?: ReadableStream<Uint8Array>;
 }
+
+/** Answers up to this size are parsed and shown; a larger one is streamed as it comes (README "Safety"). */
+export const API_PEEK_BYTES = 1024 * 1024;
 
 function splitPair(raw: string, flag: string, sep: "=" | ":"): [string, string] {
   const at = raw.indexOf(sep);
@@ -247,6 +256,37 @@ async function offsetPages(
 }
 
 /**
+ * The first bytes of `body`, up to `max`: all of it (`rest` undefined) when it ends there, else
+ * `rest`, the whole body again as a stream (the bytes read first, then the others as they come).
+ */
+async function peek(
+  body: ReadableStream<Uint8Array> | null,
+  max: number,
+): Promise<{ bytes: Uint8Array; rest?: ReadableStream<Uint8Array> }> {
+  if (!body) return { bytes: new Uint8Array(0) };
+  const reader = body.getReader();
+  const parts: Uint8Array[] = [];
+  let got = 0;
+  while (got <= max) {
+    const { done, value } = await reader.read();
+    if (done) return { bytes: concatBytes(parts) };
+    parts.push(value);
+    got += value.length;
+  }
+  const rest = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const first = parts.shift();
+      if (first) return controller.enqueue(first);
+      const { done, value } = await reader.read();
+      if (done) controller.close();
+      else controller.enqueue(value);
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
+  return { bytes: new Uint8Array(0), rest };
+}
+
+/**
  * `api`: sends the request and returns the answer; non-2xx is the catalog's typed error, its message
  * naming the method, the path, the status and the platform's body.
  */
@@ -254,7 +294,7 @@ export async function runApi(o: ApiOptions, deps: OpsDeps): Promise<ApiResult> {
   const http = await deps.http({ mode: o.as === "user" ? "3-legged" : "2-legged" });
   const spec = await buildRequest(o, deps, http.baseUrl);
   try {
-    return await send(http, spec, o.paginate === true);
+    return await send(http, spec, o.paginate === true, o.whole === true);
   } catch (e) {
     throw apiFailure(e, spec.method ?? "GET", shownTarget(spec));
   }
@@ -268,11 +308,25 @@ function shownTarget(spec: RequestSpec): string {
   return query ? `${spec.path}${spec.path.includes("?") ? "&" : "?"}${query}` : spec.path;
 }
 
-async function send(http: Http, spec: RequestSpec, all: boolean): Promise<ApiResult> {
+async function send(http: Http, spec: RequestSpec, all: boolean, whole: boolean): Promise<ApiResult> {
   if (!all) {
-    const res = await http.request<Uint8Array>({ ...spec, responseType: "bytes" });
-    const contentType = res.headers.get("content-type") ?? undefined;
-    return { status: res.status, data: parsedBody(res.data), contentType, headers: res.headers };
+    const res = await http.request<ReadableStream<Uint8Array> | null>({ ...spec, responseType: "stream" });
+    const answer = {
+      status: res.status,
+      contentType: res.headers.get("content-type") ?? undefined,
+      headers: res.headers,
+    };
+    const head = await peek(res.data, API_PEEK_BYTES);
+    if (!head.rest) return { ...answer, data: parsedBody(head.bytes) };
+    if (!whole) return { ...answer, data: undefined, stream: head.rest };
+    const all = await readCapped(head.rest, MAX_ANSWER_BYTES);
+    if (all.cut) {
+      throw usageError(
+        `the answer is larger than ${sizeText(MAX_ANSWER_BYTES)}: too large to filter or format`,
+        "Leave out --query and -o to have it written to stdout as it comes.",
+      );
+    }
+    return { ...answer, data: parsedBody(all.bytes) };
   }
   const first = await http.request<unknown>({ ...spec, responseType: "json" });
   if (Array.isArray(first.data) && HQ_PATH.test(pathOf(spec.path))) {

@@ -2,6 +2,7 @@
  * Design Automation v3 work items and health: start one, read its status,
  * fetch its report (a signed URL: no bearer token), and the service's health per engine.
  */
+import { MAX_REPORT_BYTES, sizeText } from "./body_limit.ts";
 import type { Http } from "./http.ts";
 import { segment } from "./path.ts";
 import { DA_BASE, DA_SCOPE } from "./da.ts";
@@ -56,10 +57,20 @@ export async function getWorkItem(http: Http, id: string, signal?: AbortSignal):
   return res.data;
 }
 
-/** The text of a work item's report (its `reportUrl` is signed: no bearer token is sent). */
+/**
+ * The text of a work item's report (its `reportUrl` is signed: no bearer token is sent): its first
+ * MAX_REPORT_BYTES, with a note where it was cut (a report can be any size; it is never held whole).
+ */
 export async function getReport(http: Http, reportUrl: string): Promise<string> {
-  const res = await http.request<string>({ path: reportUrl, auth: "none", responseType: "text" });
-  return res.data;
+  const res = await http.request<string>({
+    path: reportUrl,
+    auth: "none",
+    responseType: "text",
+    maxBytes: MAX_REPORT_BYTES,
+    overflow: "cut",
+  });
+  if (!res.cut) return res.data;
+  return `${res.data}\n[report cut at ${sizeText(MAX_REPORT_BYTES)}; the whole report is at its reportUrl]`;
 }
 
 /** The service's health: every engine's status for `api`, else the one engine's. */

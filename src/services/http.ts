@@ -9,6 +9,13 @@ import { knownSecrets, redact } from "../core/redact.ts";
 import { VERSION } from "../core/version.ts";
 import { abortableSleep } from "../core/sleep.ts";
 import { nextHop, REDIRECTS } from "./redirect.ts";
+import {
+  type CappedInit,
+  MAX_ANSWER_BYTES,
+  MAX_ERROR_BYTES,
+  readResponseCapped,
+  sizeText,
+} from "./body_limit.ts";
 import { clip, logRequest, logResponseHeaders, statusLine } from "./http_log.ts";
 import { basicAuth, sameOrigin } from "./http_origin.ts";
 import {
@@ -86,6 +93,16 @@ export interface RequestSpec {
   scope?: string;
   /** Default json (also application/vnd.api+json; an empty body gives undefined). */
   responseType?: "json" | "text" | "bytes" | "stream" | "none";
+  /** The most bytes of a 2xx answer read into memory (default MAX_ANSWER_BYTES, body_limit.ts). */
+  maxBytes?: number;
+  /** A 2xx answer past `maxBytes`: an error (default), or its first bytes with `HttpResponse.cut`. */
+  overflow?: "fail" | "cut";
+  /**
+   * Which redirects are followed (README.md "Safety"): "same-origin" (default) only to the host
+   * asked; "never" returns the redirect itself as the answer (a webhook receiver's, as the
+   * platform's delivery does not follow either).
+   */
+  redirect?: "same-origin" | "never";
   timeoutMs?: number;
   signal?: AbortSignal;
   /**
@@ -104,6 +121,8 @@ export interface HttpResponse<T> {
   data: T;
   url: string;
   attempts: number;
+  /** True when the body was cut at `RequestSpec.maxBytes` (with `overflow: "cut"`). */
+  cut?: boolean;
 }
 
 /** The HTTP client. */
@@ -172,7 +191,7 @@ interface Client {
 
 /** What one attempt ended with. */
 type Outcome =
-  | { kind: "ok"; res: Response; data: unknown }
+  | { kind: "ok"; res: Response; data: unknown; cut?: boolean }
   | { kind: "http"; res: Response; body: unknown }
   | { kind: "timeout" }
   | { kind: "network"; error: unknown };
@@ -199,6 +218,7 @@ async function send<T>(c: Client, spec: RequestSpec): Promise<HttpResponse<T>> {
         data: outcome.data as T,
         url,
         attempts: attempt,
+        ...(outcome.cut ? { cut: true } : {}),
       };
     }
     let reason: string;
@@ -294,18 +314,25 @@ async function attemptOnce(
   const took = () => `${Math.round(c.now() - start)} ms, attempt ${attempt}/${maxAttempts}`;
   const type = spec.responseType ?? "json";
   let res: Response | undefined;
+  const okCap = type === "none" ? 0 : spec.maxBytes ?? MAX_ANSWER_BYTES;
+  // The raw transport reads a whole answer before its status is seen: to the larger of both caps.
+  const maxBodyBytes = Math.max(okCap, MAX_ERROR_BYTES);
   try {
     const rawPath = c.config.rawFetch &&
       (spec.transport === "raw" || (spec.transport === undefined && spec.bodyStream === undefined));
     const raw = rawPath ? (type === "stream" ? c.config.rawStreamFetch : c.config.rawFetch) : undefined;
-    res = await (raw ?? c.fetch)(url, { method, headers, body, signal });
-    const location = raw && REDIRECTS.has(res.status) ? res.headers.get("location") : null;
-    if (location !== null) {
-      // The raw transport does not follow redirects: fetch follows this one from its next hop, as it
-      // would have (the request is not sent again: a POST answered 303 has been acted on).
+    const go = (to: string, init: RequestInit) =>
+      (raw ?? c.fetch)(to, { ...init, signal, redirect: "manual", maxBodyBytes } as CappedInit);
+    res = await go(url, { method, headers, body });
+    for (let at = url, hops = 0;; hops++) {
+      const location = REDIRECTS.has(res.status) ? res.headers.get("location") : null;
+      if (location === null || spec.redirect === "never") break;
+      // Followed only to the origin asked (no token or body crosses to another host), a few times.
+      const hop = nextHop(at, res.status, location, { method, headers, body });
       await res.body?.cancel();
-      const hop = nextHop(url, res.status, location, { method, headers, body });
-      res = await c.fetch(hop.url, { ...hop.init, signal });
+      refuseRedirect(at, hop.url, res.status, hops);
+      res = await go(hop.url, hop.init);
+      at = hop.url;
     }
     if (res.ok && type === "stream") {
       log?.(`< ${statusLine(res)} (${took()})`);
@@ -316,18 +343,20 @@ async function attemptOnce(
       log?.(`< ${statusLine(res)} (${took()})`);
       return { kind: "ok", res, data: undefined };
     }
-    if (res.ok && type === "bytes") {
-      const data = new Uint8Array(await res.arrayBuffer());
-      log?.(`< ${statusLine(res)} (${took()})`);
-      if (log) logResponseHeaders(log, res.headers);
-      return { kind: "ok", res, data };
-    }
-    const text = await res.text();
+    const read = await readResponseCapped(res, res.ok ? okCap : MAX_ERROR_BYTES);
     log?.(`< ${statusLine(res)} (${took()})`);
     if (log) logResponseHeaders(log, res.headers);
+    if (read.cut && res.ok && spec.overflow !== "cut") throw tooLarge(url, res.status, okCap);
+    if (res.ok && type === "bytes") return { kind: "ok", res, data: read.bytes, cut: read.cut };
+    const text = new TextDecoder().decode(read.bytes);
     if (log && text) log(`< ${clip(text)}`);
-    if (!res.ok) return { kind: "http", res, body: parseLoose(text) };
-    return { kind: "ok", res, data: type === "text" ? text : parseJson(text, res.status) };
+    if (!res.ok) return { kind: "http", res, body: parseLoose(read.cut ? `${text} [cut]` : text) };
+    return {
+      kind: "ok",
+      res,
+      data: type === "text" ? text : parseJson(text, res.status),
+      cut: read.cut,
+    };
   } catch (error) {
     if (error instanceof DiazoError) throw error;
     await res?.body?.cancel().catch(() => {});
@@ -392,6 +421,40 @@ function buildBody(spec: RequestSpec): BodyInit | undefined {
   if (spec.bodyStream) return spec.bodyStream();
   if (spec.body !== undefined) return spec.body as BodyInit;
   return undefined;
+}
+
+/** The most redirects followed in one request. */
+const MAX_REDIRECTS = 5;
+
+/** A redirect to another origin, or one too many, is refused: it fails before anything is sent there. */
+function refuseRedirect(from: string, to: string, status: number, hops: number): void {
+  const target = new URL(to);
+  if (target.origin !== new URL(from).origin) {
+    throw new DiazoError("request_failed", {
+      status,
+      params: {
+        status,
+        detail: `the answer redirects to another host (${target.host}), which diazo does not follow`,
+      },
+    });
+  }
+  if (hops >= MAX_REDIRECTS) {
+    throw new DiazoError("request_failed", {
+      status,
+      params: { status, detail: `more than ${MAX_REDIRECTS} redirects` },
+    });
+  }
+}
+
+/** A 2xx answer larger than the use reads into memory. */
+function tooLarge(url: string, status: number, cap: number): DiazoError {
+  return new DiazoError("request_failed", {
+    status,
+    params: {
+      status,
+      detail: `the answer from ${new URL(url).host} is larger than ${sizeText(cap)}, more than diazo reads`,
+    },
+  });
 }
 
 function parseLoose(text: string): unknown {

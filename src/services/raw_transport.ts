@@ -10,6 +10,7 @@
  */
 
 import { byteStringOf, concatBytes } from "../core/bytes.ts";
+import { type CappedInit, readCapped } from "./body_limit.ts";
 import { headerPairs, wireHeaders, wireResponse } from "./wire.ts";
 
 const CRLF = "\r\n";
@@ -224,53 +225,63 @@ export function bodyFraming(head: Head): { chunked: boolean; length?: number } {
   return { chunked: false, ...(length !== null ? { length: contentLength(length) } : {}) };
 }
 
-/** Reads one answer; says whether the connection may carry another request. */
+/**
+ * Reads one answer, its body at most `cap` bytes (`cut` then: the rest is left unread and the
+ * connection closed, so an endless or huge answer is never held); says whether the connection may
+ * carry another request.
+ */
 async function readAnswer(
   c: Connection,
   method: string,
-): Promise<{ head: Head; body: Uint8Array; reusable: boolean }> {
+  cap = Infinity,
+): Promise<{ head: Head; body: Uint8Array; reusable: boolean; cut: boolean }> {
   const scratch = new Uint8Array(64 * 1024);
   const { head, rest: afterHead, noBody } = await readHead(c, method, scratch);
   let rest: Uint8Array = afterHead;
   const framing = noBody ? { chunked: false, length: 0 } : bodyFraming(head);
-  const chunked = framing.chunked;
   let body: Uint8Array;
   let reusable = head.keepAlive;
+  let cut = false;
   if (noBody) body = new Uint8Array(0);
-  else if (chunked) ({ body, rest } = await readChunked(c, rest, scratch));
-  else if (framing.length !== undefined) {
-    const n = framing.length;
+  else if (framing.chunked) ({ body, rest, cut } = await readChunked(c, rest, scratch, cap));
+  else {
     // Chunks are gathered and joined once: joining at each read would copy a large answer over and over.
+    const n = framing.length ?? Infinity;
+    const want = Math.min(n, cap);
     const parts = [rest];
-    for (let got = rest.length; got < n;) {
+    let got = rest.length;
+    while (got < want) {
       const chunk = await readSome(c, scratch);
-      if (chunk === null) throw new TypeError("connection closed in the middle of the answer");
+      if (chunk === null) {
+        if (framing.length === undefined) break; // delimited by the connection's end
+        throw new TypeError("connection closed in the middle of the answer");
+      }
       parts.push(chunk);
       got += chunk.length;
     }
     rest = concatBytes(parts);
-    body = rest.subarray(0, n);
-    rest = rest.subarray(n);
-  } else {
-    const parts = [rest];
-    for (let chunk = await readSome(c, scratch); chunk !== null; chunk = await readSome(c, scratch)) {
-      parts.push(chunk);
+    cut = got > cap || (n > cap && got >= cap);
+    body = rest.subarray(0, Math.min(n, cap, rest.length));
+    rest = rest.subarray(body.length);
+    if (framing.length === undefined || cut) {
+      rest = new Uint8Array(0);
+      reusable = false;
     }
-    body = concatBytes(parts);
-    rest = new Uint8Array(0);
-    reusable = false;
   }
+  if (cut) reusable = false;
   c.leftover = rest.slice();
-  return { head, body, reusable };
+  return { head, body, reusable, cut };
 }
 
 async function readChunked(
   c: Connection,
   start: Uint8Array,
   scratch: Uint8Array,
-): Promise<{ body: Uint8Array; rest: Uint8Array }> {
+  cap: number,
+): Promise<{ body: Uint8Array; rest: Uint8Array; cut: boolean }> {
   let buf: Uint8Array = start;
   const parts: Uint8Array[] = [];
+  let total = 0;
   const more = async () => {
     const chunk = await readSome(c, scratch);
     if (chunk === null) throw new TypeError("connection closed in a chunked answer");
@@ -298,12 +309,14 @@ async function readChunked(
         buf = buf.subarray(e + 1);
         if (line.length <= 1) break;
       }
-      return { body: concatBytes(parts), rest: buf };
+      return { body: concatBytes(parts), rest: buf, cut: false };
     }
-    if (buf.length < size + 2) {
+    // Past the cap the answer is cut: what is read so far, and no more.
+    const take = Math.min(size, cap - total);
+    if (buf.length < take + 2) {
       // A large chunk is gathered and joined once, not joined again at each read.
       const pending = [buf];
-      for (let have = buf.length; have < size + 2;) {
+      for (let have = buf.length; have < Math.min(take + 2, size + 2);) {
         const chunk = await readSome(c, scratch);
         if (chunk === null) throw new TypeError("connection closed in a chunked answer");
         pending.push(chunk);
@@ -311,7 +324,9 @@ async function readChunked(
       }
       buf = concatBytes(pending);
     }
-    parts.push(buf.slice(0, size));
+    parts.push(buf.slice(0, take));
+    total += take;
+    if (take < size) return { body: concatBytes(parts), rest: new Uint8Array(0), cut: true };
     buf = buf.subarray(size + 2);
   }
 }
@@ -330,12 +345,16 @@ export function decompressorFor(coding: string | null): DecompressionStream | un
   return new DecompressionStream(name === "deflate" ? "deflate" : "gzip");
 }
 
-/** The answer's body as sent before any content coding. */
-async function decoded(body: Uint8Array, coding: string | null): Promise<Uint8Array> {
+/** The answer's body as sent before any content coding, at most `cap` bytes of it. */
+async function decoded(
+  body: Uint8Array,
+  coding: string | null,
+  cap: number,
+): Promise<{ bytes: Uint8Array; cut: boolean }> {
   const decompressor = body.length === 0 ? undefined : decompressorFor(coding);
-  if (!decompressor) return body;
+  if (!decompressor) return { bytes: body, cut: false };
   const stream = new Blob([body as Uint8Array<ArrayBuffer>]).stream().pipeThrough(decompressor);
-  return new Uint8Array(await new Response(stream).arrayBuffer());
+  return await readCapped(stream, cap);
 }
 
 /** A request's head: its line, host, the caller's headers (but framing ones) and the body's length. */
@@ -354,10 +373,10 @@ export function requestHead(url: URL, method: string, headers: HeadersInit | und
 
 /**
  * Sends one request with a byte or text body (or none) and returns the whole answer as a Response
- * (wire.ts). Aborting the signal closes the connection. An idle connection the server closed
+ * (wire.ts), its body at most `init.maxBodyBytes` (the response's `cut` says whether it was cut). Aborting the signal closes the connection. An idle connection the server closed
  * meanwhile is retried once on a new one, for requests safe to send twice.
  */
-export async function rawFetch(input: string | URL | Request, init: RequestInit = {}): Promise<Response> {
+export async function rawFetch(input: string | URL | Request, init: CappedInit = {}): Promise<Response> {
   const url = new URL(typeof input === "string" || input instanceof URL ? input : input.url);
   if (url.protocol !== "http:" && url.protocol !== "https:") {
     throw new TypeError(`unsupported URL ${url.protocol}`);
@@ -373,6 +392,7 @@ export async function rawFetch(input: string | URL | Request, init: RequestInit 
   if (!body) throw new TypeError("rawFetch sends only byte or text bodies");
   const signal = init.signal ?? undefined;
   signal?.throwIfAborted();
+  const cap = init.maxBodyBytes ?? Infinity;
   const headBytes = requestHead(url, method, init.headers, body.length);
   const idempotent = IDEMPOTENT.has(method);
   for (let fresh = false;; fresh = true) {
@@ -385,12 +405,13 @@ export async function rawFetch(input: string | URL | Request, init: RequestInit 
       await writeAll(c.conn, headBytes);
       sent = true;
       if (body.length > 0) await writeAll(c.conn, body);
-      const answer = await readAnswer(c, method);
+      const answer = await readAnswer(c, method, cap);
       if (answer.reusable) release(url.origin, { conn: c.conn, leftover: c.leftover });
       else c.conn.close();
       const { status, statusText, headers } = answer.head;
-      const bytes = await decoded(answer.body, headers.get("content-encoding"));
-      return wireResponse({ status, statusText, headers, body: bytes.slice(), url: url.href });
+      const { bytes, cut } = await decoded(answer.body, headers.get("content-encoding"), cap);
+      const got = bytes.slice();
+      return wireResponse({ status, statusText, headers, body: got, url: url.href, cut: answer.cut || cut });
     } catch (e) {
       try {
         c.conn.close();

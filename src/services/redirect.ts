@@ -1,6 +1,6 @@
 /**
- * What the raw transport (raw_transport.ts) leaves to fetch: following a redirect. The next request
- * is the one fetch itself would send after the answer, not the first request again.
+ * Following a redirect (http.ts decides whether: only to the same origin, README.md "Safety"). The
+ * next request is the one fetch itself would send after the answer, not the first request again.
  */
 
 /** The statuses fetch follows (the Fetch standard's redirect statuses). */

@@ -187,6 +187,8 @@ export async function postCallback(
       retry: "never",
       timeoutMs,
       responseType: "none",
+      // The platform's delivery does not follow a redirect: neither does its rehearsal.
+      redirect: "never",
     });
     return { status: res.status, latencyMs: took() };
   } catch (e) {

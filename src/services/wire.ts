@@ -64,6 +64,8 @@ export interface WireAnswer {
   headers: Headers;
   body: Uint8Array;
   url: string;
+  /** True when the body was cut at the cap it was read with (body_limit.ts). */
+  cut?: boolean;
 }
 
 /** A `Response` over a whole answer already read: status, headers, and its body read once. */
@@ -80,6 +82,7 @@ export function wireResponse(answer: WireAnswer): Response {
     ok: answer.status >= 200 && answer.status < 300,
     headers: answer.headers,
     url: answer.url,
+    cut: answer.cut ?? false,
     redirected: false,
     type: "basic",
     get bodyUsed() {
@@ -128,6 +131,7 @@ export function wireStreamResponse(
   };
   const res = {
     ...wireResponse({ ...answer, body: new Uint8Array(0) }),
+    cut: undefined, // still arriving: read to a cap from `body` (body_limit.ts)
     get bodyUsed() {
       return used || answer.body.locked;
     },
