@@ -430,8 +430,8 @@ const MAX_REDIRECTS = 5;
 function refuseRedirect(from: string, to: string, status: number, hops: number): void {
   const target = new URL(to);
   if (target.origin !== new URL(from).origin) {
+    // No `status`: the refusal is diazo's, not an answer a caller would restate (ops/api_answer.ts).
     throw new DiazoError("request_failed", {
-      status,
       params: {
         status,
         detail: `the answer redirects to another host (${target.host}), which diazo does not follow`,
@@ -440,7 +440,6 @@ function refuseRedirect(from: string, to: string, status: number, hops: number):
   }
   if (hops >= MAX_REDIRECTS) {
     throw new DiazoError("request_failed", {
-      status,
       params: { status, detail: `more than ${MAX_REDIRECTS} redirects` },
     });
   }
@@ -449,7 +448,6 @@ function refuseRedirect(from: string, to: string, status: number, hops: number):
 /** A 2xx answer larger than the use reads into memory. */
 function tooLarge(url: string, status: number, cap: number): DiazoError {
   return new DiazoError("request_failed", {
-    status,
     params: {
       status,
       detail: `the answer from ${new URL(url).host} is larger than ${sizeText(cap)}, more than diazo reads`,
