@@ -52,6 +52,9 @@ export function unknownSortFields(sortBy: string): string[] {
 /** Who an issue can be assigned to (Issues.yaml `assignedToType`). */
 export const ASSIGNEE_TYPES = ["user", "company", "role"] as const;
 
+/** How an issue is named: its id (a GUID, the `id` of `issue list`) or its number in the project (`42`, `#42`). */
+export const ISSUE_REF = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|#?\d+)$/i;
+
 /** The statuses an issue may move to from each status. */
 export const ISSUE_TRANSITIONS: Readonly<Record<IssueStatus, readonly IssueStatus[]>> = {
   draft: ["open"],

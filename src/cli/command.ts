@@ -1,6 +1,7 @@
 /** Types and helpers shared by the command families. */
 import type { Command } from "@commander-js/extra-typings";
 import type { Ctx } from "./context.ts";
+import type { BodySource } from "../ops/body_file.ts";
 import { usageError } from "../core/errors.ts";
 import { timerNumber, type TimerUnit } from "../core/bounds.ts";
 
@@ -39,4 +40,9 @@ export function positiveNumber(name: string, integer: boolean): (value: string) 
     }
     return n;
   };
+}
+
+/** Where a `--from-file` body is read from (`-`: stdin), or undefined without the flag. */
+export function bodySource(ctx: Ctx, path: string | undefined): BodySource | undefined {
+  return path === undefined ? undefined : { path, cwd: ctx.cwd, readStdin: () => ctx.io.stdin.readText() };
 }

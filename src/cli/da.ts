@@ -6,7 +6,6 @@
  * implementation each.
  */
 import { checkDaName, checkEngineId, type ParamSpec, parseParamSpec } from "../aps/da_ids.ts";
-import { readBodyFile } from "../ops/body_file.ts";
 import {
   type DaListKind,
   runDaAppBundleCreate,
@@ -15,8 +14,8 @@ import {
   runDaNickname,
   runDaStatus,
 } from "../ops/da.ts";
-import { ACTIVITY_BODY_SHAPE, runDaActivityCreate } from "../ops/da_activity.ts";
-import { type AnyCommand, type ContextFactory, examples, positiveNumber } from "./command.ts";
+import { runDaActivityCreate } from "../ops/da_activity.ts";
+import { type AnyCommand, bodySource, type ContextFactory, examples, positiveNumber } from "./command.ts";
 import { registerWorkItems } from "./da_workitem.ts";
 
 const ID_COLUMNS = ["id", "owner", "name", "alias"] as const;
@@ -108,10 +107,6 @@ function addActivityCreate(activity: AnyCommand, makeCtx: ContextFactory): void 
     .option("--from-file <body>", "the activity as JSON or YAML (- for stdin); flags override its fields")
     .action(async (opts, c) => {
       const ctx = makeCtx(c);
-      const file = opts.fromFile === undefined ? undefined : await readBodyFile(
-        { path: opts.fromFile, cwd: ctx.cwd, readStdin: () => ctx.io.stdin.readText() },
-        ACTIVITY_BODY_SHAPE,
-      );
       const created = await runDaActivityCreate({
         id: opts.id,
         engine: opts.engine,
@@ -120,7 +115,7 @@ function addActivityCreate(activity: AnyCommand, makeCtx: ContextFactory): void 
         params: opts.param as ParamSpec[] | undefined,
         alias: opts.alias,
         description: opts.description,
-        file,
+        fromFile: bodySource(ctx, opts.fromFile),
       }, ctx);
       const { summary, ...record } = created;
       await ctx.emit(record, { action: summary });

@@ -5,7 +5,7 @@
  */
 import { accId } from "../aps/dm_ids.ts";
 import type { AccProjectId } from "../aps/ids.ts";
-import { ISSUE_STATUSES } from "../aps/issues.ts";
+import { ISSUE_REF, ISSUE_STATUSES } from "../aps/issues.ts";
 import { usageError } from "../core/errors.ts";
 import {
   runIssueComment,
@@ -23,7 +23,7 @@ import {
   dateOption,
   fieldOptions,
   type IssueFieldFlags,
-  issuePayload,
+  issueInput,
   sortOption,
   statusOption,
 } from "./issue_fields.ts";
@@ -41,7 +41,7 @@ function projectOption(value: string): AccProjectId {
 /** An issue argument: its id (a GUID, as `issue list` shows in `id`) or its number (`42` or `#42`). */
 function issueArgument(value: string): string {
   const v = value.trim();
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v) && !/^#?\d+$/.test(v)) {
+  if (!ISSUE_REF.test(v)) {
     throw usageError(
       `invalid issue id '${value.slice(0, 80)}'`,
       `Name an issue by its id, e.g. ${I}, or its number, e.g. 42; \`diazo issue list --project <id>\` shows both.`,
@@ -136,8 +136,8 @@ function registerWrite(issue: AnyCommand, makeCtx: ContextFactory): void {
   )
     .action(async (opts, cmd) => {
       const ctx = makeCtx(cmd);
-      const payload = await issuePayload(opts as IssueFieldFlags, ctx);
-      const created = await runIssueCreate({ project: opts.project, payload }, ctx);
+      const input = issueInput(opts as IssueFieldFlags, ctx);
+      const created = await runIssueCreate({ project: opts.project, ...input }, ctx);
       await ctx.emit(created, {
         action: `Created issue #${created.displayId} ${created.id} (${created.status})`,
       });
@@ -154,9 +154,9 @@ function registerWrite(issue: AnyCommand, makeCtx: ContextFactory): void {
     .argument("<issue-id>", "issue id (a GUID) or number (42)", issueArgument)
     .action(async (id, opts, cmd) => {
       const ctx = makeCtx(cmd);
-      const payload = await issuePayload(opts as IssueFieldFlags, ctx);
+      const input = issueInput(opts as IssueFieldFlags, ctx);
       const { issue: updated, changed } = await runIssueUpdate(
-        { project: opts.project, issue: id, payload },
+        { project: opts.project, issue: id, ...input },
         ctx,
       );
       await ctx.emit(updated, {

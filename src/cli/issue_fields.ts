@@ -1,42 +1,14 @@
 /**
- * The fields `issue create` and `issue update` take: flags for the common ones, `--from-file`
- * (JSON or YAML, or `-` for stdin) for any field of the platform's issue payload. Everything is
- * checked before a request is sent; a flag wins over the same field in the file.
+ * The flags `issue create` and `issue update` take, and the fields they set in the platform's names:
+ * flags for the common ones, `--from-file` (JSON or YAML, or `-` for stdin) for any field of the
+ * platform's issue payload (ops/issue.ts assembles and checks the body; a flag wins over the file).
  */
 import { Option } from "@commander-js/extra-typings";
-import {
-  ASSIGNEE_TYPES,
-  isIssueStatus,
-  ISSUE_SORT_FIELDS,
-  ISSUE_STATUSES,
-  unknownSortFields,
-} from "../aps/issues.ts";
+import { ASSIGNEE_TYPES, ISSUE_SORT_FIELDS, ISSUE_STATUSES, unknownSortFields } from "../aps/issues.ts";
 import { usageError } from "../core/errors.ts";
-import type { BodyShape } from "../ops/body_file.ts";
-import type { IssuePayload } from "../ops/issue.ts";
-import type { AnyCommand } from "./command.ts";
+import { checkIssueStatus, type IssueInput } from "../ops/issue.ts";
+import { type AnyCommand, bodySource } from "./command.ts";
 import type { Ctx } from "./context.ts";
-
-/** The fields of an issue payload a file may carry (Issues.yaml `IssuePayload`). */
-export const ISSUE_BODY: BodyShape = {
-  title: "string",
-  description: "string",
-  issueSubtypeId: "string",
-  status: "string",
-  assignedTo: "string",
-  assignedToType: "string",
-  dueDate: "date",
-  startDate: "date",
-  locationId: "string",
-  locationDetails: "string",
-  rootCauseId: "string",
-  published: "boolean",
-  watchers: "string[]",
-  customAttributes: "array",
-  gpsCoordinates: "object",
-  snapshotUrn: "string",
-  issueTemplateId: "string",
-};
 
 /** The flags of the field options. */
 export interface IssueFieldFlags {
@@ -78,16 +50,7 @@ export function sortOption(value: string): string {
 
 /** An option parser for one issue status. */
 export function statusOption(flag: string): (value: string) => string {
-  return (value) => {
-    const v = value.trim().toLowerCase();
-    if (!isIssueStatus(v)) {
-      throw usageError(
-        `${flag} '${value}' is not an issue status`,
-        `Use one of ${ISSUE_STATUSES.join(", ")}.`,
-      );
-    }
-    return v;
-  };
+  return (value) => checkIssueStatus(value, flag);
 }
 
 /** Adds the field flags to `cmd` (create and update share them). */
@@ -112,36 +75,24 @@ export function fieldOptions<C extends AnyCommand>(cmd: C): C {
   return cmd;
 }
 
-/** The payload the flags and the file describe, read and checked before any request. */
-export async function issuePayload(flags: IssueFieldFlags, ctx: Ctx): Promise<IssuePayload> {
-  let file: Record<string, unknown> = {};
-  if (flags.fromFile !== undefined) {
-    // The file reader (and its YAML parser) loads only when a file is given.
-    const { readBodyFile } = await import("../ops/body_file.ts");
-    const source = { path: flags.fromFile, cwd: ctx.cwd, readStdin: () => ctx.io.stdin.readText() };
-    file = await readBodyFile(source, ISSUE_BODY);
-  }
-  if (typeof file.status === "string") statusOption("status")(file.status);
-  const clear = flags.assignedTo === "none";
-  const fromFlags: IssuePayload = {
-    title: flags.title,
-    description: flags.description,
-    issueSubtypeId: flags.type,
-    status: flags.status,
-    assignedTo: clear ? null : flags.assignedTo,
-    assignedToType: clear
-      ? null
-      : flags.assignedTo !== undefined
-      ? (flags.assigneeType ?? "user")
-      : undefined,
-    dueDate: flags.due === "none" ? null : flags.due,
-    startDate: flags.start,
-    locationDetails: flags.location,
+/** The flag that sets each field, to name what a person types in messages. */
+const FLAG_OF = { title: "--title", issueSubtypeId: "--type", dueDate: "--due", startDate: "--start" };
+
+/** What the flags describe, in the platform's field names ('none' clears the assignee or due date). */
+export function issueInput(flags: IssueFieldFlags, ctx: Ctx): IssueInput {
+  return {
+    fields: {
+      title: flags.title,
+      description: flags.description,
+      issueSubtypeId: flags.type,
+      status: flags.status,
+      assignedTo: flags.assignedTo === "none" ? null : flags.assignedTo,
+      assignedToType: flags.assigneeType,
+      dueDate: flags.due === "none" ? null : flags.due,
+      startDate: flags.start,
+      locationDetails: flags.location,
+    },
+    fromFile: bodySource(ctx, flags.fromFile),
+    flagOf: FLAG_OF,
   };
-  if (flags.title !== undefined && flags.title.trim() === "") {
-    throw usageError("--title must not be empty", "Example: --title 'Cracked slab edge'");
-  }
-  const payload: IssuePayload = { ...file };
-  for (const [k, v] of Object.entries(fromFlags)) if (v !== undefined) payload[k] = v;
-  return payload;
 }

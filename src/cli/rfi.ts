@@ -5,7 +5,7 @@
  */
 import { RFI_STATUSES } from "../aps/acc_build.ts";
 import { type Rfi, RFI_KIND, type RfiFilters } from "../ops/rfi.ts";
-import { commaList, dateValue, oneOf, type RecordCli, registerRecordCommands } from "./acc_records.ts";
+import { commaList, dateValue, oneOf, type RecordCli, registerRecordCommands } from "./records.ts";
 import { type AnyCommand, type ContextFactory, examples } from "./command.ts";
 
 const P = "1c7d2a10-8f3e-4c55-a1b2-3c4d5e6f7081";

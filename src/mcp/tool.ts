@@ -99,3 +99,15 @@ export function listOutput<T extends z.ZodType>(item: T) {
     ),
   };
 }
+
+/**
+ * The arguments named in `keys` that were given, under the platform's camel-case names
+ * (`issue_subtype_id` → `issueSubtypeId`): tool inputs are snake case, ops/ takes the platform's.
+ */
+export function camelKeys(args: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of keys) {
+    if (args[k] !== undefined) out[k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())] = args[k];
+  }
+  return out;
+}

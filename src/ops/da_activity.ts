@@ -13,7 +13,7 @@ import {
 } from "../aps/da_ids.ts";
 import { usageError } from "../core/errors.ts";
 import { type Activity, type ActivityBody, createActivity, getEngine, setAlias } from "../services/da.ts";
-import type { BodyShape } from "./body_file.ts";
+import type { BodyShape, BodySource } from "./body_file.ts";
 import { createOrVersion, ensureNickname, requireNickname } from "./da.ts";
 import type { OpsDeps } from "./deps.ts";
 
@@ -29,7 +29,7 @@ export const ACTIVITY_BODY_SHAPE: BodyShape = {
   alias: "string",
 };
 
-/** What `da activity create` takes; every field may also come from `file`. */
+/** What `da activity create` takes; every field may also come from the `fromFile` body. */
 export interface ActivityCreateOpts {
   id?: string;
   engine?: string;
@@ -39,8 +39,8 @@ export interface ActivityCreateOpts {
   params?: ParamSpec[];
   description?: string;
   alias?: string;
-  /** A body read with `readBodyFile(..., ACTIVITY_BODY_SHAPE)`. */
-  file?: Record<string, unknown>;
+  /** A body file (`--from-file`), read and checked against ACTIVITY_BODY_SHAPE before any request. */
+  fromFile?: BodySource;
 }
 
 /** What `da activity create` did. */
@@ -58,8 +58,7 @@ function required<T>(value: T | undefined, flag: string, example: string): T {
 }
 
 /** The activity's name, engine, body and alias from flags over the file, checked before any request. */
-function activityBody(opts: ActivityCreateOpts, nickname: () => string) {
-  const f = opts.file ?? {};
+function activityBody(opts: ActivityCreateOpts, f: Record<string, unknown>, nickname: () => string) {
   const id: DaName = checkDaName("activity name", required(opts.id ?? f.id as string, "--id", "CountLines"));
   const engine: EngineId = checkEngineId(
     required(opts.engine ?? f.engine as string, "--engine", "Autodesk.AutoCAD+24"),
@@ -92,8 +91,14 @@ function activityBody(opts: ActivityCreateOpts, nickname: () => string) {
 
 /** `da activity create`: see the file's comment. */
 export async function runDaActivityCreate(opts: ActivityCreateOpts, deps: OpsDeps): Promise<ActivityCreated> {
+  let file: Record<string, unknown> = {};
+  if (opts.fromFile) {
+    // The YAML reader loads only when a file is given.
+    const { readBodyFile } = await import("./body_file.ts");
+    file = await readBodyFile(opts.fromFile, ACTIVITY_BODY_SHAPE);
+  }
   const nickname = await requireNickname(deps);
-  const { id, body, alias } = activityBody(opts, () => nickname);
+  const { id, body, alias } = activityBody(opts, file, () => nickname);
   const http = await deps.http();
   await getEngine(http, body.engine as EngineId);
   await ensureNickname(http, nickname, deps);

@@ -2,9 +2,11 @@
  * The issue verbs (`issue list|get|create|update|types|transition|comment|attachment`), always as
  * the logged-in user: without a login they stop before any request. Project ids arrive checked
  * (bare GUIDs). `update` reads the issue first and sends only the fields whose value changes;
- * `transition` moves an issue only to a status the platform permits from its current one.
+ * `transition` moves an issue only to a status the platform permits from its current one. A create
+ * or update body is assembled by ops/records.ts's `recordBody` from the given fields (flags, tool
+ * arguments) over a `--from-file` body, as for the other construction-cloud records.
  */
-import { isIssueStatus, type IssueStatus } from "../aps/issues.ts";
+import { isIssueStatus, ISSUE_STATUSES, type IssueStatus } from "../aps/issues.ts";
 import type { AccProjectId } from "../aps/ids.ts";
 import { isGuid } from "../aps/dm_ids.ts";
 import { DiazoError, usageError } from "../core/errors.ts";
@@ -26,8 +28,10 @@ import {
   updateIssue,
 } from "../services/issues.ts";
 import { fetchPage } from "../services/pagination.ts";
+import type { BodyShape } from "./body_file.ts";
 import type { OpsDeps } from "./deps.ts";
 import type { ListOptions, ListPage } from "./list.ts";
+import { recordBody, type RecordInput, sameValue, userHttp, withMe } from "./records.ts";
 
 export type { Issue, IssueAttachment, IssueComment, IssuePayload, IssueType } from "../services/issues.ts";
 
@@ -36,9 +40,58 @@ export interface IssueProject {
   project: AccProjectId;
 }
 
-/** An HTTP client acting as the logged-in user: without a login this fails before any request. */
-export function userHttp(deps: OpsDeps): Promise<Http> {
-  return deps.http({ mode: "3-legged" });
+/** The fields of an issue body, from flags or a file (Issues.yaml `IssuePayload`). */
+export const ISSUE_SHAPE: BodyShape = {
+  title: "string",
+  description: "string",
+  issueSubtypeId: "string",
+  status: "string",
+  assignedTo: "string",
+  assignedToType: "string",
+  dueDate: "date",
+  startDate: "date",
+  locationId: "string",
+  locationDetails: "string",
+  rootCauseId: "string",
+  published: "boolean",
+  watchers: "string[]",
+  customAttributes: "array",
+  gpsCoordinates: "object",
+  snapshotUrn: "string",
+  issueTemplateId: "string",
+};
+
+/** The fields of an issue create or update: given fields (null clears one) and/or a body file. */
+export type IssueInput = RecordInput;
+
+/** Throws a usage error unless `value` is an issue status; `label` names where it was given. */
+export function checkIssueStatus(value: string, label: string): IssueStatus {
+  const v = value.trim().toLowerCase();
+  if (!isIssueStatus(v)) {
+    throw usageError(
+      `${label} '${value}' is not an issue status`,
+      `Use one of ${ISSUE_STATUSES.join(", ")}.`,
+    );
+  }
+  return v;
+}
+
+/**
+ * The payload of a create or update, checked before any request: the file's fields under the given
+ * ones. An assignee given without its type is a user; a cleared assignee clears its type.
+ */
+async function issueBody(input: IssueInput): Promise<IssuePayload> {
+  const fields = { ...input.fields };
+  const flag = (f: string) => input.flagOf?.[f] ?? f;
+  if (typeof fields.title === "string" && fields.title.trim() === "") {
+    throw usageError(`${flag("title")} must not be empty`, `Example: ${flag("title")} 'Cracked slab edge'`);
+  }
+  if (fields.assignedTo === null) fields.assignedToType = null;
+  else if (fields.assignedTo !== undefined) fields.assignedToType ??= "user";
+  else delete fields.assignedToType;
+  const body = await recordBody(ISSUE_SHAPE, { ...input, fields });
+  if (typeof body.status === "string") checkIssueStatus(body.status, "status");
+  return body;
 }
 
 async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
@@ -54,17 +107,15 @@ export interface IssueListOptions extends IssueProject, IssueFilters {
   limit?: number;
 }
 
-/** The filters with `me` among the assignees replaced by the caller's Autodesk id (one request). */
-async function withMe<F extends IssueFilters & IssueProject>(http: Http, f: F): Promise<F> {
-  if (!f.assignedTo?.some((a) => a.toLowerCase() === "me")) return f;
-  const me = (await getMe(http, f.project)).id;
-  return { ...f, assignedTo: f.assignedTo.map((a) => a.toLowerCase() === "me" ? me : a) };
+/** The filters with `me` among the assignees replaced by the caller's Autodesk id. */
+function withIssueMe<F extends IssueFilters & IssueProject>(http: Http, f: F): Promise<F> {
+  return withMe(f, async () => (await getMe(http, f.project)).id);
 }
 
 /** `issue list`: every issue that passes the filters (`me` is the caller), every page, up to `limit`. */
 export async function runIssueList(options: IssueListOptions, deps: OpsDeps): Promise<Issue[]> {
   const http = await userHttp(deps);
-  const opts = await withMe(http, options);
+  const opts = await withIssueMe(http, options);
   if (opts.dueBefore === undefined) return await collect(listIssues(http, opts.project, opts, opts.limit));
   const out: Issue[] = [];
   for await (const issue of listIssues(http, opts.project, opts)) {
@@ -81,7 +132,12 @@ export async function runIssueListPage(
   deps: OpsDeps,
 ): Promise<ListPage<Issue>> {
   const http = await userHttp(deps);
-  return await fetchPage<Issue>(http, issuesRequest(opts.project, await withMe(http, opts)), "acc", opts);
+  return await fetchPage<Issue>(
+    http,
+    issuesRequest(opts.project, await withIssueMe(http, opts)),
+    "acc",
+    opts,
+  );
 }
 
 /**
@@ -133,11 +189,9 @@ async function resolved(http: Http, project: AccProjectId, payload: IssuePayload
 }
 
 /** `issue create`: `title` and `issueSubtypeId` are required, `status` defaults to open. */
-export async function runIssueCreate(
-  opts: IssueProject & { payload: IssuePayload },
-  deps: OpsDeps,
-): Promise<Issue> {
-  const missing = ["title", "issueSubtypeId"].filter((k) => opts.payload[k] === undefined);
+export async function runIssueCreate(opts: IssueProject & IssueInput, deps: OpsDeps): Promise<Issue> {
+  const body = await issueBody(opts);
+  const missing = ["title", "issueSubtypeId"].filter((k) => body[k] === undefined);
   if (missing.length > 0) {
     throw usageError(
       `an issue needs ${missing.map((k) => k === "title" ? "--title" : "--type").join(" and ")}`,
@@ -145,13 +199,8 @@ export async function runIssueCreate(
     );
   }
   const http = await userHttp(deps);
-  const payload = await resolved(http, opts.project, { status: "open", ...opts.payload });
+  const payload = await resolved(http, opts.project, { status: "open", ...body });
   return await createIssue(http, opts.project, payload);
-}
-
-function same(a: unknown, b: unknown): boolean {
-  const norm = (v: unknown) => v === undefined ? null : v;
-  return JSON.stringify(norm(a)) === JSON.stringify(norm(b));
 }
 
 /** What `issue update` did: the issue as it now is, and the fields it sent. */
@@ -165,16 +214,17 @@ export interface IssueUpdate {
  * at all when none does). A status change must be one the platform permits (see `transition`).
  */
 export async function runIssueUpdate(
-  opts: IssueProject & { issue: string; payload: IssuePayload },
+  opts: IssueProject & IssueInput & { issue: string },
   deps: OpsDeps,
 ): Promise<IssueUpdate> {
-  if (Object.keys(opts.payload).length === 0) {
+  const body = await issueBody({ ...opts, defaults: undefined });
+  if (Object.keys(body).length === 0) {
     throw usageError("nothing to update", "Give a field to change, e.g. --title, --status or --from-file.");
   }
   const http = await userHttp(deps);
   const current = await getIssue(http, opts.project, await issueId(http, opts.project, opts.issue));
-  const payload = await resolved(http, opts.project, opts.payload);
-  const changes = Object.fromEntries(Object.entries(payload).filter(([k, v]) => !same(current[k], v)));
+  const payload = await resolved(http, opts.project, body);
+  const changes = Object.fromEntries(Object.entries(payload).filter(([k, v]) => !sameValue(current[k], v)));
   // The platform takes an assignee with its type: a new assignee of the same type still names it.
   if (typeof changes.assignedTo === "string") changes.assignedToType = payload.assignedToType ?? "user";
   const changed = Object.keys(changes);

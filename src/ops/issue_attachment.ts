@@ -15,7 +15,8 @@ import { createStorage } from "../services/dm_write.ts";
 import { addAttachments, type IssueAttachment, listAttachments } from "../services/issues.ts";
 import { statFile, uploadFile } from "../services/upload.ts";
 import type { OpsDeps } from "./deps.ts";
-import { issueId, type IssueProject, userHttp } from "./issue.ts";
+import { issueId, type IssueProject } from "./issue.ts";
+import { userHttp } from "./records.ts";
 
 /** Bucket of data management's storage objects. */
 const STORAGE_BUCKET = "wip.dm.prod";

@@ -1,4 +1,4 @@
-/** The RFI record kind (`diazo rfi ...`): RFIs v3 behind the record verbs of ops/acc_build.ts. */
+/** The RFI record kind (`diazo rfi ...`): RFIs v3 behind the record verbs of ops/records.ts. */
 import type { BodyShape } from "./body_file.ts";
 import type { AccProjectId } from "../aps/ids.ts";
 import type { Http } from "../services/http.ts";
@@ -12,7 +12,7 @@ import {
   searchRfis,
   updateRfi,
 } from "../services/rfis.ts";
-import type { RecordKind } from "./acc_build.ts";
+import { type RecordKind, withMe } from "./records.ts";
 
 export type { Rfi, RfiFilters } from "../services/rfis.ts";
 
@@ -46,11 +46,9 @@ function actorIds(actors: unknown): string {
     : "";
 }
 
-/** The filters with `me` among the assignees replaced by the caller's Autodesk id (one request, only then). */
-async function withMe<F extends RfiFilters>(http: Http, project: AccProjectId, f: F): Promise<F> {
-  if (!f.assignedTo?.some((a) => a.toLowerCase() === "me")) return f;
-  const me = (await getRfiMe(http, project)).user.id;
-  return { ...f, assignedTo: f.assignedTo.map((a) => a.toLowerCase() === "me" ? me : a) };
+/** The filters with `me` among the assignees replaced by the caller's Autodesk id. */
+function withRfiMe<F extends RfiFilters>(http: Http, project: AccProjectId, f: F): Promise<F> {
+  return withMe(f, async () => (await getRfiMe(http, project)).user.id);
 }
 
 /** RFIs: searched (POST, body-paged), read, created and patched. */
@@ -60,9 +58,9 @@ export const RFI_KIND: RecordKind<Rfi, RfiFilters> = {
   required: ["title", "status"],
   columns: ["id", "customIdentifier", "title", "status", "assignee", "dueDate"],
   list: async function* (http, project, opts) {
-    yield* searchRfis(http, project, await withMe(http, project, opts));
+    yield* searchRfis(http, project, await withRfiMe(http, project, opts));
   },
-  page: async (http, project, opts) => searchRfiPage(http, project, await withMe(http, project, opts)),
+  page: async (http, project, opts) => searchRfiPage(http, project, await withRfiMe(http, project, opts)),
   get: getRfi,
   create: createRfi,
   update: updateRfi,

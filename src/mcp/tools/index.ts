@@ -2,7 +2,7 @@
 import { usageError } from "../../core/errors.ts";
 import { suggest } from "../../core/suggest.ts";
 import type { AnyTool } from "../tool.ts";
-import { ACC_BUILD_TOOLS } from "./acc_build.ts";
+import { RECORD_TOOLS } from "./records.ts";
 import { AUTH_TOOLS } from "./auth.ts";
 import { BUCKET_TOOLS } from "./buckets.ts";
 import { DM_TOOLS } from "./dm.ts";
@@ -19,7 +19,7 @@ export const ALL_TOOLS: readonly AnyTool[] = [
   ...TRANSLATE_TOOLS,
   ...DM_TOOLS,
   ...DM_WRITE_TOOLS,
-  ...ACC_BUILD_TOOLS,
+  ...RECORD_TOOLS,
   ...ISSUE_TOOLS,
 ];
 

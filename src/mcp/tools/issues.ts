@@ -1,9 +1,8 @@
 /** Tools over construction-cloud issues (ops/issue.ts, as `diazo issue ...`): list, get, create, update, comment. */
 import { z } from "zod";
 import { accId } from "../../aps/dm_ids.ts";
-import { ASSIGNEE_TYPES, ISSUE_STATUSES } from "../../aps/issues.ts";
+import { ASSIGNEE_TYPES, ISSUE_REF, ISSUE_STATUSES } from "../../aps/issues.ts";
 import {
-  type IssuePayload,
   runIssueComment,
   runIssueCreate,
   runIssueGet,
@@ -12,7 +11,7 @@ import {
 } from "../../ops/issue.ts";
 import { USER_LOGIN_HOW } from "../login.ts";
 import { listAnswer } from "../result.ts";
-import { type AnyTool, cursorInput, defineTool, limitInput, listOutput, READ } from "../tool.ts";
+import { type AnyTool, camelKeys, cursorInput, defineTool, limitInput, listOutput, READ } from "../tool.ts";
 
 const LOGIN =
   "Acts as your user login (data:read to read, data:write to change); the app's own login cannot. " +
@@ -22,7 +21,7 @@ const projectInput = z.string().min(1).describe(
   "Project id: its GUID (e.g. 1c7d2a10-8f3e-4c55-a1b2-3c4d5e6f7081), the data management form b.<guid>, or its " +
     "address in ACC (https://acc.autodesk.com/.../projects/<guid>).",
 );
-const issueInput = z.string().regex(/^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|#?\d+)$/i)
+const issueInput = z.string().regex(ISSUE_REF)
   .describe(
     "The issue: its id (a GUID, the `id` field of issue_list) or its number in the project (displayId, e.g. 42).",
   );
@@ -39,7 +38,7 @@ const issue = z.looseObject({
   permittedStatuses: z.array(z.string()).optional().describe("Statuses the issue may move to now."),
 });
 
-/** The fields create and update take, in the platform's names. */
+/** The fields create and update take: the platform's names in snake case (camelKeys turns them back). */
 const fields = {
   title: z.string().min(1).max(10000).optional(),
   description: z.string().max(10000).optional(),
@@ -57,25 +56,9 @@ const fields = {
   location_details: z.string().max(8300).optional(),
 };
 
-type Fields = { [K in keyof typeof fields]?: z.output<(typeof fields)[K]> };
-
-/** The platform's payload of the given fields (only those given). */
-function payloadOf(args: Fields): IssuePayload {
-  const p: IssuePayload = {
-    title: args.title,
-    description: args.description,
-    issueSubtypeId: args.issue_subtype_id,
-    status: args.status,
-    assignedTo: args.assigned_to,
-    assignedToType: args.assigned_to === undefined
-      ? undefined
-      : args.assigned_to === null
-      ? null
-      : args.assigned_to_type ?? "user",
-    dueDate: args.due_date,
-    locationDetails: args.location_details,
-  };
-  return Object.fromEntries(Object.entries(p).filter(([, v]) => v !== undefined));
+/** The given fields under the platform's names (`issue_subtype_id` → `issueSubtypeId`), for ops/issue.ts. */
+function fieldsOf(args: Record<string, unknown>): Record<string, unknown> {
+  return camelKeys(args, Object.keys(fields));
 }
 
 const WRITE = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true };
@@ -135,7 +118,7 @@ const issueCreate = defineTool({
   login: "user",
   async run(args, ctx) {
     return {
-      issue: { ...await runIssueCreate({ project: accId(args.project_id), payload: payloadOf(args) }, ctx) },
+      issue: { ...await runIssueCreate({ project: accId(args.project_id), fields: fieldsOf(args) }, ctx) },
     };
   },
 });
@@ -154,7 +137,7 @@ const issueUpdate = defineTool({
   login: "user",
   async run(args, ctx) {
     const done = await runIssueUpdate(
-      { project: accId(args.project_id), issue: args.issue_id, payload: payloadOf(args) },
+      { project: accId(args.project_id), issue: args.issue_id, fields: fieldsOf(args) },
       ctx,
     );
     return { issue: { ...done.issue }, changed: done.changed };

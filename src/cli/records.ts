@@ -1,7 +1,7 @@
 /**
  * The four record commands of a construction-cloud kind (`list`, `get`, `create`, `update`),
- * built once from a spec of flags: `rfi` (cli/rfi.ts) and `acc asset|submittal|checklist`
- * (cli/acc_build.ts) use it. Ids are checked before any request; `--project` takes the GUID, its
+ * built once from a spec of flags over ops/records.ts: `rfi` (cli/rfi.ts) and `acc asset|submittal|
+ * checklist` (cli/asset.ts, cli/submittal.ts, cli/checklist.ts) use it. Ids are checked before any request; `--project` takes the GUID, its
  * `b.` form or an ACC URL.
  */
 import { accId } from "../aps/dm_ids.ts";
@@ -13,8 +13,8 @@ import {
   runRecordGet,
   runRecordList,
   runRecordUpdate,
-} from "../ops/acc_build.ts";
-import { type AnyCommand, type ContextFactory, examples, positiveNumber } from "./command.ts";
+} from "../ops/records.ts";
+import { type AnyCommand, bodySource, type ContextFactory, examples, positiveNumber } from "./command.ts";
 import type { Ctx } from "./context.ts";
 
 /** A flag that sets one body field (`--title <text>` → `title`). */
@@ -100,10 +100,6 @@ function fieldsOf(spec: readonly FieldFlag[], opts: Record<string, unknown>): Re
 function optionKey(flags: string): string {
   const long = flags.split(/[ ,]+/).filter((p) => p.startsWith("--")).at(-1)!.slice(2);
   return long.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
-}
-
-function bodySource(ctx: Ctx, path: string | undefined) {
-  return path === undefined ? undefined : { path, cwd: ctx.cwd, readStdin: () => ctx.io.stdin.readText() };
 }
 
 function withFields(cmd: AnyCommand, fields: readonly FieldFlag[]): AnyCommand {

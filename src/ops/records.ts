@@ -1,8 +1,10 @@
 /**
- * The construction-cloud record verbs (`rfi ...`, `acc asset|submittal|checklist ...`): list, get,
- * create and update, written once over a `RecordKind` (ops/rfi.ts and ops/acc_kinds.ts hold the kinds).
- * Every verb acts as the logged-in user; a body from `--from-file` is read and checked before any
- * request, and `update` sends only the fields whose value differs from the record's.
+ * The construction-cloud record machinery: one `RecordKind` per kind (ops/rfi.ts, ops/asset.ts,
+ * ops/submittal.ts, ops/checklist.ts) and the verbs written once over it — list, get, create and
+ * update. `recordBody` is the one place a body is assembled from fields (flags, tool arguments) and a
+ * `--from-file` body; issues (ops/issue.ts) use it too. Every verb acts as the logged-in user; a body
+ * file is read and checked before any request, and `update` sends only the fields whose value differs
+ * from the record's.
  */
 import type { AccProjectId } from "../aps/ids.ts";
 import { DiazoError, usageError } from "../core/errors.ts";
@@ -62,8 +64,26 @@ export interface RecordInput {
 }
 
 /** An HTTP client acting as the logged-in user: without a login this fails before any request. */
-function userHttp(deps: OpsDeps): Promise<Http> {
+export function userHttp(deps: OpsDeps): Promise<Http> {
   return deps.http({ mode: "3-legged" });
+}
+
+/**
+ * Filters with `me` among the assignees replaced by the caller's Autodesk id, which `me()` reads
+ * (one request, only when `me` is there).
+ */
+export async function withMe<F extends { assignedTo?: string[] }>(
+  f: F,
+  me: () => Promise<string>,
+): Promise<F> {
+  if (!f.assignedTo?.some((a) => a.toLowerCase() === "me")) return f;
+  const id = await me();
+  return { ...f, assignedTo: f.assignedTo.map((a) => a.toLowerCase() === "me" ? id : a) };
+}
+
+/** Whether two field values are the same (a missing value is null). */
+export function sameValue(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 }
 
 /** `<kind> list`: every record that passes the filters, every page up to `limit`. */
@@ -110,13 +130,16 @@ export async function runRecordGet<R, F>(
   return await getOr404(kind, await userHttp(deps), opts.project, opts.id);
 }
 
-/** The body file's fields under the flags' (flags win); checked before any request. */
-async function gather<R, F>(kind: RecordKind<R, F>, input: RecordInput): Promise<Record<string, unknown>> {
+/**
+ * The body of a create or update: the defaults, under the body file's fields (checked against
+ * `shape`), under the given fields (flags win; undefined ones are left out). Read before any request.
+ */
+export async function recordBody(shape: BodyShape, input: RecordInput): Promise<Record<string, unknown>> {
   let fromFile: Record<string, unknown> = {};
   if (input.fromFile) {
     // The YAML reader loads only when a file is given (heavy modules load lazily; ARCHITECTURE.md).
     const { readBodyFile } = await import("./body_file.ts");
-    fromFile = await readBodyFile(input.fromFile, kind.shape);
+    fromFile = await readBodyFile(input.fromFile, shape);
   }
   const fields: Record<string, unknown> = { ...input.defaults, ...fromFile };
   for (const [k, v] of Object.entries(input.fields)) if (v !== undefined) fields[k] = v;
@@ -129,7 +152,7 @@ export async function runRecordCreate<R, F>(
   opts: ProjectTarget & RecordInput,
   deps: OpsDeps,
 ): Promise<R> {
-  const body = await gather(kind, opts);
+  const body = await recordBody(kind.shape, opts);
   const missing = kind.required.filter((f) => body[f] === undefined);
   if (missing.length > 0) {
     const named = missing.map((f) => opts.flagOf?.[f] ? `${opts.flagOf[f]} (${f})` : f);
@@ -167,7 +190,7 @@ export async function runRecordUpdate<R, F>(
   opts: ProjectTarget & RecordInput & { id: string },
   deps: OpsDeps,
 ): Promise<UpdateResult<R>> {
-  const wanted = await gather(kind, { ...opts, defaults: undefined });
+  const wanted = await recordBody(kind.shape, { ...opts, defaults: undefined });
   if (Object.keys(wanted).length === 0) {
     throw usageError(
       `nothing to change on ${kind.noun} ${opts.id}`,
@@ -179,7 +202,7 @@ export async function runRecordUpdate<R, F>(
   const have = kind.values(current);
   const changes: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(wanted)) {
-    if (JSON.stringify(have[k] ?? null) !== JSON.stringify(v)) changes[k] = v;
+    if (!sameValue(have[k], v)) changes[k] = v;
   }
   const changed = Object.keys(changes);
   if (changed.length === 0) return { record: current, changed };

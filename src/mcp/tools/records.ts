@@ -6,9 +6,11 @@
 import { z } from "zod";
 import { CHECKLIST_TEMPLATE_TYPES, RFI_STATUSES } from "../../aps/acc_build.ts";
 import { accId } from "../../aps/dm_ids.ts";
-import { type RecordKind, runRecordPage } from "../../ops/acc_build.ts";
-import { ASSET_KIND, CHECKLIST_KIND, SUBMITTAL_KIND } from "../../ops/acc_kinds.ts";
+import { ASSET_KIND } from "../../ops/asset.ts";
+import { CHECKLIST_KIND } from "../../ops/checklist.ts";
+import { type RecordKind, runRecordPage } from "../../ops/records.ts";
 import { RFI_KIND } from "../../ops/rfi.ts";
+import { SUBMITTAL_KIND } from "../../ops/submittal.ts";
 import { USER_LOGIN_HOW } from "../login.ts";
 import { listAnswer } from "../result.ts";
 import {
@@ -132,5 +134,5 @@ const checklistList = defineTool({
   run: (args, ctx) => page(CHECKLIST_KIND, args, { templateTypeId: args.template_type }, ctx),
 });
 
-/** The construction-cloud build tools. */
-export const ACC_BUILD_TOOLS: readonly AnyTool[] = [rfiList, assetList, submittalList, checklistList];
+/** The construction-cloud record tools (RFIs, assets, submittals, checklists). */
+export const RECORD_TOOLS: readonly AnyTool[] = [rfiList, assetList, submittalList, checklistList];
