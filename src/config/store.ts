@@ -3,6 +3,7 @@ import { osPath } from "../platform/path.ts";
 import { DiazoError, usageError } from "../core/errors.ts";
 import { type ConfigFile, emptyConfig, parseConfig, stringifyConfig } from "./config.ts";
 import { readTextIfExists, writeFileAtomic } from "../platform/fs.ts";
+import { readInputText } from "../core/input_file.ts";
 
 /** node:path's functions for this OS, without node:path (platform/path.ts). */
 const path = osPath();
@@ -38,15 +39,17 @@ export async function saveConfig(dir: string, config: ConfigFile): Promise<void>
 
 /**
  * Reads `.env` from a directory; a missing file is empty, and so is a directory of that name (a
- * Python virtual environment made by `python -m venv .env` is common); an unreadable file is an error.
+ * Python virtual environment made by `python -m venv .env` is common); an unreadable file, one that
+ * is not a regular file (a FIFO, `/dev/zero` through a symlink) or one over 1 MiB is an error.
  */
 export async function loadDotenv(cwd: string): Promise<Record<string, string>> {
   const file = path.join(cwd, ".env");
   let text: string | undefined;
   try {
-    text = await readTextIfExists(file);
+    text = await readInputText(file, "dotenv", { directory: "absent" });
   } catch (e) {
-    if (e instanceof Deno.errors.IsADirectory) return {};
+    if (e instanceof DiazoError) throw e;
+    if (e instanceof Deno.errors.NotFound) return {};
     throw usageError(`cannot read ${file}: ${unreadable(e)}`, "Fix its permissions or move it away.");
   }
   if (text === undefined) return {};

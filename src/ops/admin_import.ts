@@ -10,6 +10,7 @@ import path from "node:path";
 import { EMAIL_PATTERN } from "../aps/admin.ts";
 import type { AccAccountId } from "../aps/ids.ts";
 import { DiazoError, usageError } from "../core/errors.ts";
+import { readInputText } from "../core/input_file.ts";
 import { type AccountUserInput, createAccountUser } from "../services/admin_hq.ts";
 import {
   type ImportState,
@@ -160,8 +161,9 @@ export async function runAdminUserImport(
   const file = path.resolve(deps.cwd, opts.file);
   let text: string;
   try {
-    text = await Deno.readTextFile(file);
-  } catch {
+    text = (await readInputText(file, "csv", { shown: opts.file }))!;
+  } catch (e) {
+    if (e instanceof DiazoError) throw e;
     throw new DiazoError("file_not_found", { params: { file: opts.file } });
   }
   const rows = parseUsersCsv(text, opts.file);

@@ -7,7 +7,8 @@
  */
 import path from "node:path";
 import { endpointScope } from "../aps/endpoint_scopes.ts";
-import { usageError } from "../core/errors.ts";
+import { DiazoError, usageError } from "../core/errors.ts";
+import { readInputFile, readInputText } from "../core/input_file.ts";
 import type { Http, HttpResponse, RequestSpec } from "../services/http.ts";
 import { type PageScheme, paginate } from "../services/pagination.ts";
 import { apiFailure } from "./api_answer.ts";
@@ -79,8 +80,9 @@ async function typedValue(value: string, o: ApiOptions, cwd: string): Promise<un
     const file = value.slice(1);
     if (file === "-") return await o.readStdin();
     try {
-      return await Deno.readTextFile(path.resolve(cwd, file));
-    } catch {
+      return (await readInputText(path.resolve(cwd, file), "body", { shown: file }))!;
+    } catch (e) {
+      if (e instanceof DiazoError) throw e;
       throw usageError(
         `cannot read ${file} (from -F ${value})`,
         "Check the path; it is resolved from the current directory.",
@@ -97,8 +99,9 @@ async function typedValue(value: string, o: ApiOptions, cwd: string): Promise<un
 async function readInput(o: ApiOptions, cwd: string): Promise<string | Uint8Array> {
   if (o.input === "-") return await o.readStdin();
   try {
-    return await Deno.readFile(path.resolve(cwd, o.input!));
-  } catch {
+    return (await readInputFile(path.resolve(cwd, o.input!), "request", { shown: o.input }))!;
+  } catch (e) {
+    if (e instanceof DiazoError) throw e;
     throw usageError(
       `cannot read ${o.input} (--input)`,
       "Check the path, or pass - to read the body from stdin.",

@@ -4,7 +4,8 @@
  * (line:column), so a CI log points at the line to fix.
  */
 import * as yaml from "yaml";
-import { usageError } from "../core/errors.ts";
+import { DiazoError, usageError } from "../core/errors.ts";
+import { readInputText } from "../core/input_file.ts";
 
 /** The kind of value a body field takes. */
 export type FieldKind =
@@ -34,8 +35,11 @@ export async function readBodyFile(source: BodySource, shape: BodyShape): Promis
   const name = source.path === "-" ? "<stdin>" : source.path;
   let text: string;
   try {
-    text = source.path === "-" ? await source.readStdin() : await Deno.readTextFile(resolve(source));
-  } catch {
+    text = source.path === "-"
+      ? await source.readStdin()
+      : (await readInputText(resolve(source), "body", { shown: name }))!;
+  } catch (e) {
+    if (e instanceof DiazoError) throw e;
     throw usageError(
       `cannot read ${name}`,
       "Check the path; relative paths are resolved from the current directory.",

@@ -4,6 +4,7 @@
  */
 import path from "node:path";
 import { DiazoError, isDiazoError, usageError } from "../core/errors.ts";
+import { INPUT_LIMITS, readInputText } from "../core/input_file.ts";
 import { NAME_PATTERN } from "./schema.ts";
 import {
   type Expression,
@@ -25,57 +26,19 @@ export type { Pipeline, PipelineStep, Problem } from "./validate.ts";
 export type { CommandSpec, OptionSpec } from "./command.ts";
 export type { StepExtensions } from "./alias.ts";
 
-/** The largest pipeline file read, bytes: 200,000 steps fit; /dev/zero is refused after 16 MiB. */
-export const MAX_PIPELINE_BYTES = 16 * 1024 * 1024;
+/** The largest pipeline file read, bytes: 200,000 steps fit. */
+export const MAX_PIPELINE_BYTES = INPUT_LIMITS.pipeline;
 
 /**
- * Reads a pipeline file; a missing file is "File not found" (exit 2), and reading stops past
- * MAX_PIPELINE_BYTES (a usage error), so that an endless or huge input is never held whole.
+ * Reads a pipeline file; a missing file is "File not found" (exit 2); a directory, a FIFO, a device
+ * or a file over MAX_PIPELINE_BYTES is a usage error before anything is read (core/input_file.ts).
  */
 export async function readPipelineFile(file: string, cwd: string): Promise<string> {
-  const full = path.resolve(cwd, file);
-  let handle: Deno.FsFile;
   try {
-    handle = await Deno.open(full, { read: true });
-    if ((await handle.stat()).isDirectory) {
-      handle.close();
-      throw Object.assign(new Error("is a directory"), { code: "EISDIR" });
-    }
-  } catch (e) {
-    throw readError(file, e);
-  }
-  try {
-    const bytes = await readAtMost(handle, MAX_PIPELINE_BYTES);
-    if (bytes === undefined) {
-      throw usageError(
-        `${file} is larger than ${MAX_PIPELINE_BYTES / (1024 * 1024)} MiB`,
-        "A pipeline file is at most 16 MiB: split the work into several pipelines.",
-      );
-    }
-    return new TextDecoder().decode(bytes);
+    return (await readInputText(path.resolve(cwd, file), "pipeline", { shown: file }))!;
   } catch (e) {
     throw e instanceof DiazoError ? e : readError(file, e);
-  } finally {
-    handle.close();
   }
-}
-
-/** The whole content of `handle` when it has at most `max` bytes, else undefined (read no further). */
-async function readAtMost(handle: Deno.FsFile, max: number): Promise<Uint8Array | undefined> {
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const buf = new Uint8Array(Math.min(1024 * 1024, max + 1 - total));
-    const n = await handle.read(buf);
-    if (n === null) break;
-    total += n;
-    if (total > max) return undefined;
-    chunks.push(buf.subarray(0, n));
-  }
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const c of chunks) out.set(c, (at += c.length) - c.length);
-  return out;
 }
 
 function readError(file: string, e: unknown): DiazoError {
