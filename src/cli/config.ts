@@ -12,8 +12,28 @@ import {
   runProfileUse,
   runSet,
 } from "../ops/config.ts";
+import { runConfigList, runUnset } from "../ops/config_list.ts";
+import { PROFILE_KEYS, SETTING_KEYS } from "../config/config.ts";
 import { type AnyCommand, type ContextFactory, examples } from "./command.ts";
 import type { Ctx } from "./context.ts";
+
+/** What a key argument of get/set/unset names, for their help. */
+const KEY_HELP = `a setting (${Object.keys(SETTING_KEYS).join(", ")}) or a field of the profile in use (${
+  Object.keys(PROFILE_KEYS).join(", ")
+})`;
+
+/**
+ * The client secret typed at a terminal, not echoed (`config profile create` without
+ * --client-secret-stdin); undefined when stdin is no terminal or the run may not ask, or when
+ * nothing is typed (a profile without a secret, e.g. for a user login only).
+ */
+async function secretFromTerminal(ctx: Ctx, name: string): Promise<string | undefined> {
+  if (!ctx.interactive || !ctx.io.stdin.readSecret) return undefined;
+  ctx.io.stderr.write(`Client secret for profile ${name} (not shown; Enter for none): `);
+  const typed = (await ctx.io.stdin.readSecret())?.trim();
+  ctx.io.stderr.write("\n");
+  return typed || undefined;
+}
 
 /** The client secret piped on stdin; never empty. */
 async function secretFromStdin(ctx: Ctx): Promise<string> {
@@ -44,9 +64,12 @@ function registerProfile(config: AnyCommand, makeCtx: ContextFactory): void {
 
   const create = profile.command("create")
     .description("create a profile (the secret is read from stdin, never from argv)")
-    .argument("<name>", "profile name")
+    .argument("<name>", "profile name: letters, digits, '.', '_' and '-'")
     .option("--client-id <id>", "client id of the app")
-    .option("--client-secret-stdin", "read the client secret from stdin")
+    .option(
+      "--client-secret-stdin",
+      "read the client secret from stdin (on a terminal without it, the secret is asked for, not shown)",
+    )
     .option("--callback-url <url>", "3-legged callback URL")
     .option("--base-url <url>", "platform address (e.g. a sandbox URL)")
     .option("--da-nickname <name>", "Design Automation nickname")
@@ -54,7 +77,9 @@ function registerProfile(config: AnyCommand, makeCtx: ContextFactory): void {
     .option("--force", "replace an existing profile of that name")
     .action(async (name, opts, cmd) => {
       const ctx = makeCtx(cmd);
-      const clientSecret = opts.clientSecretStdin ? await secretFromStdin(ctx) : undefined;
+      const clientSecret = opts.clientSecretStdin
+        ? await secretFromStdin(ctx)
+        : await secretFromTerminal(ctx, name);
       await ctx.emit(await runProfileCreate({ ...opts, name, clientSecret }, ctx));
     });
   examples(create, [
@@ -136,8 +161,19 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
   const config = program.command("config").description("profiles and settings");
   registerProfile(config, makeCtx);
 
+  const list = config.command("list").alias("ls")
+    .description("every setting and profile field with the value in effect and where it comes from")
+    .action(async (_opts, cmd) => {
+      const ctx = makeCtx(cmd);
+      const { output, timeout, concurrency } = ctx.flags;
+      await ctx.emit(await runConfigList({ flags: { output, timeout, concurrency }, env: ctx.env }, ctx), {
+        columns: ["key", "value", "source"],
+      });
+    });
+  examples(list, ["diazo config list", "diazo config list --profile work -o json"]);
+
   const get = config.command("get").description("print a setting or a field of the active profile")
-    .argument("<key>", "key")
+    .argument("<key>", KEY_HELP)
     .option("--show-secret", "print client_secret unmasked")
     .action(async (key, opts, cmd) => {
       const ctx = makeCtx(cmd);
@@ -146,14 +182,27 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
   examples(get, ["diazo config get output", "diazo config get client_id --profile work"]);
 
   const set = config.command("set").description("change a setting or a field of the active profile")
-    .argument("<key>", "key").argument("<value>", "value")
+    .argument("<key>", KEY_HELP)
+    .argument(
+      "<value>",
+      'the new value: a format for output, seconds for timeout, a comma-separated list for scopes, a URL for base_url and callback_url; "" removes the key',
+    )
     .action(async (key, value, _opts, cmd) => {
       const ctx = makeCtx(cmd);
-      await ctx.emit(await runSet({ key, value }, ctx));
+      await ctx.emit(value === "" ? await runUnset({ key }, ctx) : await runSet({ key, value }, ctx));
     });
   examples(set, [
     "diazo config set output json",
     "diazo config set base_url http://127.0.0.1:8787",
     "diazo config set scopes bucket:read,data:read",
   ]);
+
+  const unset = config.command("unset")
+    .description("remove a setting or a field of the active profile (the next source down applies)")
+    .argument("<key>", KEY_HELP)
+    .action(async (key, _opts, cmd) => {
+      const ctx = makeCtx(cmd);
+      await ctx.emit(await runUnset({ key }, ctx));
+    });
+  examples(unset, ["diazo config unset output", "diazo config unset base_url --profile work"]);
 }

@@ -239,7 +239,7 @@ async function emitResult(ctx: Ctx, state: RunState, value: unknown, opts: EmitO
   const format = await ctx.format();
   if (opts.action !== undefined) {
     if (format === "table" && io.stdout.isTerminal && !flags.query) {
-      io.stdout.write(visible(opts.action) + "\n");
+      io.stdout.write(visible(opts.action, { keepLines: true }) + "\n");
       return;
     }
     ctx.info(opts.action);

@@ -86,18 +86,14 @@ export async function authStatusAction(
   opts: { scopes?: boolean; verbose?: boolean },
 ): Promise<void> {
   const { runAuthStatus, scopeStatus } = await import("../ops/auth.ts");
+  const { statusSummary } = await import("./auth_status_text.ts");
   const st = await runAuthStatus({ verbose: opts.verbose }, ctx);
-  const logged = st.tokens.some((t) => !t.expired);
-  ctx.info(
-    st.client_id
-      ? `Profile ${st.profile}: client ${st.client_id} (${st.client_id_source}), ${
-        logged ? "a valid token is cached" : "no valid token cached"
-      }`
-      : `Profile ${st.profile}: no credentials configured (see \`diazo config profile create --help\`)`,
-  );
+  // As `gh auth status`: scripts read exit 1 as "not logged in" (no app credentials, no user login).
+  if (!st.usable) ctx.setExitCode(1);
   if (opts.scopes) {
+    ctx.info(statusSummary(st));
     await ctx.emit(scopeStatus(st), { columns: ["scope", "in_profile", "in_valid_token", "purpose"] });
   } else {
-    await ctx.emit(st);
+    await ctx.emit(st, { action: statusSummary(st) });
   }
 }

@@ -1,4 +1,5 @@
 /** The process's standard streams behind a small interface, so tests can capture them. */
+import { DiazoError } from "../core/errors.ts";
 
 /** An output stream: text, or bytes as they are (binary data on stdout, e.g. `generate --out -`). */
 export interface Sink {
@@ -13,7 +14,13 @@ export interface Sink {
 export interface Io {
   stdout: Sink;
   stderr: Sink;
-  stdin: { readonly isTerminal: boolean; readText(): Promise<string>; readLine(): Promise<string | null> };
+  stdin: {
+    readonly isTerminal: boolean;
+    readText(): Promise<string>;
+    readLine(): Promise<string | null>;
+    /** One line typed at the terminal without echoing it (a secret); null at end of input. */
+    readSecret?(): Promise<string | null>;
+  };
 }
 
 function sink(file: typeof Deno.stdout | typeof Deno.stderr): Sink {
@@ -60,6 +67,7 @@ export function processIo(): Io {
       isTerminal: Deno.stdin.isTerminal(),
       readText: () => new Response(Deno.stdin.readable).text(),
       readLine,
+      readSecret,
     },
   };
 }
@@ -74,4 +82,34 @@ async function readLine(): Promise<string | null> {
     if (byte[0] === 10) return new TextDecoder().decode(new Uint8Array(bytes)).replace(/\r$/, "");
     bytes.push(byte[0]);
   }
+}
+
+/**
+ * Reads one line from the terminal with echo off (raw mode, restored however it ends): backspace
+ * erases, Ctrl-C interrupts (exit 130), Ctrl-D on an empty line is end of input.
+ */
+async function readSecret(): Promise<string | null> {
+  if (!Deno.stdin.isTerminal()) return await readLine();
+  const byte = new Uint8Array(1);
+  const bytes: number[] = [];
+  Deno.stdin.setRaw(true);
+  try {
+    while (true) {
+      const n = await Deno.stdin.read(byte);
+      const b = byte[0];
+      if (n === null || n === 0 || (b === 4 && bytes.length === 0)) {
+        return bytes.length ? decode(bytes) : null;
+      }
+      if (b === 3) throw new DiazoError("interrupted");
+      if (b === 13 || b === 10) return decode(bytes);
+      if (b === 127 || b === 8) bytes.pop();
+      else bytes.push(b);
+    }
+  } finally {
+    Deno.stdin.setRaw(false);
+  }
+}
+
+function decode(bytes: number[]): string {
+  return new TextDecoder().decode(new Uint8Array(bytes));
 }

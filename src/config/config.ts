@@ -186,7 +186,7 @@ export function chooseProfile(
   if (env.DIAZO_PROFILE !== undefined) return { name: env.DIAZO_PROFILE, source: "env" };
   if (dotenv.DIAZO_PROFILE !== undefined) return { name: dotenv.DIAZO_PROFILE, source: ".env" };
   if (config.active_profile !== undefined) return { name: config.active_profile, source: "config" };
-  return { name: "default", source: "default" };
+  return { name: DEFAULT_PROFILE, source: "default" };
 }
 
 /** Everything a command needs to know about where and as whom to talk to the platform. */
@@ -213,7 +213,22 @@ export interface Resolved {
    * above, and the HTTP client raises this before any request.
    */
   timerError?: unknown;
+  /**
+   * Credential variables set in the environment (or .env) that an explicitly chosen profile's own
+   * credentials override, as the AWS CLI does with `--profile`; said with --debug.
+   */
+  ignoredEnv?: string[];
+  /** The names of config.json's profiles (for a suggestion when the chosen one does not exist). */
+  knownProfiles?: string[];
 }
+
+/** Whether the profile was named by the person for this run (`--profile`, `DIAZO_PROFILE`), not by config. */
+export function explicitProfile(source: ProfileSource): boolean {
+  return source === "flag" || source === "env";
+}
+
+/** The profile used when none is chosen; it always exists, even before config.json names it. */
+export const DEFAULT_PROFILE = "default";
 
 /** Inputs to `resolve`: each layer as plain data, so that resolution is a pure function. */
 export interface ResolveInput {
@@ -265,6 +280,44 @@ function timerChecker() {
   return { timer, problem: () => problem };
 }
 
+/** The environment's credential variables, SVC_* before APS_*. */
+const CREDENTIAL_VARS = {
+  clientId: ["SVC_CLIENT_ID", "APS_CLIENT_ID"],
+  clientSecret: ["SVC_CLIENT_SECRET", "APS_CLIENT_SECRET"],
+  callbackUrl: ["SVC_CALLBACK_URL", "APS_CALLBACK_URL"],
+  daNickname: ["SVC_DA_NICKNAME", "APS_DA_NICKNAME"],
+} as const;
+
+/**
+ * The app's credentials: the environment's, else .env's, else the profile's — except that a profile
+ * named for this run (`--profile`, `DIAZO_PROFILE`) that holds a client id uses its own app, as the
+ * AWS CLI does; then the variables it overrides are listed in `ignored`.
+ */
+function credentials(
+  explicit: boolean,
+  profile: Profile,
+  env: Record<string, string | undefined>,
+  dotenv: Record<string, string>,
+) {
+  const own = explicit && Boolean(profile.client_id);
+  const take = (names: readonly string[], value: string | undefined): Sourced<string | undefined> =>
+    own
+      ? (value ? { value, source: "profile" } : { value: undefined, source: "none" })
+      : pick(names, env, dotenv, value);
+  const all = Object.values(CREDENTIAL_VARS).flat();
+  return {
+    clientId: take(CREDENTIAL_VARS.clientId, profile.client_id),
+    clientSecret: take(CREDENTIAL_VARS.clientSecret, profile.client_secret),
+    callback: own && profile.callback_url
+      ? { value: profile.callback_url, source: "profile" as const }
+      : pick(CREDENTIAL_VARS.callbackUrl, env, dotenv, profile.callback_url),
+    daNickname: own && profile.da_nickname
+      ? { value: profile.da_nickname, source: "profile" as const }
+      : pick(CREDENTIAL_VARS.daNickname, env, dotenv, profile.da_nickname),
+    ignored: own ? all.filter((n) => env[n] || dotenv[n]) : [],
+  };
+}
+
 /** Resolves settings by precedence flags > env > .env > profile > defaults; SVC_* before APS_*. */
 export function resolve(input: ResolveInput): Resolved {
   const { flags, env, dotenv, config } = input;
@@ -272,7 +325,8 @@ export function resolve(input: ResolveInput): Resolved {
   const profileName = chosen.name;
   const profileExists = profileName in config.profiles;
   const profile = config.profiles[profileName] ?? {};
-  const callback = pick(["SVC_CALLBACK_URL", "APS_CALLBACK_URL"], env, dotenv, profile.callback_url);
+  const creds = credentials(explicitProfile(chosen.source), profile, env, dotenv);
+  const callback = creds.callback;
   const base = pick(["DIAZO_BASE_URL"], env, dotenv, profile.base_url);
   const envText = (name: string) => env[name] || undefined;
   const { timer, problem } = timerChecker();
@@ -281,12 +335,12 @@ export function resolve(input: ResolveInput): Resolved {
     profileSource: chosen.source,
     profileExists,
     profile,
-    clientId: pick(["SVC_CLIENT_ID", "APS_CLIENT_ID"], env, dotenv, profile.client_id),
-    clientSecret: pick(["SVC_CLIENT_SECRET", "APS_CLIENT_SECRET"], env, dotenv, profile.client_secret),
+    clientId: creds.clientId,
+    clientSecret: creds.clientSecret,
     callbackUrl: callback.value
       ? (callback as Sourced<string>)
       : { value: DEFAULT_CALLBACK_URL, source: "default" },
-    daNickname: pick(["SVC_DA_NICKNAME", "APS_DA_NICKNAME"], env, dotenv, profile.da_nickname),
+    daNickname: creds.daNickname,
     baseUrl: base.value
       ? { ...base, value: base.value.replace(/\/+$/, "") } as Sourced<string>
       : { value: DEFAULT_BASE_URL, source: "default" },
@@ -313,6 +367,8 @@ export function resolve(input: ResolveInput): Resolved {
       positive("--concurrency", flags.concurrency ?? config.settings.concurrency, DEFAULT_CONCURRENCY),
     ),
     outputSetting: config.settings.output,
+    knownProfiles: Object.keys(config.profiles),
+    ...(creds.ignored.length ? { ignoredEnv: creds.ignored } : {}),
   };
   const timerError = problem();
   return timerError === undefined ? resolved : { ...resolved, timerError };

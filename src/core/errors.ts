@@ -84,7 +84,7 @@ export const CATALOG = {
   missing_credentials: {
     message: "Missing credentials",
     hint:
-      "Set SVC_CLIENT_ID and SVC_CLIENT_SECRET (or APS_*), put them in .env, or create a profile: `diazo config profile create <name>`. No account? Try `diazo demo`.",
+      "Set SVC_CLIENT_ID and SVC_CLIENT_SECRET (or APS_*), put them in .env, or create a profile: `diazo config profile create <name>`. No account? Start the offline platform in another terminal with `diazo sandbox` and export the variables it prints.",
     exit: ExitCode.auth,
   },
   permission_denied: {

@@ -4,6 +4,7 @@
  * the tool server call the same functions; nothing here writes to stdout.
  */
 import { mask } from "../config/config.ts";
+import { checkProfileExists } from "../config/profile_check.ts";
 import { decodeJwt, jwtUserId } from "../aps/jwt.ts";
 import { scopeInfo } from "../aps/scopes.ts";
 import {
@@ -89,13 +90,21 @@ export interface TokenView {
   scopes: string[];
   expires_at: string;
   expired: boolean;
+  /** A user login that diazo renews by itself when it has expired (it holds a refresh token). */
+  refreshable: boolean;
   claims?: Record<string, unknown> | null;
 }
 
 /** What `auth status` returns. */
 export interface AuthStatus {
   profile: string;
+  /** Where the profile was chosen: flag, env, .env, config or default. */
+  profile_source: string;
   base_url: string;
+  /** Where the platform address comes from (DIAZO_BASE_URL, the profile, the default). */
+  base_url_source: string;
+  /** Credential variables of the environment that the explicitly chosen profile overrides. */
+  ignored_env: string[];
   client_id: string | null;
   client_id_source: string;
   client_secret: string | null;
@@ -103,6 +112,8 @@ export interface AuthStatus {
   scopes: string[];
   token_store: TokenStoreStatus;
   tokens: TokenView[];
+  /** Whether a command can authenticate: the app's id and secret, or a user login valid or renewable. */
+  usable: boolean;
 }
 
 function safeClaims(token: string): Record<string, unknown> | null {
@@ -116,6 +127,7 @@ function safeClaims(token: string): Record<string, unknown> | null {
 /** `auth status`: the credentials in use and the profile's cached tokens; `verbose` adds their claims. */
 export async function runAuthStatus(opts: { verbose?: boolean }, deps: OpsDeps): Promise<AuthStatus> {
   const resolved = await deps.settings();
+  checkProfileExists(resolved);
   const now = Date.now();
   const store = await deps.tokenStore();
   const storeStatus = await deps.tokenStoreStatus();
@@ -129,11 +141,17 @@ export async function runAuthStatus(opts: { verbose?: boolean }, deps: OpsDeps):
     scopes: t.scopes,
     expires_at: new Date(t.expires_at).toISOString(),
     expired: t.expires_at <= now,
+    refreshable: t.mode === "3-legged" && Boolean(t.refresh_token),
     ...(opts.verbose ? { claims: safeClaims(t.access_token) } : {}),
   }));
+  const app = Boolean(resolved.clientId.value && resolved.clientSecret.value);
+  const user = tokens.some((t) => t.mode === "3-legged" && (!t.expired || t.refreshable));
   return {
     profile: resolved.profileName,
+    profile_source: resolved.profileSource,
     base_url: resolved.baseUrl.value,
+    base_url_source: resolved.baseUrl.from ?? resolved.baseUrl.source,
+    ignored_env: resolved.ignoredEnv ?? [],
     client_id: resolved.clientId.value ?? null,
     client_id_source: resolved.clientId.from ?? resolved.clientId.source,
     client_secret: resolved.clientSecret.value ? mask(resolved.clientSecret.value) : null,
@@ -141,6 +159,7 @@ export async function runAuthStatus(opts: { verbose?: boolean }, deps: OpsDeps):
     scopes: profileScopes(resolved),
     token_store: storeStatus,
     tokens,
+    usable: app || user,
   };
 }
 

@@ -5,6 +5,7 @@
 import {
   type ChosenProfile,
   type ConfigFile,
+  DEFAULT_PROFILE,
   mask,
   parseConfig,
   type Profile,
@@ -83,7 +84,8 @@ function parseValue(key: string, value: string): string | number | string[] {
   return value;
 }
 
-function knownKey(key: string): "profile" | "setting" {
+/** Whether a `config get/set/unset` key is a profile field or a tool setting; an unknown key is a usage error. */
+export function knownKey(key: string): "profile" | "setting" {
   if (key in PROFILE_KEYS) return "profile";
   if (key in SETTING_KEYS) return "setting";
   const all = [...Object.keys(PROFILE_KEYS), ...Object.keys(SETTING_KEYS)];
@@ -156,6 +158,8 @@ export async function runProfileList(_opts: Record<string, never>, deps: ConfigD
 /** Makes a profile the active one. */
 export async function runProfileUse(opts: { name: string }, deps: ConfigDeps) {
   const cfg = structuredClone(await deps.config());
+  // "default" is the profile in use before any is chosen: always there to switch back to.
+  if (opts.name === DEFAULT_PROFILE) cfg.profiles[DEFAULT_PROFILE] ??= {};
   requireProfile(cfg, opts.name);
   cfg.active_profile = opts.name;
   await deps.saveConfig(cfg);

@@ -5,6 +5,7 @@
  * server both get their clients here.
  */
 import type { Resolved } from "../config/config.ts";
+import { checkProfileExists } from "../config/profile_check.ts";
 import { timerNumber } from "../core/bounds.ts";
 import { VERSION } from "../core/version.ts";
 import { createHttp, type Http, type HttpConfig } from "../services/http.ts";
@@ -82,8 +83,9 @@ export function createSession(input: SessionInput): Session {
     return memo;
   };
 
+  const checkProfile = profileChecker(input.debug);
   async function http(choice: HttpChoice = {}): Promise<Http> {
-    const resolved = await input.settings();
+    const resolved = checkProfile(await input.settings());
     if (resolved.timerError !== undefined) throw resolved.timerError;
     const base = createHttp({ ...baseConfig(resolved, env), notice: input.warn });
     const logged: HttpDecorator[] = input.debugEnabled ? [withDebugLog(input.debug)] : [];
@@ -137,6 +139,29 @@ export function createSession(input: SessionInput): Session {
     poll: pollOptionsFrom(pollBaseMs(env)),
     opened: () => opened,
   };
+}
+
+/**
+ * The profile check of a session's clients: an unknown profile named for the run is refused, and
+ * --debug says once when the profile's own app overrides the environment's credentials.
+ */
+function profileChecker(debug: (line: string) => void): (r: Resolved) => Resolved {
+  let told = false;
+  return (r) => {
+    checkProfileExists(r);
+    if (!told && r.ignoredEnv) {
+      told = true;
+      debug(profileOverrideNote(r));
+    }
+    return r;
+  };
+}
+
+/** What --debug says when a profile named for the run overrides the environment's credentials. */
+export function profileOverrideNote(r: Resolved): string {
+  return `profile ${r.profileName} (from ${
+    r.profileSource === "flag" ? "--profile" : "DIAZO_PROFILE"
+  }) uses its own app; ignoring ${r.ignoredEnv?.join(", ")} from the environment`;
 }
 
 /** DIAZO_LOCK_WAIT_MS, when set: how long to wait for another process's token fetch (checked as a timer). */
