@@ -22,15 +22,23 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
     .option("--host <host>", "address to bind", "127.0.0.1")
     .option("--port <port>", "port (0 picks a free one)", port, 8787)
     .option("--data <dir>", "keep objects in this directory (default: a temp dir removed on exit)")
+    .option("--data-dir <dir>", "keep every service's state in this directory across restarts")
     .action(async (opts, command) => {
       const ctx = makeCtx(command);
+      if (opts.data !== undefined && opts.dataDir !== undefined) {
+        throw usageError(
+          "--data and --data-dir cannot be combined",
+          "--data-dir keeps objects too: use it alone.",
+        );
+      }
       const { startSandbox } = await import("../sandbox/server.ts");
       let sandbox;
       try {
         sandbox = await startSandbox({
           hostname: opts.host,
           port: opts.port,
-          dataDir: opts.data,
+          dataDir: opts.dataDir ?? opts.data,
+          persist: opts.dataDir !== undefined,
           log: ctx.flags.debug ? (line: string) => ctx.io.stderr.write(`sandbox: ${line}\n`) : undefined,
         });
       } catch (e) {
@@ -59,6 +67,7 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
     });
   examples(cmd, [
     "diazo sandbox --port 0",
+    "diazo sandbox --data-dir ./sandbox-data   # state survives a restart",
     "DIAZO_BASE_URL=http://127.0.0.1:8787 SVC_CLIENT_ID=diazo-sandbox SVC_CLIENT_SECRET=diazo-sandbox-secret diazo bucket list",
   ]);
 }

@@ -21,7 +21,7 @@ import { createRealityStore, type RealityStore } from "./reality/store.ts";
 import { createRequestLog, type RequestLog } from "./request_log.ts";
 import { createSettings, type Settings } from "./settings.ts";
 import { createSnapshots, type Snapshots } from "./snapshots.ts";
-import type { ServiceStore } from "./store.ts";
+import type { Durable, ServiceStore } from "./store.ts";
 import { createWebhooks } from "./webhooks/service.ts";
 import type { WebhookStore } from "./webhooks/store.ts";
 
@@ -54,6 +54,8 @@ export interface SandboxContext {
   snapshots: Snapshots;
   /** When the sandbox started, milliseconds since the epoch (wall clock). */
   startedMs: number;
+  /** Keeps the state in the data dir across restarts; none: the state lives in memory only. */
+  durable?: Durable;
 }
 
 /** A fresh sandbox: every service empty (or seeded), the clock at wall time, default settings. */

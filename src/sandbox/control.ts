@@ -41,6 +41,7 @@ function stateDump(_req: Request, { sandbox: sb }: RequestContext): Response {
 
 async function reset(_req: Request, { sandbox: sb }: RequestContext): Promise<Response> {
   await resetStores(sb.stores);
+  sb.durable?.objectsReplaced();
   return json(200, { reset: true });
 }
 
@@ -78,6 +79,7 @@ async function setReportedSize(req: Request, { sandbox: sb }: RequestContext): P
   const obj = sb.oss.objects.get(b.bucket_key)?.byKey.get(b.object_key);
   if (!obj) throw controlError(404, `no object ${b.bucket_key}/${b.object_key}`);
   obj.reportedSize = size as number;
+  sb.oss.changed?.(obj.bucketKey, obj.objectKey);
   return json(200, { bucket_key: obj.bucketKey, object_key: obj.objectKey, size: obj.reportedSize });
 }
 
@@ -149,6 +151,7 @@ async function restoreSnapshot(req: Request, { sandbox: sb }: RequestContext): P
   const name = await snapshotName(req);
   const started = performance.now();
   if (!await sb.snapshots.restore(name)) throw controlError(404, `no snapshot ${name}`);
+  sb.durable?.objectsReplaced();
   return json(200, { name, duration_ms: Math.round((performance.now() - started) * 10) / 10 });
 }
 

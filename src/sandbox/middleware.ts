@@ -159,11 +159,26 @@ async function serveControlApi(
   const wasArmed = sb.faults.dropArmed();
   const { res, error } = await answerInternalErrors(control, req, ctx);
   if (!wasArmed && sb.faults.dropArmed()) opts.connections.closeIdle(busy);
+  if (changes(req)) await commit(sb, opts);
   const note = error ? ` error: ${error}` : "";
   opts.log?.(
     `${req.method} ${ctx.url.pathname} ${res!.status} ${Math.round(performance.now() - started)}ms${note}`,
   );
   return closeWhileDropArmed(sb, res!);
+}
+
+/** True for a request that may change state (one that reads may too, lazily: background commits keep that). */
+function changes(req: Request): boolean {
+  return req.method !== "GET" && req.method !== "HEAD" && req.method !== "OPTIONS";
+}
+
+/** Puts what a request changed on disk before it is answered, when the sandbox keeps its state. */
+async function commit(sb: SandboxContext, opts: MiddlewareOptions): Promise<void> {
+  try {
+    await sb.durable?.commit();
+  } catch (e) {
+    opts.log?.(`cannot write the state to the data dir: ${e instanceof Error ? e.message : String(e)}`);
+  }
 }
 
 /** Counts the requests in flight per inner port, so that closing idle connections spares busy ones. */
@@ -217,6 +232,7 @@ export function createRequestHandler(sb: SandboxContext, opts: MiddlewareOptions
       () => answerInternalErrors(api, read.req, ctx),
     );
     logRequests(sb, req, ctx, outcome, { ...timing, body: read.body }, opts.log);
+    if (changes(req)) await commit(sb, opts);
     // After a drop the connection is gone and this answer goes nowhere (unless the client had
     // already left, in which case nobody reads it either).
     return outcome.res ? closeWhileDropArmed(sb, followSandboxClock(sb, outcome.res)) : empty(500);

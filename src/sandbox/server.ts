@@ -12,6 +12,8 @@ import { derivativeRoutes } from "./derivative/routes.ts";
 import { dmRoutes } from "./dm/routes.ts";
 import { dmWriteRoutes } from "./dm/writes.ts";
 import { type Front, startFront } from "./front.ts";
+import { keptSigningKey, openDurable } from "./persist/durable.ts";
+import type { Durable } from "./store.ts";
 import { createRequestHandler } from "./middleware.ts";
 import { issuesRoutes } from "./issues/routes.ts";
 import { ossRoutes } from "./oss/routes.ts";
@@ -26,6 +28,8 @@ export interface SandboxOptions {
   port?: number;
   /** Directory for object data; default a new temporary directory, removed on close. */
   dataDir?: string;
+  /** Keep every service's state in `dataDir` across restarts (`--data-dir`); default memory only. */
+  persist?: boolean;
   /** Receives one access-log line per request (method, path, status, time); none by default. */
   log?: (line: string) => void;
   /**
@@ -81,9 +85,13 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
 
   let server: Deno.HttpServer<Deno.NetAddr> | undefined;
   let front: Front | undefined;
+  let durable: Durable | undefined;
   const stopping = new AbortController();
   try {
-    const sandbox = createSandboxContext([opts.signingKey ?? await generateSigningKey()], dataDir);
+    const key = opts.persist ? await keptSigningKey(dataDir) : opts.signingKey ?? await generateSigningKey();
+    const sandbox = createSandboxContext([key], dataDir);
+    if (opts.persist) sandbox.durable = await openDurable(sandbox);
+    durable = sandbox.durable;
     stopping.signal.addEventListener("abort", () => sandbox.webhooks.stop(), { once: true });
     const handler = createRequestHandler(sandbox, {
       routes: SERVICE_ROUTES,
@@ -109,6 +117,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     stopping.abort();
     await f.close();
     await s.shutdown();
+    await durable?.close();
     await removeDataDir();
   };
   const [f, s] = [front, server];

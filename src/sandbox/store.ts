@@ -18,6 +18,16 @@ export interface ServiceStore {
   revive?(): void;
 }
 
+/** The persistence of one sandbox. */
+export interface Durable {
+  /** Writes what changed; resolves once it is on disk. */
+  commit(): Promise<void>;
+  /** The objects were replaced at once (reset, restore): the next commit rewrites the journal. */
+  objectsReplaced(): void;
+  /** Stops the background commits, after a last one. */
+  close(): Promise<void>;
+}
+
 /** Saved kept fields, by store name. */
 export type SavedStores = Record<string, Record<string, unknown>>;
 

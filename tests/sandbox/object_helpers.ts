@@ -5,7 +5,6 @@
 
 import { createHash } from "node:crypto";
 import { join } from "node:path";
-import type { Sandbox } from "../../src/sandbox/server.ts";
 import { type Answer, api, type SandboxAt, token } from "./helpers.ts";
 
 /** Every scope the object operations need. */
@@ -15,7 +14,7 @@ export const OBJECT_SCOPES = "bucket:create bucket:read bucket:delete data:read 
 export const MIB5 = 5 * 1024 * 1024;
 
 /** Creates bucket `bucketKey` and returns a token holding every object scope. */
-export async function bucketWithToken(sb: Sandbox, bucketKey: string): Promise<string> {
+export async function bucketWithToken(sb: SandboxAt, bucketKey: string): Promise<string> {
   const t = await token(sb, OBJECT_SCOPES);
   const a = await api(sb, "POST", "/oss/v2/buckets", t, { bucketKey, policyKey: "transient" });
   if (a.status !== 200) throw new Error(`bucket create failed: ${a.status}`);
@@ -61,7 +60,7 @@ export async function putToUrl(
 
 /** Asks for signed part URLs (query as given) and fails unless they come. */
 export async function signedUploadUrls(
-  sb: Sandbox,
+  sb: SandboxAt,
   t: string,
   bucketKey: string,
   objectKey: string,
@@ -74,7 +73,7 @@ export async function signedUploadUrls(
 
 /** Completes an upload. */
 export function completeUpload(
-  sb: Sandbox,
+  sb: SandboxAt,
   t: string,
   bucketKey: string,
   objectKey: string,
@@ -86,7 +85,7 @@ export function completeUpload(
 
 /** Uploads `data` as one part and completes; returns the object details. */
 export async function uploadObject(
-  sb: Sandbox,
+  sb: SandboxAt,
   t: string,
   bucketKey: string,
   objectKey: string,

@@ -28,6 +28,7 @@ async function setObject(oss: OssStore, obj: StoredObject): Promise<StoredObject
   if (!bucket) oss.objects.set(obj.bucketKey, bucket = { byKey: new Map() });
   const old = bucket.byKey.get(obj.objectKey);
   bucket.byKey.set(obj.objectKey, obj);
+  oss.changed?.(obj.bucketKey, obj.objectKey);
   if (old) {
     obj.createdDate = old.createdDate;
     await removeQuietly(join(objectsDir(oss), old.storeId));
@@ -152,6 +153,7 @@ export async function deleteObject(
   if (!bucket || !obj) return false;
   bucket.byKey.delete(objectKey);
   bucket.sortedKeys = undefined;
+  oss.changed?.(bucketKey, objectKey);
   await removeQuietly(join(objectsDir(oss), obj.storeId));
   return true;
 }
@@ -160,6 +162,7 @@ export async function deleteObject(
 export async function deleteBucketObjects(oss: OssStore, bucketKey: string): Promise<void> {
   const bucket = oss.objects.get(bucketKey);
   oss.objects.delete(bucketKey);
+  for (const key of bucket?.byKey.keys() ?? []) oss.changed?.(bucketKey, key);
   await Promise.all(
     [...bucket?.byKey.values() ?? []].map((o) => removeQuietly(join(objectsDir(oss), o.storeId))),
   );

@@ -114,6 +114,8 @@ export interface OssStore extends ServiceStore {
   /** Where object and upload data live. */
   dataDir: string;
   clock: Clock;
+  /** Told of every object put, changed or removed (the data dir's object journal listens). */
+  changed?: (bucketKey: string, objectKey: string) => void;
 }
 
 function objectCounts(store: OssStore) {

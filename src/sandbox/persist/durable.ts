@@ -1,0 +1,166 @@
+/**
+ * A sandbox's state kept in its data dir across restarts (`diazo sandbox --data-dir`). Every
+ * store's kept fields (src/sandbox/store.ts) go to `state/state.json`, written to a new file and
+ * renamed over the old one, so it is always one whole state; the OSS objects, which may be
+ * hundreds of thousands, go to an append-only journal instead (journal.ts). A change is on disk
+ * before the request that made it is answered: requests that change something wait for a commit,
+ * and commits that come while one is writing share the next one.
+ */
+
+import { join } from "node:path";
+import { generateSigningKey, type SigningKey } from "../auth/jwt.ts";
+import type { SandboxContext } from "../context.ts";
+import { uploadsDir } from "../oss/object_files.ts";
+import { SNAPSHOTS_DIR, STATE_DIR } from "../snapshots.ts";
+import { type Durable, loadStores, type SavedStores } from "../store.ts";
+import { decodeState, encodeState } from "./codec.ts";
+import { appendJournal, replayJournal, rewriteJournal } from "./journal.ts";
+
+/** Version of the state file's layout. */
+const FORMAT = 1;
+
+/** How often changes no request waits for (deliveries, jobs moving on) are written. */
+const BACKGROUND_MS = 1000;
+
+/**
+ * The data dir's signing key, made on first use: tokens issued before a restart stay valid after it.
+ */
+export async function keptSigningKey(dataDir: string): Promise<SigningKey> {
+  const path = join(stateDirOf(dataDir), "signing-key.json");
+  try {
+    return await decodeState(JSON.parse(await Deno.readTextFile(path))) as SigningKey;
+  } catch (e) {
+    if (!(e instanceof Deno.errors.NotFound)) throw e;
+  }
+  const key = await generateSigningKey();
+  await Deno.mkdir(stateDirOf(dataDir), { recursive: true });
+  await writeAtomically(path, JSON.stringify(await encodeState(key)));
+  return key;
+}
+
+/** The state directory of a data dir. */
+export function stateDirOf(dataDir: string): string {
+  return join(dataDir, STATE_DIR);
+}
+
+/** The fields a state file holds: every kept field but OSS objects (the journal holds those). */
+async function encodeStores(sb: SandboxContext): Promise<string> {
+  const out: Record<string, Record<string, unknown>> = {};
+  for (const [name, store] of Object.entries(sb.kept)) {
+    const s = store as unknown as Record<string, unknown>;
+    const fields: Record<string, unknown> = {};
+    for (const f of store.kept ?? []) {
+      if (store === sb.oss && f === "objects") continue;
+      fields[f] = await encodeState(s[f]);
+    }
+    out[name] = fields;
+  }
+  return JSON.stringify({ format: FORMAT, stores: out });
+}
+
+async function writeAtomically(path: string, text: string): Promise<void> {
+  await Deno.writeTextFile(path + ".new", text);
+  await Deno.rename(path + ".new", path);
+}
+
+async function readState(path: string): Promise<SavedStores | undefined> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(path);
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return undefined;
+    throw e;
+  }
+  const parsed = JSON.parse(text);
+  if (parsed?.format !== FORMAT) throw new Error(`${path}: unknown state format ${parsed?.format}`);
+  return await decodeState(parsed.stores) as SavedStores;
+}
+
+/** Removes upload folders and part files no open session refers to. */
+async function dropStrayParts(sb: SandboxContext): Promise<void> {
+  const keep = new Map<string, Set<string>>();
+  for (const s of sb.oss.uploads.values()) {
+    for (const [n, p] of s.parts) {
+      if (!await Deno.stat(p.file).then((i) => i.size === p.size, () => false)) s.parts.delete(n);
+    }
+    keep.set(s.dir, new Set([...s.parts.values()].map((p) => p.file)));
+  }
+  try {
+    for await (const e of Deno.readDir(uploadsDir(sb.oss))) {
+      const dir = join(uploadsDir(sb.oss), e.name);
+      const files = keep.get(dir);
+      if (!files) {
+        await Deno.remove(dir, { recursive: true });
+        continue;
+      }
+      for await (const f of Deno.readDir(dir)) {
+        if (!files.has(join(dir, f.name))) await Deno.remove(join(dir, f.name));
+      }
+    }
+  } catch (e) {
+    if (!(e instanceof Deno.errors.NotFound)) throw e;
+  }
+}
+
+/**
+ * Loads the state a data dir holds into a fresh sandbox (none: it starts as a new one), tidies what
+ * an interrupted run left, and keeps every later change there.
+ */
+export async function openDurable(sb: SandboxContext): Promise<Durable> {
+  const dir = stateDirOf(sb.dataDir);
+  const statePath = join(dir, "state.json");
+  await Deno.mkdir(dir, { recursive: true });
+  // Snapshots live in memory: their files from an earlier run are nobody's.
+  await Deno.remove(join(sb.dataDir, SNAPSHOTS_DIR), { recursive: true }).catch(() => {});
+  const saved = await readState(statePath);
+  if (saved) loadStores(sb.kept, saved);
+  await replayJournal(sb.oss, dir);
+  await dropStrayParts(sb);
+  await rewriteJournal(sb.oss, dir);
+  let written = await encodeStores(sb);
+  await writeAtomically(statePath, written);
+
+  let pending = new Map<string, [string, string]>();
+  let rewrite = false;
+  sb.oss.changed = (b, k) => void pending.set(`${b}\n${k}`, [b, k]);
+
+  const write = async () => {
+    const keys = pending;
+    pending = new Map();
+    if (rewrite) {
+      rewrite = false;
+      await rewriteJournal(sb.oss, dir);
+    } else {
+      await appendJournal(sb.oss, dir, keys.values());
+    }
+    const text = await encodeStores(sb);
+    if (text !== written) {
+      await writeAtomically(statePath, text);
+      written = text;
+    }
+  };
+  // One write at a time; a commit asked for during a write is served by the next one, shared.
+  let running: Promise<void> | undefined;
+  let next: Promise<void> | undefined;
+  const commit = (): Promise<void> => {
+    if (next) return next;
+    if (!running) {
+      running = write().finally(() => (running = undefined));
+      return running;
+    }
+    next = running.catch(() => {}).then(() => {
+      next = undefined;
+      return commit();
+    });
+    return next;
+  };
+  const timer = setInterval(() => void commit().catch(() => {}), BACKGROUND_MS);
+  return {
+    commit,
+    objectsReplaced: () => void (rewrite = true),
+    async close() {
+      clearInterval(timer);
+      await commit();
+    },
+  };
+}
