@@ -1,11 +1,5 @@
-/** `diazo auth diagnose|support-report|migrate-from-forge|scope-report` and `diazo logs`: adapters over ops/auth_report.ts. */
-import {
-  runDiagnose,
-  runLogs,
-  runMigrateFromForge,
-  runScopeReport,
-  runSupportReport,
-} from "../ops/auth_report.ts";
+/** `diazo auth diagnose|support-report|migrate-from-forge|scope-report`: adapters over ops/auth_report.ts. */
+import { runDiagnose, runMigrateFromForge, runScopeReport, runSupportReport } from "../ops/auth_report.ts";
 import { type AnyCommand, type ContextFactory, examples } from "./command.ts";
 
 /** Registers the report commands on `auth`. */
@@ -67,21 +61,4 @@ export function registerReportCommands(auth: AnyCommand, makeCtx: ContextFactory
       await ctx.emit(result);
     });
   examples(scopeReport, ["diazo auth scope-report --period 7d"]);
-}
-
-/** Registers `diazo logs`. */
-export function register(program: AnyCommand, makeCtx: ContextFactory): void {
-  const logs = program.command("logs").description("local logs: which scopes each command used")
-    .option("--scope-usage", "show the scope-usage log")
-    .option("--last <period>", "only the last period, e.g. 7d, 12h", "7d")
-    .action(async (opts, cmd) => {
-      const ctx = makeCtx(cmd);
-      await ctx.emit(await runLogs(opts, ctx), {
-        columns: ["time", "command", "profile", "mode", "scopes", "exit"],
-      });
-    });
-  examples(logs, [
-    "diazo logs --scope-usage --last 7d",
-    "diazo logs --scope-usage -o json --query '[].command'",
-  ]);
 }

@@ -167,7 +167,7 @@ export const FAMILIES: readonly Family[] = [
     name: "logs",
     group: "local",
     summary: "local logs (scope usage)",
-    load: () => import("./auth_report.ts"),
+    load: () => import("./logs.ts"),
   },
   {
     name: "sandbox",
@@ -197,6 +197,6 @@ export const FAMILIES: readonly Family[] = [
     name: "version",
     group: "local",
     summary: "print diazo's version (--json for bug reports); describe|rename a data management file version",
-    load: () => import("./version.ts"),
+    load: () => import("./version_family.ts"),
   },
 ];

@@ -57,7 +57,7 @@ export async function objectDownloadAction(
     );
   }
   if (keys.length > 1 || opts.prefix !== undefined) {
-    const { runObjectDownloadMany } = await import("../ops/object_downloads.ts");
+    const { runObjectDownloadMany } = await import("../ops/object_download_batch.ts");
     const many = await runObjectDownloadMany({ bucketKey, objectKeys: keys, ...opts, signal }, ctx);
     ctx.info(many.summary);
     for (const o of many.outcomes) if (o.status === "failed") ctx.setExitCode(o.exitCode);

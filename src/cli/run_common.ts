@@ -3,7 +3,7 @@
  * path (hot.ts): one `error:`/`hint:` report per failure, the closed-pipe exit, the scope-usage
  * record, Ctrl-C, the global flags as a command sees them, and the run's skeleton around an action.
  */
-import { DiazoError, ExitCode, isDiazoError } from "../core/errors.ts";
+import { ExitCode, isDiazoError, toDiazoError } from "../core/errors.ts";
 import { visible } from "../core/sanitize.ts";
 import { knownSecrets, redact } from "../core/redact.ts";
 import { appendScopeUse } from "../config/scope_usage.ts";
@@ -38,18 +38,9 @@ export function reportError(e: unknown, io: Io, globals: RunGlobals): number {
   // The JSON object only when json is asked for (flag, DIAZO_OUTPUT, setting), not for a mere pipe.
   const asked = globals.outputSource !== "terminal" && globals.outputError === undefined;
   const opts = { json: asked && globals.output === "json", debug: globals.debug };
-  if (!isDiazoError(e)) {
-    const err = e as Error;
-    const wrapped = new DiazoError("failure", {
-      params: {
-        detail: `unexpected error: ${err?.message ?? String(e)}`,
-        hint: "Run again with --debug for details, and report it if it persists.",
-      },
-    });
-    if (opts.debug && err?.stack) io.stderr.write(redact(err.stack, knownSecrets()) + "\n");
-    e = wrapped;
-  }
-  const de = e as DiazoError;
+  const stack = isDiazoError(e) ? undefined : (e as Error)?.stack;
+  if (opts.debug && stack) io.stderr.write(redact(stack, knownSecrets()) + "\n");
+  const de = toDiazoError(e, "Run again with --debug for details, and report it if it persists.");
   const secrets = knownSecrets();
   const message = redact(de.message, secrets);
   const hint = redact(de.hint, secrets);

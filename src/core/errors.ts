@@ -387,6 +387,17 @@ export function isDiazoError(e: unknown): e is DiazoError {
 }
 
 /**
+ * The catalog error a failure stands for; anything else (a bug, a runtime error) becomes an
+ * unexpected failure (exit 1) whose hint is `hint`.
+ */
+export function toDiazoError(e: unknown, hint: string): DiazoError {
+  if (isDiazoError(e)) return e;
+  return new DiazoError("failure", {
+    params: { detail: `unexpected error: ${(e as Error)?.message ?? String(e)}`, hint },
+  });
+}
+
+/**
  * What a request is about, for mapping its failure: `acc-project` is a construction-cloud request
  * naming a project (403 = not a member, 404 = project not found); `acc-record` one naming a record of
  * such a project (403 as above, or "Permission denied" when the platform says the refusal is about

@@ -2,7 +2,7 @@
  * Tool results: structured content plus the same JSON as text, failures as `isError` results with the
  * catalog's message and hint, and lists capped in size with a cursor to the rest.
  */
-import { DiazoError, isDiazoError } from "../core/errors.ts";
+import { DiazoError, toDiazoError } from "../core/errors.ts";
 import { knownSecrets, redact } from "../core/redact.ts";
 import type { ListPage } from "../ops/list.ts";
 import type { CallToolResult } from "./sdk.ts";
@@ -29,14 +29,7 @@ export function toolResult(value: Record<string, unknown>): CallToolResult {
 
 /** The catalog error a failure stands for; anything else is an unexpected failure. */
 export function asDiazoError(e: unknown): DiazoError {
-  if (isDiazoError(e)) return e;
-  const message = e instanceof Error ? e.message : String(e);
-  return new DiazoError("failure", {
-    params: {
-      detail: `unexpected error: ${message}`,
-      hint: "Run the server with --debug for details, and report it if it persists.",
-    },
-  });
+  return toDiazoError(e, "Run the server with --debug for details, and report it if it persists.");
 }
 
 /**

@@ -35,7 +35,7 @@ export type { WorkItemStatus };
 type Place =
   | { kind: "url"; url: string }
   | { kind: "oss"; bucketKey: BucketKey; objectKey: string }
-  | { kind: "file"; file: string; shown: string };
+  | { kind: "file"; file: string; shown: string; info?: Deno.FileInfo };
 
 /** A local output waiting for its work item, as remembered in the state dir. */
 interface LocalOutput {
@@ -96,8 +96,8 @@ async function inputPlace(deps: OpsDeps, value: string): Promise<Place> {
     })();
     if (urn) return urn;
   }
-  await statFile(abs, value);
-  return { kind: "file", file: abs, shown: value };
+  const info = await statFile(abs, value);
+  return { kind: "file", file: abs, shown: value, info };
 }
 
 function ossPlace(urn: string): Place {
@@ -162,6 +162,7 @@ async function argumentFor(
       bucketKey,
       objectKey: parseObjectKey(objectKey),
       file: place.file,
+      info: place.info,
       concurrency: settings.concurrency,
       stateDir: deps.stateDir,
       debug: (l) => deps.debug(l),

@@ -240,6 +240,7 @@ export async function runItemUpload(
     await uploadFile(http, {
       ...storageObject(storageId),
       file: abs,
+      info,
       partSize,
       concurrency: settings.concurrency,
       resume: opts.resume,

@@ -59,6 +59,7 @@ export async function runIssueAttach(
     bucketKey: parseBucketKey(STORAGE_BUCKET),
     objectKey: parseObjectKey(objectKey),
     file: path.resolve(deps.cwd, opts.file),
+    info,
     concurrency: settings.concurrency,
     stateDir: deps.stateDir,
     debug: (line) => deps.debug(line),

@@ -118,6 +118,7 @@ export async function runObjectUploadFile(
     const result = await uploadFile(http, {
       ...common,
       file: path.resolve(deps.cwd, file),
+      info,
       objectKey,
       onProgress: (done) => bar.update(done),
     });

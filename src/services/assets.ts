@@ -8,7 +8,7 @@ import type { AccProjectId } from "../aps/ids.ts";
 import type { Http, RequestSpec } from "./http.ts";
 import { fetchPage, type PageResult, paginate } from "./pagination.ts";
 import { segment } from "./path.ts";
-import { DATA_CREATE, DATA_READ } from "./rfis.ts";
+import { DATA_CREATE, DATA_READ } from "./acc_scopes.ts";
 
 /** Page size of the asset list (the platform allows up to 200; smaller pages answer sooner). */
 const ASSET_PAGE = 50;

@@ -9,11 +9,7 @@ import type { AccProjectId } from "../aps/ids.ts";
 import type { Http, RequestSpec } from "./http.ts";
 import { paginate } from "./pagination.ts";
 import { segment } from "./path.ts";
-
-/** Scope of reading issues. */
-export const ISSUES_READ = "data:read";
-/** Scope of changing issues. */
-export const ISSUES_WRITE = "data:write";
+import { DATA_READ, DATA_WRITE } from "./acc_scopes.ts";
 
 /** Largest page of the issues and comments lists. */
 const PAGE = 100;
@@ -83,7 +79,7 @@ function base(project: AccProjectId): string {
 function spec(project: AccProjectId, path: string, write: boolean, record?: string): RequestSpec {
   return {
     path: `${base(project)}${path}`,
-    scope: write ? ISSUES_WRITE : ISSUES_READ,
+    scope: write ? DATA_WRITE : DATA_READ,
     resource: record ? "acc-record" : "acc-project",
     key: record,
   };

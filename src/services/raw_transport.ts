@@ -11,6 +11,7 @@
 
 import { byteStringOf, concatBytes } from "../core/bytes.ts";
 import { type CappedInit, readCapped } from "./body_limit.ts";
+import { isIdempotent } from "./retry.ts";
 import { headerPairs, wireHeaders, wireResponse } from "./wire.ts";
 
 const CRLF = "\r\n";
@@ -22,7 +23,6 @@ const IDLE_PER_ORIGIN = 16;
  * it meanwhile, and a failure is never retried on a new connection (which could act twice).
  */
 const FRESH_IDLE_MS = 2000;
-const IDEMPOTENT = new Set(["GET", "HEAD", "PUT", "DELETE", "OPTIONS"]);
 
 /** A connection of the pool, with what was read past the previous answer. */
 export interface Connection {
@@ -394,7 +394,7 @@ export async function rawFetch(input: string | URL | Request, init: CappedInit =
   signal?.throwIfAborted();
   const cap = init.maxBodyBytes ?? Infinity;
   const headBytes = requestHead(url, method, init.headers, body.length);
-  const idempotent = IDEMPOTENT.has(method);
+  const idempotent = isIdempotent(method);
   for (let fresh = false;; fresh = true) {
     const c = await connect(url, fresh, idempotent ? Infinity : FRESH_IDLE_MS, signal);
     if (!c) return await fetch(input, init); // nothing was sent: fetch sends the request

@@ -6,6 +6,11 @@ export const RETRY_STATUSES: ReadonlySet<number> = new Set([408, 429, 500, 502, 
 /** Methods that can be repeated without changing the outcome. */
 const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set(["GET", "HEAD", "PUT", "DELETE", "OPTIONS"]);
 
+/** True when sending a request of this method twice has the effect of sending it once. */
+export function isIdempotent(method: string): boolean {
+  return IDEMPOTENT_METHODS.has(method.toUpperCase());
+}
+
 /** Retry mode of one request: `auto` retries idempotent methods only, `always` a POST known to be safe. */
 export type RetryMode = "auto" | "always" | "never";
 
@@ -13,7 +18,7 @@ export type RetryMode = "auto" | "always" | "never";
 export function isRetryable(method: string, mode: RetryMode = "auto"): boolean {
   if (mode === "always") return true;
   if (mode === "never") return false;
-  return IDEMPOTENT_METHODS.has(method.toUpperCase());
+  return isIdempotent(method);
 }
 
 /** Exponential backoff with full jitter for the retry after failed attempt `n` (0-based). */

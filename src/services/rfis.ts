@@ -8,13 +8,7 @@ import { usageError } from "../core/errors.ts";
 import type { Http, RequestSpec } from "./http.ts";
 import type { PageResult } from "./pagination.ts";
 import { segment } from "./path.ts";
-
-/** Scope of reading construction-cloud records. */
-export const DATA_READ = "data:read";
-/** Scopes of creating construction-cloud records. */
-export const DATA_CREATE = "data:write data:create";
-/** Scope of changing construction-cloud records. */
-export const DATA_WRITE = "data:write";
+import { DATA_CREATE, DATA_READ, DATA_WRITE } from "./acc_scopes.ts";
 
 /** Page size of the RFI search (the platform allows up to 200; smaller pages answer sooner). */
 const RFI_PAGE = 50;

@@ -38,6 +38,8 @@ export interface UploadOptions {
   bucketKey: BucketKey;
   objectKey: ObjectKey;
   file: string;
+  /** The file's stat when the caller already took it to check the file (so it is stat'ed once). */
+  info?: Deno.FileInfo;
   partSize?: number;
   concurrency: number;
   /** Continue an earlier interrupted upload of the same file when a record exists. */
@@ -112,7 +114,7 @@ export async function statFile(file: string, shown = file): Promise<Deno.FileInf
 /** Uploads one file as one object. */
 export async function uploadFile(http: Http, opts: UploadOptions): Promise<UploadResult> {
   // long: one upload's state (resume record, part queue, signed URLs, hash) is shared by its retries and renewals
-  const info = await statFile(opts.file);
+  const info = opts.info ?? await statFile(opts.file);
   const size = info.size;
   const identity: UploadIdentity = {
     baseUrl: http.baseUrl,

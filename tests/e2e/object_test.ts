@@ -95,7 +95,7 @@ Deno.test("a generated 300 MiB model: multipart upload and download keep its SHA
       "download",
       fx.bucket,
       "model.obj",
-      "-o",
+      "--out",
       "copy.obj",
       "--output",
       "json",

@@ -1,11 +1,7 @@
-/**
- * `diazo version`: version, build and runtime facts; `--json` (or `-o json`) for bug reports. Its
- * verbs `describe` and `rename` (dm_write.ts) act on a data management file version instead.
- */
+/** `diazo version`: diazo's own version, build and runtime facts; `--json` (or `-o json`) for bug reports. */
 import { applyQuery, render } from "../core/output.ts";
 import { versionInfo, versionText } from "../core/version.ts";
 import { type AnyCommand, type ContextFactory, examples } from "./command.ts";
-import { registerVersionVerbs } from "./dm_write.ts";
 
 /** What `version --json` reports. */
 export interface VersionReport {
@@ -39,8 +35,8 @@ export function versionReport(dirs: { configDir: string; stateDir: string }): Ve
   };
 }
 
-/** Registers `version`. */
-export function register(program: AnyCommand, makeCtx: ContextFactory): void {
+/** Defines the `version` command: the report of diazo's own version (its subcommands are added by the caller). */
+export function defineVersionReport(program: AnyCommand, makeCtx: ContextFactory): AnyCommand {
   const cmd = program.command("version")
     .description(
       "print diazo's version, build date, Deno version, target and directories (--json for bug reports); " +
@@ -70,5 +66,5 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
     "diazo --version",
     "diazo version describe b.1c7d2a10-8f3e-4c55-a1b2-3c4d5e6f7081 'urn:adsk.wipprod:fs.file:vf.AeYgDtcTSuqYoyMweWFhhQ?version=2'",
   ]);
-  registerVersionVerbs(cmd, makeCtx);
+  return cmd;
 }
