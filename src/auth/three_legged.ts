@@ -123,7 +123,16 @@ export interface ThreeLeggedDeps {
 function refreshRefused(e: DiazoError): DiazoError {
   const code = platformErrorCode(e.body);
   const reason = [code, platformDetail(e.body)].filter((s, i, all) => s && all.indexOf(s) === i).join(": ");
-  if (code === "invalid_grant") {
+  const error = (e.body as { error?: unknown } | undefined)?.error;
+  // The app's own credentials refused (a wrong or rotated client secret): not the login's fault.
+  // No `status`: the refusal answers the refresh, not the request a caller restates (ops/api_answer.ts).
+  if (error === "invalid_client" || code === "invalid_client" || code === "AUTH-001") {
+    return new DiazoError("auth_failed", {
+      body: e.body,
+      message: `Authentication failed: the token endpoint refused the app's client credentials (${reason})`,
+    });
+  }
+  if (error === "invalid_grant" || code === "invalid_grant") {
     return new DiazoError("login_lost", { status: e.status, body: e.body, params: { reason } });
   }
   return new DiazoError("token_expired", { status: e.status, body: e.body });

@@ -99,11 +99,23 @@ export const KEYCHAIN_SERVICE = "diazo";
 // Every token key starts with its profile name (see `tokenKey`), which is the keychain account.
 const profileOfKey = (key: string): string => key.split("|")[0];
 
+/** Whether a stored entry has the shape every reader relies on (a damaged or hand-edited one is skipped). */
+function wellFormed(t: unknown): t is StoredToken {
+  const v = t as Partial<StoredToken> | null;
+  return typeof v === "object" && v !== null && typeof v.access_token === "string" && v.access_token !== "" &&
+    typeof v.expires_at === "number" && Array.isArray(v.scopes) && typeof v.profile === "string" &&
+    typeof v.mode === "string" && (v.refresh_token === undefined || typeof v.refresh_token === "string");
+}
+
 function parseTokens(text: string | null | undefined): Record<string, StoredToken> {
   if (!text) return {};
   try {
     const data = JSON.parse(text);
-    return typeof data === "object" && data !== null && !Array.isArray(data) ? data : {};
+    if (typeof data !== "object" || data === null || Array.isArray(data)) return {};
+    return Object.fromEntries(Object.entries(data).filter(([, t]) => wellFormed(t))) as Record<
+      string,
+      StoredToken
+    >;
   } catch {
     return {}; // a damaged cache is only a cache: start afresh
   }

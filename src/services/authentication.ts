@@ -1,5 +1,6 @@
 /** The platform's OAuth v2 token endpoint (authentication.yaml). */
 import type { Http, RequestSpec } from "./http.ts";
+import { DiazoError } from "../core/errors.ts";
 import { DEVICE_CODE_GRANT, JWT_BEARER_GRANT } from "../aps/grant_types.ts";
 
 /** The token endpoint's answer. */
@@ -9,6 +10,24 @@ export interface TokenResponse {
   expires_in: number;
   refresh_token?: string;
   id_token?: string;
+}
+
+/**
+ * The token endpoint's answer checked before it is used or cached: without a string `access_token`
+ * and a positive `expires_in` it is an authentication error naming the endpoint (a token of
+ * `undefined` would otherwise be sent to every region and kept in the token store).
+ */
+export function checkTokenAnswer(data: unknown, url: string): TokenResponse {
+  const t = data as Partial<TokenResponse> | null | undefined;
+  const fine = typeof t === "object" && t !== null && typeof t.access_token === "string" &&
+    t.access_token !== "" && typeof t.expires_in === "number" && t.expires_in > 0;
+  if (fine) return t as TokenResponse;
+  const what = typeof t?.access_token !== "string" || t.access_token === ""
+    ? "no access_token"
+    : "no positive expires_in";
+  throw new DiazoError("auth_failed", {
+    message: `Authentication failed: the token endpoint ${url} answered with ${what}`,
+  });
 }
 
 /** Client-credentials (2-legged) token: Basic header, space-separated scopes. */
@@ -25,7 +44,7 @@ export async function clientCredentialsToken(
     retry: "always",
     resource: "token",
   });
-  return res.data;
+  return checkTokenAnswer(res.data, res.url);
 }
 
 /** Credentials of a token request: a confidential client (Basic) or a public one (client_id only). */
@@ -52,7 +71,7 @@ async function postToken(
     retry,
     resource: "token",
   });
-  return res.data;
+  return checkTokenAnswer(res.data, res.url);
 }
 
 /** Exchanges an authorization code (with its PKCE verifier) for a 3-legged token. */
