@@ -6,13 +6,14 @@
 import { registerAccAdmin } from "./acc_admin.ts";
 import { registerAsset } from "./asset.ts";
 import { registerChecklist } from "./checklist.ts";
-import type { AnyCommand, ContextFactory } from "./command.ts";
+import { type AnyCommand, type ContextFactory, examples } from "./command.ts";
 import { registerSubmittal } from "./submittal.ts";
 
 /** Registers `acc` and its subcommands. */
 export function register(program: AnyCommand, makeCtx: ContextFactory): void {
   const acc = program.command("acc")
     .description("construction cloud: assets, submittals, checklists; accounts and projects");
+  examples(acc, ["diazo acc asset list <project>", "diazo acc submittal list <project> --limit 20 -o json"]);
   registerAsset(acc, makeCtx);
   registerSubmittal(acc, makeCtx);
   registerChecklist(acc, makeCtx);

@@ -22,4 +22,5 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
   const alias = program.command("alias")
     .description("list command aliases (add and remove them with `diazo plugin alias`)");
   registerAliasList(alias, makeCtx);
+  examples(alias, ["diazo alias list", 'diazo plugin alias add lsb "bucket list"']);
 }

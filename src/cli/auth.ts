@@ -9,6 +9,7 @@ import { registerReportCommands } from "./auth_report.ts";
 /** Registers the auth family. */
 export function register(program: AnyCommand, makeCtx: ContextFactory): void {
   const auth = program.command("auth").description("log in, test and inspect credentials and tokens");
+  examples(auth, ["diazo auth test", "diazo auth login", "diazo auth status --scopes"]);
   registerLogin(auth, makeCtx);
 
   const test = auth.command("test")

@@ -28,6 +28,7 @@ export function addListCommand(parent: AnyCommand, makeCtx: ContextFactory): voi
 /** Registers the bucket family. */
 export function register(program: AnyCommand, makeCtx: ContextFactory): void {
   const bucket = program.command("bucket").description("create, list, inspect and delete storage buckets");
+  examples(bucket, ["diazo bucket list", "diazo bucket create --key myco-models"]);
 
   addListCommand(bucket, makeCtx);
 

@@ -61,6 +61,10 @@ async function readExport(ctx: Ctx, file: string): Promise<string> {
 
 function registerProfile(config: AnyCommand, makeCtx: ContextFactory): void {
   const profile = config.command("profile").description("manage named credential profiles");
+  examples(profile, [
+    "diazo config profile create work --client-id ID --use",
+    "diazo config profile current",
+  ]);
 
   const create = profile.command("create")
     .description("create a profile (the secret is read from stdin, never from argv)")
@@ -159,6 +163,7 @@ function registerTransfer(profile: AnyCommand, makeCtx: ContextFactory): void {
 /** Registers the config family. */
 export function register(program: AnyCommand, makeCtx: ContextFactory): void {
   const config = program.command("config").description("profiles and settings");
+  examples(config, ["diazo config profile current", "diazo config set timeout 120", "diazo help config"]);
   registerProfile(config, makeCtx);
 
   const list = config.command("list").alias("ls")

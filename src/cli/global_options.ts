@@ -29,6 +29,24 @@ export const PROGRAM_EXAMPLES: readonly string[] = [
   "diazo config profile create work --client-id ID --use",
 ];
 
+/** The topics of `diazo help <topic>` (texts in help_topics.ts), with what each explains. */
+export const HELP_TOPICS = {
+  environment: "every environment variable diazo reads, with its default",
+  "exit-codes": "what each exit code means",
+  formatting: "output formats, --query, tables and --out",
+  config: "config files, profiles, settings and their precedence",
+} as const;
+
+/** One of HELP_TOPICS. */
+export type HelpTopic = keyof typeof HELP_TOPICS;
+
+/** The "Help topics:" section that ends `diazo --help` (after the examples). */
+export function helpTopicsSection(): string {
+  const width = Math.max(...Object.keys(HELP_TOPICS).map((t) => t.length));
+  return "\nHelp topics (diazo help <topic>):\n" +
+    Object.entries(HELP_TOPICS).map(([t, what]) => `  ${t.padEnd(width)}  ${what}`).join("\n") + "\n";
+}
+
 /** The flags of the output format option. */
 export const OUTPUT_FLAGS = "-o, --output <format>";
 

@@ -18,6 +18,7 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
   // long: the family's verbs, each a short commander declaration over ops/object.ts, read in one place
   const object = program.command("object").alias("objects")
     .description("upload, download, list and share objects in buckets");
+  examples(object, ["diazo object upload myco-models house.rvt", "diazo object list myco-models"]);
 
   const upload = object.command("upload").alias("put")
     .description(

@@ -1,6 +1,6 @@
 /** `diazo oss ...`: the platform's own name for storage; `oss list` is `bucket list`. */
 import { addListCommand } from "./bucket.ts";
-import type { AnyCommand, ContextFactory } from "./command.ts";
+import { type AnyCommand, type ContextFactory, examples } from "./command.ts";
 
 /** Registers the oss family. */
 export function register(program: AnyCommand, makeCtx: ContextFactory): void {
@@ -8,4 +8,5 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
     "object storage (OSS): `oss list` is an alias of `bucket list`",
   );
   addListCommand(oss, makeCtx);
+  examples(oss, ["diazo oss list --region EMEA"]);
 }

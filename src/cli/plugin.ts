@@ -24,6 +24,7 @@ function registerToggle(plugin: AnyCommand, makeCtx: ContextFactory, enabled: bo
 function registerAliases(plugin: AnyCommand, makeCtx: ContextFactory): void {
   const alias = plugin.command("alias").alias("aliases")
     .description("command aliases: a first word replaced by a diazo command line");
+  examples(alias, ["diazo plugin alias list"]);
   registerAliasList(alias, makeCtx);
 
   const add = alias.command("add").alias("set")
@@ -55,6 +56,7 @@ function registerAliases(plugin: AnyCommand, makeCtx: ContextFactory): void {
 export function register(program: AnyCommand, makeCtx: ContextFactory): void {
   const plugin = program.command("plugin")
     .description("list, enable, disable and create plugins (diazo-<name> on PATH); manage aliases");
+  examples(plugin, ["diazo plugin list", "diazo plugin create hello"]);
 
   const list = plugin.command("list").alias("ls")
     .description("list discovered and configured plugins; warnings (not executable, shadowed, ...) on stderr")

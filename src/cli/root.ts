@@ -2,7 +2,7 @@
  * The command tree: global flags, lazily loaded families, and the translation of every failure into
  * one `error:` line, one `hint:` line and an exit code (README.md, "Errors and exit codes").
  */
-import { Command, CommanderError, Option } from "@commander-js/extra-typings";
+import { Command, CommanderError, Help, Option } from "@commander-js/extra-typings";
 import { type DiazoError, ExitCode, usageError } from "../core/errors.ts";
 import { compileQuery, isOutputFormat } from "../core/output.ts";
 import { versionText } from "../core/version.ts";
@@ -17,6 +17,7 @@ import { type Io, processIo } from "./io.ts";
 import {
   GLOBAL_OPTIONS,
   HELP_FLAGS,
+  helpTopicsSection,
   OUTPUT_FLAGS,
   PROGRAM_DESCRIPTION,
   PROGRAM_EXAMPLES,
@@ -26,6 +27,21 @@ import { globalFlagsOf, guardedRun } from "./run_common.ts";
 import { runHot } from "./hot.ts";
 
 export { CLOSED_OUTPUT_EXIT, isClosedOutput } from "./run_common.ts";
+
+/**
+ * A command's help lists the program's flags it inherits under "Inherited flags:" (as gh's
+ * INHERITED FLAGS), without -V, --version, which is the program's own.
+ */
+const INHERITED_FLAGS_HELP: Partial<Help> = {
+  showGlobalOptions: true,
+  visibleGlobalOptions(cmd) {
+    return Help.prototype.visibleGlobalOptions.call(this, cmd).filter((o) => o.long !== "--version");
+  },
+  formatItemList(heading, items, helper) {
+    const title = heading === "Global Options:" ? "Inherited flags:" : heading;
+    return Help.prototype.formatItemList.call(this, title, items, helper);
+  },
+};
 
 /** Builds the program with its global options (global_options.ts); families are attached by `runCli`. */
 export function buildProgram(io: Io): AnyCommand {
@@ -42,6 +58,7 @@ export function buildProgram(io: Io): AnyCommand {
     .version(versionText().trimEnd(), VERSION_FLAGS.flags, VERSION_FLAGS.description)
     .helpOption(HELP_FLAGS.flags, HELP_FLAGS.description)
     .showSuggestionAfterError(true)
+    .configureHelp(INHERITED_FLAGS_HELP)
     .exitOverride()
     .configureOutput({
       writeOut: (s) => io.stdout.write(s),
@@ -49,6 +66,7 @@ export function buildProgram(io: Io): AnyCommand {
       outputError: () => {}, // reported once, in our format, by runCli
     });
   examples(program, PROGRAM_EXAMPLES);
+  program.addHelpText("after", helpTopicsSection());
   return program;
 }
 
@@ -120,14 +138,22 @@ function unknownCommand(cmd: AnyCommand, path: readonly string[], word: string) 
 }
 
 /**
- * `diazo help [command...]`: the help of that command on stdout, exit 0 (as `gh help repo`); an
- * unknown command is a usage error with a suggestion.
+ * `diazo help [command...]`: the help of that command, or of a topic (help_topics.ts), on stdout,
+ * exit 0 (as `gh help repo`); an unknown command is a usage error with a suggestion.
  */
 async function showHelp(
   program: AnyCommand,
   words: readonly string[],
   makeCtx: ContextFactory,
+  io: Io,
 ): Promise<number> {
+  if (words.length === 1) {
+    const topic = (await import("./help_topics.ts")).helpTopicText(words[0]);
+    if (topic !== undefined) {
+      io.stdout.write(topic);
+      return ExitCode.ok;
+    }
+  }
   await attachFamilies(program, words[0], makeCtx);
   const { cmd, path, rest } = walkCommands(program, words);
   if (rest.length > 0) throw unknownCommand(cmd, path, rest[0]);
@@ -256,7 +282,7 @@ export async function runCommandTree(
     }
     const word = commandWordIndex(args);
     if (args[word] === "help") {
-      return await showHelp(program, args.slice(word + 1).filter((a) => !a.startsWith("-")), makeCtx);
+      return await showHelp(program, args.slice(word + 1).filter((a) => !a.startsWith("-")), makeCtx, io);
     }
     await attachFamilies(program, commandWord(args), makeCtx);
     try {

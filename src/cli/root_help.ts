@@ -9,6 +9,7 @@ import {
   GLOBAL_OPTIONS,
   type GlobalOption,
   HELP_FLAGS,
+  helpTopicsSection,
   PROGRAM_DESCRIPTION,
   PROGRAM_EXAMPLES,
   VERSION_FLAGS,
@@ -51,7 +52,7 @@ function item(term: string, termWidth: number, description: string, helpWidth: n
 
 /**
  * The help text of the program: what commander's `helpInformation()` gives at `helpWidth` columns,
- * plus the examples when `withExamples` (what `--help` prints after it).
+ * plus the examples and help topics when `withExamples` (what `--help` prints after it).
  */
 export function rootHelp(helpWidth: number | undefined, withExamples: boolean): string {
   const width = helpWidth ?? 80;
@@ -81,5 +82,6 @@ export function rootHelp(helpWidth: number | undefined, withExamples: boolean): 
   }
   const text = out.join("\n");
   if (!withExamples) return text;
-  return text + "\nExamples:\n" + PROGRAM_EXAMPLES.map((l) => `  $ ${l}`).join("\n") + "\n\n";
+  return text + "\nExamples:\n" + PROGRAM_EXAMPLES.map((l) => `  $ ${l}`).join("\n") + "\n\n" +
+    helpTopicsSection() + "\n";
 }

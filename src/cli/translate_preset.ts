@@ -22,6 +22,7 @@ function collect(value: string, previous: string[] = []): string[] {
 export function registerPresets(translate: AnyCommand, makeCtx: ContextFactory): void {
   const preset = translate.command("preset").alias("presets")
     .description("named output specs for `translate start --preset` (built in, or yours in presets.json)");
+  examples(preset, ["diazo translate preset list", "diazo translate preset show svf2"]);
 
   const list = preset.command("list").alias("ls")
     .description("list the built-in presets and yours")
