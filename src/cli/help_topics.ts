@@ -216,8 +216,10 @@ function configText(): string {
     ["plugins.json", "plugins, aliases and hooks"],
     [".env", "in the working directory: variables not already set"],
   ]) +
-    "\nPrecedence, highest first: flags (--profile, --timeout, ...), environment, .env, the profile,\n" +
-    "defaults. `diazo config profile current` shows which profile is in use and why.\n\n" +
+    "\nPrecedence, highest first: flags (--timeout, ...); a profile named for the run (--profile or\n" +
+    "DIAZO_PROFILE), whose own app is used even when SVC_*/APS_* are set; otherwise the environment, .env,\n" +
+    "the active profile of config.json, defaults. `diazo config list` shows each value in effect and its\n" +
+    "source; `diazo config profile current` which profile is in use and why.\n\n" +
     `Profile keys: ${Object.keys(PROFILE_KEYS).join(", ")}.\n\n` +
     "Settings (diazo config set <key> <value>), with their defaults:\n\n" +
     table(Object.entries(settings)) +
