@@ -40,7 +40,7 @@ Deno.test("bucket list --help shows --output, --query, --profile and --debug as 
   assert.doesNotMatch(inherited, /--version/, "--version is the program's own");
   assert.match(
     r.stdout.split("\nInherited flags:\n")[0],
-    /^  --region <region>/m,
+    /^ {2}--region <region>/m,
     "its own options come first",
   );
 });
