@@ -12,7 +12,7 @@ import {
   DEFAULT_RETRY_BASE_MS,
   DEFAULT_TIMEOUT_S,
   PROFILE_KEYS,
-  SETTING_KEYS,
+  type SETTING_KEYS,
 } from "../config/config.ts";
 import { ExitCode, type ExitCodeValue } from "../core/errors.ts";
 import { OUTPUT_FORMATS } from "../core/output.ts";
