@@ -64,7 +64,6 @@ const TABLE: readonly EndpointScope[] = [
   { method: "GET", path: "/photo-to-3d/v1/photoscene/{photosceneId}/progress", scope: "data:read" },
   { method: "GET", path: "/photo-to-3d/v1/photoscene/{photosceneId}", scope: "data:read" },
   { method: "DELETE", path: "/photo-to-3d/v1/photoscene/{photosceneId}", scope: "data:write" },
-  { method: "GET", path: "/hq/v1/accounts", scope: "account:read" },
   { method: "GET", path: "/hq/v1/accounts/{accountId}/projects", scope: "account:read" },
   { method: "GET", path: "/hq/v1/accounts/{accountId}/users", scope: "account:read" },
   { method: "POST", path: "/hq/v1/accounts/{accountId}/projects", scope: "account:write" },

@@ -35,6 +35,18 @@ const COST_ENTITIES = [
   "sco",
 ];
 
+/**
+ * How long the platform waits for a callback's 2xx before the delivery fails: 7 s (the Webhooks
+ * "Event Delivery Guarantees" page, which calls itself the authoritative source).
+ */
+export const PLATFORM_DELIVERY_WINDOW_MS = 7000;
+
+/**
+ * The budget `webhook test` holds a receiver to: answer within 5 s, the advice to receivers that
+ * leaves a margin under the platform's 7 s window.
+ */
+export const RECEIVER_ADVICE_MS = 5000;
+
 /** Every system with its events, in the order `webhook events` lists them. */
 export const WEBHOOK_SYSTEMS: readonly WebhookSystem[] = [
   {

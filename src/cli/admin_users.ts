@@ -65,7 +65,9 @@ function productsOption(value: string): { key: string; access: string }[] {
 /** Defines an account-listing command on `cmd` (`admin account list`, `acc accounts`). */
 export function defineAccountList(name: string, makeCtx: ContextFactory, spell: string): AnyCommand {
   const list = new Command(name)
-    .description("list the accounts your login (or the app) can see, with their kind: acc or bim360")
+    .description(
+      "list the accounts your login (or the app) can see (their data management hubs; needs data:read), with their kind: acc or bim360",
+    )
     .option("--limit <n>", "stop after n accounts", positiveNumber("--limit", true));
   adminOptions(list).action(async (o, command) => {
     const ctx = makeCtx(command);

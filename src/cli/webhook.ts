@@ -75,7 +75,10 @@ function addList(webhook: AnyCommand, makeCtx: ContextFactory): void {
 function addCreate(webhook: AnyCommand, makeCtx: ContextFactory): void {
   const create = webhook.command("create")
     .description("create a hook: the platform POSTs each event of that kind in the scope to the URL")
-    .requiredOption("--url <url>", "the callback: public, HTTPS in production, answering 200 within 5 s")
+    .requiredOption(
+      "--url <url>",
+      "the callback: public, HTTPS in production; the platform waits 7 s for its 2xx (answer within 5 s)",
+    )
     .requiredOption("--event <event>", "event kind, e.g. dm.version.added (see `diazo webhook events`)")
     .option("--system <system>", "the event's system (default: the one that has the event), e.g. data")
     .option("--scope <key=value>", "what to watch, e.g. folder=<folder urn> or workflow=<id>", collect)
@@ -126,7 +129,8 @@ function addDelete(webhook: AnyCommand, makeCtx: ContextFactory): void {
 function addChecks(webhook: AnyCommand, makeCtx: ContextFactory): void {
   const test = webhook.command("test")
     .description(
-      "send a sample event to a receiver as the platform would (no login); pass = HTTP 200 within 5 s",
+      "send a sample event to a receiver as the platform would (no login); pass = HTTP 200 within 5 s, " +
+        "the advice that leaves a margin under the platform's 7 s window",
     )
     .argument("<url>", "the receiver's URL")
     .option("--event <event>", "the sample's event kind", "dm.version.added")

@@ -159,7 +159,8 @@ export const CATALOG = {
   },
   webhook_unreachable: {
     message: "Webhook callback not reachable",
-    hint: "The callback URL must be public, use HTTPS and answer 200 within 5 seconds.",
+    hint:
+      "The callback URL must be public, use HTTPS and answer with a 2xx within the platform's 7 seconds (aim for 5).",
     exit: ExitCode.failure,
   },
   // --- diazo's own ---

@@ -34,7 +34,7 @@ export async function runAdminProjectList(
   deps: OpsDeps,
 ): Promise<AccountProject[]> {
   const { http, call } = await adminClient(deps, opts, false);
-  if (await resolvePlatform(http, opts.account, opts.platform) === "acc") {
+  if (await resolvePlatform(http, opts.account, opts.platform, call) === "acc") {
     return await collect(listAccountProjects(http, opts.account, { ...opts, ...call }));
   }
   // HQ takes no filters: they apply here, before --limit.
@@ -108,7 +108,7 @@ export async function runAdminProjectCreate(
 ): Promise<AccountProject> {
   const { http, call } = await adminClient(deps, opts, true);
   const { name, type, classification, jobNumber, templateId } = opts;
-  if (await resolvePlatform(http, opts.account, opts.platform) === "bim360") {
+  if (await resolvePlatform(http, opts.account, opts.platform, call) === "bim360") {
     if (templateId || classification) {
       throw usageError(
         "--template and --classification apply to ACC accounts only",

@@ -2,11 +2,17 @@
  * What every account administration verb shares: who it acts as (the user's login, or the app
  * with the user a write acts for), which API generation an account is administered with (its
  * kind: ACC Admin v1 or BIM 360 HQ v1), and `admin account list` / `acc accounts`.
+ *
+ * The kind comes from documented data only: ACC Admin v1's project list answers the projects of
+ * both generations with their `platform` (accountadmin.yaml `Project.platform`), and the accounts
+ * are the data management hubs of type `hubs:autodesk.bim360:Account` (an account id is its hub id
+ * without `b.`). No public reference lists accounts or their kind directly.
  */
 import type { AccAccountId } from "../aps/ids.ts";
-import { DiazoError, usageError } from "../core/errors.ts";
-import type { AccountProject, RegionOption } from "../services/admin.ts";
-import { type HqAccount, type HqProject, listAccounts } from "../services/admin_hq.ts";
+import { usageError } from "../core/errors.ts";
+import { type AccountProject, countAccountProjects, type RegionOption } from "../services/admin.ts";
+import type { HqProject } from "../services/admin_hq.ts";
+import { DM_ACCOUNT_HUB, listHubs } from "../services/dm.ts";
 import type { Http } from "../services/http.ts";
 import type { OpsDeps } from "./deps.ts";
 
@@ -55,22 +61,34 @@ export async function collect<T>(items: AsyncGenerator<T>): Promise<T[]> {
   return out;
 }
 
-/** The API generation of `account`: `platform` when given, else the kind the accounts list reports. */
+/** The API generation of `account`: `platform` when given, else read from its projects' `platform`. */
 export async function resolvePlatform(
   http: Http,
   account: AccAccountId,
   platform?: string,
+  call: RegionOption = {},
 ): Promise<"acc" | "bim360"> {
   if (platform === "acc" || platform === "bim360") return platform;
-  for await (const a of listAccounts(http)) {
-    if (a.id === account) return a.platform === "bim360" ? "bim360" : "acc";
-  }
-  throw new DiazoError("dm_not_found", {
-    params: {
-      what: `account ${account}`,
-      hint: "List the accounts your login can see with `diazo acc accounts`.",
-    },
-  });
+  const kind = await accountKind(http, account, call);
+  if (kind) return kind;
+  throw usageError(
+    `cannot tell whether account ${account} is ACC or BIM 360: it has no projects to tell by`,
+    "Name its kind: add --platform acc or --platform bim360.",
+  );
+}
+
+/**
+ * An account's kind from its projects: ACC when it has an ACC project (an ACC account also holds
+ * the BIM 360 projects it was upgraded from), BIM 360 when it has only BIM 360 ones, undefined when
+ * it has none.
+ */
+async function accountKind(
+  http: Http,
+  account: AccAccountId,
+  call: RegionOption,
+): Promise<"acc" | "bim360" | undefined> {
+  if (await countAccountProjects(http, account, { ...call, platform: "acc" }) > 0) return "acc";
+  return await countAccountProjects(http, account, call) > 0 ? "bim360" : undefined;
 }
 
 /**
@@ -88,11 +106,31 @@ export function hqProjectView(p: HqProject, platform = "bim360"): AccountProject
   };
 }
 
-/** `admin account list` / `acc accounts`: the accounts the login (or the app) can see, every page up to `limit`. */
+/** An account as `admin account list` answers it; `platform` "" when it has no project to tell by. */
+export interface AccountRow {
+  id: string;
+  name: string;
+  region?: string;
+  platform: string;
+  /** Its data management hub id (`b.` + the account id). */
+  hubId: string;
+}
+
+/** `admin account list` / `acc accounts`: the accounts the login (or the app) can see, up to `limit`. */
 export async function runAccountList(
   opts: AdminAuth & { limit?: number },
   deps: OpsDeps,
-): Promise<HqAccount[]> {
+): Promise<AccountRow[]> {
   const { http } = await adminClient(deps, opts, false);
-  return await collect(listAccounts(http, { limit: opts.limit }));
+  const hubs = (await listHubs(http)).items.filter((h) =>
+    (h.attributes.extension as { type?: string } | undefined)?.type === DM_ACCOUNT_HUB
+  ).slice(0, opts.limit);
+  const rows: AccountRow[] = [];
+  for (const hub of hubs) {
+    const id = hub.id.replace(/^b\./, "") as AccAccountId;
+    const region = typeof hub.attributes.region === "string" ? hub.attributes.region : undefined;
+    const kind = await accountKind(http, id, { region });
+    rows.push({ id, name: String(hub.attributes.name ?? ""), region, platform: kind ?? "", hubId: hub.id });
+  }
+  return rows;
 }

@@ -94,7 +94,7 @@ export async function runAdminCompanyList(
   deps: OpsDeps,
 ): Promise<AccountCompany[]> {
   const { http, call } = await adminClient(deps, opts, false);
-  const list = await resolvePlatform(http, opts.account, opts.platform) === "acc"
+  const list = await resolvePlatform(http, opts.account, opts.platform, call) === "acc"
     ? listAccCompanies(http, opts.account, { ...call, limit: opts.limit })
     : listHqCompanies(http, opts.account, { ...call, limit: opts.limit });
   return await collect(list);

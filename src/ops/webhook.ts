@@ -63,8 +63,8 @@ export async function runWebhookList(
 
 /** The explanation of an inactive hook and its remedy, as commands. */
 export function inactiveRemedy(h: Pick<HookDetails, "hookId" | "system" | "event" | "callbackUrl">): string {
-  return `hook ${h.hookId} (${h.event}) is inactive: its callback ${h.callbackUrl} did not answer HTTP 200 ` +
-    `within 5 seconds, so the platform stopped delivering to it. Delete and recreate it: ` +
+  return `hook ${h.hookId} (${h.event}) is inactive: its callback ${h.callbackUrl} did not answer with a 2xx ` +
+    `within the platform's 7 seconds, so the platform stopped delivering to it. Delete and recreate it: ` +
     `diazo webhook delete ${h.hookId} --system ${h.system} --event ${h.event}, then diazo webhook create ` +
     `--url ${h.callbackUrl} --event ${h.event} ... (check it first with diazo webhook test ${h.callbackUrl})`;
 }

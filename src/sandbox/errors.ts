@@ -2,7 +2,7 @@
  * What a handler throws when the platform would refuse a request, and the one place that turns it
  * into that service's error body: the gateway's `{developerMessage, errorCode, moreInfo}`, OAuth's
  * `{error, error_description}`, OSS's `{reason}`, S3's and the CDN's XML, data management's
- * JSON:API `errors[]`, Model Derivative's and Design Automation's `{diagnostic}`, account
+ * JSON:API `errors[]`, Model Derivative's `{diagnostic}`, Design Automation's bare string, account
  * administration's `{code, message}` and the control API's `{error}`.
  */
 
@@ -100,7 +100,8 @@ export function renderError(e: SandboxError): Response {
         ...Object.fromEntries(new Headers(headers)),
       });
     case "da":
-      return json(status, { diagnostic: f.diagnostic }, headers);
+      // The platform answers a bare JSON string (aps-api.md §7.6, recorded traffic of the DA SDK).
+      return json(status, f.diagnostic, headers);
     case "admin":
       return json(status, { code: f.code, message: f.message }, headers);
     case "control":
@@ -147,7 +148,7 @@ export function derivativeError(status: number, diagnostic: string): SandboxErro
   return new SandboxError(status, { service: "derivative", diagnostic });
 }
 
-/** A Design Automation refusal: `{"diagnostic"}`. */
+/** A Design Automation refusal: a bare JSON string, e.g. `"Cannot modify alias that does not exist."`. */
 export function daError(status: number, diagnostic: string): SandboxError {
   return new SandboxError(status, { service: "da", diagnostic });
 }

@@ -18,6 +18,8 @@ export interface Route {
   pattern: string;
   /** The token needs any one of these; empty for a public route. */
   scopes: readonly string[];
+  /** The service also takes `Authorization: <token>` without the `Bearer` scheme. */
+  bareToken?: boolean;
   handler: Handler;
 }
 
@@ -89,7 +91,9 @@ export async function dispatch(router: Router, req: Request, ctx: RequestContext
     const found = router.match(req.method, ctx.url.pathname);
     if (!found) throw notFound();
     ctx.params = found.params;
-    if (found.route.scopes.length > 0) await requireBearer(req, ctx, found.route.scopes);
+    if (found.route.scopes.length > 0) {
+      await requireBearer(req, ctx, found.route.scopes, found.route.bareToken);
+    }
     return await found.route.handler(req, ctx);
   } catch (e) {
     if (e instanceof SandboxError) return renderError(e);

@@ -114,6 +114,22 @@ export function projectUsersRequest(projectId: AccProjectId, opts: RegionOption 
   };
 }
 
+/** How many projects of an account (in the call's region) are on `platform`, or on any platform. */
+export async function countAccountProjects(
+  http: Http,
+  accountId: AccAccountId,
+  opts: RegionOption & { platform?: string } = {},
+): Promise<number> {
+  const res = await http.request<{ pagination?: { totalResults?: number }; results?: unknown[] }>({
+    path: `${ADMIN}/accounts/${segment(accountId)}/projects`,
+    headers: adminHeaders(opts),
+    query: { limit: 1, "filter[platform]": opts.platform },
+    key: `account ${accountId}`,
+    scope: ACCOUNT_READ,
+  });
+  return res.data.pagination?.totalResults ?? res.data.results?.length ?? 0;
+}
+
 /** Every project of an account that passes the filters, following every page. */
 export function listAccountProjects(
   http: Http,

@@ -1,7 +1,7 @@
 /**
- * Account administration, BIM 360 HQ v1: the accounts a login can
- * see, a BIM 360 account's projects (list, create), a project update, the account's member
- * directory (list, add) and its companies. HQ answers plain JSON arrays paged by `limit`/`offset`
+ * Account administration, BIM 360 HQ v1: a BIM 360 account's
+ * projects (list, create), a project update, the account's member directory (list, add) and its
+ * companies. HQ answers plain JSON arrays paged by `limit`/`offset`
  * with no total, so a page shorter than the page size is the last; its fields are snake_case.
  */
 import type { AccAccountId, AccProjectId } from "../aps/ids.ts";
@@ -19,15 +19,6 @@ import { segment } from "./path.ts";
 const HQ_PAGE = 100;
 
 const HQ = "/hq/v1/accounts";
-
-/** An account a login can see; `platform` tells ACC from BIM 360 (the API generation to use). */
-export interface HqAccount {
-  id: string;
-  name: string;
-  region?: string;
-  platform?: string;
-  [field: string]: unknown;
-}
 
 /** A project of a BIM 360 account (HQ, snake_case fields; accountadmin.yaml `ProjectPatch`). */
 export interface HqProject {
@@ -101,14 +92,6 @@ async function* hqList<T>(
     }
     if (page.length < HQ_PAGE) return;
   }
-}
-
-/** Every account the login can see (the app: every account it is provisioned for). */
-export function listAccounts(
-  http: Http,
-  opts: RegionOption & { limit?: number } = {},
-): AsyncGenerator<HqAccount> {
-  return hqList<HqAccount>(http, HQ, { ...opts, region: undefined, key: "accounts" });
 }
 
 /** Every user of an account's member directory. */

@@ -19,6 +19,9 @@ export interface DmResource {
   links?: Record<string, unknown>;
 }
 
+/** The hub type of an ACC or BIM 360 account (datamanagement.yaml's hub `extension.type`). */
+export const DM_ACCOUNT_HUB = "hubs:autodesk.bim360:Account";
+
 /** `page[limit]` of list requests: the platform's maximum, so that a list takes the fewest requests. */
 export const DM_PAGE_LIMIT = 200;
 

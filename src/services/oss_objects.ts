@@ -61,8 +61,8 @@ export function objectsRequest(bucketKey: BucketKey, prefix?: string): RequestSp
   };
 }
 
-/** The optional fields object details ask for (oss.yaml `with`). */
-const DETAIL_FIELDS = ["createdDate", "lastAccessedDate", "lastModifiedDate"] as const;
+/** The optional field object details ask for: oss.yaml types `with` as one value, as the official SDK sends it. */
+const DETAIL_FIELD = "createdDate";
 
 /** An object's details, with its dates. */
 export async function getObject(
@@ -71,8 +71,8 @@ export async function getObject(
   objectKey: ObjectKey,
 ): Promise<ObjectDetails> {
   const res = await http.request<ObjectDetails>({
-    // The contract takes one value per `with` parameter, repeated; `query` holds one value per name.
-    path: objectPath(bucketKey, objectKey, `/details?${DETAIL_FIELDS.map((f) => `with=${f}`).join("&")}`),
+    path: objectPath(bucketKey, objectKey, "/details"),
+    query: { with: DETAIL_FIELD },
     resource: "object",
     key: objectKey,
     scope: "data:read",

@@ -63,13 +63,33 @@ Deno.test("contract: accountadmin.yaml", async () => {
         const op = "POST /hq/v1/accounts/{account_id}/users";
         const params = { account_id: w.accountId };
         const json = { email: "contract.user@example.com", first_name: "Contract", last_name: "User" };
-        await expect(s, w, op, 201, { json, params });
+        w.hqUserId = (await expect(s, w, op, 201, { json, params })).json.id;
         await expect(s, w, op, 409, { json, params });
         await expect(s, w, op, 400, { json: { email: "not-an-address" }, params });
       },
-      "POST /hq/v1/accounts/{account_id}/users/import": { notServed: HQ },
-      "GET /hq/v1/accounts/{account_id}/users/{user_id}": { notServed: HQ },
-      "PATCH /hq/v1/accounts/{account_id}/users/{user_id}": { notServed: HQ },
+      "POST /hq/v1/accounts/{account_id}/users/import": async (s, w) => {
+        const op = "POST /hq/v1/accounts/{account_id}/users/import";
+        const json = [{ email: "contract.import@example.com" }, { email: "contract.user@example.com" }];
+        const a = await expect(s, w, op, 201, { json, params: { account_id: w.accountId } });
+        assert.deepEqual([a.json.success, a.json.failure], [1, 1], "the known e-mail fails alone");
+      },
+      "GET /hq/v1/accounts/{account_id}/users/{user_id}": async (s, w) => {
+        const op = "GET /hq/v1/accounts/{account_id}/users/{user_id}";
+        await expect(s, w, op, 200, { params: { account_id: w.accountId, user_id: w.hqUserId } });
+        await expect(s, w, op, 404, { params: { account_id: w.accountId, user_id: "nobody" } });
+      },
+      "PATCH /hq/v1/accounts/{account_id}/users/{user_id}": async (s, w) => {
+        const op = "PATCH /hq/v1/accounts/{account_id}/users/{user_id}";
+        const params = { account_id: w.accountId, user_id: w.hqUserId };
+        const companies = await s.call(
+          "GET /hq/v1/accounts/{account_id}/companies",
+          `/hq/v1/accounts/${w.accountId}/companies`,
+          { token: w.t },
+        );
+        await expect(s, w, op, 200, { json: { company_id: companies.json[0].id }, params });
+        // A pending user's status cannot change (accountadmin.yaml `UserPatchPayload.status`).
+        await expect(s, w, op, 400, { json: { status: "inactive" }, params });
+      },
       "GET /hq/v1/accounts/{account_id}/users/search": { notServed: HQ },
       "GET /hq/v1/accounts/{account_id}/business_units_structure": { notServed: HQ },
       "PUT /hq/v1/accounts/{account_id}/business_units_structure": { notServed: HQ },
@@ -79,8 +99,19 @@ Deno.test("contract: accountadmin.yaml", async () => {
         w.userId = (await expect(s, w, op, 201, { json })).json.id;
         await expect(s, w, op, 400, { json: { email: "contract.member@example.com" } });
       },
-      "POST /construction/admin/v2/projects/{projectId}/users:import": { notServed: ADMIN_MORE },
-      "GET /construction/admin/v1/projects/{projectId}/users/{userId}": { notServed: ADMIN_MORE },
+      "POST /construction/admin/v2/projects/{projectId}/users:import": async (s, w) => {
+        const op = "POST /construction/admin/v2/projects/{projectId}/users:import";
+        const json = {
+          users: [{ email: "contract.imported@example.com", products: [{ key: "docs", access: "member" }] }],
+        };
+        await expect(s, w, op, 202, { json });
+        await expect(s, w, op, 400, { json: { users: [] } });
+      },
+      "GET /construction/admin/v1/projects/{projectId}/users/{userId}": async (s, w) => {
+        const op = "GET /construction/admin/v1/projects/{projectId}/users/{userId}";
+        await expect(s, w, op, 200);
+        await expect(s, w, op, 404, { params: { userId: "nobody" } });
+      },
       "PATCH /construction/admin/v1/projects/{projectId}/users/{userId}": { notServed: ADMIN_MORE },
       "DELETE /construction/admin/v1/projects/{projectId}/users/{userId}": async (s, w) => {
         const op = "DELETE /construction/admin/v1/projects/{projectId}/users/{userId}";

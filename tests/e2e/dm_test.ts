@@ -138,7 +138,7 @@ Deno.test("dm e2e: the personal hub needs a user's login; with one, commands act
     const auto = await diazo(["hub", "list", "-o", "json"], { env });
     assert.equal(auto.code, 0, auto.stderr);
     const appHubs = json<Row[]>(auto);
-    assert.deepEqual(appHubs.map((h) => h.id.slice(0, 2)), ["b."]);
+    assert.deepEqual(appHubs.map((h) => h.id.slice(0, 2)), ["b.", "b."], "the ACC and the BIM 360 account");
     assert.match(
       auto.stderr,
       /^warning: no user login: acting as the app, which sees only the hubs and projects it was provisioned for/m,
@@ -175,13 +175,16 @@ Deno.test("dm e2e: the personal hub needs a user's login; with one, commands act
       { mode: 0o600 },
     );
     const userHubs = await ok(env, ["hub", "list"]);
-    assert.deepEqual(userHubs.map((h) => h.id.slice(0, 2)).sort(), ["a.", "b."]);
+    assert.deepEqual(userHubs.map((h) => h.id.slice(0, 2)).sort(), ["a.", "b.", "b."]);
     const personal = userHubs.find((h) => h.id.startsWith("a."))!;
     assert.equal(personal.hubType, "PersonalHub");
     const projects = await ok(env, ["project", "list", personal.id]);
     assert.equal(projects[0].projectType, "personal");
     // --as app forces the app's token: the personal hub is out of reach again.
-    assert.deepEqual((await ok(env, ["hub", "list", "--as", "app"])).map((h) => h.id.slice(0, 2)), ["b."]);
+    assert.deepEqual((await ok(env, ["hub", "list", "--as", "app"])).map((h) => h.id.slice(0, 2)), [
+      "b.",
+      "b.",
+    ]);
     const denied = await diazo(["project", "list", personal.id, "--as", "app"], { env });
     assert.equal(denied.code, 3);
     assert.match(denied.stderr, /Authentication required \(3-legged OAuth\)/);

@@ -230,7 +230,9 @@ export async function withSandboxHome<T>(
 export async function requestLog(
   url: string,
   pathPrefix?: string,
-): Promise<{ method: string; path: string; status: number; time: string | number }[]> {
+): Promise<
+  { method: string; path: string; status: number; time: string | number; query: Record<string, string> }[]
+> {
   const res = await fetch(
     `${url}/_sandbox/requests${pathPrefix ? `?path=${encodeURIComponent(pathPrefix)}` : ""}`,
   );

@@ -143,7 +143,7 @@ Deno.test("serve: initialize, tools/list as snapshotted, and a call of every too
     const hubs = await call("hub_list");
     assert.deepEqual(
       hubs.items.map((h: { id: string }) => h.id.slice(0, 2)),
-      ["b."],
+      ["b.", "b."],
       "an app sees no personal hub",
     );
     const hub = hubs.items[0].id;
@@ -392,14 +392,14 @@ Deno.test("serve: with a user login, auth auto sees the personal hub; the app al
       assert.ok(!status.how_to_log_in.some((h: string) => h.includes("auth login")));
       const auto = await ok(serve.client, "hub_list");
       const prefixes = auto.items.map((h: { id: string }) => h.id.slice(0, 2)).sort();
-      assert.deepEqual(prefixes, ["a.", "b."]);
+      assert.deepEqual(prefixes, ["a.", "b.", "b."]);
       const personal = auto.items.find((h: { id: string }) => h.id.startsWith("a.")).id;
       assert.ok((await ok(serve.client, "project_list", { hub_id: personal })).count >= 1);
       const asApp = await fails(serve.client, "project_list", { hub_id: personal, auth: "app" });
       assert.match(asApp.message, /only with a user's login/);
       assert.match(asApp.hint, /auth "user".*diazo auth login/);
       const appHubs = await ok(serve.client, "hub_list", { auth: "app" });
-      assert.deepEqual(appHubs.items.map((h: { id: string }) => h.id.slice(0, 2)), ["b."]);
+      assert.deepEqual(appHubs.items.map((h: { id: string }) => h.id.slice(0, 2)), ["b.", "b."]);
     } finally {
       await serve.close();
     }

@@ -199,7 +199,7 @@ Deno.test("token: the configured TTL sets expires_in and exp", async () => {
       device_flow: false,
       device_interval_seconds: 5,
       da_health: {},
-      webhook_timeout_ms: 5000,
+      webhook_timeout_ms: 7000,
       webhook_retries: 8,
       webhook_retry_delay_ms: 20_000,
       webhook_failure_limit: 5,

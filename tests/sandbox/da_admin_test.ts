@@ -46,7 +46,7 @@ Deno.test("da: engines come in pages of 10 linked by paginationToken; details an
 
     const bad = await api(sb, "GET", `${DA}/engines?page=not-a-token`, t);
     assert.equal(bad.status, 400);
-    assert.match(bad.json.diagnostic, /pagination token/);
+    assert.match(bad.json, /pagination token/);
 
     const one = await api(sb, "GET", `${DA}/engines/${encodeURIComponent("Autodesk.Revit+2024")}`, t);
     assert.equal(one.status, 200);
@@ -61,7 +61,7 @@ Deno.test("da: engines come in pages of 10 linked by paginationToken; details an
     assert.equal(one.json.productVersion, "2024");
     const missing = await api(sb, "GET", `${DA}/engines/${encodeURIComponent("Autodesk.Revit+1999")}`, t);
     assert.equal(missing.status, 404);
-    assert.match(missing.json.diagnostic, /Autodesk\.Revit\+1999/);
+    assert.match(missing.json, /Autodesk\.Revit\+1999/);
     // Another region of the service answers the same; an unknown one does not exist.
     assert.equal((await api(sb, "GET", "/da/us-west/v3/engines", t)).json.data[0], all[0]);
     assert.equal((await api(sb, "GET", "/da/eu-north/v3/engines", t)).status, 404);
@@ -347,5 +347,20 @@ Deno.test("admin: GET needs account:read, POST account:write; a 2-legged token g
       "user-id": SANDBOX_USER.userid,
     });
     assert.equal(actingFor.status, 202, JSON.stringify(actingFor.json));
+  });
+});
+
+Deno.test("da: the app's service limits and shares answer as the platform's recorded traffic", async () => {
+  await withSandbox(async (sb) => {
+    const t = await token(sb, "code:all");
+    const limits = await api(sb, "GET", `${DA}/servicelimits/me`, t);
+    assert.equal(limits.status, 200, JSON.stringify(limits.json));
+    assert.equal(limits.json.frontendLimits.limitAppUploadSizeInMB, 100);
+    assert.equal(limits.json.backendLimits.Revit.limitProcessingTimeSec, 10800);
+    const shares = await api(sb, "GET", `${DA}/shares`, t);
+    assert.deepEqual([shares.status, shares.json], [200, { paginationToken: null, data: [] }]);
+    const refused = await api(sb, "GET", `${DA}/engines/Autodesk.Nothing+1`, t);
+    assert.equal(refused.status, 404);
+    assert.equal(typeof refused.json, "string", "an error is a bare JSON string");
   });
 });

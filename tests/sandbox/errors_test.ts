@@ -77,7 +77,7 @@ Deno.test("errors: each service's refusal renders in that service's body shape",
     "Model Derivative's headers",
   );
   const da = await rendered(daError(409, "taken"));
-  assert.deepEqual(JSON.parse(da.text), { diagnostic: "taken" });
+  assert.deepEqual(JSON.parse(da.text), "taken", "Design Automation answers a bare JSON string");
   assert.equal(da.headers.get("x-ads-app-identifier"), null, "Design Automation has no x-ads headers");
 
   const admin = await rendered(adminError(404, "ERR_NOT_FOUND", "Project 'p' not found"));
@@ -121,7 +121,7 @@ Deno.test("errors: dispatch renders a thrown SandboxError and lets any other err
   const refused = await go("/refuse");
   assert.deepEqual([refused.status, await refused.json()], [404, { reason: "Bucket not found" }]);
   const sync = await go("/sync");
-  assert.deepEqual([sync.status, await sync.json()], [400, { diagnostic: "nope" }]);
+  assert.deepEqual([sync.status, await sync.json()], [400, "nope"]);
   const unknown = await go("/nowhere");
   assert.equal(unknown.status, 404);
   assert.equal((await unknown.json()).errorCode, "SANDBOX-404");

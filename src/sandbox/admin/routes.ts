@@ -37,6 +37,7 @@ import {
 } from "./common.ts";
 import { hqRoutes } from "./routes_hq.ts";
 import { memberRoutes } from "./routes_members.ts";
+import { userRoutes } from "./routes_users.ts";
 import { type AdminAccount, type AdminProject, PROJECT_PROVISION_MS, projectStatus } from "./store.ts";
 
 const TEXT_MATCHES = ["contains", "startsWith", "endsWith", "equals"];
@@ -217,6 +218,7 @@ export const adminRoutes: readonly Route[] = [
   { method: "GET", pattern: `${ADMIN}/projects/:projectId`, scopes: READ, handler: getProject },
   { method: "GET", pattern: `${ADMIN}/projects/:projectId/users`, scopes: READ, handler: listProjectUsers },
   { method: "GET", pattern: "/hq/v1/accounts/:accountId/users", scopes: READ, handler: listAccountUsers },
+  ...userRoutes,
   ...hqRoutes,
   ...memberRoutes,
 ];

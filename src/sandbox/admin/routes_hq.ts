@@ -1,13 +1,13 @@
 /**
- * BIM 360 HQ v1 account administration: the accounts a caller can
- * see, a BIM 360 account's projects (list, create), a project update (PATCH, any account's project),
- * adding a user to an account's member directory, and the account's companies.
+ * BIM 360 HQ v1 account administration: a BIM 360 account's
+ * projects (list, create), a project update (PATCH, any account's project), adding a user to an
+ * account's member directory, and the account's companies. There is no accounts list: no public
+ * reference has one (accounts are the data management hubs).
  *
  * HQ answers plain JSON arrays paged by `limit`/`offset` (default 10, at most 100) with snake_case
  * fields; a project has the fields of accountadmin.yaml's `ProjectPatch`, a user those of `User`.
  * The project list and create answer only for BIM 360 accounts: an ACC account's projects are
- * administered through ACC Admin v1 (400 here). The accounts list is not in accountadmin.yaml;
- * the sandbox answers `[{id, name, region, platform}]`, `platform` telling the generation apart.
+ * administered through ACC Admin v1 (400 here).
  */
 
 import { EMAIL_PATTERN, HQ_PROJECT_STATUSES } from "../../aps/admin.ts";
@@ -27,14 +27,7 @@ import {
   storeNewProject,
   window,
 } from "./common.ts";
-import {
-  type AdminAccount,
-  type AdminProject,
-  type AdminUser,
-  DEFAULT_ADMIN_REGION,
-  projectStatus,
-  seedGuid,
-} from "./store.ts";
+import { type AdminAccount, type AdminProject, type AdminUser, projectStatus, seedGuid } from "./store.ts";
 
 const HQ = "/hq/v1/accounts";
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -82,15 +75,6 @@ function bim360Account(ctx: RequestContext): AdminAccount {
     );
   }
   return acc;
-}
-
-function listAccounts(_req: Request, ctx: RequestContext): Response {
-  const win = window(ctx, 10, 100);
-  const uid = ctx.token?.userid;
-  const visible = [...ctx.sandbox.admin.accounts.values()]
-    .filter((a) => !uid || a.users.some((u) => u.uid === uid))
-    .map((a) => ({ id: a.id, name: a.name, region: DEFAULT_ADMIN_REGION, platform: a.platform ?? "acc" }));
-  return json(200, visible.slice(win.offset, win.offset + win.limit));
 }
 
 function listProjects(req: Request, ctx: RequestContext): Response {
@@ -232,11 +216,13 @@ export function addAccountUser(
   return user;
 }
 
-async function createUser(req: Request, ctx: RequestContext): Promise<Response> {
-  const region = requestRegion(req);
-  const acc = account(ctx);
-  checkActor(req, ctx, acc);
-  const b = await objectBody(req);
+/** Adds the user a `UserPayload` describes to the account's directory; throws the platform's 400 or 409. */
+export function addUserFrom(
+  b: Record<string, unknown>,
+  acc: AdminAccount,
+  region: string,
+  now: number,
+): AdminUser {
   const problem = badText("email", b.email, 255, true) ??
     (EMAIL_PATTERN.test(String(b.email).trim()) ? undefined : "'email' must be an e-mail address") ??
     badText("company_id", b.company_id, 255) ?? badText("first_name", b.first_name, 255) ??
@@ -248,12 +234,20 @@ async function createUser(req: Request, ctx: RequestContext): Promise<Response> 
   const user = addAccountUser(acc, {
     email: b.email as string,
     region,
-    now: nowMs(ctx.sandbox.clock),
+    now,
     companyId: b.company_id as string | undefined,
     first: b.first_name as string | undefined,
     last: b.last_name as string | undefined,
   });
   if (typeof b.job_title === "string") user.jobTitle = b.job_title;
+  return user;
+}
+
+async function createUser(req: Request, ctx: RequestContext): Promise<Response> {
+  const region = requestRegion(req);
+  const acc = account(ctx);
+  checkActor(req, ctx, acc);
+  const user = addUserFrom(await objectBody(req), acc, region, nowMs(ctx.sandbox.clock));
   return json(201, hqUserBody(user, acc));
 }
 
@@ -278,7 +272,6 @@ const WRITE = ["account:write"];
 
 /** Routes of BIM 360 HQ v1 account administration (beside the users list of routes.ts). */
 export const hqRoutes: readonly Route[] = [
-  { method: "GET", pattern: HQ, scopes: READ, handler: listAccounts },
   { method: "GET", pattern: `${HQ}/:accountId/projects`, scopes: READ, handler: listProjects },
   { method: "POST", pattern: `${HQ}/:accountId/projects`, scopes: WRITE, handler: createProject },
   { method: "PATCH", pattern: `${HQ}/:accountId/projects/:projectId`, scopes: WRITE, handler: updateProject },

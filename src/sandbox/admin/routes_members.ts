@@ -24,7 +24,7 @@ import {
   window,
 } from "./common.ts";
 import { addAccountUser } from "./routes_hq.ts";
-import type { AdminAccount, AdminMember } from "./store.ts";
+import type { AdminAccount, AdminMember, AdminProject } from "./store.ts";
 
 const ADMIN = "/construction/admin/v1";
 
@@ -54,13 +54,15 @@ function memberProblem(b: Record<string, unknown>, acc: AdminAccount): string | 
   return undefined;
 }
 
-async function addMember(req: Request, ctx: RequestContext): Promise<Response> {
-  const { project, acc } = projectOr404(req, ctx);
-  actingUser(req, ctx, acc);
-  const b = await objectBody(req);
+/** Adds the member a `ProjectUserPayload` describes to `project`; throws the platform's 400 or 409. */
+export function addMemberFrom(
+  b: Record<string, unknown>,
+  project: AdminProject,
+  acc: AdminAccount,
+  now: number,
+): AdminMember {
   const problem = memberProblem(b, acc);
   if (problem) throw adminError(400, "ERR_BAD_INPUT", problem);
-  const now = nowMs(ctx.sandbox.clock);
   const email = (b.email as string).trim().toLowerCase();
   const user = acc.users.find((u) => u.email.toLowerCase() === email) ??
     addAccountUser(acc, { email, region: project.region, now, companyId: b.companyId as string | undefined });
@@ -76,6 +78,14 @@ async function addMember(req: Request, ctx: RequestContext): Promise<Response> {
     addedMs: now,
   };
   acc.members.set(project.id, [...members, member]);
+  return member;
+}
+
+async function addMember(req: Request, ctx: RequestContext): Promise<Response> {
+  const { project, acc } = projectOr404(req, ctx);
+  actingUser(req, ctx, acc);
+  const b = await objectBody(req);
+  const member = addMemberFrom(b, project, acc, nowMs(ctx.sandbox.clock));
   return json(201, projectUserBody(member, project, acc));
 }
 

@@ -10,7 +10,7 @@
  */
 
 import { createHash } from "node:crypto";
-import { dmWorld } from "../dm/world.ts";
+import { BIM360_HUB_NAME, dmWorld } from "../dm/world.ts";
 import { SANDBOX_USER } from "../auth/users.ts";
 import type { ServiceStore } from "../store.ts";
 
@@ -57,7 +57,7 @@ export interface AdminUser {
   firstName: string;
   lastName: string;
   role: "account_admin" | "account_user";
-  status: "active" | "pending";
+  status: "active" | "pending" | "inactive";
   companyId: string;
   jobTitle: string;
   createdMs: number;
@@ -268,7 +268,9 @@ export function seedAccount(): AdminAccount {
 
 /** The id of the seeded BIM 360 account (administered through HQ v1). */
 export function seededBim360AccountId(): string {
-  return seedGuid("account/bim360");
+  const hub = [...dmWorld().hubs.values()].find((h) => h.name === BIM360_HUB_NAME);
+  if (!hub) throw new Error("the data management seed has no BIM 360 hub");
+  return hub.id.slice(2);
 }
 
 /**
@@ -325,7 +327,7 @@ export function seedBim360Account(): AdminAccount {
   ]);
   return {
     id,
-    name: "Diazo Legacy (BIM 360)",
+    name: BIM360_HUB_NAME,
     platform: "bim360",
     projects: new Map(projects.map((p) => [p.id, p])),
     users,

@@ -22,22 +22,28 @@ export function insufficientScope(): SandboxError {
   return gatewayError(403, "Token does not have the privilege for this request.", "AUTH-012");
 }
 
-/** The token of an `Authorization: Bearer <token>` header, if there is one. */
-export function bearerToken(req: Request): string | undefined {
-  const m = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.get("authorization") ?? "");
-  return m?.[1];
+/**
+ * The token of an `Authorization: Bearer <token>` header, if there is one; with `bare`, also of
+ * `Authorization: <token>` (how the official SDK's getUserInfo sends it).
+ */
+export function bearerToken(req: Request, bare = false): string | undefined {
+  const header = req.headers.get("authorization") ?? "";
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (m) return m[1];
+  return bare && /^[^\s]+$/.test(header) ? header : undefined;
 }
 
 /**
- * Requires a bearer token holding any of `scopes`: stores its claims (and client id) in `ctx`, or
+ * Requires a bearer token (or, with `bare`, a token without the scheme) holding any of `scopes`: stores its claims (and client id) in `ctx`, or
  * throws the gateway's refusal.
  */
 export async function requireBearer(
   req: Request,
   ctx: RequestContext,
   scopes: readonly string[],
+  bare = false,
 ): Promise<void> {
-  const token = bearerToken(req);
+  const token = bearerToken(req, bare);
   if (!token) throw invalidToken();
   const check = await checkAccessToken(ctx.sandbox.auth, token);
   if (!check.ok) throw check.problem === "expired" ? expiredToken() : invalidToken();

@@ -24,5 +24,6 @@ function getUserInfo(_req: Request, ctx: RequestContext): Response {
 
 /** Routes of the user-profile service. */
 export const userInfoRoutes: readonly Route[] = [
-  { method: "GET", pattern: "/userinfo", scopes: USERINFO_SCOPES, handler: getUserInfo },
+  // The official SDK's getUserInfo and Autodesk's tutorials send the token without `Bearer`.
+  { method: "GET", pattern: "/userinfo", scopes: USERINFO_SCOPES, bareToken: true, handler: getUserInfo },
 ];

@@ -3,8 +3,9 @@
  * items and the service's health, under `/da/us-east/v3` (and `/da/us-west/v3`), all with scope
  * `code:all`; plus the storage the platform hands out signed links to (packages, reports).
  *
- * Lists answer a page object (paging.ts). The platform's error body for this service is not
- * documented; the sandbox answers `{"diagnostic": "..."}`.
+ * Lists answer a page object (paging.ts). Errors are a bare JSON string, as the platform's recorded
+ * answers are (`"Cannot modify alias that does not exist."`). The app's service limits answer the
+ * recorded shape; `/shares` lists no shares (the sandbox shares nothing).
  */
 
 import type { RequestContext } from "../context.ts";
@@ -68,6 +69,33 @@ function deleteApp(_req: Request, ctx: RequestContext): Response {
   return empty(200);
 }
 
+/** The recorded answer of `GET /servicelimits/me` (aps-api.md §7.6). */
+const SERVICE_LIMITS = {
+  frontendLimits: {
+    limitPayloadSizeInKB: 16,
+    limitVersions: 100,
+    limitAliases: 100,
+    limitPublicAliases: 0,
+    limitAppUploadSizeInMB: 100,
+  },
+  backendLimits: {
+    AutoCAD: { limitProcessingTimeSec: 100, limitTotalUncompressedAppsSizeInMB: 500 },
+    Revit: { limitProcessingTimeSec: 10800, limitTotalUncompressedAppsSizeInMB: 500 },
+    Inventor: { limitProcessingTimeSec: 900, limitTotalUncompressedAppsSizeInMB: 500 },
+    "3dsMax": { limitProcessingTimeSec: 3600, limitTotalUncompressedAppsSizeInMB: 500 },
+  },
+};
+
+function getServiceLimits(_req: Request, ctx: RequestContext): Response {
+  callerApp(ctx);
+  return json(200, SERVICE_LIMITS);
+}
+
+function listShares(_req: Request, ctx: RequestContext): Response {
+  callerApp(ctx);
+  return page([], ctx);
+}
+
 function listEngines(_req: Request, ctx: RequestContext): Response {
   return page(DA_ENGINES.map((e) => e.id), ctx);
 }
@@ -114,6 +142,8 @@ export const daRoutes: readonly Route[] = [
   { method: "GET", pattern: `${base}/forgeapps/me`, scopes: SCOPES, handler: inRegion(getNickname) },
   { method: "PATCH", pattern: `${base}/forgeapps/me`, scopes: SCOPES, handler: inRegion(setNickname) },
   { method: "DELETE", pattern: `${base}/forgeapps/me`, scopes: SCOPES, handler: inRegion(deleteApp) },
+  { method: "GET", pattern: `${base}/servicelimits/me`, scopes: SCOPES, handler: inRegion(getServiceLimits) },
+  { method: "GET", pattern: `${base}/shares`, scopes: SCOPES, handler: inRegion(listShares) },
   { method: "GET", pattern: `${base}/engines`, scopes: SCOPES, handler: inRegion(listEngines) },
   { method: "GET", pattern: `${base}/engines/:id`, scopes: SCOPES, handler: inRegion(getEngine) },
   { method: "GET", pattern: `${base}/appbundles`, scopes: SCOPES, handler: inRegion(listAppBundles) },

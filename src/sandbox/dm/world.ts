@@ -148,6 +148,9 @@ function digest(label: string): Buffer {
   return createHash("sha1").update(`diazo-dm:${label}`).digest();
 }
 
+/** The name of the seeded BIM 360 account's hub. */
+export const BIM360_HUB_NAME = "Diazo Legacy (BIM 360)";
+
 /** A GUID (version-4 layout) derived from `label`. */
 function guid(label: string): string {
   const h = digest(label).toString("hex");
@@ -341,7 +344,18 @@ export function seedWorld(): DmWorld {
     personal: true,
     projectIds: [],
   };
+  // A BIM 360 account is a hub of the same extension type as an ACC one; its projects live in the
+  // admin store only (sandbox/admin/store.ts), so the hub lists none.
+  const legacy: DmHub = {
+    id: `b.${guid("hub/bim360")}`,
+    name: BIM360_HUB_NAME,
+    region: "US",
+    extensionType: "hubs:autodesk.bim360:Account",
+    personal: false,
+    projectIds: [],
+  };
   world.hubs.set(account.id, account);
+  world.hubs.set(legacy.id, legacy);
   world.hubs.set(personal.id, personal);
   const bim = "projects:autodesk.bim360:Project";
   addProject(

@@ -5,9 +5,11 @@
  * receiver is seen in milliseconds.
  */
 
+import { PLATFORM_DELIVERY_WINDOW_MS } from "../../aps/webhook_events.ts";
+
 /** Settings of callback delivery and hook lists. */
 export interface WebhookConfig {
-  /** A callback slower than this fails the attempt (the platform wants HTTP 200 within 5 s). */
+  /** A callback slower than this fails the attempt (the platform's window: a 2xx within 7 s). */
   webhookTimeoutMs: number;
   /** Retries of an event after its first failed attempt (the platform: 8 over 48 h). */
   webhookRetries: number;
@@ -22,7 +24,7 @@ export interface WebhookConfig {
 /** The settings after start or reset: the platform's rules, with 48 h of retries spread over 85 minutes. */
 export function defaultWebhookConfig(): WebhookConfig {
   return {
-    webhookTimeoutMs: 5000,
+    webhookTimeoutMs: PLATFORM_DELIVERY_WINDOW_MS,
     webhookRetries: 8,
     webhookRetryDelayMs: 20_000,
     webhookFailureLimit: 5,
