@@ -66,7 +66,11 @@ Deno.test("dm: a 2-legged token sees only the b. hub; a user's token sees the pe
     const user = await userToken(sb);
     const appHubs = await ok(sb, "/project/v1/hubs", app);
     assert.equal(appHubs.links.self.href, `${sb.url}/project/v1/hubs`);
-    assert.deepEqual(appHubs.data.map((h: Json) => h.id.slice(0, 2)), ["b.", "b."], "the ACC and the BIM 360 account");
+    assert.deepEqual(
+      appHubs.data.map((h: Json) => h.id.slice(0, 2)),
+      ["b.", "b."],
+      "the ACC and the BIM 360 account",
+    );
     const acc = appHubs.data[0];
     assert.match(acc.id, /^b\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
     assert.equal(acc.type, "hubs");
