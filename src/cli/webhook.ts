@@ -19,7 +19,7 @@ import { type AnyCommand, type ContextFactory, examples, positiveNumber } from "
 
 const HOOK_COLUMNS = ["hookId", "system", "event", "status", "callbackUrl", "scopeText", "createdDate"];
 
-/** Hidden: the `webhook test` budget in ms instead of the platform's 5 s (tests use it not to wait 5 s). */
+/** Hidden: the `webhook test` budget in ms instead of the 5-second advice (tests use it not to wait 5 s). */
 const BUDGET_ENV = "DIAZO_WEBHOOK_TEST_BUDGET_MS";
 
 function collect(value: string, previous: string[] = []): string[] {
