@@ -17,15 +17,21 @@ const NAMED: Record<string, string> = {
   "\x1b": "\\e",
 };
 
-// C0 controls, DEL and C1 controls (U+0080–U+009F: CSI and OSC in 8-bit terminals).
+// C0 controls, DEL and C1 controls (U+0080–U+009F: CSI and OSC in 8-bit terminals), the bidi
+// controls (U+061C, U+200E-F, U+202A-E, U+2066-9: they reorder what follows, so a key can read
+// as another) and the line and paragraph separators U+2028-9 (a line break to some terminals).
 // deno-lint-ignore no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/g;
 // The same, except the line feed that separates the lines of one message.
 // deno-lint-ignore no-control-regex
-const CONTROL_BUT_LF = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/g;
+const CONTROL_BUT_LF =
+  /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/g;
 
 function escapeOne(c: string): string {
-  return NAMED[c] ?? `\\x${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`;
+  const code = c.charCodeAt(0);
+  if (NAMED[c]) return NAMED[c];
+  if (code > 0xff) return `\\u${code.toString(16).toUpperCase().padStart(4, "0")}`;
+  return `\\x${code.toString(16).toUpperCase().padStart(2, "0")}`;
 }
 
 /**

@@ -215,6 +215,7 @@ function withFirstPage(http: Http, answer: HttpResponse<unknown>): Http {
   let used = false;
   return {
     baseUrl: http.baseUrl,
+    warn: http.warn,
     request<T>(spec: RequestSpec) {
       if (!used) {
         used = true;

@@ -147,8 +147,27 @@ export async function runIssueListPage(
 export async function issueId(http: Http, project: AccProjectId, ref: string): Promise<string> {
   const n = /^#?(\d+)$/.exec(ref.trim())?.[1];
   if (n === undefined) return ref;
-  for await (const issue of listIssues(http, project, { displayId: Number(n) }, 1)) return issue.id;
+  const number = issueNumber(n);
+  for await (const issue of listIssues(http, project, { displayId: number }, 1)) return issue.id;
   throw new DiazoError("not_found", { status: 404, params: { what: `issue #${n} in project ${project}` } });
+}
+
+/** The largest issue number: the platform's integers are 32-bit. */
+export const MAX_ISSUE_NUMBER = 2_147_483_647;
+
+/**
+ * An issue number checked as a digit string before it becomes a number: past 2^53 a JavaScript
+ * number rounds (99999999999999999999 would be sent as 100000000000000000000), so it is compared as
+ * digits first; 0 and numbers over MAX_ISSUE_NUMBER are usage errors.
+ */
+export function issueNumber(digits: string): number {
+  const trimmed = digits.replace(/^0+(?=\d)/, "");
+  const n = trimmed.length <= 10 ? Number(trimmed) : Infinity;
+  if (n >= 1 && n <= MAX_ISSUE_NUMBER) return n;
+  throw usageError(
+    `issue number ${digits.length > 24 ? `${digits.slice(0, 24)}…` : digits} is out of range`,
+    `An issue number is 1 to ${MAX_ISSUE_NUMBER} (as \`issue list\` shows it), or pass the issue's id.`,
+  );
 }
 
 /** `issue get`: one issue, by id or number. */

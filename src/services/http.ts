@@ -129,6 +129,8 @@ export interface HttpResponse<T> {
 export interface Http {
   readonly baseUrl: string;
   request<T = unknown>(spec: RequestSpec): Promise<HttpResponse<T>>;
+  /** Says one line to the person running diazo (stderr), e.g. a list whose pages loop. */
+  readonly warn?: (line: string) => void;
 }
 
 /** Resolves `path` against `baseUrl` and sets the defined `query` parameters (replacing any present). */
@@ -175,7 +177,11 @@ export function createHttp(config: HttpConfig): Http {
     retryMaxMs: config.retryMaxMs ?? 20_000,
     maxRetryAfterMs: config.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS,
   };
-  return { baseUrl, request: <T>(spec: RequestSpec) => send<T>(client, spec) };
+  return {
+    baseUrl,
+    request: <T>(spec: RequestSpec) => send<T>(client, spec),
+    ...(config.notice ? { warn: config.notice } : {}),
+  };
 }
 
 interface Client {

@@ -15,7 +15,8 @@ export type HttpDecorator = (next: Http) => Http;
  * so a request goes through `a`, then `b`, then the base.
  */
 export function decorate(base: Http, ...decorators: readonly HttpDecorator[]): Http {
-  return decorators.reduceRight((next, d) => d(next), base);
+  const out = decorators.reduceRight((next, d) => d(next), base);
+  return out.warn || !base.warn ? out : { ...out, warn: base.warn };
 }
 
 /** A client whose requests pass through `change` first. */

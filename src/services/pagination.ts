@@ -29,14 +29,26 @@ export async function* paginate<T>(
   const limit = opts.limit;
   if (limit !== undefined && limit <= 0) return;
   const seen = new Set<string>();
+  const pages = new Set<string>();
   let current: RequestSpec | undefined = { ...spec, responseType: "json" };
   let count = 0;
-  while (current) {
+  for (let n = 1; current; n++) {
     seen.add(requestKey(http, current));
     const res = await http.request<unknown>(current);
     const page: Page = isObject(res.data) ? res.data : {};
-    opts.onPage?.(page);
     const items = itemsOf(page, scheme);
+    // A page whose items repeat an earlier page's whole (a server that loops): not returned twice.
+    const print = items.length > 0 ? fingerprint(items) : "";
+    if (print && pages.has(print)) {
+      http.warn?.(
+        `warning: page ${n} of ${
+          pathOf(spec)
+        } repeats an earlier page; stopped there (its items are not listed twice)`,
+      );
+      return;
+    }
+    pages.add(print);
+    opts.onPage?.(page);
     for (const item of items) {
       yield item as T;
       count++;
@@ -45,8 +57,29 @@ export async function* paginate<T>(
     // An empty page ends the list even when a next link is (wrongly) present.
     if (items.length === 0) return;
     const next = nextRequest(page, scheme, spec, current);
+    if (next && seen.has(requestKey(http, next))) {
+      http.warn?.(`warning: page ${n} of ${pathOf(spec)} links back to an earlier page; the list ends there`);
+    }
     current = next && !seen.has(requestKey(http, next)) ? next : undefined;
   }
+}
+
+/** The path a list was asked for, for a warning (no query: it may carry a cursor). */
+function pathOf(spec: RequestSpec): string {
+  return /^https?:\/\//i.test(spec.path) ? new URL(spec.path).pathname : spec.path;
+}
+
+/** A short fingerprint of a page's items (FNV-1a over their JSON, two 32-bit lanes). */
+function fingerprint(items: unknown[]): string {
+  const text = JSON.stringify(items);
+  let a = 0x811c9dc5;
+  let b = 0x01000193 ^ text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995);
+  }
+  return `${(a >>> 0).toString(16)}${(b >>> 0).toString(16)}:${text.length}`;
 }
 
 /** One page of a list for a caller that pages itself (a tool server): items and opaque cursors. */
