@@ -23,8 +23,8 @@ const NAMED: Record<string, string> = {
 // deno-lint-ignore no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/g;
 // The same, except the line feed that separates the lines of one message.
-// deno-lint-ignore no-control-regex
 const CONTROL_BUT_LF =
+  // deno-lint-ignore no-control-regex
   /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/g;
 
 function escapeOne(c: string): string {
