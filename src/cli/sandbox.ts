@@ -23,6 +23,7 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
     .option("--port <port>", "port (0 picks a free one)", port, 8787)
     .option("--data <dir>", "keep objects in this directory (default: a temp dir removed on exit)")
     .option("--data-dir <dir>", "keep every service's state in this directory across restarts")
+    .option("--seed <file>", "start with the world this YAML/JSON file declares (schemas/world.schema.json)")
     .action(async (opts, command) => {
       const ctx = makeCtx(command);
       if (opts.data !== undefined && opts.dataDir !== undefined) {
@@ -32,6 +33,8 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
         );
       }
       const { startSandbox } = await import("../sandbox/server.ts");
+      const { readWorldFile } = await import("../sandbox/seed/validate.ts");
+      const seed = opts.seed === undefined ? undefined : await readWorldFile(opts.seed, ctx.cwd);
       let sandbox;
       try {
         sandbox = await startSandbox({
@@ -39,6 +42,7 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
           port: opts.port,
           dataDir: opts.dataDir ?? opts.data,
           persist: opts.dataDir !== undefined,
+          seed,
           log: ctx.flags.debug ? (line: string) => ctx.io.stderr.write(`sandbox: ${line}\n`) : undefined,
         });
       } catch (e) {
@@ -68,6 +72,7 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
   examples(cmd, [
     "diazo sandbox --port 0",
     "diazo sandbox --data-dir ./sandbox-data   # state survives a restart",
+    "diazo sandbox --seed world.yaml           # hubs, projects, files, issues and buckets of your own",
     "DIAZO_BASE_URL=http://127.0.0.1:8787 SVC_CLIENT_ID=diazo-sandbox SVC_CLIENT_SECRET=diazo-sandbox-secret diazo bucket list",
   ]);
 }

@@ -13,6 +13,7 @@ export const INPUT_LIMITS = {
   dotenv: 1 * MiB,
   body: 1 * MiB,
   pipeline: 16 * MiB,
+  world: 16 * MiB,
   csv: 64 * MiB,
   request: 256 * MiB,
 } as const;
@@ -24,6 +25,7 @@ const NAMES: Record<InputKind, string> = {
   dotenv: "a .env file",
   body: "a request body file",
   pipeline: "a pipeline file",
+  world: "a sandbox world file",
   csv: "a CSV file",
   request: "a request body",
 };

@@ -54,6 +54,8 @@ export interface SandboxContext {
   snapshots: Snapshots;
   /** When the sandbox started, milliseconds since the epoch (wall clock). */
   startedMs: number;
+  /** The snapshot a reset returns to after emptying the stores (the seeded world); none: the built-in world. */
+  resetTo?: string;
   /** Keeps the state in the data dir across restarts; none: the state lives in memory only. */
   durable?: Durable;
 }

@@ -41,6 +41,7 @@ function stateDump(_req: Request, { sandbox: sb }: RequestContext): Response {
 
 async function reset(_req: Request, { sandbox: sb }: RequestContext): Promise<Response> {
   await resetStores(sb.stores);
+  if (sb.resetTo) await sb.snapshots.restore(sb.resetTo);
   sb.durable?.objectsReplaced();
   return json(200, { reset: true });
 }

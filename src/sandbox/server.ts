@@ -12,7 +12,9 @@ import { derivativeRoutes } from "./derivative/routes.ts";
 import { dmRoutes } from "./dm/routes.ts";
 import { dmWriteRoutes } from "./dm/writes.ts";
 import { type Front, startFront } from "./front.ts";
-import { keptSigningKey, openDurable } from "./persist/durable.ts";
+import { hasState, keptSigningKey, openDurable } from "./persist/durable.ts";
+import { applyWorld, type World } from "./seed/apply.ts";
+import { SEED_SNAPSHOT } from "./snapshots.ts";
 import type { Durable } from "./store.ts";
 import { createRequestHandler } from "./middleware.ts";
 import { issuesRoutes } from "./issues/routes.ts";
@@ -30,6 +32,11 @@ export interface SandboxOptions {
   dataDir?: string;
   /** Keep every service's state in `dataDir` across restarts (`--data-dir`); default memory only. */
   persist?: boolean;
+  /**
+   * A world (a checked world file, and its path) to start with instead of the built-in one; a data
+   * dir that already holds a state keeps that state instead. A reset returns to it.
+   */
+  seed?: { world: World; file: string };
   /** Receives one access-log line per request (method, path, status, time); none by default. */
   log?: (line: string) => void;
   /**
@@ -90,6 +97,11 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   try {
     const key = opts.persist ? await keptSigningKey(dataDir) : opts.signingKey ?? await generateSigningKey();
     const sandbox = createSandboxContext([key], dataDir);
+    if (opts.seed && !(opts.persist && await hasState(dataDir))) {
+      await applyWorld(sandbox, opts.seed.world, opts.seed.file);
+      await sandbox.snapshots.save(SEED_SNAPSHOT);
+      sandbox.resetTo = SEED_SNAPSHOT;
+    }
     if (opts.persist) sandbox.durable = await openDurable(sandbox);
     durable = sandbox.durable;
     stopping.signal.addEventListener("abort", () => sandbox.webhooks.stop(), { once: true });

@@ -12,6 +12,9 @@ export const SNAPSHOTS_DIR = ".snapshots";
 /** Directory under the data dir holding the persistent state; never part of a snapshot. */
 export const STATE_DIR = "state";
 
+/** The snapshot of the world a sandbox was seeded with (`--seed`), which a reset returns to. */
+export const SEED_SNAPSHOT = "seed";
+
 /** Names a snapshot may have. */
 export const SNAPSHOT_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
 

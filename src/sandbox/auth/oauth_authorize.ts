@@ -9,7 +9,7 @@ import { CODE_CHALLENGE, issueCode } from "./grants.ts";
 import { SandboxError } from "../errors.ts";
 import type { Route } from "../router.ts";
 import { signingInUser } from "./users.ts";
-import { grantableScopes } from "./oauth_client.ts";
+import { grantableScopes, scopesNotAllowed } from "./oauth_client.ts";
 
 /** The platform's limits on the `scope` parameter of `/authorize`. */
 export const MAX_SCOPE_CHARS = 2000;
@@ -131,6 +131,8 @@ function authorize(_req: Request, ctx: RequestContext): Response {
   const scopeText = q.get("scope") ?? "";
   const scopes = grantableScopes(scopeText, "3-legged");
   if ("error" in scopes) return refuse("invalid_scope", scopes.error);
+  const refused = scopesNotAllowed(app, scopes.scopes);
+  if (refused) return refuse("invalid_scope", refused);
   if (scopeText.length > MAX_SCOPE_CHARS || scopes.scopes.length > MAX_SCOPES) {
     return refuse("invalid_scope", `At most ${MAX_SCOPES} scopes and ${MAX_SCOPE_CHARS} characters`);
   }

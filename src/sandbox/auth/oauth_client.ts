@@ -103,6 +103,12 @@ export function grantableScopes(
   return { scopes };
 }
 
+/** The scopes among `scopes` that `app` may not be granted, as the refusal's description; undefined when none. */
+export function scopesNotAllowed(app: App, scopes: readonly string[]): string | undefined {
+  const refused = app.scopes ? scopes.filter((s) => !app.scopes!.includes(s)) : [];
+  return refused.length ? `The app ${app.clientId} may not be granted: ${refused.join(" ")}` : undefined;
+}
+
 /**
  * Narrows `granted` to the optional space-separated `requested` scopes, which must all be among
  * them; absent means all of `granted`.

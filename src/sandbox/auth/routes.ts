@@ -16,6 +16,7 @@ import {
   identifyClient,
   type PresentedCredentials,
   presentedCredentials,
+  scopesNotAllowed,
   tokenAnswer,
 } from "./oauth_client.ts";
 import { authorizationCodeGrant, refreshTokenGrant } from "./oauth_grants.ts";
@@ -36,6 +37,8 @@ const clientCredentialsGrant: GrantHandler = async (form, credentials, ctx) => {
   const client = identifyClient(credentials, ctx, { allowPublic: false });
   const checked = grantableScopes(form.get("scope"), "2-legged");
   if ("error" in checked) throw oauthError(400, "invalid_scope", checked.error);
+  const refused = scopesNotAllowed(client.app, checked.scopes);
+  if (refused) throw oauthError(400, "invalid_scope", refused);
   const issued = await issueAccessToken(ctx.sandbox.auth, client.app.clientId, checked.scopes);
   return tokenAnswer({
     access_token: issued.accessToken,

@@ -15,6 +15,8 @@ export interface App {
   callbackUrl: string;
   /** The well-known app survives a reset. */
   builtin: boolean;
+  /** The only scopes this app may be granted (a world file's `scopes`); none: any the platform grants. */
+  scopes?: string[];
 }
 
 /** A token the sandbox issued, kept by `jti` so it can be recognised (and later revoked). */

@@ -38,6 +38,11 @@ export async function keptSigningKey(dataDir: string): Promise<SigningKey> {
   return key;
 }
 
+/** True when the data dir holds a state from an earlier run. */
+export async function hasState(dataDir: string): Promise<boolean> {
+  return await Deno.stat(join(stateDirOf(dataDir), "state.json")).then(() => true, () => false);
+}
+
 /** The state directory of a data dir. */
 export function stateDirOf(dataDir: string): string {
   return join(dataDir, STATE_DIR);
@@ -110,8 +115,10 @@ export async function openDurable(sb: SandboxContext): Promise<Durable> {
   const dir = stateDirOf(sb.dataDir);
   const statePath = join(dir, "state.json");
   await Deno.mkdir(dir, { recursive: true });
-  // Snapshots live in memory: their files from an earlier run are nobody's.
-  await Deno.remove(join(sb.dataDir, SNAPSHOTS_DIR), { recursive: true }).catch(() => {});
+  // Snapshots live in memory: files of an earlier run's are nobody's (this run's seed has one already).
+  if (!sb.snapshots.list().length) {
+    await Deno.remove(join(sb.dataDir, SNAPSHOTS_DIR), { recursive: true }).catch(() => {});
+  }
   const saved = await readState(statePath);
   if (saved) loadStores(sb.kept, saved);
   await replayJournal(sb.oss, dir);
