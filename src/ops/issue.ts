@@ -31,7 +31,7 @@ import { fetchPage } from "../services/pagination.ts";
 import type { BodyShape } from "./body_file.ts";
 import type { OpsDeps } from "./deps.ts";
 import type { ListOptions, ListPage } from "./list.ts";
-import { recordBody, type RecordInput, sameValue, userHttp, withMe } from "./records.ts";
+import { changesFrom, recordBody, type RecordInput, userHttp, withMe } from "./records.ts";
 
 export type { Issue, IssueAttachment, IssueComment, IssuePayload, IssueType } from "../services/issues.ts";
 
@@ -243,7 +243,7 @@ export async function runIssueUpdate(
   const http = await userHttp(deps);
   const current = await getIssue(http, opts.project, await issueId(http, opts.project, opts.issue));
   const payload = await resolved(http, opts.project, body);
-  const changes = Object.fromEntries(Object.entries(payload).filter(([k, v]) => !sameValue(current[k], v)));
+  const changes = changesFrom(current, payload);
   // The platform takes an assignee with its type: a new assignee of the same type still names it.
   if (typeof changes.assignedTo === "string") changes.assignedToType = payload.assignedToType ?? "user";
   const changed = Object.keys(changes);

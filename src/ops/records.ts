@@ -81,9 +81,13 @@ export async function withMe<F extends { assignedTo?: string[] }>(
   return { ...f, assignedTo: f.assignedTo.map((a) => a.toLowerCase() === "me" ? id : a) };
 }
 
-/** Whether two field values are the same (a missing value is null). */
-export function sameValue(a: unknown, b: unknown): boolean {
-  return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+/** The fields of `wanted` whose value differs from the record's `have` (a missing value is null). */
+export function changesFrom(
+  have: Record<string, unknown>,
+  wanted: Record<string, unknown>,
+): Record<string, unknown> {
+  const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+  return Object.fromEntries(Object.entries(wanted).filter(([k, v]) => !same(have[k], v)));
 }
 
 /** `<kind> list`: every record that passes the filters, every page up to `limit`. */
@@ -199,11 +203,7 @@ export async function runRecordUpdate<R, F>(
   }
   const http = await userHttp(deps);
   const current = await getOr404(kind, http, opts.project, opts.id);
-  const have = kind.values(current);
-  const changes: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(wanted)) {
-    if (!sameValue(have[k], v)) changes[k] = v;
-  }
+  const changes = changesFrom(kind.values(current), wanted);
   const changed = Object.keys(changes);
   if (changed.length === 0) return { record: current, changed };
   checkMove(kind, current, changes);
