@@ -17,6 +17,8 @@ export interface Io {
   stdin: {
     readonly isTerminal: boolean;
     readText(): Promise<string>;
+    /** All of stdin as the bytes it carried (no decoding); a stream without it is read as text. */
+    readBytes?(): Promise<Uint8Array>;
     readLine(): Promise<string | null>;
     /** One line typed at the terminal without echoing it (a secret); null at end of input. */
     readSecret?(): Promise<string | null>;
@@ -66,6 +68,7 @@ export function processIo(): Io {
     stdin: {
       isTerminal: Deno.stdin.isTerminal(),
       readText: () => new Response(Deno.stdin.readable).text(),
+      readBytes: async () => new Uint8Array(await new Response(Deno.stdin.readable).arrayBuffer()),
       readLine,
       readSecret,
     },

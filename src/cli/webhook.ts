@@ -31,6 +31,30 @@ const regionOption = () =>
     parseDataCentre,
   );
 
+/**
+ * The hook's secret from the environment variable `name` (as `serve --http-secret-env`): a secret in
+ * argv is in every user's process list and in the shell's history, so `--secret` is refused.
+ */
+function secretFromEnv(ctx: Ctx, name: string | undefined, inArgv: boolean): string {
+  const how =
+    "Put it in an environment variable and name it: WEBHOOK_SECRET=... diazo webhook verify --secret-env WEBHOOK_SECRET";
+  if (inArgv) {
+    throw usageError(
+      "--secret would put the hook's secret in argv (the process list, the shell's history)",
+      how,
+    );
+  }
+  if (name === undefined) throw usageError("no secret to check the signature with: --secret-env NAME", how);
+  const secret = ctx.env[name];
+  if (!secret) {
+    throw usageError(
+      `the environment variable ${name} is not set`,
+      `Set ${name} to the hook's secret (the value given to \`webhook create --secret-stdin\`).`,
+    );
+  }
+  return secret;
+}
+
 /** The secret piped on stdin (never argv); a usage error when there is none. */
 async function secretFromStdin(ctx: Ctx): Promise<string> {
   const secret = (await ctx.io.stdin.readText()).trim();
@@ -155,12 +179,22 @@ function addChecks(webhook: AnyCommand, makeCtx: ContextFactory): void {
 
   const verify = webhook.command("verify")
     .description("check the x-adsk-signature of a payload a receiver got (the body on stdin)")
-    .requiredOption("--secret <secret>", 'the hook\'s secret, e.g. --secret "$WEBHOOK_SECRET"')
-    .option("--signature <value>", "the x-adsk-signature header (sha1hash=...); else read from piped headers")
+    .option(
+      "--secret-env <NAME>",
+      "the environment variable holding the hook's secret (the secret never goes in argv)",
+    )
+    .addOption(new Option("--secret <secret>").hideHelp())
+    .option(
+      "--signature <value>",
+      "the x-adsk-signature header (sha1hash=...); stdin is then the body alone, else a request with headers",
+    )
     .action(async (opts, cmd) => {
       const ctx = makeCtx(cmd);
-      const input = await ctx.io.stdin.readText();
-      const report = await runWebhookVerify({ secret: opts.secret, input, signature: opts.signature });
+      const secret = secretFromEnv(ctx, opts.secretEnv, opts.secret !== undefined);
+      const input = ctx.io.stdin.readBytes
+        ? await ctx.io.stdin.readBytes()
+        : new TextEncoder().encode(await ctx.io.stdin.readText());
+      const report = await runWebhookVerify({ secret, input, signature: opts.signature });
       if (!report.valid) {
         throw new DiazoError("failure", {
           params: {
@@ -173,8 +207,8 @@ function addChecks(webhook: AnyCommand, makeCtx: ContextFactory): void {
       await ctx.emit(report, { action: `Signature valid (${report.bytes} bytes)` });
     });
   examples(verify, [
-    'diazo webhook verify --secret "$WEBHOOK_SECRET" --signature "$SIG" < body.json',
-    'diazo webhook verify --secret "$WEBHOOK_SECRET" < request-with-headers.txt',
+    'diazo webhook verify --secret-env WEBHOOK_SECRET --signature "$SIG" < body.json',
+    "diazo webhook verify --secret-env WEBHOOK_SECRET < request-with-headers.txt",
   ]);
 }
 

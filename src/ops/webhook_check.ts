@@ -13,6 +13,7 @@ import {
 } from "../aps/webhook_signature.ts";
 import { checkWebhookEvent, RECEIVER_ADVICE_MS } from "../aps/webhook_events.ts";
 import { usageError } from "../core/errors.ts";
+import { byteStringOf } from "../core/bytes.ts";
 import { postCallback } from "../services/webhooks.ts";
 import type { OpsDeps } from "./deps.ts";
 import { checkCallbackUrl } from "./webhook.ts";
@@ -124,16 +125,21 @@ export async function runWebhookTest(
   };
 }
 
-/** A received callback: its body and, when the input was a whole HTTP message, its signature header. */
-export function splitReceived(text: string): { body: string; signature?: string } {
-  const firstLine = text.slice(0, text.search(/\r?\n|$/));
+/**
+ * A received callback: its body and, when the input was a whole HTTP message, its signature header.
+ * The body is the exact bytes after the blank line (the head is read one byte per character, as
+ * header bytes are); the bytes are never decoded, so a body in any encoding verifies.
+ */
+export function splitReceived(input: Uint8Array): { body: Uint8Array; signature?: string } {
+  const head = byteStringOf(input.subarray(0, Math.min(input.length, 64 * 1024)));
+  const firstLine = head.slice(0, head.search(/\r?\n|$/));
   const looksLikeHeaders = /^[A-Z]+ \S+ HTTP\/\d/.test(firstLine) || /^[A-Za-z][\w-]*:\s/.test(firstLine);
-  const gap = /\r?\n\r?\n/.exec(text);
-  if (!looksLikeHeaders || !gap) return { body: text };
-  const head = text.slice(0, gap.index).split(/\r?\n/);
-  const line = head.find((l) => l.toLowerCase().startsWith(`${SIGNATURE_HEADER}:`));
+  const gap = /\r?\n\r?\n/.exec(head);
+  if (!looksLikeHeaders || !gap) return { body: input };
+  const lines = head.slice(0, gap.index).split(/\r?\n/);
+  const line = lines.find((l) => l.toLowerCase().startsWith(`${SIGNATURE_HEADER}:`));
   const signature = line?.slice(line.indexOf(":") + 1).trim();
-  return { body: text.slice(gap.index + gap[0].length), ...(signature ? { signature } : {}) };
+  return { body: input.subarray(gap.index + gap[0].length), ...(signature ? { signature } : {}) };
 }
 
 /** What `webhook verify` found. */
@@ -144,14 +150,17 @@ export interface WebhookVerifyReport {
 }
 
 /**
- * `webhook verify`: whether `signature` (or the `x-adsk-signature` header of a whole HTTP message on
- * input) is the platform's signature of the body with `secret`.
+ * `webhook verify`: whether `signature` is the platform's signature of the exact bytes of `input`
+ * with `secret`. Without `signature`, `input` may be a whole HTTP message whose
+ * `x-adsk-signature` header is used; with it, `input` is the body, never read as headers.
  */
 export async function runWebhookVerify(
-  opts: { secret: string; input: string; signature?: string },
+  opts: { secret: string; input: Uint8Array; signature?: string },
 ): Promise<WebhookVerifyReport> {
-  if (opts.secret === "") throw usageError("the secret is empty", "Pass the hook's secret with --secret.");
-  const received = splitReceived(opts.input);
+  if (opts.secret === "") {
+    throw usageError("the secret is empty", "Set the variable named by --secret-env to the hook's secret.");
+  }
+  const received = opts.signature !== undefined ? { body: opts.input } : splitReceived(opts.input);
   const signature = opts.signature ?? received.signature;
   if (signature === undefined) {
     throw usageError(
@@ -159,9 +168,9 @@ export async function runWebhookVerify(
       `Pass --signature 'sha1hash=...' (the ${SIGNATURE_HEADER} header), or pipe the whole request with its headers.`,
     );
   }
-  if (received.body === "") {
+  if (received.body.length === 0) {
     throw usageError("no payload on stdin", "Pipe the body the receiver got, unchanged.");
   }
   const valid = await verifyWebhookBody(opts.secret, received.body, signature);
-  return { valid, signature, bytes: new TextEncoder().encode(received.body).length };
+  return { valid, signature, bytes: received.body.length };
 }

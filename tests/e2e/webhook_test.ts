@@ -162,22 +162,23 @@ Deno.test("webhook: events, create (bad input first), a translation's extraction
     ]);
 
     const sig = got.headers.get("x-adsk-signature")!;
+    fx.env.WEBHOOK_SECRET = secret;
     const ok = await run(
-      ["webhook", "verify", "--secret", secret, "--signature", sig, "-o", "json"],
+      ["webhook", "verify", "--secret-env", "WEBHOOK_SECRET", "--signature", sig, "-o", "json"],
       got.body,
     );
     assert.equal(ok.code, 0, ok.stderr);
     assert.equal(json<{ valid: boolean }>(ok).valid, true);
     const http =
       `POST /callback HTTP/1.1\r\nContent-Type: application/json\r\nx-adsk-signature: ${sig}\r\n\r\n${got.body}`;
-    assert.equal((await run(["webhook", "verify", "--secret", secret], http)).code, 0);
+    assert.equal((await run(["webhook", "verify", "--secret-env", "WEBHOOK_SECRET"], http)).code, 0);
     assertOneError(
-      await run(["webhook", "verify", "--secret", secret, "--signature", sig], got.body + " "),
+      await run(["webhook", "verify", "--secret-env", "WEBHOOK_SECRET", "--signature", sig], got.body + " "),
       1,
       /Signature does not match/,
     );
     assertOneError(
-      await run(["webhook", "verify", "--secret", secret], got.body),
+      await run(["webhook", "verify", "--secret-env", "WEBHOOK_SECRET"], got.body),
       2,
       /no signature to check/,
     );
