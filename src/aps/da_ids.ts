@@ -4,6 +4,7 @@
  * where input enters so that a malformed one is refused before any request.
  */
 import { usageError } from "../core/errors.ts";
+import { fieldError } from "../core/field_error.ts";
 import type { Checked } from "./ids.ts";
 
 /** A qualified engine id, e.g. `Autodesk.AutoCAD+24`. */
@@ -33,23 +34,26 @@ export function describeId(id: string): { id: string } & Partial<QualifiedId> {
 }
 
 /** Checks an engine id before any request: a usage error unless it is `<owner>.<name>+<version>`. */
-export function checkEngineId(id: string): EngineId {
+export function checkEngineId(id: string, field = "engine"): EngineId {
   if (parseQualifiedId(id)) return id as EngineId;
-  throw usageError(
-    `invalid engine id '${id}'`,
-    "Engine ids are qualified, e.g. Autodesk.AutoCAD+24 or Autodesk.Revit+2024; list them with `diazo da engine list`.",
-  );
+  throw fieldError({
+    field,
+    problem: `invalid engine id '${id}'`,
+    help: "Engine ids are qualified, e.g. Autodesk.AutoCAD+24 or Autodesk.Revit+2024; list them with {step}.",
+    next: { command: "diazo da engine list", tool: "da_engine_list" },
+  });
 }
 
 /** Checks an unqualified name (app bundle, activity, nickname): letters, digits and underscores. */
-export function checkDaName(what: string, name: string): DaName {
+export function checkDaName(what: string, name: string, field = "name"): DaName {
   if (NAME.test(name)) return name as DaName;
-  throw usageError(
-    `invalid ${what} '${name}'`,
-    `A ${what} is 1-64 letters, digits or underscores, e.g. ${
+  throw fieldError({
+    field,
+    problem: `invalid ${what} '${name}'`,
+    help: `A ${what} is 1-64 letters, digits or underscores, e.g. ${
       name.replace(/[^A-Za-z0-9_]/g, "_").slice(0, 64) || "MyApp"
     }.`,
-  );
+  });
 }
 
 /** Verbs an activity parameter takes. */
@@ -86,16 +90,17 @@ export function parseParamSpec(text: string): ParamSpec {
  * qualified with `nickname()`, called only then) or already qualified `Owner.Name+alias`; `Name`
  * alone means `$LATEST`.
  */
-export function qualifyId(what: string, ref: string, nickname: () => string): string {
+export function qualifyId(what: string, ref: string, nickname: () => string, field = "id"): string {
   if (parseQualifiedId(ref)) return ref;
   const m = /^([A-Za-z0-9_]{1,64})(?:\+([$A-Za-z0-9_]+))?$/.exec(ref);
   if (!m) {
-    throw usageError(
-      `invalid ${what} '${ref}'`,
-      `Name it as Name, Name+alias or Owner.Name+alias (letters, digits and underscores), e.g. ${
+    throw fieldError({
+      field,
+      problem: `invalid ${what} '${ref}'`,
+      help: `Name it as Name, Name+alias or Owner.Name+alias (letters, digits and underscores), e.g. ${
         ref.replace(/[^A-Za-z0-9_+.$]/g, "_") || "MyActivity"
       }+prod.`,
-    );
+    });
   }
   return `${nickname()}.${m[1]}+${m[2] ?? "$LATEST"}`;
 }

@@ -4,7 +4,8 @@
  * admin APIs name the same account or project by its bare GUID; these functions turn either form
  * into the data management one and reject anything else before a request is sent.
  */
-import { usageError } from "../core/errors.ts";
+import type { NextStep } from "../core/errors.ts";
+import { fieldError } from "../core/field_error.ts";
 import type { AccAccountId, AccProjectId, DmProjectId, FolderId, HubId, ItemId, VersionId } from "./ids.ts";
 
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -27,14 +28,25 @@ export const DM_ID_EXAMPLES = {
 /** The kinds of data management ids. */
 export type DmIdKind = keyof typeof DM_ID_EXAMPLES;
 
-function invalid(kind: DmIdKind, id: string, listWith: string): never {
+/** Where each kind of id is listed. */
+const LISTED: Record<DmIdKind, NextStep> = {
+  hub: { command: "diazo hub list", tool: "hub_list" },
+  project: { command: "diazo project list <hub>", tool: "project_list" },
+  folder: { command: "diazo folder list <project> --hub <hub>", tool: "folder_list" },
+  item: { command: "diazo folder list <project> <folder>", tool: "folder_list" },
+  version: { command: "diazo item versions <project> <item>", tool: "item_versions" },
+};
+
+function invalid(kind: DmIdKind, id: string, field: string): never {
   const shown = id.length > 80 ? `${id.slice(0, 77)}...` : id;
-  throw usageError(
-    `invalid ${kind} id '${shown}'`,
-    `${kind === "item" ? "An" : "A"} ${kind} id looks like ${
+  throw fieldError({
+    field,
+    problem: `invalid ${kind} id '${shown}'`,
+    help: `${kind === "item" ? "An" : "A"} ${kind} id looks like ${
       DM_ID_EXAMPLES[kind]
-    }; list them with \`${listWith}\`.`,
-  );
+    }; list them with {step}.`,
+    next: LISTED[kind],
+  });
 }
 
 /** Whether `text` is a GUID (the construction cloud's ids). */
@@ -43,22 +55,22 @@ export function isGuid(text: string): boolean {
 }
 
 /** Hub or project id in data management form: a bare GUID gets `b.`, `b.<guid>` and `a.<id>` pass. */
-function prefixed(kind: "hub" | "project", id: string, listWith: string): string {
+function prefixed(kind: "hub" | "project", id: string, field: string): string {
   const text = id.trim();
   if (GUID.test(text)) return `b.${text}`;
   if (text.startsWith("b.") && GUID.test(text.slice(2))) return text;
   if (A_ID.test(text)) return text;
-  return invalid(kind, id, listWith);
+  return invalid(kind, id, field);
 }
 
 /** A hub id as data management wants it: an account GUID becomes `b.<guid>`; a usage error if malformed. */
-export function dmHubId(id: string): HubId {
-  return prefixed("hub", id, "diazo hub list") as HubId;
+export function dmHubId(id: string, field = "hub_id"): HubId {
+  return prefixed("hub", id, field) as HubId;
 }
 
 /** A project id as data management wants it: a bare GUID becomes `b.<guid>`; a usage error if malformed. */
-export function dmProjectId(id: string): DmProjectId {
-  return prefixed("project", id, "diazo project list <hub>") as DmProjectId;
+export function dmProjectId(id: string, field = "project_id"): DmProjectId {
+  return prefixed("project", id, field) as DmProjectId;
 }
 
 /** A project's GUID in an ACC browser address, e.g. https://acc.autodesk.com/docs/files/projects/<guid>?folderUrn=... */
@@ -68,39 +80,37 @@ const ACC_URL = /^https?:\/\/[^/]*autodesk\.com\/.*?\/projects\/(b\.)?([0-9a-f-]
  * The bare GUID the construction-cloud APIs use for a hub or project: a GUID, `b.<guid>`, or (for a
  * project) the address of the project in the ACC web app; a usage error otherwise.
  */
-export function accId(id: string): AccProjectId & AccAccountId {
+export function accId(id: string, field = "project_id"): AccProjectId & AccAccountId {
   const text = id.trim();
   const fromUrl = ACC_URL.exec(text)?.[2];
   const guid = fromUrl ?? (text.startsWith("b.") ? text.slice(2) : text);
   if (GUID.test(guid)) return guid as AccProjectId & AccAccountId;
   const shown = text.length > 80 ? `${text.slice(0, 77)}...` : text;
-  throw usageError(
-    `'${shown}' is not an ACC/BIM 360 id`,
-    "Construction-cloud ids are GUIDs, e.g. 1c7d2a10-8f3e-4c55-a1b2-3c4d5e6f7081 (data management adds b.); " +
+  throw fieldError({
+    field,
+    problem: `'${shown}' is not an ACC/BIM 360 id`,
+    help:
+      "Construction-cloud ids are GUIDs, e.g. 1c7d2a10-8f3e-4c55-a1b2-3c4d5e6f7081 (data management adds b.); " +
       "the address of a project in ACC (https://acc.autodesk.com/.../projects/<guid>) is accepted too.",
-  );
+  });
 }
 
 /** A folder URN, checked; a usage error if malformed. */
-export function dmFolderId(id: string): FolderId {
+export function dmFolderId(id: string, field = "folder_id"): FolderId {
   const text = id.trim();
-  return FOLDER.test(text)
-    ? text as FolderId
-    : invalid("folder", id, "diazo folder list <project> --hub <hub>");
+  return FOLDER.test(text) ? text as FolderId : invalid("folder", id, field);
 }
 
 /** An item (lineage) URN, checked; a usage error if malformed. */
-export function dmItemId(id: string): ItemId {
+export function dmItemId(id: string, field = "item_id"): ItemId {
   const text = id.trim();
-  return ITEM.test(text) ? text as ItemId : invalid("item", id, "diazo folder list <project> <folder>");
+  return ITEM.test(text) ? text as ItemId : invalid("item", id, field);
 }
 
 /** A version URN, checked; a URL-encoded `%3Fversion%3D2` is decoded first. A usage error if malformed. */
-export function dmVersionId(id: string): VersionId {
+export function dmVersionId(id: string, field = "version_id"): VersionId {
   const text = id.trim().replace(/%3F/gi, "?").replace(/%3D/gi, "=");
-  return VERSION.test(text)
-    ? text as VersionId
-    : invalid("version", id, "diazo item versions <project> <item>");
+  return VERSION.test(text) ? text as VersionId : invalid("version", id, field);
 }
 
 /** True when a hub or project id is a personal or team (`a.`) one, which only a user's login sees. */

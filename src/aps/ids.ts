@@ -3,7 +3,7 @@
  * (a CLI argument, an MCP argument, a pipeline step), so services take them without checking again.
  * The brands exist only for the type checker; at run time they are plain strings.
  */
-import { usageError } from "../core/errors.ts";
+import { fieldError } from "../core/field_error.ts";
 
 declare const brand: unique symbol;
 
@@ -34,18 +34,22 @@ export type VersionId = Checked<"VersionId">;
 const BUCKET_KEY = /^[-_.a-z0-9]{3,128}$/;
 
 /** A bucket key, checked once where input enters; a usage error (exit 2) with a corrected example. */
-export function parseBucketKey(key: string): BucketKey {
+export function parseBucketKey(key: string, field = "bucket_key"): BucketKey {
   if (BUCKET_KEY.test(key)) return key as BucketKey;
   const why = key.length < 3 || key.length > 128
     ? `it has ${key.length} characters (3 to 128 allowed)`
     : `it contains ${JSON.stringify([...new Set(key.replace(/[-_.a-z0-9]/g, ""))].join(""))}`;
   const shown = key.length > 80 ? `${key.slice(0, 77)}...` : key;
-  throw usageError(
-    `invalid bucket key '${shown}': ${why}`,
-    `Bucket keys use 3-128 characters of lower-case letters, digits, '-', '_' and '.', e.g. ${
-      key.toLowerCase().replace(/[^-_.a-z0-9]/g, "-").padEnd(3, "-").slice(0, 128)
+  throw fieldError({
+    field,
+    problem: `invalid bucket key '${shown}': ${why}`,
+    help: `Bucket keys use 3-128 characters of lower-case letters, digits, '-', '_' and '.', e.g. ${
+      key.toLowerCase().replace(/[^-_.a-z0-9]+/g, "-").replace(/^[-_.]+|[-_.]+$/g, "").padEnd(3, "0").slice(
+        0,
+        128,
+      )
     }`,
-  );
+  });
 }
 
 /** True when `key` is a well-formed bucket key (for callers that choose between forms). */
@@ -61,17 +65,21 @@ export const MAX_OBJECT_KEY_LENGTH = 1024;
 
 /** An object key, checked once where input enters: not empty, at most MAX_OBJECT_KEY_LENGTH characters. */
 export function parseObjectKey(key: string): ObjectKey {
+  const field = "object_key";
   if (key.length > 0 && key.length <= MAX_OBJECT_KEY_LENGTH) return key as ObjectKey;
   if (key.length > 0) {
-    throw usageError(
-      `invalid object key '${
+    throw fieldError({
+      field,
+      problem: `invalid object key '${
         key.slice(0, 40)
       }...': it has ${key.length} characters (at most ${MAX_OBJECT_KEY_LENGTH})`,
-      `Use a shorter object key (1-${MAX_OBJECT_KEY_LENGTH} characters).`,
-    );
+      help: `Use a shorter object key (1-${MAX_OBJECT_KEY_LENGTH} characters).`,
+    });
   }
-  throw usageError(
-    "the object key is empty",
-    "Name the object, e.g. `diazo object info my-bucket model.rvt`.",
-  );
+  throw fieldError({
+    field,
+    problem: "the object key is empty",
+    help: "Name the object, e.g. model.rvt; {step} lists them.",
+    next: { command: "diazo object list <bucket>", tool: "object_list" },
+  });
 }

@@ -3,7 +3,7 @@
  * Admin) name in their `region` / `Region` header, and the storage regions of OSS buckets. The
  * first of each list is the default.
  */
-import { usageError } from "../core/errors.ts";
+import { fieldError } from "../core/field_error.ts";
 
 /** Data centres of the regional services, the default (US) first. */
 export const DATA_CENTRES = ["US", "EMEA", "AUS", "CAN", "DEU", "IND", "JPN", "GBR"] as const;
@@ -15,7 +15,7 @@ export const BUCKET_REGIONS = ["US", "EMEA", "AUS", "APAC", "CAN", "DEU", "IND",
 function parseRegionIn<T extends string>(region: string, allowed: readonly T[]): T {
   const r = region.trim().toUpperCase();
   if ((allowed as readonly string[]).includes(r)) return r as T;
-  throw usageError(`unknown region '${region}'`, `Use one of: ${allowed.join(", ")}.`);
+  throw fieldError({ field: "region", problem: `unknown region '${region}'`, allowed });
 }
 
 /** A data centre from user input (any case). */

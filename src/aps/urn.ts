@@ -2,7 +2,8 @@
  * Object ids and Model Derivative URNs: a raw `urn:<nid>:<rest>` and its URL-safe
  * base64 form without padding, which the Model Derivative API takes in its paths and bodies.
  */
-import { DiazoError, usageError } from "../core/errors.ts";
+import { CATALOG, DiazoError } from "../core/errors.ts";
+import { fieldError } from "../core/field_error.ts";
 import type { Urn } from "./ids.ts";
 
 /**
@@ -46,19 +47,25 @@ export interface ParsedUrn {
 }
 
 /** Accepts a raw `urn:...` or base64 (standard or URL-safe, padded or not); throws DiazoError("invalid_urn") otherwise. */
-export function parseUrn(
-  input: string,
-): ParsedUrn {
+export function parseUrn(input: string): ParsedUrn {
+  const field = "urn";
   const text = input.trim();
   if (text.length > MAX_URN_LENGTH) {
-    throw usageError(
-      `invalid URN '${text.slice(0, 40)}...': it has ${text.length} characters (at most ${MAX_URN_LENGTH})`,
-      "Pass the base64 URN printed by `diazo object upload`, or a raw urn:adsk.objects:os.object:<bucket>/<key>.",
-    );
+    throw fieldError({
+      field,
+      problem: `invalid URN '${
+        text.slice(0, 40)
+      }...': it has ${text.length} characters (at most ${MAX_URN_LENGTH})`,
+      help: CATALOG.invalid_urn.hint,
+    });
   }
   const objectId = RAW_URN.test(text) ? text : decodeBase64Urn(text);
   if (objectId === undefined || !RAW_URN.test(objectId) || CONTROL.test(objectId)) {
-    throw new DiazoError("invalid_urn", { params: { input: text } });
+    const problem = CATALOG.invalid_urn.message;
+    throw new DiazoError("invalid_urn", {
+      params: { input: text },
+      field: { field, problem, help: CATALOG.invalid_urn.hint },
+    });
   }
   const result: ParsedUrn = {
     urn: encodeUrn(objectId),

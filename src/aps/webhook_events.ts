@@ -3,7 +3,7 @@
  * of each and the scope key a hook of that system is bound by; plus the checks of user input that
  * name them. Shared by the client (`webhook events`, `webhook create`) and the sandbox.
  */
-import { usageError } from "../core/errors.ts";
+import { fieldError } from "../core/field_error.ts";
 import { suggest } from "../core/suggest.ts";
 
 /** One system of the webhooks service: its event kinds and the key of a hook's `scope`. */
@@ -171,17 +171,20 @@ export function systemOfEvent(event: string): WebhookSystem | undefined {
   return WEBHOOK_SYSTEMS.find((s) => s.events.some((e) => eventMatches(event, e)));
 }
 
-const EVENTS_HINT = "List the systems and event kinds with `diazo webhook events`.";
+const EVENTS_HELP = "List the systems and event kinds with {step}.";
+const EVENTS_STEP = { command: "diazo webhook events", tool: "webhook_events" };
 
 /** A system name from user input: one of the catalog's, else a usage error with a suggestion. */
 export function checkWebhookSystem(name: string): WebhookSystem {
   const found = webhookSystem(name);
   if (found) return found;
   const close = suggest(name, WEBHOOK_SYSTEMS.map((s) => s.system));
-  throw usageError(
-    `unknown webhook system '${name}'${close ? ` (did you mean '${close}'?)` : ""}`,
-    EVENTS_HINT,
-  );
+  throw fieldError({
+    field: "system",
+    problem: `unknown webhook system '${name}'${close ? ` (did you mean '${close}'?)` : ""}`,
+    help: EVENTS_HELP,
+    next: EVENTS_STEP,
+  });
 }
 
 /**
@@ -194,8 +197,10 @@ export function checkWebhookEvent(event: string, system?: string): { system: Web
   const candidates = sys ? sys.events : WEBHOOK_SYSTEMS.flatMap((s) => s.events);
   const close = suggest(event, candidates);
   const where = sys ? ` of system '${sys.system}'` : "";
-  throw usageError(
-    `unknown webhook event '${event}'${where}${close ? ` (did you mean '${close}'?)` : ""}`,
-    EVENTS_HINT,
-  );
+  throw fieldError({
+    field: "event",
+    problem: `unknown webhook event '${event}'${where}${close ? ` (did you mean '${close}'?)` : ""}`,
+    help: EVENTS_HELP,
+    next: EVENTS_STEP,
+  });
 }

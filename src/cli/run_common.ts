@@ -4,6 +4,7 @@
  * record, Ctrl-C, the global flags as a command sees them, and the run's skeleton around an action.
  */
 import { ExitCode, isDiazoError, toDiazoError } from "../core/errors.ts";
+import { phrased } from "../core/field_error.ts";
 import { visible } from "../core/sanitize.ts";
 import { knownSecrets, redact } from "../core/redact.ts";
 import { appendScopeUse } from "../config/scope_usage.ts";
@@ -13,6 +14,7 @@ import type { GlobalFlags, RunState } from "./context.ts";
 import type { Extensions } from "./extend.ts";
 import type { Io } from "./io.ts";
 import { CLOSED_OUTPUT_EXIT, isClosedOutput } from "./closed_output.ts";
+import { CLI_SURFACE } from "./field_names.ts";
 
 export { CLOSED_OUTPUT_EXIT, isClosedOutput };
 
@@ -42,8 +44,9 @@ export function reportError(e: unknown, io: Io, globals: RunGlobals): number {
   if (opts.debug && stack) io.stderr.write(redact(stack, knownSecrets()) + "\n");
   const de = toDiazoError(e, "Run again with --debug for details, and report it if it persists.");
   const secrets = knownSecrets();
-  const message = redact(de.message, secrets);
-  const hint = redact(de.hint, secrets);
+  const words = phrased(de, CLI_SURFACE);
+  const message = redact(words.message, secrets);
+  const hint = redact(words.hint, secrets);
   // Messages quote platform text (keys, answers): no raw control character reaches the terminal.
   const shown = (text: string) => visible(text, { keepLines: true });
   io.stderr.write(`error: ${shown(message)}\nhint: ${shown(hint)}\n`);

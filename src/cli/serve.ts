@@ -29,6 +29,7 @@ interface ServeOptions {
   port: number;
   httpSecretEnv?: string;
   readOnly?: boolean;
+  toolsets?: string[];
   tools?: string[];
   excludeTools?: string[];
   printConfig?: (typeof CONFIG_CLIENTS)[number];
@@ -58,6 +59,7 @@ export function configSnippet(
   const self = selfCommand();
   const args = [...self.args, "serve"];
   if (opts.profile) args.push("--profile", opts.profile);
+  if (opts.toolsets?.length) args.push("--toolsets", opts.toolsets.join(","));
   if (opts.readOnly) args.push("--read-only");
   if (opts.tools?.length) args.push("--tools", opts.tools.join(","));
   if (opts.excludeTools?.length) args.push("--exclude-tools", opts.excludeTools.join(","));
@@ -90,6 +92,11 @@ export function serveDeps(ctx: Ctx, allowDir: readonly string[] = []): ToolServe
 }
 
 async function runServe(ctx: Ctx, opts: ServeOptions): Promise<void> {
+  if (opts.toolsets) {
+    // A typo is told now, not when the assistant starts the server.
+    const { parseToolsets } = await import("../mcp/toolsets.ts");
+    parseToolsets(opts.toolsets);
+  }
   if (opts.printConfig) {
     const snippet = configSnippet(opts.printConfig, { ...opts, profile: ctx.flags.profile });
     ctx.io.stdout.write(JSON.stringify(snippet, null, 2) + "\n");
@@ -111,6 +118,7 @@ async function runServe(ctx: Ctx, opts: ServeOptions): Promise<void> {
     import("../mcp/server.ts"),
   ]);
   const tools = selectTools(ALL_TOOLS, {
+    toolsets: opts.toolsets,
     readOnly: opts.readOnly,
     include: opts.tools,
     exclude: opts.excludeTools,
@@ -159,6 +167,11 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
       "--http-secret-env <NAME>",
       "require `Authorization: Bearer <value of $NAME>` on every HTTP request (the secret never goes in argv)",
     )
+    .option(
+      "--toolsets <names>",
+      "offer only these toolsets, comma-separated: context, storage, derivative, dm, acc, admin, automation, events, reality, or all (default all)",
+      names,
+    )
     .option("--read-only", "offer only tools that change nothing (the others are not even listed)")
     .option(
       "--allow-dir <dir>",
@@ -175,6 +188,7 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
   examples(cmd, [
     "diazo serve --print-config claude",
     "diazo serve --read-only --profile work",
+    "diazo serve --toolsets dm,acc --read-only",
     "diazo serve --tools bucket_list,object_list,translate_status",
     "MCP_SECRET=$(openssl rand -hex 32) diazo serve --http --port 8765 --http-secret-env MCP_SECRET",
   ]);

@@ -329,9 +329,36 @@ export type CatalogCode = keyof typeof CATALOG;
 /** Parameters that fill a catalog entry's placeholders. */
 export type ErrorParams = Record<string, string | number | undefined>;
 
+/** A next step, as each surface names it: the CLI's command and the tool server's tool. */
+export interface NextStep {
+  /** e.g. `diazo project list <hub>`. */
+  command: string;
+  /** e.g. `project_list`. */
+  tool: string;
+}
+
+/**
+ * What is wrong with one input field, named as the tool server's argument (snake_case); the CLI
+ * names it by its flag (core/field_error.ts phrases both).
+ */
+export interface FieldProblem {
+  /** The field, e.g. bucket_key. */
+  field: string;
+  /** What is wrong; `{other_field}` names another field in the surface's words. */
+  problem: string;
+  /** The values allowed, when they are few. */
+  allowed?: readonly string[];
+  /** How a good value looks; `{step}` is where `next` goes. */
+  help?: string;
+  /** Where to find a good value. */
+  next?: NextStep;
+}
+
 /** Options of a `DiazoError` beyond its catalog code. */
 export interface DiazoErrorOptions {
   params?: ErrorParams;
+  /** The input field the error is about (core/field_error.ts). */
+  field?: FieldProblem;
   /** HTTP status of the platform's answer, when there was one. */
   status?: number;
   /** The platform's error body, parsed when it was JSON. */
@@ -354,6 +381,7 @@ export class DiazoError extends Error {
   readonly status?: number;
   readonly body?: unknown;
   readonly headers?: Headers;
+  readonly field?: FieldProblem;
 
   constructor(code: CatalogCode, options: DiazoErrorOptions = {}) {
     const params = options.params ?? {};
@@ -364,6 +392,7 @@ export class DiazoError extends Error {
     this.status = options.status;
     this.body = options.body;
     this.headers = options.headers;
+    this.field = options.field;
   }
 
   /** The remedy shown on the `hint:` line. */

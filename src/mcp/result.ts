@@ -3,9 +3,11 @@
  * catalog's message and hint, and lists capped in size with a cursor to the rest.
  */
 import { DiazoError, toDiazoError } from "../core/errors.ts";
+import { phrased, TOOL_SURFACE } from "../core/field_error.ts";
 import { knownSecrets, redact } from "../core/redact.ts";
 import type { ListPage } from "../ops/list.ts";
 import type { CallToolResult } from "./sdk.ts";
+import { TOOL_HINTS } from "./tool_hints.ts";
 
 /**
  * Largest JSON text of one answer. Assistants refuse tool output above ~25,000 tokens (Claude Code);
@@ -29,7 +31,7 @@ export function toolResult(value: Record<string, unknown>): CallToolResult {
 
 /** The catalog error a failure stands for; anything else is an unexpected failure. */
 export function asDiazoError(e: unknown): DiazoError {
-  return toDiazoError(e, "Run the server with --debug for details, and report it if it persists.");
+  return toDiazoError(e, "The server's log (started with debug) has the details; report it if it persists.");
 }
 
 /**
@@ -40,8 +42,10 @@ export function asDiazoError(e: unknown): DiazoError {
 export function errorResult(e: unknown): CallToolResult {
   const de = asDiazoError(e);
   const secrets = knownSecrets();
-  const message = redact(de.message, secrets);
-  const hint = redact(de.hint, secrets);
+  const words = phrased(de, TOOL_SURFACE);
+  const toolHint = TOOL_HINTS[de.code]?.replace(/\{(\w+)\}/g, (_, k: string) => String(de.params[k] ?? ""));
+  const message = redact(words.message, secrets);
+  const hint = redact(toolHint ?? words.hint, secrets);
   const error = { code: de.code, message, hint, status: de.status ?? null };
   return {
     isError: true,

@@ -17,20 +17,15 @@ import {
   ListToolsRequestSchema,
   McpError,
   Server,
+  type ServerNotification,
   StdioServerTransport,
   type Tool,
   type Transport,
   WebStandardStreamableHTTPServerTransport,
 } from "./sdk.ts";
 import type { AnyTool, ServeDeps, ToolContext } from "./tool.ts";
-import { ALL_TOOLS } from "./tools/index.ts";
+import { ALL_TOOLS, instructionsFor } from "./tools/index.ts";
 import { limitLines, MAX_STDIO_MESSAGE_BYTES } from "./stdio_limit.ts";
-
-const INSTRUCTIONS =
-  "diazo's tools for Autodesk Platform Services: storage buckets and objects, model translation (Model Derivative) " +
-  "and data management (hubs, projects, folders, items). If a tool fails with an authentication error, call " +
-  "auth_status: it tells which tools work with the current login and how to log in. Lists answer `limit` items; " +
-  "when has_more is true, pass next_cursor as `cursor` to continue.";
 
 const listings = new WeakMap<AnyTool, Tool>();
 
@@ -106,31 +101,70 @@ export function createServer(
 ): Server {
   const server = new Server(
     { name: "diazo", version: VERSION, title: "diazo (Autodesk Platform Services)" },
-    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+    { capabilities: { tools: {} }, instructions: instructionsFor(tools) },
   );
   const byName = new Map(tools.map((t) => [t.name, t]));
   const listing = tools.map(toolListing);
   const ctx: ToolContext = { ...deps, tools };
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listing }));
-  server.setRequestHandler(CallToolRequestSchema, (request) => {
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
     const tool = byName.get(request.params.name);
     if (!tool) {
       const name = request.params.name;
       const close = suggest(name, [...byName.keys()]);
       const why = ALL_TOOLS.some((t) => t.name === name)
-        ? "it is not offered by this server (--read-only, --tools or --exclude-tools)"
+        ? "it is not offered by this server (its toolsets, read-only mode or tool filters)"
         : close
         ? `did you mean '${close}'?`
         : "tools/list names the tools";
       throw new McpError(ErrorCode.InvalidParams, `Unknown tool '${name}': ${why}`);
     }
-    return inFlight.track(callTool(tool, request.params.arguments, ctx));
+    return inFlight.track(callTool(tool, request.params.arguments, callContext(server, ctx, request, extra)));
   });
   server.onerror = (e) => {
     if (isBadInput(e)) return; // answered and logged by answerBadInput
     deps.log(`diazo serve: ${e.message.split("\n")[0].slice(0, 300)}`);
   };
   return server;
+}
+
+/**
+ * The context of one call: its cancellation signal, progress notifications when the client sent a
+ * progress token, and the user's confirmation through elicitation when the client declares it.
+ */
+function callContext(
+  server: Server,
+  ctx: ToolContext,
+  request: { params: { _meta?: { progressToken?: string | number } } },
+  extra: { signal: AbortSignal; sendNotification: (n: ServerNotification) => Promise<void> },
+): ToolContext {
+  const token = request.params._meta?.progressToken;
+  const progress = token === undefined
+    ? undefined
+    : (done: number, total: number | undefined, message: string) => {
+      if (extra.signal.aborted) return;
+      const params = {
+        progressToken: token,
+        progress: done,
+        ...(total !== undefined ? { total } : {}),
+        message,
+      };
+      extra.sendNotification({ method: "notifications/progress", params }).catch(() => {});
+    };
+  const elicit = server.getClientCapabilities()?.elicitation
+    ? async (question: string) => {
+      const answer = await server.elicitInput({
+        message: question,
+        requestedSchema: {
+          type: "object",
+          properties: { confirm: { type: "boolean", title: "Confirm", description: question } },
+          required: ["confirm"],
+        },
+      }, { signal: extra.signal });
+      return answer.action === "accept" && answer.content?.confirm === true;
+    }
+    : undefined;
+  return { ...ctx, signal: extra.signal, progress, elicit };
 }
 
 /** Calls under way, so that the end of stdin lets them answer before the server closes. */

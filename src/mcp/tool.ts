@@ -25,6 +25,12 @@ export interface ToolAnnotations {
 /** What a running tool is given: the deps and the tools this server offers (for auth_status). */
 export interface ToolContext extends ServeDeps {
   tools: readonly AnyTool[];
+  /** Aborted when the client cancels the call (`notifications/cancelled`). */
+  signal?: AbortSignal;
+  /** Reports progress when the client asked for it (a progress token); a no-op otherwise. */
+  progress?: (done: number, total: number | undefined, message: string) => void;
+  /** Asks the user a yes/no question through the client, when the client can be asked (elicitation). */
+  elicit?: (question: string) => Promise<boolean>;
 }
 
 /** A tool, typed by its input and output shapes. */

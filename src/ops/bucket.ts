@@ -4,7 +4,7 @@
  */
 import type { BucketKey } from "../aps/ids.ts";
 import { BUCKET_REGIONS, type parseBucketRegion } from "../aps/regions.ts";
-import { DiazoError, usageError } from "../core/errors.ts";
+import { DiazoError } from "../core/errors.ts";
 import { isoOfEpochMs } from "../core/output_human.ts";
 import type { Http } from "../services/http.ts";
 import {
@@ -16,7 +16,7 @@ import {
   POLICIES,
 } from "../services/oss.ts";
 import { objectsRequest } from "../services/oss_objects.ts";
-import { fetchPage } from "../services/pagination.ts";
+import { fetchPage, invalidCursor } from "../services/pagination.ts";
 import type { OpsDeps } from "./deps.ts";
 import { type ListOptions, type ListPage, mapPage } from "./list.ts";
 
@@ -41,7 +41,7 @@ function withHelpers<T extends { createdDate?: number }>(b: T, region?: string):
 
 /**
  * The app's buckets in `region`, or in every region when none is named (asked in parallel, answered
- * in region order; a cursor then makes no sense). Without `limit`, every page.
+ * in region order, a cursor naming the region it continues). Without `limit`, every page.
  */
 export async function runBucketList(
   opts: ListOptions & { region?: BucketRegion },
@@ -55,12 +55,43 @@ export async function runBucketList(
       (b) => withHelpers(b, region),
     );
   if (opts.region) return await one(opts.region, opts.cursor);
-  if (opts.cursor !== undefined) {
-    throw usageError("a cursor continues the list of one region", "Name the region the cursor came from.");
-  }
-  const pages = await Promise.all(BUCKET_REGIONS.map((region) => one(region)));
+  const from = opts.cursor === undefined ? { index: 0 } : regionCursor(opts.cursor);
+  const pages = await Promise.all(
+    BUCKET_REGIONS.slice(from.index).map((region, i) => one(region, i === 0 ? from.inner : undefined)),
+  );
+  // After the first n items of the regions' pages in order: inside a region's page, at its end (its
+  // own next cursor), or at the start of the next region that has buckets.
+  const after = (n: number): string | undefined => {
+    let rest = n;
+    for (const [i, page] of pages.entries()) {
+      if (rest < page.items.length) return regionCursorOf(from.index + i, page.cursorAfter(rest));
+      if (rest === page.items.length && page.nextCursor) {
+        return regionCursorOf(from.index + i, page.nextCursor);
+      }
+      rest -= page.items.length;
+      if (rest === 0) {
+        const next = pages.findIndex((p, j) => j > i && p.items.length > 0);
+        return next < 0 ? undefined : regionCursorOf(from.index + next, undefined);
+      }
+    }
+    return undefined;
+  };
   const items = pages.flatMap((p) => p.items).slice(0, limit);
-  return { items, cursorAfter: () => undefined };
+  return { items, nextCursor: after(items.length), cursorAfter: after };
+}
+
+/** The cursor of a list over every region: the region's index and, inside it, the region's own cursor. */
+function regionCursorOf(index: number, inner: string | undefined): string {
+  return `r${index}.${inner ?? ""}`;
+}
+
+function regionCursor(cursor: string): { index: number; inner?: string } {
+  const m = /^r(\d+)\.(.*)$/.exec(cursor);
+  const index = m ? Number(m[1]) : NaN;
+  if (!m || index >= BUCKET_REGIONS.length) {
+    throw invalidCursor();
+  }
+  return { index, inner: m[2] || undefined };
 }
 
 /** Creates a bucket; a taken key is "Bucket already exists" (exit 6). */

@@ -4,6 +4,8 @@
  */
 import type { PageResult } from "../services/pagination.ts";
 
+export { invalidCursor } from "../services/pagination.ts";
+
 /** One page of a list: its items, the cursor of the rest, and a cursor after any item kept. */
 export type ListPage<T> = PageResult<T>;
 

@@ -3,7 +3,8 @@
  * so that list commands follow every page unless `--limit` stops them.
  */
 
-import { usageError } from "../core/errors.ts";
+import type { DiazoError } from "../core/errors.ts";
+import { fieldError } from "../core/field_error.ts";
 import { base64urlOf } from "../core/bytes.ts";
 import { buildUrl, type Http, type RequestSpec } from "./http.ts";
 
@@ -136,6 +137,15 @@ export async function fetchPage<T>(
   };
 }
 
+/** The error of a cursor that no list of this kind answered. */
+export function invalidCursor(): DiazoError {
+  return fieldError({
+    field: "cursor",
+    problem: "invalid cursor",
+    help: "Pass the next_cursor of the previous answer of the same list unchanged, or omit it to start over.",
+  });
+}
+
 function encodeCursor(request: RequestSpec, skip: number): string {
   const query: Record<string, string> = {};
   for (const [k, v] of Object.entries(request.query ?? {})) if (v !== undefined) query[k] = String(v);
@@ -145,11 +155,7 @@ function encodeCursor(request: RequestSpec, skip: number): string {
 
 /** The request and skip count a cursor names; only a page of the same endpoint on the same host is accepted. */
 function decodeCursor(http: Http, spec: RequestSpec, cursor: string): { request: RequestSpec; skip: number } {
-  const invalid = () =>
-    usageError(
-      "invalid cursor",
-      "Pass the next_cursor of the previous answer of the same list unchanged, or omit it to start over.",
-    );
+  const invalid = invalidCursor;
   let parsed: { p?: unknown; q?: unknown; s?: unknown };
   try {
     const binary = atob(cursor.replace(/-/g, "+").replace(/_/g, "/"));

@@ -4,9 +4,8 @@
  * body, so it pages here rather than through `paginate()`. Project ids come checked (bare GUIDs).
  */
 import type { AccProjectId } from "../aps/ids.ts";
-import { usageError } from "../core/errors.ts";
 import type { Http, RequestSpec } from "./http.ts";
-import type { PageResult } from "./pagination.ts";
+import { invalidCursor, type PageResult } from "./pagination.ts";
 import { segment } from "./path.ts";
 import { DATA_CREATE, DATA_READ, DATA_WRITE } from "./acc_scopes.ts";
 
@@ -100,10 +99,7 @@ export async function searchRfiPage(
 ): Promise<PageResult<Rfi>> {
   const offset = opts.cursor === undefined ? 0 : Number(opts.cursor);
   if (!Number.isInteger(offset) || offset < 0 || opts.cursor === "") {
-    throw usageError(
-      "invalid cursor",
-      "Pass the next_cursor of the previous answer of the same list unchanged, or omit it to start over.",
-    );
+    throw invalidCursor();
   }
   const items: Rfi[] = [];
   for await (const rfi of searchRfis(http, project, { ...opts, offset, limit: opts.limit + 1 })) {

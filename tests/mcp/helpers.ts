@@ -62,7 +62,14 @@ async function serveInProcess(
   args: string[],
   cwd: string,
 ): Promise<ServeSession> {
-  const known = new Set(["--read-only", "--tools", "--exclude-tools", "--allow-dir", "--profile"]);
+  const known = new Set([
+    "--read-only",
+    "--toolsets",
+    "--tools",
+    "--exclude-tools",
+    "--allow-dir",
+    "--profile",
+  ]);
   const unknown = args.filter((a) => a.startsWith("-") && !known.has(a));
   if (unknown.length) {
     throw new Error(`serveInProcess does not know ${unknown.join(" ")}: pass { spawn: true }`);
@@ -72,6 +79,7 @@ async function serveInProcess(
   const ctx = await contextFor(cap.io, flags, env, cwd);
   const list = (name: string) => flagValues(args, name).flatMap((v) => v.split(",")).filter(Boolean);
   const tools = selectTools(ALL_TOOLS, {
+    toolsets: list("--toolsets").length ? list("--toolsets") : undefined,
     readOnly: args.includes("--read-only"),
     include: list("--tools").length ? list("--tools") : undefined,
     exclude: list("--exclude-tools").length ? list("--exclude-tools") : undefined,

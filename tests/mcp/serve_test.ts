@@ -6,6 +6,7 @@ import { encodeUrn, objectIdOf } from "../../src/aps/urn.ts";
 import type { Tool } from "../../src/mcp/sdk.ts";
 import { CUBE_OBJ } from "../e2e/md_helpers.ts";
 import { diazo, spawnDiazo } from "../e2e/harness.ts";
+import { toolsetOf } from "../../src/mcp/tools/index.ts";
 import { fails, fixture, loginAsUser, ok, startServe } from "./helpers.ts";
 
 const SNAPSHOT = fileURLToPath(new URL("./tools_snapshot.json", import.meta.url));
@@ -14,6 +15,7 @@ const SNAPSHOT = fileURLToPath(new URL("./tools_snapshot.json", import.meta.url)
 function snapshotOf(tools: Tool[]) {
   return tools.map((t) => ({
     name: t.name,
+    toolset: toolsetOf(t.name),
     title: t.title,
     annotations: t.annotations,
     inputSchema: t.inputSchema,
@@ -183,12 +185,16 @@ Deno.test("serve: initialize, tools/list as snapshotted, and a call of every too
       assert.match(refused.message, /Authentication required \(3-legged OAuth\)/);
     }
 
-    assert.equal((await call("object_delete", { bucket_key: bucket, object_key: "cube.obj" })).deleted, true);
+    assert.equal(
+      (await call("object_delete", { bucket_key: bucket, object_key: "cube.obj", confirm: true })).deleted,
+      true,
+    );
     assert.equal((await call("object_list", { bucket_key: bucket })).count, 0);
-    assert.equal((await call("bucket_delete", { bucket_key: bucket })).deleted, true);
+    assert.equal((await call("bucket_delete", { bucket_key: bucket, confirm: true })).deleted, true);
 
     // Construction-cloud tools act as a member of a project: tests/e2e/issue_test.ts calls them.
-    const elsewhere = (n: string) => /^issue_/.test(n);
+    // The other families' tools: tests/mcp/families_test.ts.
+    const elsewhere = (n: string) => /^(issue_|webhook_|da_|reality_|admin_)/.test(n);
     assert.deepEqual(
       [...called].sort(),
       names.filter((n) => !elsewhere(n)).sort(),
@@ -213,7 +219,7 @@ Deno.test("serve: failures are isError results with the catalog's message and hi
   try {
     const bad = await fails(serve.client, "bucket_get", { bucket_key: "Not_Valid!" });
     assert.equal(bad.code, "usage");
-    assert.match(bad.message, /^invalid bucket key 'Not_Valid!'/);
+    assert.match(bad.message, /^bucket_key: invalid bucket key 'Not_Valid!'/);
     assert.match(bad.hint, /3-128 characters/);
 
     const unknown = await fails(serve.client, "bucket_get", { bucket_key: "no-such-bucket" });
@@ -222,7 +228,7 @@ Deno.test("serve: failures are isError results with the catalog's message and hi
       "Bucket not found",
       404,
     ]);
-    assert.match(unknown.hint, /bucket list/);
+    assert.match(unknown.hint, /bucket_list/);
 
     await ok(serve.client, "bucket_create", { bucket_key: "mcp-scoped" });
     const scope = await fails(serve.client, "object_list", { bucket_key: "mcp-scoped" });
@@ -242,7 +248,7 @@ Deno.test("serve: failures are isError results with the catalog's message and hi
     const typo = await fails(serve.client, "bucket_list", { limt: 3 });
     assert.match(typo.message, /unknown argument 'limt' \(did you mean 'limit'\?\)/);
     const cursor = await fails(serve.client, "bucket_list", { cursor: "not-a-cursor" });
-    assert.equal(cursor.message, "invalid cursor");
+    assert.equal(cursor.message, "cursor: invalid cursor");
 
     const user = await fails(serve.client, "hub_list", { auth: "user" });
     assert.equal(user.code, "three_legged_required");
@@ -325,7 +331,10 @@ Deno.test("serve: --read-only lists only read-only tools; --exclude-tools wins o
       assert.ok(tools.some((t) => t.name === "bucket_list"));
       const hidden = await ro.client.callTool({ name: "bucket_delete", arguments: { bucket_key: "x-y-z" } })
         .then(() => "answered", (e: Error) => e.message);
-      assert.match(hidden, /Unknown tool 'bucket_delete': it is not offered by this server \(--read-only/);
+      assert.match(
+        hidden,
+        /Unknown tool 'bucket_delete': it is not offered by this server \(its toolsets, read-only/,
+      );
     } finally {
       await ro.close();
     }

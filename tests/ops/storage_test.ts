@@ -131,7 +131,7 @@ Deno.test("bucket_get and the object tools reject a malformed bucket key before 
     const [text, json] = result.content.map((c) => (c.type === "text" ? c.text : ""));
     assert.match(
       text,
-      /^error: invalid bucket key '[^']*': .*\nhint: Bucket keys use 3-128 characters/,
+      /^error: bucket_key: invalid bucket key '[^']*': .*\nhint: Bucket keys use 3-128 characters/,
       name,
     );
     assert.equal(JSON.parse(json).error.code, "usage", name);

@@ -53,8 +53,8 @@ Deno.test("the object tools refuse keys . and .. before any storage request", as
     await Deno.writeTextFile(`${f.home.cwd}/m.obj`, "o\n");
     const before = (await requestLog(f.url)).length;
     const calls: [string, Record<string, unknown>][] = [
-      ["object_delete", { bucket_key: f.bucket, object_key: ".." }],
-      ["object_delete", { bucket_key: f.bucket, object_key: "." }],
+      ["object_delete", { bucket_key: f.bucket, object_key: "..", confirm: true }],
+      ["object_delete", { bucket_key: f.bucket, object_key: ".", confirm: true }],
       ["object_signed_url", { bucket_key: f.bucket, object_key: ".." }],
       ["object_upload", { bucket_key: f.bucket, file: "m.obj", object_key: ".." }],
     ];

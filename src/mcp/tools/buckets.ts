@@ -9,6 +9,7 @@ import {
   runBucketInfo,
   runBucketList,
 } from "../../ops/bucket.ts";
+import { confirmed, confirmInput, DESTROYS } from "./confirm.ts";
 import { listAnswer } from "../result.ts";
 import { type AnyTool, cursorInput, defineTool, limitInput, listOutput, READ } from "../tool.ts";
 
@@ -41,10 +42,11 @@ const bucketList = defineTool({
   name: "bucket_list",
   title: "List buckets",
   description:
-    "Lists the storage buckets of the app (client id) in one region (default US). Buckets belong to the app that " +
-    "created them. Answers `limit` buckets at most; when has_more is true, call again with cursor = next_cursor.",
+    "Lists the storage buckets of the app (client id) in every region, region by region, or in the one region " +
+    "given. Buckets belong to the app that created them. Answers `limit` buckets at most; when has_more is true, " +
+    "call again with cursor = next_cursor (and the same region, or none).",
   input: {
-    region: regionInput.default("US"),
+    region: regionInput.optional().describe(`Only this storage region: ${BUCKET_REGIONS.join(", ")}.`),
     limit: limitInput("buckets"),
     cursor: cursorInput,
   },
@@ -97,15 +99,16 @@ const bucketGet = defineTool({
 const bucketDelete = defineTool({
   name: "bucket_delete",
   title: "Delete a bucket",
-  description: "Deletes a bucket AND EVERY OBJECT IN IT, irreversibly. Confirm with the user before calling.",
-  input: { bucket_key: bucketKeyInput },
+  description: `Deletes a bucket AND EVERY OBJECT IN IT. ${DESTROYS}`,
+  input: { bucket_key: bucketKeyInput, confirm: confirmInput },
   output: { bucketKey: z.string(), deleted: z.boolean() },
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
   scopes: ["bucket:delete"],
   login: "app",
   async run(args, ctx) {
-    // The model confirms with the user before calling (the description says so): no question here.
-    return (await runBucketDelete({ bucketKey: parseBucketKey(args.bucket_key) }, ctx))!;
+    const bucketKey = parseBucketKey(args.bucket_key);
+    await confirmed(ctx, args.confirm, `Delete bucket ${bucketKey} and every object in it?`);
+    return (await runBucketDelete({ bucketKey }, ctx))!;
   },
 });
 

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { dmFolderId, dmHubId, dmItemId, dmProjectId } from "../../aps/dm_ids.ts";
 import { DiazoError, isDiazoError } from "../../core/errors.ts";
+import { fieldError } from "../../core/field_error.ts";
 import {
   type DmPage,
   type DmResource,
@@ -142,24 +143,25 @@ const folderList = defineTool({
   },
   ...DM_LIST,
   run(args, ctx) {
+    const project = dmProjectId(args.project_id);
     if (args.folder_id === undefined) {
       if (args.hub_id === undefined) {
-        throw new DiazoError("usage", {
-          params: {
-            detail: "hub_id is needed to list a project's top folders",
-            hint: "Pass hub_id (from hub_list), or folder_id to list one folder's contents.",
-          },
+        throw fieldError({
+          field: "hub_id",
+          problem: "{hub_id} is needed to list a project's top folders",
+          help: "Pass {hub_id} (from {step}), or {folder_id} to list one folder's contents.",
+          next: { command: "diazo hub list", tool: "hub_list" },
         });
       }
       return dmAnswer(runFolderList({
         ...pageOf(args, "Check both ids with hub_list and project_list (project ids carry b.)."),
         hub: dmHubId(args.hub_id),
-        project: dmProjectId(args.project_id),
+        project,
       }, ctx));
     }
     return dmAnswer(runFolderList({
       ...pageOf(args, "Check both ids: folder_list without folder_id lists the top folders."),
-      project: dmProjectId(args.project_id),
+      project,
       folder: dmFolderId(args.folder_id),
       type: args.type,
     }, ctx));

@@ -67,13 +67,15 @@ const itemUpload = defineTool({
   scopes: ["data:create"],
   login: "either",
   async run(args, ctx) {
+    const project = dmProjectId(args.project_id);
+    const folder = dmFolderId(args.folder_id);
     // Only files inside the allowed roots, never diazo's own config or state (symlinks resolved first).
     const file = await toolFile(args.file, ctx.cwd, ctx.fileRoots);
     const filed = await runItemUpload({
       as: args.auth,
       usable: true,
-      project: dmProjectId(args.project_id),
-      folder: dmFolderId(args.folder_id),
+      project,
+      folder,
       file,
       name: args.name,
     }, ctx);

@@ -1,7 +1,8 @@
-/** The tool registry: every tool of the server, and the operator's selection of them. */
+/** The tool registry: every tool of the server by toolset, and the operator's selection of them. */
 import { usageError } from "../../core/errors.ts";
 import { suggest } from "../../core/suggest.ts";
 import type { AnyTool } from "../tool.ts";
+import { parseToolsets, type Toolset, TOOLSET_TEXT, TOOLSETS } from "../toolsets.ts";
 import { RECORD_TOOLS } from "./records.ts";
 import { AUTH_TOOLS } from "./auth.ts";
 import { BUCKET_TOOLS } from "./buckets.ts";
@@ -10,21 +11,48 @@ import { DM_WRITE_TOOLS } from "./dm_write.ts";
 import { ISSUE_TOOLS } from "./issues.ts";
 import { OBJECT_TOOLS } from "./objects.ts";
 import { TRANSLATE_TOOLS } from "./translate.ts";
+import { WEBHOOK_TOOLS } from "./webhooks.ts";
 
-/** Every tool, in listing order. */
-export const ALL_TOOLS: readonly AnyTool[] = [
-  ...AUTH_TOOLS,
-  ...BUCKET_TOOLS,
-  ...OBJECT_TOOLS,
-  ...TRANSLATE_TOOLS,
-  ...DM_TOOLS,
-  ...DM_WRITE_TOOLS,
-  ...RECORD_TOOLS,
-  ...ISSUE_TOOLS,
-];
+/** The tools of each toolset, in listing order. */
+export const TOOLSET_TOOLS: Readonly<Record<Toolset, readonly AnyTool[]>> = {
+  context: AUTH_TOOLS,
+  storage: [...BUCKET_TOOLS, ...OBJECT_TOOLS],
+  derivative: TRANSLATE_TOOLS,
+  dm: [...DM_TOOLS, ...DM_WRITE_TOOLS],
+  acc: [...ISSUE_TOOLS, ...RECORD_TOOLS],
+  admin: [],
+  automation: [],
+  events: WEBHOOK_TOOLS,
+  reality: [],
+};
 
-/** The operator's controls (`serve --read-only --tools a,b --exclude-tools c`). */
+/** Every tool, in listing order: toolset by toolset. */
+export const ALL_TOOLS: readonly AnyTool[] = TOOLSETS.flatMap((t) => TOOLSET_TOOLS[t]);
+
+const TOOLSET_OF = new Map(TOOLSETS.flatMap((set) => TOOLSET_TOOLS[set].map((t) => [t.name, set] as const)));
+
+/** The toolset a tool belongs to. */
+export function toolsetOf(name: string): Toolset | undefined {
+  return TOOLSET_OF.get(name);
+}
+
+/** The server's instructions: what the offered tools reach, toolset by toolset, and how to use them. */
+export function instructionsFor(tools: readonly AnyTool[]): string {
+  const offered = new Set(tools.map((t) => toolsetOf(t.name)));
+  const sets = TOOLSETS.filter((s) => offered.has(s));
+  const auth = offered.has("context")
+    ? " If a tool fails with an authentication error, call auth_status: it tells which tools work with the " +
+      "current login and how to log in."
+    : "";
+  return `diazo's tools for Autodesk Platform Services. This server offers ${
+    sets.map((s) => TOOLSET_TEXT[s]).join("; ") || "no tools"
+  }.${auth} Lists answer \`limit\` items; when has_more is true, pass next_cursor as \`cursor\` to continue.`;
+}
+
+/** The operator's controls (`serve --toolsets dm,acc --read-only --tools a,b --exclude-tools c`). */
 export interface ToolSelection {
+  /** Only the tools of these toolsets (`all` for every one; default all). */
+  toolsets?: readonly string[];
   /** Only tools that never change anything are offered (others are not even listed). */
   readOnly?: boolean;
   /** Only these tools (default: all). */
@@ -46,7 +74,9 @@ export function selectTools(all: readonly AnyTool[], sel: ToolSelection): AnyToo
       );
     }
   }
+  const sets = sel.toolsets ? parseToolsets(sel.toolsets) : TOOLSETS;
   return all.filter((t) =>
+    (!sel.toolsets || sets.includes(toolsetOf(t.name)!)) &&
     (sel.include === undefined || sel.include.includes(t.name)) &&
     !(sel.exclude ?? []).includes(t.name) &&
     (!sel.readOnly || t.annotations.readOnlyHint)

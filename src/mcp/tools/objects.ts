@@ -10,6 +10,7 @@ import {
   runObjectUrn,
   SIGNED_ACCESS,
 } from "../../ops/object.ts";
+import { confirmed, confirmInput, DESTROYS } from "./confirm.ts";
 import { listAnswer } from "../result.ts";
 import { type AnyTool, cursorInput, defineTool, limitInput, listOutput, READ } from "../tool.ts";
 import { bucketKeyInput } from "./buckets.ts";
@@ -101,15 +102,15 @@ const objectUpload = defineTool({
 const objectDelete = defineTool({
   name: "object_delete",
   title: "Delete an object",
-  description: "Deletes one object from a bucket, irreversibly. Confirm with the user before calling.",
-  input: { bucket_key: bucketKeyInput, object_key: objectKeyInput },
+  description: `Deletes one object from a bucket. ${DESTROYS}`,
+  input: { bucket_key: bucketKeyInput, object_key: objectKeyInput, confirm: confirmInput },
   output: { bucketKey: z.string(), objectKey: z.string(), deleted: z.boolean() },
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
   scopes: ["data:write"],
   login: "app",
   async run(args, ctx) {
     const ids = { bucketKey: parseBucketKey(args.bucket_key), objectKey: parseObjectKey(args.object_key) };
-    // The model confirms with the user before calling (the description says so): no question here.
+    await confirmed(ctx, args.confirm, `Delete object ${ids.objectKey} of bucket ${ids.bucketKey}?`);
     return (await runObjectDelete(ids, ctx))!;
   },
 });

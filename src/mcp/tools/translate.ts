@@ -1,6 +1,6 @@
 /** Tools over translation (Model Derivative): start, status, manifest, properties (as `diazo translate ...`). */
 import { z } from "zod";
-import { usageError } from "../../core/errors.ts";
+import { invalidCursor } from "../../ops/list.ts";
 import { formatsFromFlags, OUTPUT_TYPES, VIEWS } from "../../aps/derivative_formats.ts";
 import { DATA_CENTRES, parseDataCentre } from "../../aps/regions.ts";
 import { parseUrn } from "../../aps/urn.ts";
@@ -243,10 +243,7 @@ function offsetOf(cursor: string): number {
   } catch { /* reported below */ }
   const m = /^offset:(\d+)$/.exec(text);
   if (!m) {
-    throw usageError(
-      "invalid cursor",
-      "Pass the next_cursor of the previous answer of the same list unchanged, or omit it to start over.",
-    );
+    throw invalidCursor();
   }
   return Number(m[1]);
 }
