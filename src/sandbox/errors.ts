@@ -100,7 +100,7 @@ export function renderError(e: SandboxError): Response {
         ...Object.fromEntries(new Headers(headers)),
       });
     case "da":
-      // The platform answers a bare JSON string (aps-api.md §7.6, recorded traffic of the DA SDK).
+      // The platform answers a bare JSON string (recorded traffic of the DA SDK).
       return json(status, f.diagnostic, headers);
     case "admin":
       return json(status, { code: f.code, message: f.message }, headers);

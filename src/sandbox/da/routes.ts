@@ -69,7 +69,7 @@ function deleteApp(_req: Request, ctx: RequestContext): Response {
   return empty(200);
 }
 
-/** The recorded answer of `GET /servicelimits/me` (aps-api.md §7.6). */
+/** The recorded answer of `GET /servicelimits/me` (Design Automation service limits). */
 const SERVICE_LIMITS = {
   frontendLimits: {
     limitPayloadSizeInKB: 16,
