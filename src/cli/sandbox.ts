@@ -1,6 +1,6 @@
 /** `diazo sandbox`: serve the platform emulator on loopback until interrupted. */
 import { type AnyCommand, type ContextFactory, examples } from "./command.ts";
-import { usageError } from "../core/errors.ts";
+import { DiazoError, usageError } from "../core/errors.ts";
 
 /** Well-known sandbox credentials (README.md, "sandbox"). */
 export const SANDBOX_CLIENT_ID = "diazo-sandbox";
@@ -15,6 +15,31 @@ function port(value: string): number {
   return n;
 }
 
+/**
+ * The container's health check: the running sandbox answers `/_sandbox/health` with 200 within 3 s.
+ * A wildcard bind address is asked on loopback.
+ */
+async function checkHealth(host: string, port: number): Promise<void> {
+  const at = host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host;
+  const url = `http://${at}:${port}/_sandbox/health`;
+  let status = 0;
+  try {
+    const res = await fetch(url, { signal: AbortSignal.timeout(3000) });
+    status = res.status;
+    await res.body?.cancel();
+  } catch {
+    status = 0;
+  }
+  if (status !== 200) {
+    throw new DiazoError("failure", {
+      params: {
+        detail: `no healthy sandbox at ${url}${status ? ` (HTTP ${status})` : ""}`,
+        hint: "Start one with `diazo sandbox`, or give the --host and --port it serves on.",
+      },
+    });
+  }
+}
+
 /** Registers the sandbox command. */
 export function register(program: AnyCommand, makeCtx: ContextFactory): void {
   const cmd = program.command("sandbox")
@@ -24,8 +49,13 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
     .option("--data <dir>", "keep objects in this directory (default: a temp dir removed on exit)")
     .option("--data-dir <dir>", "keep every service's state in this directory across restarts")
     .option("--seed <file>", "start with the world this YAML/JSON file declares (schemas/world.schema.json)")
+    .option(
+      "--check-health",
+      "ask the sandbox on --host/--port whether it is healthy (exit 0) instead of serving",
+    )
     .action(async (opts, command) => {
       const ctx = makeCtx(command);
+      if (opts.checkHealth) return await checkHealth(opts.host, opts.port);
       if (opts.data !== undefined && opts.dataDir !== undefined) {
         throw usageError(
           "--data and --data-dir cannot be combined",

@@ -13,6 +13,8 @@ import { parseFaultSpec } from "./faults.ts";
 import { empty, json, readJson } from "./respond.ts";
 import type { Route } from "./router.ts";
 import { configPatch, configView } from "./settings.ts";
+import { dashboardPage } from "./dashboard/page.ts";
+import { overview } from "./dashboard/overview.ts";
 import { SNAPSHOT_NAME } from "./snapshots.ts";
 import { resetStores, snapshotStores } from "./store.ts";
 
@@ -165,6 +167,21 @@ export const controlRoutes: readonly Route[] = [
   { method: "POST", pattern: "/_sandbox/reset", scopes: [], handler: reset },
   { method: "GET", pattern: "/_sandbox/state", scopes: [], handler: stateDump },
   { method: "GET", pattern: "/_sandbox/health", scopes: [], handler: health },
+  {
+    method: "GET",
+    pattern: "/_sandbox/ui",
+    scopes: [],
+    handler: () =>
+      new Response(dashboardPage(), {
+        headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" },
+      }),
+  },
+  {
+    method: "GET",
+    pattern: "/_sandbox/overview",
+    scopes: [],
+    handler: (_req, { sandbox }) => json(200, overview(sandbox)),
+  },
   { method: "POST", pattern: "/_sandbox/snapshot", scopes: [], handler: saveSnapshot },
   { method: "POST", pattern: "/_sandbox/restore", scopes: [], handler: restoreSnapshot },
   {

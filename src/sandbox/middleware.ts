@@ -93,6 +93,7 @@ function logRequests(
     status: res?.status ?? 0,
     duration_ms: Math.round(ms * 10) / 10,
     ...(ctx.clientId !== undefined ? { client_id: ctx.clientId } : {}),
+    ...(ctx.token ? { scope: ctx.token.scope.join(" ") } : {}),
     ...(ctx.grantType !== undefined ? { grant_type: ctx.grantType } : {}),
     ...(fault ? { fault_id: fault.id } : {}),
     ...(timing.body !== undefined ? { body: timing.body } : {}),

@@ -20,6 +20,8 @@ export interface RequestLogEntry {
   status: number;
   duration_ms: number;
   client_id?: string;
+  /** The scopes of the token the request carried, space-separated. */
+  scope?: string;
   /** The `grant_type` of a token-endpoint call (never its codes, tokens or secrets). */
   grant_type?: string;
   fault_id?: string;
@@ -33,6 +35,8 @@ export interface RequestLog extends ServiceStore {
   add(entry: Omit<RequestLogEntry, "seq">): RequestLogEntry;
   /** Entries oldest first, optionally only those whose path starts with `pathPrefix`. */
   list(pathPrefix?: string): RequestLogEntry[];
+  /** The newest `n` entries, newest first. */
+  recent(n: number): RequestLogEntry[];
   /** Forgets every entry (numbering continues). */
   clear(): void;
   readonly size: number;
@@ -89,6 +93,14 @@ export function createRequestLog(cap = REQUEST_LOG_CAP): RequestLog {
     list(pathPrefix) {
       const all = ordered();
       return pathPrefix ? all.filter((e) => e.path.startsWith(pathPrefix)) : [...all];
+    },
+    recent(n) {
+      const out: RequestLogEntry[] = [];
+      const last = ring.length < cap ? ring.length - 1 : (head - 1 + cap) % cap;
+      for (let i = 0; i < Math.min(n, ring.length); i++) {
+        out.push(ring[(last - i + ring.length) % ring.length]);
+      }
+      return out;
     },
     clear,
     reset: clear,

@@ -27,12 +27,14 @@ Deno.test("request log: records API calls in order, without control calls or sec
     assert.deepEqual(log[2].query, { limit: "5", access_token: "[redacted]", client_secret: "[redacted]" });
     for (const e of log) {
       assert.deepEqual(
-        Object.keys(e).filter((k) => !["client_id", "fault_id", "grant_type"].includes(k)).sort(),
+        Object.keys(e).filter((k) => !["client_id", "fault_id", "grant_type", "scope"].includes(k)).sort(),
         ["duration_ms", "method", "path", "query", "seq", "status", "time"],
       );
       assert.ok(!Number.isNaN(Date.parse(e.time)));
       assert.ok(e.duration_ms >= 0);
     }
+    assert.equal(log[1].scope, log[2].scope, "the token's scopes are recorded");
+    assert.equal(log[3].scope, undefined, "a request without a valid token has none");
     const text = JSON.stringify(log);
     for (const secret of [APP.secret, t, t.split(".")[2], "Bearer", "Basic", "not-a-token"]) {
       assert.ok(!text.includes(secret), `log leaks ${secret.slice(0, 20)}`);
