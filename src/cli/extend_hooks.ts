@@ -119,7 +119,9 @@ export function createHookRunner(input: HookRunnerInput): {
             } in ${r.elapsedMs} ms`,
           );
           if (r.timedOut) {
-            input.warn(`hook ${hookName}: \`${command}\` timed out after ${limit / 1000} s and was stopped`);
+            input.warn(
+              `hook ${hookName}: \`${command}\` timed out after ${limit / 1000} s and ${stopped(r.escaped)}`,
+            );
           } else if (r.code !== 0) {
             input.warn(`hook ${hookName}: \`${command}\` exited with ${r.code}`);
           }
@@ -169,4 +171,13 @@ export function createHookRunner(input: HookRunnerInput): {
       }
     },
   };
+}
+
+/** What a timed-out hook's stop reached: on Linux every process it started, elsewhere its process group. */
+function stopped(escaped: number | undefined): string {
+  if (Deno.build.os !== "linux") {
+    return "was stopped with its process group (a process it moved to a session of its own is not)";
+  }
+  const other = escaped ? ` (${escaped} of them in a session of their own)` : "";
+  return `was stopped with every process it started${other}`;
 }

@@ -16,6 +16,11 @@ export interface ShellResult {
   /** The exit code, or null when it was killed by the timeout. */
   code: number | null;
   timedOut: boolean;
+  /**
+   * On a timeout, how many processes it started had left its process group (`setsid`) and were
+   * stopped too (Linux, where /proc shows who started whom).
+   */
+  escaped?: number;
   elapsedMs: number;
 }
 
@@ -52,12 +57,13 @@ export async function runShell(command: string, opts: ShellOptions): Promise<She
   }).spawn();
   let timedOut = false;
   let exited = false;
+  let escaped = 0;
   let expire: () => void = () => {};
   const expired = new Promise<void>((resolve) => expire = resolve);
   const timer = setTimeout(() => {
     if (!exited) {
       timedOut = true;
-      killTree(child.pid);
+      escaped = killTree(child.pid);
     }
     expire();
   }, opts.timeoutMs);
@@ -79,6 +85,7 @@ export async function runShell(command: string, opts: ShellOptions): Promise<She
     return {
       code: timedOut ? null : status.code,
       timedOut,
+      ...(escaped > 0 ? { escaped } : {}),
       elapsedMs: Math.round(performance.now() - started),
     };
   } finally {
@@ -89,8 +96,19 @@ export async function runShell(command: string, opts: ShellOptions): Promise<She
 /** How long output is still read after the timeout, for the last words of a killed command. */
 const OUTPUT_GRACE_MS = 200;
 
-/** Kills a process and everything in its group (POSIX) or tree (Windows). */
-function killTree(pid: number): void {
+/**
+ * Kills a process and everything in its group (POSIX) or tree (Windows). On Linux its descendants
+ * are found first through /proc (by parent), so that one that moved to its own session (`setsid`)
+ * is stopped too; returns how many of those were outside the group.
+ */
+function killTree(pid: number): number {
+  let escaped = 0;
+  for (const d of Deno.build.os === "linux" ? descendantsOf(pid) : []) {
+    try {
+      Deno.kill(d.pid, "SIGKILL");
+      if (d.pgid !== pid) escaped++;
+    } catch { /* already gone */ }
+  }
   try {
     if (Deno.build.os === "windows") {
       new Deno.Command("taskkill", {
@@ -103,4 +121,36 @@ function killTree(pid: number): void {
       Deno.kill(-pid, "SIGKILL");
     }
   } catch { /* already gone */ }
+  return escaped;
+}
+
+/** Every process under `root` (children, their children...) with its process group, from /proc. */
+function descendantsOf(root: number): { pid: number; pgid: number }[] {
+  const procs: { pid: number; ppid: number; pgid: number }[] = [];
+  try {
+    for (const entry of Deno.readDirSync("/proc")) {
+      if (!/^\d+$/.test(entry.name)) continue;
+      try {
+        const stat = Deno.readTextFileSync(`/proc/${entry.name}/stat`);
+        // pid (comm) state ppid pgrp ...: comm may hold spaces and parentheses, so split after its last ')'.
+        const [, ppid, pgid] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+        procs.push({ pid: Number(entry.name), ppid: Number(ppid), pgid: Number(pgid) });
+      } catch { /* exited meanwhile */ }
+    }
+  } catch {
+    return [];
+  }
+  const found: { pid: number; pgid: number }[] = [];
+  const parents = new Set([root]);
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const p of procs) {
+      if (parents.has(p.ppid) && !parents.has(p.pid)) {
+        parents.add(p.pid);
+        found.push({ pid: p.pid, pgid: p.pgid });
+        grew = true;
+      }
+    }
+  }
+  return found;
 }
