@@ -4,10 +4,8 @@ import { isDiazoError, usageError } from "../core/errors.ts";
 import { applyQuery } from "../core/output.ts";
 import { type ApiResult, runApi } from "../ops/api.ts";
 import { headText } from "../ops/api_answer.ts";
-import { type AnyCommand, type ContextFactory, examples } from "./command.ts";
+import { type AnyCommand, collect, type ContextFactory, examples } from "./command.ts";
 import type { Ctx } from "./context.ts";
-
-const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 /** A binary answer: its bytes on stdout as they came; on a terminal, a note where to send them instead. */
 function writeBytes(ctx: Ctx, bytes: Uint8Array, contentType = "no content type"): void {
@@ -83,16 +81,16 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
     .option(
       "-f, --field <key=value>",
       "a string field of the JSON body; makes the default method POST (with -X GET: a query parameter)",
-      collect,
+      collect(),
     )
     .option(
       "-F, --typed-field <key=value>",
       "a field typed as JSON (true, false, null, numbers), key=@file a file's text, @- stdin; as -f otherwise",
-      collect,
+      collect(),
     )
     .option("--input <file>", "the request body as it is, from a file or - for stdin")
-    .option("-H, --header <'Name: value'>", "a request header", collect)
-    .option("--param <key=value>", "a query parameter (the global --query filters the output)", collect)
+    .option("-H, --header <'Name: value'>", "a request header", collect())
+    .option("--param <key=value>", "a query parameter (the global --query filters the output)", collect())
     .option(
       "--paginate",
       "follow every page (OSS next, JSON:API links.next, ACC and HQ offsets, DA paginationToken)",
@@ -109,7 +107,7 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
     .option(
       "--allow-host <host>",
       "also allow absolute URLs on this host (no platform token is sent there)",
-      collect,
+      collect(),
     )
     .option("-i, --include", "print the answer's status line and headers before its body")
     .option("--silent", "do not print the answer's body")

@@ -12,11 +12,16 @@ import type { ContextFiles } from "./context.ts";
 import type { OutputSource, RunGlobals } from "./globals.ts";
 import { configDirFor } from "../platform/dirs.ts";
 import { FAMILIES } from "./families.ts";
+import { GLOBAL_OPTIONS, parseFlags } from "./global_options.ts";
 
 export type { OutputSource, RunGlobals };
 
-/** Global options that take a value, so that the command word can be found before parsing. */
-const VALUE_OPTIONS = new Set(["-o", "--output", "--query", "--profile", "--timeout", "--concurrency"]);
+/** Global options that take a value (from their declaration), so that the command word can be found before parsing. */
+const VALUE_OPTIONS = new Set(
+  GLOBAL_OPTIONS.map((o) => parseFlags(o.flags)).filter((f) => f.takesValue).flatMap((f) =>
+    f.short ? [f.short, f.long] : [f.long]
+  ),
+);
 
 /** The index of the first word of argv that is not a global option or its value; -1 if none. */
 export function commandWordIndex(args: readonly string[]): number {
@@ -133,12 +138,17 @@ export function resolveRunGlobals(argv: readonly string[], input: FrontDoorInput
   const args = [...argv];
   const flags = readGlobals(input.flagsEnd === undefined ? args : args.slice(0, input.flagsEnd));
   const chosen = chooseProfile(flags.profile, env, dotenv, config);
-  let baseUrl = env.DIAZO_BASE_URL;
-  if (configError === undefined) {
+  // Only a plugin's environment needs the address: resolved when read, so that a built-in command
+  // resolves its settings once (in its context), not here as well.
+  let baseUrl: string | undefined | null = null;
+  const resolveBaseUrl = () => {
+    baseUrl = env.DIAZO_BASE_URL;
+    if (configError !== undefined) return baseUrl;
     try {
       baseUrl = resolve({ flags: { profile: flags.profile }, env, dotenv, config }).baseUrl.value;
     } catch { /* a bad number setting: the command that needs it says so */ }
-  }
+    return baseUrl;
+  };
   const terminal = input.stdoutIsTerminal;
   let output: OutputFormat = terminal ? "table" : "json";
   let outputError: unknown;
@@ -161,7 +171,9 @@ export function resolveRunGlobals(argv: readonly string[], input: FrontDoorInput
     ...(outputError === undefined ? {} : { outputError }),
     profile: chosen.name,
     profileSource: chosen.source,
-    ...(baseUrl === undefined ? {} : { baseUrl }),
+    get baseUrl() {
+      return baseUrl === null ? resolveBaseUrl() : baseUrl;
+    },
     debug: flags.debug || debugEnv(env.DIAZO_DEBUG),
     noColor: flags.noColor,
     ...(configError === undefined ? {} : { configError }),

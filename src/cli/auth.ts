@@ -1,7 +1,8 @@
 /** `diazo auth ...`: credentials and tokens; commander adapters over ops/auth*.ts. */
 import { runAuthTest, runLogout, runWhoami } from "../ops/auth.ts";
 import { authStatusAction } from "./hot_actions.ts";
-import { type AnyCommand, type ContextFactory, examples } from "./command.ts";
+import { type AnyCommand, type ContextFactory, declareCommand, examples } from "./command.ts";
+import { AUTH_STATUS } from "./declarations.ts";
 import { registerLogin } from "./auth_login.ts";
 import { registerScopeCommands } from "./auth_scopes.ts";
 import { registerReportCommands } from "./auth_report.ts";
@@ -22,12 +23,7 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
     });
   examples(test, ["diazo auth test", "SVC_CLIENT_ID=... SVC_CLIENT_SECRET=... diazo auth test -o json"]);
 
-  const status = auth.command("status")
-    .description("show the credentials in use and the cached tokens of the profile")
-    .option("--scopes", "show only the scopes: the profile's, each token's, and what each scope is for")
-    .option("--verbose", "also show each token's decoded claims")
-    .action((opts, cmd) => authStatusAction(makeCtx(cmd), opts));
-  examples(status, ["diazo auth status", "diazo auth status -o json --query 'tokens[].expires_at'"]);
+  declareCommand(auth, AUTH_STATUS, (opts, cmd) => authStatusAction(makeCtx(cmd), opts));
 
   const logout = auth.command("logout")
     .description("revoke the profile's tokens at the platform and remove them from every store")

@@ -10,19 +10,12 @@ import {
   runBucketInfo,
 } from "../ops/bucket.ts";
 import { bucketListAction } from "./hot_actions.ts";
-import { type AnyCommand, type ContextFactory, examples, positiveNumber } from "./command.ts";
+import { type AnyCommand, type ContextFactory, declareCommand, examples } from "./command.ts";
+import { BUCKET_LIST } from "./declarations.ts";
 
 /** Adds `list` (every region or one, every page) under `parent`: `bucket list` and its alias `oss list`. */
 export function addListCommand(parent: AnyCommand, makeCtx: ContextFactory): void {
-  const list = parent.command("list").alias("ls")
-    .description("list the app's buckets in every region (or one), following every page")
-    .option("--region <region>", `only this region (${BUCKET_REGIONS.join(", ")})`, parseBucketRegion)
-    .option("--limit <n>", "stop after n buckets", positiveNumber("--limit", true))
-    .action((opts, cmd) => bucketListAction(makeCtx(cmd), opts));
-  examples(list, [
-    `diazo ${parent.name()} list`,
-    `diazo ${parent.name()} list --region EMEA -o json --query '[].bucketKey'`,
-  ]);
+  declareCommand(parent, BUCKET_LIST, (opts, cmd) => bucketListAction(makeCtx(cmd), opts));
 }
 
 /** Registers the bucket family. */

@@ -46,3 +46,78 @@ export function positiveNumber(name: string, integer: boolean): (value: string) 
 export function bodySource(ctx: Ctx, path: string | undefined): BodySource | undefined {
   return path === undefined ? undefined : { path, cwd: ctx.cwd, readStdin: () => ctx.io.stdin.readText() };
 }
+
+/**
+ * The parser of a repeatable option: each value (read by `parse`; with `commas`, each comma-separated
+ * part of it) is added to the values given before, e.g. `--var a=1 --var b=2` -> ["a=1", "b=2"].
+ */
+export function collect<T = string>(
+  parse: (value: string) => T = (v) => v as T,
+  commas = false,
+): (value: string, previous?: T[]) => T[] {
+  return (value, previous = []) => {
+    const parts = commas ? value.split(",").map((v) => v.trim()).filter(Boolean) : [value];
+    return [...previous, ...parts.map(parse)];
+  };
+}
+
+/** An option parser for a TCP port on this machine: a whole number 0-65535 (0: any free port). */
+export function port(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || n > 65535) {
+    throw usageError(`--port must be 0-65535, got '${value}'`, "Use --port 0 for any free port.");
+  }
+  return n;
+}
+
+/** One option of a command as data: commander's flags string, its help line, how its value is read. */
+export interface OptionDecl {
+  /** e.g. "--limit <n>" or "-k, --key <objectKey>". */
+  flags: string;
+  description: string;
+  /** Reads the value (a usage error when it is not valid). */
+  parse?: (value: string) => unknown;
+}
+
+/** One positional argument as data. */
+export interface ArgumentDecl {
+  /** As commander takes it: "<bucketKey>", "[objectKeys...]". */
+  spec: string;
+  description: string;
+  parse?: (value: string) => unknown;
+}
+
+/**
+ * A command declared once as data: commander's tree is built from it (`declareCommand`) and the fast
+ * start (hot.ts) parses from it, so neither holds a second list of its options.
+ */
+export interface CommandDecl {
+  name: string;
+  aliases?: readonly string[];
+  description: string;
+  args?: readonly ArgumentDecl[];
+  options: readonly OptionDecl[];
+  /** The examples of its help, given the word of the family it is declared under. */
+  examples(family: string): readonly string[];
+}
+
+/** Adds the command `decl` declares under `parent`, running `action` (commander's arguments: args, opts, cmd). */
+export function declareCommand(
+  parent: AnyCommand,
+  decl: CommandDecl,
+  // deno-lint-ignore no-explicit-any
+  action: (...args: any[]) => void | Promise<void>,
+): AnyCommand {
+  const cmd = parent.command(decl.name).description(decl.description) as AnyCommand;
+  if (decl.aliases) cmd.aliases([...decl.aliases]);
+  for (const a of decl.args ?? []) {
+    if (a.parse) cmd.argument(a.spec, a.description, a.parse);
+    else cmd.argument(a.spec, a.description);
+  }
+  for (const o of decl.options) {
+    if (o.parse) cmd.option(o.flags, o.description, o.parse);
+    else cmd.option(o.flags, o.description);
+  }
+  cmd.action(action);
+  return examples(cmd, decl.examples(parent.name()));
+}

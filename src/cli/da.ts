@@ -15,7 +15,14 @@ import {
   runDaStatus,
 } from "../ops/da.ts";
 import { runDaActivityCreate } from "../ops/da_activity.ts";
-import { type AnyCommand, bodySource, type ContextFactory, examples, positiveNumber } from "./command.ts";
+import {
+  type AnyCommand,
+  bodySource,
+  collect,
+  type ContextFactory,
+  examples,
+  positiveNumber,
+} from "./command.ts";
 import { registerWorkItems } from "./da_workitem.ts";
 
 const ID_COLUMNS = ["id", "owner", "name", "alias"] as const;
@@ -40,9 +47,6 @@ function addIdList(
 }
 
 /** Collects a repeated option's values. */
-function collect<T>(parse: (v: string) => T): (value: string, previous: T[] | undefined) => T[] {
-  return (value, previous) => [...(previous ?? []), parse(value)];
-}
 
 /** Adds `name` under `parent`: `appbundle-create` / `appbundle create`. */
 function addAppBundleCreate(parent: AnyCommand, name: string, makeCtx: ContextFactory): void {

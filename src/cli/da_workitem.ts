@@ -14,7 +14,7 @@ import {
   type WorkItemStatus,
   type WorkItemWait,
 } from "../ops/da_workitem.ts";
-import { type AnyCommand, type ContextFactory, examples } from "./command.ts";
+import { type AnyCommand, collect, type ContextFactory, examples } from "./command.ts";
 import type { Ctx } from "./context.ts";
 
 const COLUMNS = ["id", "status", "progress", "activityId", "reportUrl"] as const;
@@ -74,17 +74,17 @@ export function registerWorkItems(da: AnyCommand, makeCtx: ContextFactory): void
     .option(
       "--input <name=file|urn|url>",
       "an input argument: a local file, an OSS object's URN, or a URL (repeatable)",
-      (v: string, prev: [string, string][] = []) => [...prev, parseAssignment("--input", v)],
+      collect((v) => parseAssignment("--input", v)),
     )
     .option(
       "--out <name=bucket/key|file|url>",
       "where an output argument goes: an OSS object bucket/key, a local file (./name forces a file), or a URL (repeatable)",
-      (v: string, prev: [string, string][] = []) => [...prev, parseAssignment("--out", v)],
+      collect((v) => parseAssignment("--out", v)),
     )
     .option(
       "--value <name=text>",
       'a value argument of a `read` parameter, e.g. params={"scale":2} (repeatable)',
-      (v: string, prev: [string, string][] = []) => [...prev, parseAssignment("--value", v)],
+      collect((v) => parseAssignment("--value", v)),
     )
     .option(
       "--bucket <key>",

@@ -19,8 +19,8 @@ export interface RunGlobals {
   outputError?: unknown;
   profile: string;
   profileSource: ProfileSource;
-  /** The platform address of the profile (for plugins); undefined when the settings do not resolve. */
-  baseUrl?: string;
+  /** The platform address of the profile (for plugins), resolved when first read; undefined when the settings do not resolve. */
+  readonly baseUrl?: string;
   /** --debug or DIAZO_DEBUG. */
   debug: boolean;
   noColor: boolean;

@@ -4,13 +4,14 @@
  * whose load is most of a run's start-up). It takes only plain, valid command lines: any other
  * shape (an unknown or repeated short flag, `--`, `--help` of a command, a value that does not
  * parse) returns undefined and the command tree (root.ts) runs it, so every error keeps the tree's
- * wording. The actions are the families' own (hot_actions.ts), and the run keeps the tree's steps:
+ * wording. It parses from the declarations the families give commander (declarations.ts), the
+ * actions are the families' own (hot_actions.ts), and the run keeps the tree's steps:
  * front door, alias warning, --query check, pre/post hooks, scope-usage record, one reported error.
  */
-import { type BucketKey, parseBucketKey } from "../aps/ids.ts";
-import { parseBucketRegion } from "../aps/regions.ts";
+import type { BucketKey } from "../aps/ids.ts";
 import { CLOSED_OUTPUT_EXIT, isClosedOutput } from "./closed_output.ts";
-import { positiveNumber } from "./command.ts";
+import type { CommandDecl } from "./command.ts";
+import { AUTH_STATUS, BUCKET_LIST, OBJECT_DOWNLOAD, OBJECT_LIST } from "./declarations.ts";
 import { GLOBAL_OPTIONS, parseFlags } from "./global_options.ts";
 import type { RunState } from "./context.ts";
 import type { HotCommand, HotMatch, HotOption } from "./hot_run.ts";
@@ -20,50 +21,54 @@ import { rootHelp } from "./root_help.ts";
 const actions = () => import("./hot_actions.ts");
 /** Loads a command's action and its verb's module while hot_run.ts loads: one wave of loads, not three. */
 const preload = (ops: () => Promise<unknown>) => () => Promise.all([actions(), ops()]);
-const option = (flags: string, parse?: (value: string) => unknown): HotOption => ({
-  ...parseFlags(flags),
-  ...(parse ? { parse } : {}),
-});
-const limit = option("--limit <n>", positiveNumber("--limit", true));
-const bucketList = (family: string): HotCommand => ({
-  path: [family, "list"],
-  words: [[family], ["list", "ls"]],
-  args: [],
-  options: [option("--region <region>", parseBucketRegion), limit],
-  preload: preload(() => import("../ops/bucket.ts")),
-  run: async (ctx, _args, opts) => (await actions()).bucketListAction(ctx, opts),
-});
 
-/** The hot commands: the same options, arguments and parsers as their families declare. */
+/** A hot command from its one declaration (declarations.ts), under `family` and its aliases. */
+function hot(
+  family: readonly string[],
+  decl: CommandDecl,
+  rest: Pick<HotCommand, "preload" | "run" | "treeOnly">,
+): HotCommand {
+  return {
+    path: [family[0], decl.name],
+    words: [family, [decl.name, ...(decl.aliases ?? [])]],
+    // A variadic argument takes exactly one value here (several go to the tree), as a list.
+    args: (decl.args ?? []).map((a) => {
+      const parse = a.parse ?? ((v: string) => v);
+      return {
+        name: a.spec.replace(/[<>[\].]/g, ""),
+        parse: a.spec.includes("...") ? (v) => [parse(v)] : parse,
+      };
+    }),
+    options: decl.options.map((o) => ({ ...parseFlags(o.flags), ...(o.parse ? { parse: o.parse } : {}) })),
+    ...rest,
+  };
+}
+
+const bucketList = (family: string): HotCommand =>
+  hot([family], BUCKET_LIST, {
+    preload: preload(() => import("../ops/bucket.ts")),
+    run: async (ctx, _args, opts) => (await actions()).bucketListAction(ctx, opts),
+  });
+
+/** The hot commands, parsed from the very declarations their families give commander. */
 const HOT: readonly HotCommand[] = [
   bucketList("bucket"),
   bucketList("oss"),
-  {
-    path: ["object", "list"],
-    words: [["object", "objects"], ["list", "ls"]],
-    args: [{ name: "bucketKey", parse: parseBucketKey }],
-    options: [option("--prefix <prefix>"), limit],
+  hot(["object", "objects"], OBJECT_LIST, {
     preload: preload(() => import("../ops/object.ts")),
     run: async (ctx, args, opts) => (await actions()).objectListAction(ctx, args[0] as BucketKey, opts),
-  },
-  {
-    // One object only: several keys or --prefix (batch-signed) take the tree.
-    path: ["object", "download"],
-    words: [["object", "objects"], ["download", "get"]],
-    args: [{ name: "bucketKey", parse: parseBucketKey }, { name: "objectKeys", parse: (key) => [key] }],
-    options: [option("--out <path>"), option("--force"), option("--resume")],
+  }),
+  hot(["object", "objects"], OBJECT_DOWNLOAD, {
+    // One object only: --prefix (batch-signed, as several keys are) takes the tree.
+    treeOnly: ["--prefix"],
     preload: preload(() => import("../ops/object_download.ts")),
     run: async (ctx, args, opts) =>
       (await actions()).objectDownloadAction(ctx, args[0] as BucketKey, args[1] as string[], opts),
-  },
-  {
-    path: ["auth", "status"],
-    words: [["auth"], ["status"]],
-    args: [],
-    options: [option("--scopes"), option("--verbose")],
+  }),
+  hot(["auth"], AUTH_STATUS, {
     preload: preload(() => import("../ops/auth.ts")),
     run: async (ctx, _args, opts) => (await actions()).authStatusAction(ctx, opts),
-  },
+  }),
 ];
 
 const GLOBALS: readonly HotOption[] = GLOBAL_OPTIONS.map((o) => ({
@@ -114,7 +119,7 @@ export function matchHot(argv: readonly string[]): HotMatch | undefined {
     if (token.startsWith("-") && token.length > 1) {
       const own = command ? command.options : [];
       const found = findOption(token, [...own, ...GLOBALS]);
-      if (!found) return undefined;
+      if (!found || command?.treeOnly?.includes(found.opt.long)) return undefined;
       const { opt } = found;
       const target = own.includes(opt) ? options : globals;
       if (!opt.takesValue) {

@@ -9,7 +9,8 @@ import {
   runObjectUrn,
   SIGNED_ACCESS,
 } from "../ops/object.ts";
-import { type AnyCommand, type ContextFactory, examples, positiveNumber } from "./command.ts";
+import { type AnyCommand, type ContextFactory, declareCommand, examples, positiveNumber } from "./command.ts";
+import { OBJECT_DOWNLOAD, OBJECT_LIST } from "./declarations.ts";
 import { objectDownloadAction, objectListAction } from "./hot_actions.ts";
 import { byteBar } from "./progress.ts";
 
@@ -53,36 +54,16 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
     "diazo object upload myco-models ./drawings --batch --prefix 2026/",
   ]);
 
-  const list = object.command("list").alias("ls")
-    .description("list a bucket's objects, following every page")
-    .argument("<bucketKey>", "the bucket", parseBucketKey)
-    .option("--prefix <prefix>", "only keys starting with this")
-    .option("--limit <n>", "stop after n objects", positiveNumber("--limit", true))
-    .action((bucketKey, opts, cmd) => objectListAction(makeCtx(cmd), bucketKey, opts));
-  examples(list, ["diazo object list myco-models", "diazo object list myco-models --prefix 2026/ -o json"]);
-
-  const download = object.command("download").alias("get")
-    .description(
-      "download objects (streamed, SHA-1 checked; never writes outside the target directory); several keys or --prefix sign 25 at a time",
-    )
-    .argument("<bucketKey>", "the bucket", parseBucketKey)
-    .argument("[objectKeys...]", "object keys (one, several, or none with --prefix)")
-    .option(
-      "--out <path>",
-      "file, or directory (existing, or ending in /) to write into; default the current directory",
-    )
-    .option("--prefix <prefix>", "also every object whose key starts with this (written under its key)")
-    .option("--force", "overwrite an existing file")
-    .option("--resume", "keep the part file when interrupted or failing, to go on from it next time")
-    .action((bucketKey, objectKeys, opts, cmd) =>
-      objectDownloadAction(makeCtx(cmd), bucketKey, objectKeys, opts)
-    );
-  examples(download, [
-    "diazo object download myco-models house.rvt",
-    "diazo object download myco-models plans/a.dwg --out ./out/",
-    "diazo object download myco-models house.rvt --out - | sha1sum",
-    "diazo object download myco-models --prefix 2026/ --out ./out/",
-  ]);
+  declareCommand(
+    object,
+    OBJECT_LIST,
+    (bucketKey, opts, cmd) => objectListAction(makeCtx(cmd), bucketKey, opts),
+  );
+  declareCommand(
+    object,
+    OBJECT_DOWNLOAD,
+    (bucketKey, objectKeys, opts, cmd) => objectDownloadAction(makeCtx(cmd), bucketKey, objectKeys, opts),
+  );
 
   const info = object.command("info")
     .description("show an object's details (size, SHA-1, dates) and its URN")

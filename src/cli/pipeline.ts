@@ -7,13 +7,9 @@ import {
   runPipelineValidate,
 } from "../pipeline/verbs.ts";
 import { knownSecrets, redact } from "../core/redact.ts";
-import { type AnyCommand, type ContextFactory, examples } from "./command.ts";
+import { type AnyCommand, collect, type ContextFactory, examples } from "./command.ts";
 import type { Ctx } from "./context.ts";
 import { commandTree, stepExtensions, stepRunners } from "./pipeline_steps.ts";
-
-function collect(value: string, previous: string[] | undefined): string[] {
-  return [...(previous ?? []), value];
-}
 
 const FILE_HELP = `
 Pipeline files (YAML or JSON):
@@ -114,7 +110,7 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
     .option(
       "--var <name=value>",
       "set a variable (repeatable); overrides the file's value",
-      collect,
+      collect(),
       [] as string[],
     )
     .option("--dry-run", "print the resolved steps and run nothing")
@@ -131,7 +127,7 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
   const validate = pipeline.command("validate").alias("check")
     .description("check a pipeline file and report every problem with file:line:column (exit 2 if any)")
     .argument("<file>", "the pipeline file (.yaml, .yml or .json)")
-    .option("--var <name=value>", "a variable given at run time (repeatable)", collect)
+    .option("--var <name=value>", "a variable given at run time (repeatable)", collect())
     .option("--allow-shell", "accept `shell` steps (as `pipeline run --allow-shell` would)")
     .action(async (file, opts, cmd) => await validateAction(makeCtx(cmd), file, opts));
   validate.addHelpText("after", FILE_HELP);

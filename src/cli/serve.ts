@@ -3,7 +3,7 @@ import path from "node:path";
 import { Option } from "@commander-js/extra-typings";
 import { usageError } from "../core/errors.ts";
 import type { ToolServerDeps } from "../ops/deps.ts";
-import { type AnyCommand, type ContextFactory, examples } from "./command.ts";
+import { type AnyCommand, collect, type ContextFactory, examples, port } from "./command.ts";
 import type { Ctx } from "./context.ts";
 
 /** Assistants `--print-config` writes a snippet for. */
@@ -11,18 +11,6 @@ export const CONFIG_CLIENTS = ["claude", "cursor", "vscode"] as const;
 
 /** Default port of `serve --http`. */
 export const DEFAULT_SERVE_PORT = 8765;
-
-function names(value: string, previous: string[] = []): string[] {
-  return [...previous, ...value.split(",").map((v) => v.trim()).filter(Boolean)];
-}
-
-function port(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) {
-    throw usageError(`--port must be 0-65535, got '${value}'`, "Use --port 0 for any free port.");
-  }
-  return n;
-}
 
 interface ServeOptions {
   http?: boolean;
@@ -176,10 +164,10 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
     .option(
       "--allow-dir <dir>",
       "a directory whose files tools may upload (repeatable; default the working directory; never diazo's config or state dir)",
-      (v: string, prev: string[] = []) => [...prev, v],
+      collect(),
     )
-    .option("--tools <names>", "offer only these tools, comma-separated", names)
-    .option("--exclude-tools <names>", "never offer these tools (wins over --tools)", names)
+    .option("--tools <names>", "offer only these tools, comma-separated", collect(String, true))
+    .option("--exclude-tools <names>", "never offer these tools (wins over --tools)", collect(String, true))
     .addOption(
       new Option("--print-config <client>", "print the server entry for an assistant's config file and exit")
         .choices(CONFIG_CLIENTS),

@@ -17,15 +17,11 @@ import {
   runTranslateViews,
   statusView,
 } from "../ops/translate.ts";
-import { type AnyCommand, type ContextFactory, examples, positiveNumber } from "./command.ts";
+import { type AnyCommand, collect, type ContextFactory, examples, positiveNumber } from "./command.ts";
 import type { Ctx } from "./context.ts";
 import { startFormats } from "../ops/translate_preset.ts";
 import { registerPresets } from "./translate_preset.ts";
 import { withProgress } from "./translate_wait.ts";
-
-function collect(value: string, previous: string[] = []): string[] {
-  return [...previous, ...value.split(",").map((v) => v.trim()).filter(Boolean)];
-}
 
 const regionOption = () =>
   new Option("--region <region>", `Model Derivative region (${DATA_CENTRES.join(", ")}); default US`)
@@ -100,9 +96,9 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
     .option(
       "-f, --format <type>",
       `output type, repeatable or comma-separated (${OUTPUT_TYPES.join(", ")}); default svf2`,
-      collect,
+      collect(String, true),
     )
-    .option("--formats <list>", "same as --format", collect)
+    .option("--formats <list>", "same as --format", collect(String, true))
     .option("--preset <name>", "a named output spec (see `diazo translate preset list`)")
     .option("--views <list>", "views of svf/svf2 output: 2d, 3d or 2d,3d (default)")
     .option(

@@ -7,15 +7,11 @@ import {
   runPresetList,
   runPresetShow,
 } from "../ops/translate_preset.ts";
-import { type AnyCommand, type ContextFactory, examples } from "./command.ts";
+import { type AnyCommand, collect, type ContextFactory, examples } from "./command.ts";
 
 /** "svf2(2d,3d) + thumbnail" for a table. */
 function summary(p: Preset): string {
   return p.formats.map((f) => `${f.type}${f.views ? `(${f.views.join(",")})` : ""}`).join(" + ");
-}
-
-function collect(value: string, previous: string[] = []): string[] {
-  return [...previous, ...value.split(",").map((v) => v.trim()).filter(Boolean)];
 }
 
 /** Registers `translate preset list|show|create|delete` under `translate`. */
@@ -53,7 +49,7 @@ export function registerPresets(translate: AnyCommand, makeCtx: ContextFactory):
     .requiredOption(
       "-f, --format <type>",
       `output type, repeatable or comma-separated (${OUTPUT_TYPES.join(", ")})`,
-      collect,
+      collect(String, true),
     )
     .option("--views <list>", "views of svf/svf2 output: 2d, 3d or 2d,3d (default)")
     .option("--description <text>", "what it is for")

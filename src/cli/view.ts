@@ -1,20 +1,8 @@
 /** `diazo view <urn>`: a translated model in the platform's viewer, from a page served on loopback. */
-import { usageError } from "../core/errors.ts";
 import { parseUrn } from "../aps/urn.ts";
 import { openBrowser } from "../platform/browser.ts";
 import { runViewStart } from "../ops/view.ts";
-import { type AnyCommand, type ContextFactory, examples } from "./command.ts";
-
-function port(value: string): number {
-  const n = Number(value);
-  if (!/^\d+$/.test(value.trim()) || n > 65535) {
-    throw usageError(
-      `--port must be 0-65535, got '${value}'`,
-      "Use --port 0 (the default) for any free port.",
-    );
-  }
-  return n;
-}
+import { type AnyCommand, type ContextFactory, examples, port } from "./command.ts";
 
 /** Registers the view command. */
 export function register(program: AnyCommand, makeCtx: ContextFactory): void {

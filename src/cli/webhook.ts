@@ -15,16 +15,12 @@ import {
 } from "../ops/webhook.ts";
 import { CALLBACK_BUDGET_MS, runWebhookTest, runWebhookVerify } from "../ops/webhook_check.ts";
 import type { Ctx } from "./context.ts";
-import { type AnyCommand, type ContextFactory, examples, positiveNumber } from "./command.ts";
+import { type AnyCommand, collect, type ContextFactory, examples, positiveNumber } from "./command.ts";
 
 const HOOK_COLUMNS = ["hookId", "system", "event", "status", "callbackUrl", "scopeText", "createdDate"];
 
 /** Hidden: the `webhook test` budget in ms instead of the 5-second advice (tests use it not to wait 5 s). */
 const BUDGET_ENV = "DIAZO_WEBHOOK_TEST_BUDGET_MS";
-
-function collect(value: string, previous: string[] = []): string[] {
-  return [...previous, value];
-}
 
 const regionOption = () =>
   new Option("--region <region>", `the platform region of the hooks (${DATA_CENTRES.join(", ")})`).argParser(
@@ -105,7 +101,7 @@ function addCreate(webhook: AnyCommand, makeCtx: ContextFactory): void {
     )
     .requiredOption("--event <event>", "event kind, e.g. dm.version.added (see `diazo webhook events`)")
     .option("--system <system>", "the event's system (default: the one that has the event), e.g. data")
-    .option("--scope <key=value>", "what to watch, e.g. folder=<folder urn> or workflow=<id>", collect)
+    .option("--scope <key=value>", "what to watch, e.g. folder=<folder urn> or workflow=<id>", collect())
     .option("--secret-stdin", "read a secret from stdin: callbacks then carry x-adsk-signature")
     .option("--auto-reactivate", "let the platform reactivate the hook after it became inactive")
     .addOption(regionOption())
