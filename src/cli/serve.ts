@@ -158,7 +158,7 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
     .option(
       "--toolsets <names>",
       "offer only these toolsets, comma-separated: context, storage, derivative, dm, acc, admin, automation, events, reality, or all (default all)",
-      names,
+      collect(String, true),
     )
     .option("--read-only", "offer only tools that change nothing (the others are not even listed)")
     .option(
