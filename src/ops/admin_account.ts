@@ -9,7 +9,7 @@
  * without `b.`). No public reference lists accounts or their kind directly.
  */
 import type { AccAccountId } from "../aps/ids.ts";
-import { usageError } from "../core/errors.ts";
+import { fieldError } from "../core/field_error.ts";
 import { type AccountProject, countAccountProjects, type RegionOption } from "../services/admin.ts";
 import type { HqProject } from "../services/admin_hq.ts";
 import { DM_ACCOUNT_HUB, listHubs } from "../services/dm.ts";
@@ -39,16 +39,19 @@ export async function adminClient(
 ): Promise<{ http: Http; call: RegionOption }> {
   const app = opts.as === "app";
   if (opts.user !== undefined && !app) {
-    throw usageError(
-      "--user is only used with --as app",
-      "A user's login acts as that user: drop --user, or add --as app.",
-    );
+    throw fieldError({
+      field: "user",
+      problem: "{user} is only used with {as} app",
+      help: "A user's login acts as that user: drop {user}, or add {as} app.",
+    });
   }
   if (app && write && !opts.user) {
-    throw usageError(
-      "--user is required with --as app for account writes",
-      "The platform records an app's write as made by a user: add --user <account user id or Autodesk id>.",
-    );
+    throw fieldError({
+      field: "user",
+      problem: "{user} is required with {as} app for account writes",
+      help:
+        "The platform records an app's write as made by a user: add {user} <account user id or Autodesk id>.",
+    });
   }
   const http = await deps.http({ mode: app ? "2-legged" : "3-legged" });
   return { http, call: { region: opts.region, userId: app ? opts.user : undefined } };
@@ -71,10 +74,12 @@ export async function resolvePlatform(
   if (platform === "acc" || platform === "bim360") return platform;
   const kind = await accountKind(http, account, call);
   if (kind) return kind;
-  throw usageError(
-    `cannot tell whether account ${account} is ACC or BIM 360: it has no projects to tell by`,
-    "Name its kind: add --platform acc or --platform bim360.",
-  );
+  throw fieldError({
+    field: "platform",
+    problem: `cannot tell whether account ${account} is ACC or BIM 360: it has no projects to tell by`,
+    help: "Name its kind with {platform}.",
+    allowed: ["acc", "bim360"],
+  });
 }
 
 /**

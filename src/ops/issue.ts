@@ -6,6 +6,7 @@
  * or update body is assembled by ops/records.ts's `recordBody` from the given fields (flags, tool
  * arguments) over a `--from-file` body, as for the other construction-cloud records.
  */
+import { fieldError } from "../core/field_error.ts";
 import { isIssueStatus, ISSUE_STATUSES, type IssueStatus } from "../aps/issues.ts";
 import type { AccProjectId } from "../aps/ids.ts";
 import { isGuid } from "../aps/dm_ids.ts";
@@ -193,10 +194,12 @@ async function subtypeId(http: Http, project: AccProjectId, subtype: string): Pr
       if (s.title.toLowerCase() === wanted || s.code?.toLowerCase() === wanted) return s.id;
     }
   }
-  throw usageError(
-    `no issue type '${subtype}' in this project`,
-    `Use a subtype id or one of: ${known.join(", ")} (see \`diazo issue types --project ${project}\`).`,
-  );
+  throw fieldError({
+    field: "issue_subtype_id",
+    problem: `no issue type '${subtype}' in this project`,
+    help: `Use a subtype id or one of: ${known.join(", ")} (see {step}).`,
+    next: { command: `diazo issue types --project ${project}`, tool: "issue_types" },
+  });
 }
 
 /** A payload whose `issueSubtypeId` may be a title: resolved to an id (one request) when it is. */
@@ -212,10 +215,13 @@ export async function runIssueCreate(opts: IssueProject & IssueInput, deps: OpsD
   const body = await issueBody(opts);
   const missing = ["title", "issueSubtypeId"].filter((k) => body[k] === undefined);
   if (missing.length > 0) {
-    throw usageError(
-      `an issue needs ${missing.map((k) => k === "title" ? "--title" : "--type").join(" and ")}`,
-      "Give them as flags or in --from-file; `diazo issue types --project <id>` lists the types.",
-    );
+    const fields = missing.map((k) => k === "title" ? "title" : "issue_subtype_id");
+    throw fieldError({
+      field: fields[0],
+      problem: `an issue needs ${fields.map((f) => `{${f}}`).join(" and ")}`,
+      help: "Give them (or a body file that holds them); {step} lists the types.",
+      next: { command: "diazo issue types --project <id>", tool: "issue_types" },
+    });
   }
   const http = await userHttp(deps);
   const payload = await resolved(http, opts.project, { status: "open", ...body });

@@ -3,7 +3,9 @@ import { usageError } from "../../core/errors.ts";
 import { suggest } from "../../core/suggest.ts";
 import type { AnyTool } from "../tool.ts";
 import { parseToolsets, type Toolset, TOOLSET_TEXT, TOOLSETS } from "../toolsets.ts";
+import { RECORD_GET_TOOLS } from "./record_get.ts";
 import { RECORD_TOOLS } from "./records.ts";
+import { ADMIN_TOOLS } from "./admin.ts";
 import { AUTH_TOOLS } from "./auth.ts";
 import { BUCKET_TOOLS } from "./buckets.ts";
 import { DM_TOOLS } from "./dm.ts";
@@ -19,8 +21,8 @@ export const TOOLSET_TOOLS: Readonly<Record<Toolset, readonly AnyTool[]>> = {
   storage: [...BUCKET_TOOLS, ...OBJECT_TOOLS],
   derivative: TRANSLATE_TOOLS,
   dm: [...DM_TOOLS, ...DM_WRITE_TOOLS],
-  acc: [...ISSUE_TOOLS, ...RECORD_TOOLS],
-  admin: [],
+  acc: [...ISSUE_TOOLS, ...RECORD_GET_TOOLS, ...RECORD_TOOLS],
+  admin: ADMIN_TOOLS,
   automation: [],
   events: WEBHOOK_TOOLS,
   reality: [],
