@@ -40,6 +40,17 @@ async function checkHealth(host: string, port: number): Promise<void> {
   }
 }
 
+/** Turns on device login, approved as soon as it is asked for, through the sandbox's control API. */
+async function autoApprove(url: string): Promise<void> {
+  const res = await fetch(`${url}/_sandbox/config`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ device_flow: true, auto_approve: true, device_interval_seconds: 1 }),
+  });
+  await res.body?.cancel();
+  if (!res.ok) throw new Error(`the sandbox refused auto-approve (HTTP ${res.status})`);
+}
+
 /** Registers the sandbox command. */
 export function register(program: AnyCommand, makeCtx: ContextFactory): void {
   const cmd = program.command("sandbox")
@@ -52,6 +63,10 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
     .option(
       "--check-health",
       "ask the sandbox on --host/--port whether it is healthy (exit 0) instead of serving",
+    )
+    .option(
+      "--auto-approve",
+      "offer device login and approve it at once as the sandbox user: `diazo auth login --device` needs no browser",
     )
     .action(async (opts, command) => {
       const ctx = makeCtx(command);
@@ -84,12 +99,16 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
         }
         throw e;
       }
+      if (opts.autoApprove) await autoApprove(sandbox.url);
       ctx.io.stdout.write(sandbox.url + "\n");
       ctx.info(`Sandbox listening on ${sandbox.url}`);
       ctx.info(
         `  credentials: SVC_CLIENT_ID=${SANDBOX_CLIENT_ID} SVC_CLIENT_SECRET=${SANDBOX_CLIENT_SECRET}`,
       );
       ctx.info(`  use it:      export DIAZO_BASE_URL=${sandbox.url}`);
+      if (opts.autoApprove) {
+        ctx.info("  user login:  diazo auth login --device (approved at once, no browser)");
+      }
       ctx.info("Press Ctrl-C to stop.");
       await new Promise<void>((resolve) => {
         const stop = () => resolve();
@@ -103,6 +122,7 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
     "diazo sandbox --port 0",
     "diazo sandbox --data-dir ./sandbox-data   # state survives a restart",
     "diazo sandbox --seed world.yaml           # hubs, projects, files, issues and buckets of your own",
+    "diazo sandbox --auto-approve   # then: diazo auth login --device",
     "DIAZO_BASE_URL=http://127.0.0.1:8787 SVC_CLIENT_ID=diazo-sandbox SVC_CLIENT_SECRET=diazo-sandbox-secret diazo bucket list",
   ]);
 }

@@ -25,6 +25,11 @@ export interface SandboxConfig extends WebhookConfig {
   deviceFlow: boolean;
   /** The polling interval a device authorization asks for, in seconds. */
   deviceIntervalSeconds: number;
+  /**
+   * The sandbox user approves each device authorization as soon as it is made, as if the code had
+   * been entered at once on another device: a user login with no browser (`diazo sandbox --auto-approve`).
+   */
+  autoApprove: boolean;
   /** Design Automation health statuses other than "Fully Operational", by engine (e.g. Revit). */
   daHealth: Record<string, string>;
 }
@@ -51,6 +56,7 @@ export function defaultConfig(): SandboxConfig {
     jobSeconds: DEFAULT_JOB_SECONDS,
     deviceFlow: false,
     deviceIntervalSeconds: 5,
+    autoApprove: false,
     daHealth: {},
     ...defaultWebhookConfig(),
   };
@@ -66,6 +72,7 @@ export function configView(c: SandboxConfig) {
     job_seconds: c.jobSeconds,
     device_flow: c.deviceFlow,
     device_interval_seconds: c.deviceIntervalSeconds,
+    auto_approve: c.autoApprove,
     da_health: c.daHealth,
     ...webhookConfigView(c),
   };
@@ -121,6 +128,10 @@ export function configPatch(b: Record<string, unknown>): Partial<SandboxConfig> 
   if (b.device_interval_seconds !== undefined) {
     if (!isTtl(b.device_interval_seconds)) return "'device_interval_seconds' must be a positive integer";
     patch.deviceIntervalSeconds = b.device_interval_seconds;
+  }
+  if (b.auto_approve !== undefined) {
+    if (typeof b.auto_approve !== "boolean") return "'auto_approve' must be a boolean";
+    patch.autoApprove = b.auto_approve;
   }
   const daHealth = b.da_health;
   if (daHealth !== undefined) {

@@ -58,7 +58,7 @@ async function startDeviceAuthorization(req: Request, ctx: RequestContext): Prom
     scopes: scopes.scopes,
     expMs: now + DEVICE_CODE_TTL_SECONDS * 1000,
     intervalSeconds: interval,
-    status: "pending",
+    ...autoAnswer(ctx),
   });
   const verification = `${ctx.baseUrl}${DEVICE_VERIFICATION_PATH}`;
   return json(200, {
@@ -69,6 +69,13 @@ async function startDeviceAuthorization(req: Request, ctx: RequestContext): Prom
     expires_in: DEVICE_CODE_TTL_SECONDS,
     interval,
   }, { "cache-control": "no-store" });
+}
+
+/** With auto_approve, the sandbox user's answer comes at once (as consent says); else the grant waits for the code. */
+function autoAnswer(ctx: RequestContext): { status: "pending" | "approved" | "denied"; userid?: string } {
+  if (!ctx.sandbox.settings.autoApprove) return { status: "pending" };
+  if (ctx.sandbox.settings.consent === "deny") return { status: "denied" };
+  return { status: "approved", userid: SANDBOX_USER.userid };
 }
 
 function page(status: number, text: string): Response {
