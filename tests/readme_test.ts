@@ -34,8 +34,8 @@ export function readmeCommands(text: string): { line: number; command: string }[
     if (inner.length < text.length) text = inner;
     // A variable's value stands in for $X and $(…).
     text = text.replace(/\$\([^)]*\)/g, "VALUE").replace(/"?\$\{?\w+\}?"?/g, "VALUE");
-    // Only the diazo part of a pipeline or a redirect; `[…]` marks an optional part of a synopsis.
-    const command = text.split(/\s(?:\||>|&&|2>)\s/)[0].replace(/\s*\[[^\]]*\]/g, "").trim();
+    // Only the diazo part of a pipeline, a redirect or a background job; `[…]` marks an optional part of a synopsis.
+    const command = text.split(/\s(?:\||>|&&|2>)\s|\s&$/)[0].replace(/\s*\[[^\]]*\]/g, "").trim();
     // A synopsis (`diazo <command> …`) or global flags alone are not a command to check.
     if (/<\w+>/.test(command) || command.startsWith("-")) return;
     out.push({ line: i + 1, command });

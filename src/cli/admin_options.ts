@@ -21,11 +21,11 @@ export const ACCOUNT_HELP =
 /** Help of a project id argument. */
 export const PROJECT_HELP = "project id (a GUID; the data management b.<guid> form is accepted)";
 /** An account id of the examples. */
-export const EXAMPLE_ACCOUNT = "b.c8b0c73d-3ae9-4a3c-9b5e-1f2d3c4b5a69";
+export const EXAMPLE_ACCOUNT = "b.dc6589d2-9ad1-4301-a2e8-6a1ff3b25cec";
 /** An account user id of the examples. */
 export const EXAMPLE_USER = "8f2d1c3b-4a5e-4f60-9b7a-1c2d3e4f5a6b";
 /** A project id of the examples. */
-export const EXAMPLE_PROJECT = "1c7d2a10-8f3e-4c55-a1b2-3c4d5e6f7081";
+export const EXAMPLE_PROJECT = "91f8bd44-058f-480c-adbb-861df5101b22";
 
 /** The `--region` option: checked (upper-cased) before any request; absent sends no header. */
 export const regionOption = (): Option<"--region <region>", undefined, undefined, string> =>

@@ -3,7 +3,7 @@ import { type Asset, ASSET_KIND, type AssetFilters } from "../ops/asset.ts";
 import { type AnyCommand, type ContextFactory, examples } from "./command.ts";
 import { commaList, type RecordCli, registerRecordCommands } from "./records.ts";
 
-const P = "1c7d2a10-8f3e-4c55-a1b2-3c4d5e6f7081";
+const P = "91f8bd44-058f-480c-adbb-861df5101b22";
 
 const ASSET_CLI: RecordCli<Asset, AssetFilters> = {
   kind: ASSET_KIND,

@@ -21,7 +21,7 @@ import {
   registerRecordCommands,
 } from "./records.ts";
 
-const P = "1c7d2a10-8f3e-4c55-a1b2-3c4d5e6f7081";
+const P = "91f8bd44-058f-480c-adbb-861df5101b22";
 
 const CHECKLIST_CLI: RecordCli<ChecklistResource, ChecklistFilters> = {
   kind: CHECKLIST_KIND,

@@ -9,13 +9,13 @@ import { positiveNumber } from "./command.ts";
 const WHO = ["user", "app"] as const;
 
 /** Example ids of the help texts. */
-export const HUB = "b.c8b0c73d-3ae9-4a3c-9b5e-1f2d3c4b5a69";
+export const HUB = "b.dc6589d2-9ad1-4301-a2e8-6a1ff3b25cec";
 /** An example project id. */
-export const PROJECT = "b.1c7d2a10-8f3e-4c55-a1b2-3c4d5e6f7081";
+export const PROJECT = "b.91f8bd44-058f-480c-adbb-861df5101b22";
 /** An example folder id. */
-export const FOLDER = "urn:adsk.wipprod:fs.folder:co.mgS-lb-BThaTdHnhiN_mbA";
+export const FOLDER = "urn:adsk.wipprod:fs.folder:co._4-IQg9mPjRVhoEz9rdqrA";
 /** An example item id. */
-export const ITEM = "urn:adsk.wipprod:dm.lineage:AeYgDtcTSuqYoyMweWFhhQ";
+export const ITEM = "urn:adsk.wipprod:dm.lineage:w3t4bvtQzhwf41oMYi4F_A";
 
 /** `--as user|app`: whose login a command uses. */
 export function asOption() {

@@ -25,7 +25,7 @@ import type { Ctx } from "./context.ts";
 import { asOption, FOLDER, HUB, ITEM, limitOption, PROJECT, withHelpers } from "./dm_shared.ts";
 import { byteBar } from "./progress.ts";
 
-const VERSION = `urn:adsk.wipprod:fs.file:vf.AeYgDtcTSuqYoyMweWFhhQ?version=2`;
+const VERSION = `urn:adsk.wipprod:fs.file:vf.w3t4bvtQzhwf41oMYi4F_A?version=2`;
 const ITEM_COLUMNS = ["name", "id", "versionNumber", "size", "lastModified"];
 
 /** An item id or a version id (`...?version=N`). */
@@ -40,8 +40,8 @@ function itemOrVersion(text: string): { item: ReturnType<typeof dmItemId> } | {
   }
   throw usageError(
     `invalid item or version id '${text}'`,
-    "An item id looks like urn:adsk.wipprod:dm.lineage:AeYgDtcTSuqYoyMweWFhhQ (its tip is downloaded), " +
-      "a version id like urn:adsk.wipprod:fs.file:vf.AeYgDtcTSuqYoyMweWFhhQ?version=2; list them with " +
+    "An item id looks like urn:adsk.wipprod:dm.lineage:w3t4bvtQzhwf41oMYi4F_A (its tip is downloaded), " +
+      "a version id like urn:adsk.wipprod:fs.file:vf.w3t4bvtQzhwf41oMYi4F_A?version=2; list them with " +
       "`diazo folder list <project> <folder>` and `diazo item versions <project> <item>`.",
   );
 }

@@ -28,7 +28,7 @@ import {
   statusOption,
 } from "./issue_fields.ts";
 
-const P = "1c7d2a10-8f3e-4c55-a1b2-3c4d5e6f7081";
+const P = "91f8bd44-058f-480c-adbb-861df5101b22";
 const I = "f1b2c3d4-0000-4abc-8def-123456789abc";
 const ISSUE_COLUMNS = ["displayId", "id", "title", "status", "assignedTo", "dueDate"];
 const PROJECT_HELP = "project: its GUID, b.<guid>, or its address in ACC (https://acc.autodesk.com/...)";

@@ -8,7 +8,7 @@ import { type Rfi, RFI_KIND, type RfiFilters } from "../ops/rfi.ts";
 import { commaList, dateValue, oneOf, type RecordCli, registerRecordCommands } from "./records.ts";
 import { type AnyCommand, type ContextFactory, examples } from "./command.ts";
 
-const P = "1c7d2a10-8f3e-4c55-a1b2-3c4d5e6f7081";
+const P = "91f8bd44-058f-480c-adbb-861df5101b22";
 const PRIORITIES = ["High", "Normal", "Low"];
 
 const users = (value: string) => commaList(value).map((id) => ({ id, type: "user" }));

@@ -4,7 +4,7 @@ import { SUBMITTAL_KIND, type SubmittalFilters, type SubmittalItem } from "../op
 import { type AnyCommand, type ContextFactory, examples } from "./command.ts";
 import { commaList, dateValue, oneOf, type RecordCli, registerRecordCommands } from "./records.ts";
 
-const P = "1c7d2a10-8f3e-4c55-a1b2-3c4d5e6f7081";
+const P = "91f8bd44-058f-480c-adbb-861df5101b22";
 const PRIORITIES = ["Low", "Normal", "High"];
 
 const SUBMITTAL_CLI: RecordCli<SubmittalItem, SubmittalFilters> = {

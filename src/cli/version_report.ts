@@ -64,7 +64,7 @@ export function defineVersionReport(program: AnyCommand, makeCtx: ContextFactory
     "diazo version",
     "diazo version --json",
     "diazo --version",
-    "diazo version describe b.1c7d2a10-8f3e-4c55-a1b2-3c4d5e6f7081 'urn:adsk.wipprod:fs.file:vf.AeYgDtcTSuqYoyMweWFhhQ?version=2'",
+    "diazo version describe b.91f8bd44-058f-480c-adbb-861df5101b22 'urn:adsk.wipprod:fs.file:vf.w3t4bvtQzhwf41oMYi4F_A?version=2'",
   ]);
   return cmd;
 }

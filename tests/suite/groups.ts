@@ -13,6 +13,7 @@ import { fileURLToPath } from "node:url";
 /** Files heavy enough for a group of their own, heaviest first (CPU seconds measured alone). */
 export const SOLO: readonly string[] = [
   "e2e/object_test.ts", // 3.8: 300 MiB and 64 MiB transfers
+  "e2e/readme_run_test.ts", // ~150 README examples in a row, ~30 s
   "e2e/object_list_pages_test.ts", // 3.4: 1,050 files
   "scripts/build_test.ts", // 2.5: a real compile
   "e2e/bundle_test.ts", // 1.9, and ~10 s of child processes

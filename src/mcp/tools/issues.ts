@@ -18,7 +18,7 @@ const LOGIN =
   `Without a login the call fails: ${USER_LOGIN_HOW}`;
 
 const projectInput = z.string().min(1).describe(
-  "Project id: its GUID (e.g. 1c7d2a10-8f3e-4c55-a1b2-3c4d5e6f7081), the data management form b.<guid>, or its " +
+  "Project id: its GUID (e.g. 91f8bd44-058f-480c-adbb-861df5101b22), the data management form b.<guid>, or its " +
     "address in ACC (https://acc.autodesk.com/.../projects/<guid>).",
 );
 const issueInput = z.string().regex(ISSUE_REF)
