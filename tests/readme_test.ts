@@ -35,7 +35,7 @@ export function readmeCommands(text: string): { line: number; command: string }[
     // A variable's value stands in for $X and $(…).
     text = text.replace(/\$\([^)]*\)/g, "VALUE").replace(/"?\$\{?\w+\}?"?/g, "VALUE");
     // Only the diazo part of a pipeline, a redirect or a background job; `[…]` marks an optional part of a synopsis.
-    const command = text.split(/\s(?:\||>|&&|2>)\s|\s&$/)[0].replace(/\s*\[[^\]]*\]/g, "").trim();
+    const command = text.split(/\s(?:\||>|<|&&|2>)\s|\s&$/)[0].replace(/\s*\[[^\]]*\]/g, "").trim();
     // A synopsis (`diazo <command> …`) or global flags alone are not a command to check.
     if (/<\w+>/.test(command) || command.startsWith("-")) return;
     out.push({ line: i + 1, command });

@@ -1,8 +1,9 @@
 /**
  * The README's `diazo …` examples as runnable steps: every line of its sh blocks that runs diazo,
  * read at test time (so other changes to the README are run too), with the little shell they use
- * understood — `VAR=$(diazo …)` captures, `"$VAR"`, `NAME=value` prefixes, `printf %s "$X" |` and
- * `cat FILE |` as standard input, `> file`, and pipes after diazo (their other commands not run).
+ * understood — `VAR=$(diazo …)` captures, `"$VAR"`, `NAME=value` prefixes, `printf %s "$X" |`,
+ * `cat FILE |` and `< FILE` as standard input, `> file`, and pipes after diazo (their other commands
+ * not run).
  */
 import { splitShellWords } from "../../src/extend/shell_words.ts";
 
@@ -98,9 +99,10 @@ export function parseExample(line: number, text: string): Example | undefined {
     }
   }
   const after = words.slice(at + 1);
-  const end = after.findIndex((w) => ["|", ">", "2>", "&&", "&"].includes(w));
+  const end = after.findIndex((w) => ["|", ">", "<", "2>", "&&", "&"].includes(w));
   const args = end < 0 ? after : after.slice(0, end);
   const redirect = end >= 0 && after[end] === ">" ? after[end + 1] : undefined;
+  if (end >= 0 && after[end] === "<") stdin = { file: after[end + 1] };
   if (args.length === 0 || args[0].startsWith("-") && args.every((a) => a.startsWith("-"))) return undefined;
   return { line, text, captures, env, stdin, args, redirect };
 }

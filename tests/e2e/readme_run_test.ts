@@ -44,7 +44,12 @@ async function variables(cwd: string): Promise<Record<string, string>> {
   );
   const body = await Deno.readFile(path.join(cwd, "received.json"));
   const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, body));
-  return { SECRET: SANDBOX_SECRET, SIGNATURE: `sha1hash=${mac.toHex()}` };
+  const signature = `sha1hash=${mac.toHex()}`;
+  // received.http: the request a receiver got, headers and body, as `webhook verify` reads it from stdin.
+  const request =
+    `POST /aps HTTP/1.1\r\ncontent-type: application/json\r\nx-adsk-signature: ${signature}\r\n\r\n`;
+  await Deno.writeTextFile(path.join(cwd, "received.http"), request + new TextDecoder().decode(body));
+  return { SECRET: SANDBOX_SECRET, SIGNATURE: signature };
 }
 
 /** The files the examples name, made in the working directory. */
@@ -121,8 +126,9 @@ Deno.test("README: every `diazo …` example runs against a sandbox and exits as
           : "variable" in ex.stdin
           ? vars[ex.stdin.variable]
           : await Deno.readTextFile(path.join(h.home.cwd, ex.stdin.file));
+        // The shell's variables are the examples' environment too (`--secret-env SECRET`).
         const run = await diazo(asUserLogin(args), {
-          env: { ...env, ...expandEnv(ex.env, vars, subs) },
+          env: { ...env, ...vars, ...expandEnv(ex.env, vars, subs) },
           cwd: h.home.cwd,
           stdin,
         });
