@@ -17,7 +17,7 @@ Deno.test("bad input: unknown command, unknown flag, bad --output, bad --query, 
     );
     assertUsageError(
       await diazo(["--output", "xml", "bucket", "list"], { env }),
-      /argument 'xml' is invalid/,
+      /invalid output format 'xml' \(from --output\)/,
     );
     // The query is checked before any request: the unreachable base URL is never contacted.
     assertUsageError(await diazo(["bucket", "list", "--query", "[?bad"], { env }), /invalid --query/);
