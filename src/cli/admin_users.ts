@@ -33,6 +33,7 @@ import {
   projectArgument,
 } from "./admin_options.ts";
 import { Command } from "@commander-js/extra-typings";
+import { progressLines } from "./progress.ts";
 import { type AnyCommand, type ContextFactory, examples, positiveNumber } from "./command.ts";
 
 const USER_COLUMNS = ["id", "name", "email", "role", "status", "company_name"];
@@ -126,10 +127,13 @@ function registerImport(user: AnyCommand, makeCtx: ContextFactory): void {
   adminOptions(imp).action(async (o, command) => {
     const opts = o as Record<string, unknown> & typeof o;
     const ctx = makeCtx(command);
+    let progress: ReturnType<typeof progressLines> | undefined;
     const report = await runAdminUserImport({
       ...adminCall(opts),
       account: opts.account,
       file: opts.fromFile,
+      // One line every few seconds, terminal or not: an import runs for minutes.
+      onRow: (done, total) => (progress ??= progressLines(ctx, "users", total, "users")).update(done, total),
     }, ctx);
     if (report.doneBefore > 0) {
       ctx.info(`${report.doneBefore} of ${report.total} users were already imported by an earlier run`);

@@ -1,4 +1,7 @@
-/** A byte progress bar on stderr, shown only when stderr is a terminal and not with --quiet. */
+/**
+ * Progress on stderr (not with --quiet): a bar on a terminal; elsewhere (a CI log, a file) one line
+ * every few seconds with what is done of the total and the rate, so a long job is never silent.
+ */
 import type { Ctx } from "./context.ts";
 import type { Progress, StartProgress } from "../ops/progress.ts";
 
@@ -11,7 +14,8 @@ export function byteBar(ctx: Ctx): StartProgress {
 
 /** A progress bar for `total` bytes labelled `label`. */
 export async function byteProgress(ctx: Ctx, label: string, total: number): Promise<Progress> {
-  if (!ctx.io.stderr.isTerminal || ctx.flags.quiet) return NONE;
+  if (ctx.flags.quiet) return NONE;
+  if (!ctx.io.stderr.isTerminal) return progressLines(ctx, label, total, "bytes");
   const { default: cliProgress } = await import("cli-progress");
   const bar = new cliProgress.SingleBar({
     format: `${label} [{bar}] {percentage}% {done}/{all} MiB {speed} MiB/s eta {eta_formatted}`,
@@ -30,5 +34,39 @@ export async function byteProgress(ctx: Ctx, label: string, total: number): Prom
       bar.update(done, { done: mib(done), all: mib(all), speed: seconds > 0 ? mib(done / seconds) : "0.0" });
     },
     stop: () => bar.stop(),
+  };
+}
+
+/** How often a progress line is written where there is no terminal, ms (DIAZO_PROGRESS_EVERY_MS for tests). */
+const LINE_EVERY_MS = 5000;
+
+/**
+ * Progress as lines (stderr is not a terminal): `label: done/total (pct%), rate` every
+ * LINE_EVERY_MS while work goes on, and nothing for a job shorter than that. `unit` is "bytes"
+ * (shown in MiB) or the name of what is counted ("users").
+ */
+export function progressLines(ctx: Ctx, label: string, total: number, unit: string): Progress {
+  if (ctx.flags.quiet) return NONE;
+  const every = Number(ctx.env.DIAZO_PROGRESS_EVERY_MS) > 0
+    ? Number(ctx.env.DIAZO_PROGRESS_EVERY_MS)
+    : LINE_EVERY_MS;
+  const started = performance.now();
+  let last = started;
+  let all = total;
+  const bytes = unit === "bytes";
+  const amount = (n: number) => (bytes ? (n / 1048576).toFixed(1) : String(n));
+  return {
+    update(done, t) {
+      if (t !== undefined) all = t;
+      const now = performance.now();
+      if (now - last < every) return;
+      last = now;
+      const seconds = (now - started) / 1000;
+      const pct = all > 0 ? ` (${Math.floor((done / all) * 100)}%)` : "";
+      const rate = seconds > 0 ? done / seconds : 0;
+      const shownRate = bytes ? `${(rate / 1048576).toFixed(1)} MiB/s` : `${rate.toFixed(1)} ${unit}/s`;
+      ctx.info(`${label}: ${amount(done)}/${amount(all)}${bytes ? " MiB" : ` ${unit}`}${pct}, ${shownRate}`);
+    },
+    stop() {},
   };
 }

@@ -155,7 +155,12 @@ async function importRow(
 
 /** `admin user import`: adds the file's users to the account, continuing an earlier run of the same file. */
 export async function runAdminUserImport(
-  opts: AdminCall & { account: AccAccountId; file: string },
+  opts: AdminCall & {
+    account: AccAccountId;
+    file: string;
+    /** Called after each row with the rows done and the total (progress lines on stderr). */
+    onRow?: (done: number, total: number) => void;
+  },
   deps: OpsDeps,
 ): Promise<ImportReport> {
   const file = path.resolve(deps.cwd, opts.file);
@@ -211,6 +216,7 @@ export async function runAdminUserImport(
       }
     }
     results.push(r);
+    opts.onRow?.(results.length, rows.length);
   }
   const count = (k: ImportResult["result"]) => results.filter((r) => r.result === k).length;
   return {

@@ -147,7 +147,13 @@ export async function runRealityUpload(
   const bytes = outcomes.reduce((n, o) => n + (o.status === "uploaded" ? o.size : 0), 0);
   const parts = [`Uploaded ${uploaded} photo(s) to ${opts.sceneId}`];
   if (skipped) parts.push(`${skipped} already there`);
-  if (failed) parts.push(`${failed} failed`);
+  if (failed) {
+    // Each failed photo named with its reason, so a person knows which to fix (the first ten).
+    const failures = outcomes.filter((o) => o.status === "failed");
+    const named = failures.slice(0, 10).map((o) => (o.status === "failed" ? reason(o) : "")).join("; ");
+    const more = failures.length > 10 ? `; and ${failures.length - 10} more` : "";
+    parts.push(`${failed} failed (${named}${more})`);
+  }
   return {
     photosceneid: opts.sceneId,
     uploaded,
@@ -157,6 +163,11 @@ export async function runRealityUpload(
     photos: outcomes,
     summary: parts.join(", "),
   };
+}
+
+/** A failed photo's reason, its name first. */
+function reason(o: Extract<PhotoOutcome, { status: "failed" }>): string {
+  return o.error.startsWith(`${o.file}:`) ? o.error : `${o.file}: ${o.error}`;
 }
 
 /** `reality-capture process`: starts processing the scene's photos. */

@@ -148,6 +148,27 @@ async function postPhotos(
   return photos.map((_, i) => String(list[i]?.fileid ?? ""));
 }
 
+/**
+ * The photos of `group` still as they were listed; each one missing or changed in size is recorded
+ * in `outcomes` as failed with its reason (a usage error: the input changed, retrying will not help).
+ */
+async function present(group: readonly Photo[], outcomes: Map<Photo, PhotoOutcome>): Promise<Photo[]> {
+  const kept: Photo[] = [];
+  for (const p of group) {
+    const now = await Deno.stat(p.path).catch(() => undefined);
+    const why = !now || !now.isFile
+      ? "it was deleted after the upload started"
+      : now.size !== p.size
+      ? (now.size === 0
+        ? "it was emptied after the upload started"
+        : `its size changed (${p.size} → ${now.size} bytes) after the upload started`)
+      : undefined;
+    if (why) outcomes.set(p, { file: p.file, status: "failed", error: `${p.file}: ${why}`, exitCode: 2 });
+    else kept.push(p);
+  }
+  return kept;
+}
+
 /** Groups of `size` in order. */
 function chunks<T>(items: readonly T[], size: number): T[][] {
   const out: T[][] = [];
@@ -179,23 +200,35 @@ export async function uploadPhotos(http: Http, o: PhotoUploadOptions): Promise<P
     Math.max(1, o.perRequest ?? DEFAULT_PHOTOS_PER_REQUEST),
   );
   const groups = chunks(todo, perRequest);
-  await mapSettled(groups, o.concurrency ?? DEFAULT_UPLOAD_CONCURRENCY, async (group, index) => {
-    try {
-      const ids = await postPhotos(http, o, group, (attempt, n) => {
-        const at = sent.get(index);
-        sent.set(index, { attempt, bytes: at?.attempt === attempt ? at.bytes + n : n });
-        o.onProgress?.([...sent.values()].reduce((s, v) => s + v.bytes, 0), total);
-      });
-      group.forEach((p, i) => {
-        record.photos[p.path] = { size: p.size, mtimeMs: p.mtimeMs, fileid: ids[i] };
-        outcomes.set(p, { file: p.file, status: "uploaded", fileid: ids[i], size: p.size });
-      });
-      saving = saving.then(() => writeFileAtomic(file, JSON.stringify(record), 0o600));
-      await saving;
-    } catch (e) {
-      const error = e instanceof Error ? e.message : String(e);
-      const exitCode = isDiazoError(e) ? e.exitCode : 1;
-      for (const p of group) outcomes.set(p, { file: p.file, status: "failed", error, exitCode });
+  await mapSettled(groups, o.concurrency ?? DEFAULT_UPLOAD_CONCURRENCY, async (listed, index) => {
+    // A photo deleted or emptied since it was listed fails alone (a usage error naming it); the
+    // others of its request are sent without it, also when it vanished while the request was sent.
+    let group = await present(listed, outcomes);
+    for (let tries = 0; group.length > 0; tries++) {
+      try {
+        const ids = await postPhotos(http, o, group, (attempt, n) => {
+          const at = sent.get(index);
+          sent.set(index, { attempt, bytes: at?.attempt === attempt ? at.bytes + n : n });
+          o.onProgress?.([...sent.values()].reduce((s, v) => s + v.bytes, 0), total);
+        });
+        group.forEach((p, i) => {
+          record.photos[p.path] = { size: p.size, mtimeMs: p.mtimeMs, fileid: ids[i] };
+          outcomes.set(p, { file: p.file, status: "uploaded", fileid: ids[i], size: p.size });
+        });
+        saving = saving.then(() => writeFileAtomic(file, JSON.stringify(record), 0o600));
+        await saving;
+        return;
+      } catch (e) {
+        const still = await present(group, outcomes);
+        if (still.length < group.length && tries < 2 && !o.signal?.aborted) {
+          group = still;
+          continue;
+        }
+        const error = e instanceof Error ? e.message : String(e);
+        const exitCode = isDiazoError(e) ? e.exitCode : 1;
+        for (const p of group) outcomes.set(p, { file: p.file, status: "failed", error, exitCode });
+        return;
+      }
     }
   });
   if (o.signal?.aborted) throw new DiazoError("interrupted", { cause: o.signal.reason });
