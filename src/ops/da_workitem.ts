@@ -8,10 +8,11 @@
  */
 import { createHash } from "node:crypto";
 import path from "node:path";
-import { isQualified, qualifyId } from "../aps/da_ids.ts";
+import { qualifyId } from "../aps/da_ids.ts";
 import { type BucketKey, isBucketKey, parseBucketKey, parseObjectKey } from "../aps/ids.ts";
 import { parseUrn } from "../aps/urn.ts";
 import { DiazoError, isDiazoError, usageError } from "../core/errors.ts";
+import { fieldError } from "../core/field_error.ts";
 import { startPollClock } from "../services/poll.ts";
 import {
   createWorkItem,
@@ -239,8 +240,9 @@ async function conclude(http: Http, deps: OpsDeps, status: WorkItemStatus): Prom
 
 /** `da workitem run`: see the file's comment. */
 export async function runDaWorkItemRun(opts: WorkItemRunOpts, deps: OpsDeps): Promise<WorkItemResult> {
-  const nickname = isQualified(opts.activity) ? undefined : await requireNickname(deps);
-  const activityId = qualifyId("activity", opts.activity, () => nickname!);
+  // The reference's syntax first (an empty owner stands for the app's), then the nickname if needed.
+  const ref = qualifyId("activity", opts.activity, () => "", "activity");
+  const activityId = ref.startsWith(".") ? `${await requireNickname(deps)}${ref}` : ref;
   const places = [
     ...await Promise.all(
       opts.inputs.map(async ([name, v]) => ({ name, output: false, place: await inputPlace(deps, v) })),
@@ -268,13 +270,13 @@ export async function runDaWorkItemRun(opts: WorkItemRunOpts, deps: OpsDeps): Pr
   }
   const started = await createWorkItem(http, activityId, args).catch((e) => {
     if (!isDiazoError(e) || e.code !== "not_found") throw e;
+    const help = "List the activities with {step}; a name without +alias means +$LATEST.";
+    const next = { command: "diazo da activities", tool: "da_activity_list" };
     throw new DiazoError("dm_not_found", {
       status: e.status,
       body: e.body,
-      params: {
-        what: `activity ${activityId}`,
-        hint: "List the activities with `diazo da activities`; a name without +alias means +$LATEST.",
-      },
+      params: { what: `activity ${activityId}`, hint: help.replace("{step}", `\`${next.command}\``) },
+      field: { field: "activity", problem: `Not found: activity ${activityId}`, help, next },
     });
   });
   deps.info(`Started work item ${started.id} of ${activityId}`);
@@ -290,10 +292,12 @@ export async function runDaWorkItemGet(
   deps: OpsDeps,
 ): Promise<WorkItemResult> {
   if (!/^[A-Za-z0-9_-]{1,128}$/.test(opts.id)) {
-    throw usageError(
-      `invalid work item id '${opts.id}'`,
-      "Use the id `diazo da workitem run` printed, e.g. f62103c311a54a6ba571a0950ce6eca3.",
-    );
+    throw fieldError({
+      field: "id",
+      problem: `invalid work item id '${opts.id}'`,
+      help: "Use the id {step} answered, e.g. f62103c311a54a6ba571a0950ce6eca3.",
+      next: { command: "diazo da workitem run", tool: "da_workitem_run" },
+    });
   }
   const http = await deps.http();
   const status = opts.wait ? await waitFor(http, opts.id, opts.wait, deps) : await getWorkItem(http, opts.id);

@@ -8,6 +8,7 @@ import { RECORD_TOOLS } from "./records.ts";
 import { ADMIN_TOOLS } from "./admin.ts";
 import { AUTH_TOOLS } from "./auth.ts";
 import { BUCKET_TOOLS } from "./buckets.ts";
+import { DA_TOOLS } from "./da.ts";
 import { DM_TOOLS } from "./dm.ts";
 import { DM_WRITE_TOOLS } from "./dm_write.ts";
 import { ISSUE_TOOLS } from "./issues.ts";
@@ -23,7 +24,7 @@ export const TOOLSET_TOOLS: Readonly<Record<Toolset, readonly AnyTool[]>> = {
   dm: [...DM_TOOLS, ...DM_WRITE_TOOLS],
   acc: [...ISSUE_TOOLS, ...RECORD_GET_TOOLS, ...RECORD_TOOLS],
   admin: ADMIN_TOOLS,
-  automation: [],
+  automation: DA_TOOLS,
   events: WEBHOOK_TOOLS,
   reality: [],
 };
