@@ -1,6 +1,6 @@
 /** Pipeline validation benchmark (issue 14): 20,000 and 200,000 steps, printed; linear means ~10x. */
 import { validatePipelineText } from "../../src/pipeline/validate.ts";
-import { commandTree } from "../../src/cli/pipeline_steps.ts";
+import { commandTree } from "../../src/cli/describe.ts";
 import type { Io } from "../../src/cli/io.ts";
 
 const quiet: Io = {

@@ -16,12 +16,15 @@ import { GLOBAL_OPTIONS, parseFlags } from "./global_options.ts";
 
 export type { OutputSource, RunGlobals };
 
-/** Global options that take a value (from their declaration), so that the command word can be found before parsing. */
-const VALUE_OPTIONS = new Set(
-  GLOBAL_OPTIONS.map((o) => parseFlags(o.flags)).filter((f) => f.takesValue).flatMap((f) =>
-    f.short ? [f.short, f.long] : [f.long]
+/** The global options by each of their names (from their declaration in global_options.ts). */
+const GLOBALS_BY_NAME = new Map(
+  GLOBAL_OPTIONS.map((o) => parseFlags(o.flags)).flatMap((f) =>
+    f.short ? [[f.short, f], [f.long, f]] as const : [[f.long, f]] as const
   ),
 );
+
+/** Global options that take a value, so that the command word can be found before parsing. */
+const VALUE_OPTIONS = new Set([...GLOBALS_BY_NAME].filter(([, f]) => f.takesValue).map(([name]) => name));
 
 /** The index of the first word of argv that is not a global option or its value; -1 if none. */
 export function commandWordIndex(args: readonly string[]): number {
@@ -83,12 +86,18 @@ export function readGlobals(args: readonly string[]): ArgvGlobals {
     const eq = a.startsWith("--") ? a.indexOf("=") : -1;
     const [flag, inline] = eq > 0 ? [a.slice(0, eq), a.slice(eq + 1)] : [a, undefined];
     const value = () => inline ?? args[++i];
-    if (flag === "--profile") out.profile = value();
-    else if (flag === "-o" || flag === "--output") out.output = value();
-    else if (/^-o./.test(flag)) out.output = flag.slice(2);
-    else if (flag === "--debug") out.debug = true;
-    else if (flag === "--no-color") out.noColor = true;
-    else if (VALUE_OPTIONS.has(flag) && inline === undefined) i++;
+    // `-oX`: a short option with its value attached.
+    const attached = !flag.startsWith("--") && flag.length > 2
+      ? GLOBALS_BY_NAME.get(flag.slice(0, 2))
+      : undefined;
+    const f = attached?.takesValue ? attached : GLOBALS_BY_NAME.get(flag);
+    if (f === undefined) continue;
+    const read = () => (f === attached ? flag.slice(2) : value());
+    if (f.key === "profile") out.profile = read();
+    else if (f.key === "output") out.output = read();
+    else if (f.key === "debug") out.debug = true;
+    else if (f.key === "color") out.noColor = true;
+    else if (f.takesValue && inline === undefined && f !== attached) i++;
   }
   return out;
 }

@@ -1,34 +1,18 @@
 /**
- * Shell completion, pure: which words complete a partly typed command line, given a description of
- * the command tree; and the bash, zsh, fish and PowerShell scripts that ask `diazo __complete` for
- * them at TAB time (so that plugins installed later are completed too).
+ * Shell completion, pure: which words complete a partly typed command line, given the description of
+ * the command tree (describe.ts, the one pipeline validation reads too); and the bash, zsh, fish and
+ * PowerShell scripts that ask `diazo __complete` for them at TAB time (so that plugins installed
+ * later are completed too). Hidden commands and options are never offered.
  */
+import type { CommandSpec, OptionSpec } from "../pipeline/command.ts";
 
-/** One option of a command. */
-export interface CompletionOption {
-  /** e.g. ["-o", "--output"]. */
-  flags: string[];
-  takesValue: boolean;
-  choices?: readonly string[];
-  description: string;
+/** The names of an option, short first. */
+function flagsOf(o: OptionSpec): string[] {
+  return [o.short, o.long].filter((f): f is string => f !== undefined);
 }
 
-/** One positional argument of a command. */
-export interface CompletionArgument {
-  name: string;
-  variadic: boolean;
-  choices?: readonly string[];
-}
-
-/** A command and what can follow it. Hidden commands and options are left out by whoever builds it. */
-export interface CompletionCommand {
-  name: string;
-  aliases: string[];
-  description: string;
-  options: CompletionOption[];
-  args: CompletionArgument[];
-  commands: CompletionCommand[];
-}
+/** The implicit `help [command]` of a command with subcommands, as commander offers it. */
+const HELP_COMMAND = { name: "help", description: "display help for command" };
 
 /** One completion. */
 export interface Candidate {
@@ -53,18 +37,18 @@ export function isShell(s: string): s is Shell {
   return (SHELLS as readonly string[]).includes(s);
 }
 
-function findOption(chain: readonly CompletionCommand[], flag: string): CompletionOption | undefined {
+function findOption(chain: readonly CommandSpec[], flag: string): OptionSpec | undefined {
   for (let i = chain.length - 1; i >= 0; i--) {
-    const o = chain[i].options.find((opt) => opt.flags.includes(flag));
+    const o = chain[i].options.find((opt) => opt.long === flag || opt.short === flag);
     if (o) return o;
   }
   return undefined;
 }
 
-function valuesOf(opt: CompletionOption, prefix: string, typed: string): Candidate[] {
+function valuesOf(opt: OptionSpec, prefix: string, typed: string): Candidate[] {
   return (opt.choices ?? []).filter((c) => c.startsWith(typed)).map((c) => ({
     value: prefix + c,
-    description: opt.description,
+    description: opt.description ?? "",
   }));
 }
 
@@ -80,15 +64,15 @@ function dedupeSorted(list: Candidate[]): Candidate[] {
  */
 // long: one pass over the words typed so far; its state (command, option awaiting a value) is read top to bottom
 export function completeWords(
-  tree: CompletionCommand,
+  tree: CommandSpec,
   words: readonly string[],
   extras: CompletionExtras = {},
 ): Candidate[] {
   const current = words.at(-1) ?? "";
   const before = words.slice(0, -1);
-  const chain: CompletionCommand[] = [tree];
+  const chain: CommandSpec[] = [tree];
   let positional = 0;
-  let valueFor: CompletionOption | undefined;
+  let valueFor: OptionSpec | undefined;
   let operandsOnly = false;
   for (const w of before) {
     if (valueFor) {
@@ -106,7 +90,7 @@ export function completeWords(
     }
     const cmd = chain[chain.length - 1];
     const sub = positional === 0 && !operandsOnly
-      ? cmd.commands.find((c) => c.name === w || c.aliases.includes(w))
+      ? cmd.subcommands.find((c) => c.name === w || c.aliases.includes(w))
       : undefined;
     if (sub) chain.push(sub);
     else positional++;
@@ -128,26 +112,27 @@ export function completeWords(
     for (const c of chain) {
       for (const o of c.options) {
         // An ancestor's --help and --version are about the ancestor: not offered below it.
-        if (c !== cmd && o.flags.some((f) => f === "--help" || f === "--version")) continue;
-        for (const f of o.flags) {
-          if (f.startsWith(current)) out.push({ value: f, description: o.description });
+        if (o.hidden || (c !== cmd && (o.long === "--help" || o.long === "--version"))) continue;
+        for (const f of flagsOf(o)) {
+          if (f.startsWith(current)) out.push({ value: f, description: o.description ?? "" });
         }
       }
     }
     return dedupeSorted(out);
   }
 
-  if (positional === 0 && !operandsOnly && cmd.commands.length > 0) {
+  if (positional === 0 && !operandsOnly && cmd.subcommands.length > 0) {
     const out: Candidate[] = [];
-    for (const c of cmd.commands) {
-      if (c.name.startsWith(current)) out.push({ value: c.name, description: c.description });
+    for (const c of [...cmd.subcommands.filter((c) => !c.hidden), { ...HELP_COMMAND, aliases: [] }]) {
+      const description = c.description ?? "";
+      if (c.name.startsWith(current)) out.push({ value: c.name, description });
       else {
         const alias = c.aliases.find((a) => a.startsWith(current));
-        if (alias) out.push({ value: alias, description: c.description });
+        if (alias) out.push({ value: alias, description });
       }
     }
     if (cmd === tree) {
-      const builtin = new Set(tree.commands.flatMap((c) => [c.name, ...c.aliases]));
+      const builtin = new Set(tree.subcommands.flatMap((c) => [c.name, ...c.aliases]));
       for (const p of extras.plugins ?? []) {
         if (p.startsWith(current) && !builtin.has(p)) out.push({ value: p, description: "plugin" });
       }
@@ -158,7 +143,8 @@ export function completeWords(
     return dedupeSorted(out);
   }
 
-  const arg = cmd.args[positional] ?? (cmd.args.at(-1)?.variadic ? cmd.args.at(-1) : undefined);
+  const arg = cmd.arguments[positional] ??
+    (cmd.arguments.at(-1)?.variadic ? cmd.arguments.at(-1) : undefined);
   return dedupeSorted(
     (arg?.choices ?? []).filter((c) => c.startsWith(current)).map((c) => ({
       value: c,

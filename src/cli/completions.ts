@@ -6,7 +6,6 @@
 import { Argument } from "@commander-js/extra-typings";
 import {
   completeWords,
-  type CompletionCommand,
   type CompletionExtras,
   completionScript,
   formatCandidates,
@@ -19,29 +18,8 @@ import { loadPluginsFile } from "../extend/plugins_config.ts";
 import { configDirFor } from "../platform/dirs.ts";
 import { pluginNamesOnPath } from "../platform/which.ts";
 import { type AnyCommand, type ContextFactory, examples } from "./command.ts";
+import { commandTree } from "./describe.ts";
 import type { Io } from "./io.ts";
-
-/** The description of a commander command tree that completion works from (hidden parts left out). */
-export function completionTree(cmd: AnyCommand): CompletionCommand {
-  const help = cmd.createHelp();
-  return {
-    name: cmd.name(),
-    aliases: cmd.aliases(),
-    description: cmd.summary() || cmd.description().split("\n")[0],
-    options: help.visibleOptions(cmd).map((o) => ({
-      flags: [o.short, o.long].filter((f): f is string => typeof f === "string"),
-      takesValue: Boolean(o.required || o.optional),
-      ...(o.argChoices ? { choices: [...o.argChoices] } : {}),
-      description: o.description,
-    })),
-    args: cmd.registeredArguments.map((a) => ({
-      name: a.name(),
-      variadic: a.variadic,
-      ...(a.argChoices ? { choices: [...a.argChoices] } : {}),
-    })),
-    commands: help.visibleCommands(cmd).map((c) => completionTree(c as AnyCommand)),
-  };
-}
 
 /** Plugins on PATH (less those plugins.json disables) and user aliases; a broken plugins.json is ignored. */
 async function topLevelExtras(env: Record<string, string | undefined>): Promise<CompletionExtras> {
@@ -68,8 +46,7 @@ export async function runComplete(
     );
     return 2;
   }
-  const { buildFullProgram } = await import("./root.ts");
-  const tree = completionTree(await buildFullProgram(io));
+  const tree = await commandTree(io);
   const candidates = completeWords(tree, parsed.words, await topLevelExtras(env));
   io.stdout.write(formatCandidates(parsed.shell, candidates));
   return 0;

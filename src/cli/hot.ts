@@ -26,7 +26,7 @@ const preload = (ops: () => Promise<unknown>) => () => Promise.all([actions(), o
 function hot(
   family: readonly string[],
   decl: CommandDecl,
-  rest: Pick<HotCommand, "preload" | "run" | "treeOnly">,
+  rest: Pick<HotCommand, "preload" | "run" | "serves">,
 ): HotCommand {
   return {
     path: [family[0], decl.name],
@@ -59,8 +59,8 @@ const HOT: readonly HotCommand[] = [
     run: async (ctx, args, opts) => (await actions()).objectListAction(ctx, args[0] as BucketKey, opts),
   }),
   hot(["object", "objects"], OBJECT_DOWNLOAD, {
-    // One object only: --prefix (batch-signed, as several keys are) takes the tree.
-    treeOnly: ["--prefix"],
+    // One object only: a prefix (batch-signed, as several keys are) takes the tree.
+    serves: (opts) => opts.prefix === undefined,
     preload: preload(() => import("../ops/object_download.ts")),
     run: async (ctx, args, opts) =>
       (await actions()).objectDownloadAction(ctx, args[0] as BucketKey, args[1] as string[], opts),
@@ -119,7 +119,7 @@ export function matchHot(argv: readonly string[]): HotMatch | undefined {
     if (token.startsWith("-") && token.length > 1) {
       const own = command ? command.options : [];
       const found = findOption(token, [...own, ...GLOBALS]);
-      if (!found || command?.treeOnly?.includes(found.opt.long)) return undefined;
+      if (!found) return undefined;
       const { opt } = found;
       const target = own.includes(opt) ? options : globals;
       if (!opt.takesValue) {
@@ -143,6 +143,7 @@ export function matchHot(argv: readonly string[]): HotMatch | undefined {
     positionals.push(token);
   }
   if (!command || positionals.length !== command.args.length) return undefined;
+  if (command.serves && !command.serves(options)) return undefined;
   const args: unknown[] = [];
   for (const [i, spec] of command.args.entries()) {
     const value = valueOf(spec, positionals[i]);

@@ -26,8 +26,8 @@ export interface HotCommand {
   /** Required positional arguments, in order. */
   args: readonly { name: string; parse: (value: string) => unknown }[];
   options: readonly HotOption[];
-  /** Options of the command that only the command tree serves (the hot path leaves such a line to it). */
-  treeOnly?: readonly string[];
+  /** False for parsed options only the command tree serves (the hot path then leaves the line to it). */
+  serves?: (opts: Record<string, unknown>) => boolean;
   /** Starts loading the modules `run` uses (before the run's files are read). */
   preload?: () => Promise<unknown>;
   run(ctx: Ctx, args: unknown[], opts: Record<string, unknown>): Promise<void>;

@@ -9,7 +9,8 @@ import {
 import { knownSecrets, redact } from "../core/redact.ts";
 import { type AnyCommand, collect, type ContextFactory, examples } from "./command.ts";
 import type { Ctx } from "./context.ts";
-import { commandTree, stepExtensions, stepRunners } from "./pipeline_steps.ts";
+import { commandTree } from "./describe.ts";
+import { stepExtensions, stepRunners } from "./pipeline_steps.ts";
 
 const FILE_HELP = `
 Pipeline files (YAML or JSON):

@@ -1,68 +1,17 @@
 /**
- * What `pipeline run` needs from the CLI layer: a plain description of the command tree for the
- * validator, and the step runners (diazo commands in-process through `runCli`, shell steps via the OS shell).
+ * What `pipeline run` needs from the CLI layer besides the command tree's description (describe.ts):
+ * the aliases and plugins a step may name, and the step runners (diazo commands in-process through `runCli`, shell steps via the OS shell).
  */
-import type { Argument, Option } from "@commander-js/extra-typings";
-import type {
-  CommandSpec,
-  OptionSpec,
-  PipelineStep,
-  StepExtensions,
-  StepRun,
-  StepRunners,
-} from "../pipeline/pipeline.ts";
+import type { PipelineStep, StepExtensions, StepRun, StepRunners } from "../pipeline/pipeline.ts";
 import { ExitCode } from "../core/errors.ts";
 import { resolvePlugin } from "../extend/plugins.ts";
 import { loadPluginsFile } from "../extend/plugins_config.ts";
 import { lookupOptions } from "../platform/which.ts";
 import { runShell } from "../platform/shell.ts";
 import { childEnv } from "../extend/child_env.ts";
-import type { AnyCommand } from "./command.ts";
 import type { Ctx, RunState } from "./context.ts";
+import { GLOBAL_OPTIONS, OUTPUT_FLAGS, parseFlags } from "./global_options.ts";
 import type { Io } from "./io.ts";
-
-/** The parts of a commander command the description reads (some are not in its public types). */
-interface CommanderInternals {
-  options: readonly Option[];
-  registeredArguments: readonly Argument[];
-  commands: readonly AnyCommand[];
-  _allowUnknownOption?: boolean;
-  _allowExcessArguments?: boolean;
-}
-
-const HELP: OptionSpec = { long: "--help", short: "-h", takesValue: false };
-
-/** Describes a commander command and its subcommands as plain data for the pipeline validator. */
-export function describeCommand(cmd: AnyCommand): CommandSpec {
-  const c = cmd as unknown as CommanderInternals;
-  const options: OptionSpec[] = c.options.map((o) => ({
-    long: o.long,
-    short: o.short,
-    takesValue: o.required || o.optional,
-    optionalValue: o.optional,
-    mandatory: o.mandatory && o.defaultValue === undefined,
-    ...(o.argChoices ? { choices: o.argChoices } : {}),
-  }));
-  return {
-    name: cmd.name(),
-    aliases: cmd.aliases(),
-    options: [...options, HELP],
-    arguments: c.registeredArguments.map((a) => ({
-      name: a.name(),
-      required: a.required,
-      variadic: a.variadic,
-    })),
-    subcommands: c.commands.map(describeCommand),
-    allowUnknownOptions: c._allowUnknownOption === true,
-    allowExcessArguments: c._allowExcessArguments === true,
-  };
-}
-
-/** The whole diazo command tree as the validator sees it. */
-export async function commandTree(io: Io): Promise<CommandSpec> {
-  const { buildFullProgram } = await import("./root.ts");
-  return describeCommand(await buildFullProgram(io));
-}
 
 /**
  * The aliases of plugins.json and the plugins a step's command word may name. A plugins.json that
@@ -89,24 +38,22 @@ export async function stepExtensions(ctx: Ctx): Promise<StepExtensions> {
   }
 }
 
+const OUTPUT = parseFlags(OUTPUT_FLAGS);
+
+/** The global options a step inherits from the pipeline run (not -o, given apart, nor --query). */
+const STEP_INHERITS = GLOBAL_OPTIONS.map((o) => parseFlags(o.flags)).filter((f) =>
+  f.key !== "output" && f.key !== "query"
+);
+
 /** Global flags of the pipeline run that every step inherits (a step's own flags come later and win). */
 export function inheritedFlags(ctx: Ctx, output?: string): string[] {
-  const f = ctx.flags;
-  const args: string[] = output === undefined ? [] : ["--output", output];
-  if (f.profile !== undefined) args.push("--profile", f.profile);
-  if (f.timeout !== undefined) args.push("--timeout", String(f.timeout));
-  if (f.concurrency !== undefined) args.push("--concurrency", String(f.concurrency));
-  for (
-    const [on, flag] of [
-      [f.debug, "--debug"],
-      [f.quiet, "--quiet"],
-      [f.nonInteractive, "--non-interactive"],
-      [f.yes, "--yes"],
-      [f.wait, "--wait"],
-      [!f.color, "--no-color"],
-    ] as const
-  ) {
-    if (on) args.push(flag);
+  const flags = ctx.flags as unknown as Record<string, unknown>;
+  const args: string[] = output === undefined ? [] : [OUTPUT.long, output];
+  for (const f of STEP_INHERITS) {
+    const v = flags[f.key];
+    if (f.takesValue) {
+      if (v !== undefined) args.push(f.long, String(v));
+    } else if (f.negate ? v === false : v === true) args.push(f.long);
   }
   return args;
 }

@@ -1,6 +1,7 @@
 /**
- * Checks a step's command line against a plain description of diazo's command tree (built by the CLI
- * layer from the real tree), so that unknown commands, flags and arguments fail before anything runs.
+ * Checks a step's command line against the plain description of diazo's command tree (cli/describe.ts
+ * builds it from the real tree; completions read the same), so that unknown commands, flags and
+ * arguments fail before anything runs.
  */
 import { expandStepAlias, type StepExtensions } from "./alias.ts";
 import { suggest } from "../core/suggest.ts";
@@ -20,6 +21,10 @@ export interface OptionSpec {
   mandatory?: boolean;
   /** The values the option accepts, when it accepts only some. */
   choices?: readonly string[];
+  /** Its help line. */
+  description?: string;
+  /** Accepted, but not shown in help or offered by completion. */
+  hidden?: boolean;
 }
 
 /** One positional argument of a command. */
@@ -27,12 +32,18 @@ export interface ArgumentSpec {
   name: string;
   required: boolean;
   variadic: boolean;
+  /** The values the argument accepts, when it accepts only some. */
+  choices?: readonly string[];
 }
 
 /** A command, its options, arguments and subcommands. The root is the program itself. */
 export interface CommandSpec {
   name: string;
   aliases: string[];
+  /** Its one-line summary. */
+  description?: string;
+  /** Runs, but is not shown in help or offered by completion. */
+  hidden?: boolean;
   options: OptionSpec[];
   arguments: ArgumentSpec[];
   subcommands: CommandSpec[];

@@ -2,42 +2,45 @@
 import assert from "node:assert/strict";
 import {
   completeWords,
-  type CompletionCommand,
   completionScript,
   formatCandidates,
   parseCompleteArgs,
   SHELLS,
 } from "../../src/cli/complete_words.ts";
+import type { CommandSpec } from "../../src/pipeline/command.ts";
 
-const leaf = (name: string, extra: Partial<CompletionCommand> = {}): CompletionCommand => ({
+const leaf = (name: string, extra: Partial<CommandSpec> = {}): CommandSpec => ({
   name,
   aliases: [],
   description: `${name} it`,
   options: [],
-  args: [],
-  commands: [],
+  arguments: [],
+  subcommands: [],
+  allowUnknownOptions: false,
+  allowExcessArguments: false,
   ...extra,
 });
 
-const TREE: CompletionCommand = leaf("diazo", {
+const TREE: CommandSpec = leaf("diazo", {
   options: [
     {
-      flags: ["-o", "--output"],
+      short: "-o",
+      long: "--output",
       takesValue: true,
       choices: ["json", "yaml", "table", "csv"],
       description: "format",
     },
-    { flags: ["--profile"], takesValue: true, description: "profile" },
-    { flags: ["--debug"], takesValue: false, description: "debug" },
-    { flags: ["-V", "--version"], takesValue: false, description: "version" },
-    { flags: ["-h", "--help"], takesValue: false, description: "help" },
+    { long: "--profile", takesValue: true, description: "profile" },
+    { long: "--debug", takesValue: false, description: "debug" },
+    { short: "-V", long: "--version", takesValue: false, description: "version" },
+    { short: "-h", long: "--help", takesValue: false, description: "help" },
   ],
-  commands: [
+  subcommands: [
     leaf("bucket", {
-      commands: [
+      subcommands: [
         leaf("list", {
           options: [{
-            flags: ["--region"],
+            long: "--region",
             takesValue: true,
             choices: ["US", "EMEA"],
             description: "region",
@@ -48,19 +51,28 @@ const TREE: CompletionCommand = leaf("diazo", {
     }),
     leaf("object", {
       aliases: ["obj"],
-      commands: [
+      subcommands: [
         leaf("upload", {
-          args: [{ name: "bucket", variadic: false }, { name: "files", variadic: true }],
+          arguments: [{ name: "bucket", required: true, variadic: false }, {
+            name: "files",
+            required: true,
+            variadic: true,
+          }],
           options: [
-            { flags: ["--part-size"], takesValue: true, description: "part size" },
-            { flags: ["--resume"], takesValue: false, description: "resume" },
-            { flags: ["-h", "--help"], takesValue: false, description: "help" },
+            { long: "--part-size", takesValue: true, description: "part size" },
+            { long: "--resume", takesValue: false, description: "resume" },
+            { short: "-h", long: "--help", takesValue: false, description: "help" },
           ],
         }),
       ],
     }),
     leaf("completions", {
-      args: [{ name: "shell", variadic: false, choices: ["bash", "zsh", "fish", "powershell"] }],
+      arguments: [{
+        name: "shell",
+        required: true,
+        variadic: false,
+        choices: ["bash", "zsh", "fish", "powershell"],
+      }],
     }),
   ],
 });
@@ -69,8 +81,8 @@ const values = (words: string[], extras = {}) => completeWords(TREE, words, extr
 
 Deno.test("commands and subcommands by prefix, aliases when only they match", () => {
   assert.deepEqual(values(["buc"]), ["bucket"]);
-  assert.deepEqual(values([""]), ["bucket", "completions", "object"]);
-  assert.deepEqual(values(["bucket", ""]), ["create", "list"]);
+  assert.deepEqual(values([""]), ["bucket", "completions", "help", "object"]);
+  assert.deepEqual(values(["bucket", ""]), ["create", "help", "list"]);
   assert.deepEqual(values(["bucket", "l"]), ["list"]);
   assert.deepEqual(values(["ob"]), ["object"], "the name, not also its alias");
   assert.deepEqual(values(["obj"]), ["object"]);
@@ -78,7 +90,7 @@ Deno.test("commands and subcommands by prefix, aliases when only they match", ()
 });
 
 Deno.test("global options are skipped, with their values, on the way to the command", () => {
-  assert.deepEqual(values(["-o", "json", "--profile", "work", "bucket", ""]), ["create", "list"]);
+  assert.deepEqual(values(["-o", "json", "--profile", "work", "bucket", ""]), ["create", "help", "list"]);
   assert.deepEqual(values(["--debug", "buc"]), ["bucket"]);
   assert.deepEqual(values(["--output=yaml", "bucket", "c"]), ["create"]);
 });
@@ -129,7 +141,7 @@ Deno.test("plugins and aliases complete at the top only, never shadowing a built
     completeWords(TREE, ["buc"], extras).find((c) => c.value === "bucketeer")?.description,
     "plugin",
   );
-  assert.deepEqual(values(["bucket", "h"], extras), []);
+  assert.deepEqual(values(["bucket", "h"], extras), ["help"], "below the top, only the command's own words");
 });
 
 Deno.test("output per shell: bare names for bash, name<TAB>description elsewhere", () => {
