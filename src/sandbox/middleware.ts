@@ -13,7 +13,7 @@ import { controlRoutes, isControlPath } from "./control.ts";
 import { gatewayError, JSON_API_TYPE, renderError } from "./errors.ts";
 import type { Fault } from "./faults.ts";
 import type { Front } from "./front.ts";
-import { redactedQuery } from "./request_log.ts";
+import { redactedQuery, type RequestLogEntry } from "./request_log.ts";
 import { empty, json } from "./respond.ts";
 import { createRouter, dispatch, type Route, type Router } from "./router.ts";
 
@@ -25,6 +25,8 @@ export interface MiddlewareOptions {
   connections: Pick<Front, "drop" | "closeIdle">;
   /** Receives one access-log line per request. */
   log?: (line: string) => void;
+  /** Receives each request-log entry and the URL as sent (repeated query parameters included). */
+  onRequest?: (entry: RequestLogEntry, url: URL) => void;
   /** Aborted when the sandbox closes, to cut injected delays short. */
   signal?: AbortSignal;
 }
@@ -80,11 +82,12 @@ function logRequests(
   outcome: Outcome,
   timing: { time: string; started: number; body?: unknown },
   log?: (line: string) => void,
+  onRequest?: (entry: RequestLogEntry, url: URL) => void,
 ): void {
   const { res, error, fault } = outcome;
   const path = ctx.url.pathname;
   const ms = performance.now() - timing.started;
-  sb.requests.add({
+  const entry = sb.requests.add({
     time: timing.time,
     method: req.method,
     path,
@@ -98,6 +101,7 @@ function logRequests(
     ...(fault ? { fault_id: fault.id } : {}),
     ...(timing.body !== undefined ? { body: timing.body } : {}),
   });
+  onRequest?.(entry, ctx.url);
   const note = (fault ? ` fault=${fault.id}` : "") + (error ? ` error: ${error}` : "");
   log?.(`${req.method} ${path} ${res ? res.status : "dropped"} ${Math.round(ms)}ms${note}`);
 }
@@ -232,7 +236,7 @@ export function createRequestHandler(sb: SandboxContext, opts: MiddlewareOptions
       opts,
       () => answerInternalErrors(api, read.req, ctx),
     );
-    logRequests(sb, req, ctx, outcome, { ...timing, body: read.body }, opts.log);
+    logRequests(sb, req, ctx, outcome, { ...timing, body: read.body }, opts.log, opts.onRequest);
     if (changes(req)) await commit(sb, opts);
     // After a drop the connection is gone and this answer goes nowhere (unless the client had
     // already left, in which case nobody reads it either).

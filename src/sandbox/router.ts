@@ -4,6 +4,7 @@
  * throw `SandboxError` to refuse; dispatching renders it in the refusing service's shape.
  */
 
+import { scopesOfTemplate } from "../aps/operation_scopes.ts";
 import { requireBearer } from "./auth/bearer.ts";
 import type { RequestContext } from "./context.ts";
 import { notFound, renderError, SandboxError } from "./errors.ts";
@@ -40,10 +41,16 @@ interface CompiledRoute {
   rest: boolean;
 }
 
+/**
+ * A route as the router enforces it: a protected route of a platform operation takes the scopes of
+ * the one table (aps/operation_scopes.ts), whatever its own list says; a public route stays public.
+ */
 function compile(route: Route): CompiledRoute {
   const segments = route.pattern.split("/");
   const rest = segments.at(-1) === "*";
-  return { route, segments: rest ? segments.slice(0, -1) : segments, rest };
+  const table = route.scopes.length > 0 ? scopesOfTemplate(route.method, route.pattern) : undefined;
+  const enforced = table ? { ...route, scopes: table } : route;
+  return { route: enforced, segments: rest ? segments.slice(0, -1) : segments, rest };
 }
 
 function matchSegments(c: CompiledRoute, parts: string[]): Record<string, string> | undefined {

@@ -13,6 +13,7 @@ import { dmRoutes } from "./dm/routes.ts";
 import { dmWriteRoutes } from "./dm/writes.ts";
 import { type Front, startFront } from "./front.ts";
 import { hasState, keptSigningKey, openDurable } from "./persist/durable.ts";
+import type { RequestLogEntry } from "./request_log.ts";
 import { applyWorld, type World } from "./seed/apply.ts";
 import { SEED_SNAPSHOT } from "./snapshots.ts";
 import type { Durable } from "./store.ts";
@@ -39,6 +40,8 @@ export interface SandboxOptions {
   seed?: { world: World; file: string };
   /** Receives one access-log line per request (method, path, status, time); none by default. */
   log?: (line: string) => void;
+  /** Receives each request-log entry and the URL as sent (the test suite's contract gate reads them). */
+  onRequest?: (entry: RequestLogEntry, url: URL) => void;
   /**
    * The key its tokens are signed with; default a new one. Tests that start many sandboxes share one:
    * generating a 2048-bit RSA key costs a few hundred milliseconds.
@@ -112,6 +115,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
         closeIdle: (busy) => front?.closeIdle(busy),
       },
       log: opts.log,
+      onRequest: opts.onRequest,
       signal: stopping.signal,
     });
     // The inner server is reached only through the front, which can drop connections.

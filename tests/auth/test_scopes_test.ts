@@ -8,7 +8,13 @@ Deno.test("endpointScope: SPEC.md's operations by method and path; unknown ones 
   assert.equal(endpointScope("post", "/oss/v2/buckets"), "bucket:create");
   assert.equal(endpointScope("GET", "/oss/v2/buckets/my-bucket/details?x=1"), "bucket:read");
   assert.equal(endpointScope("GET", "//da/us-east/v3/engines"), "code:all");
-  assert.equal(endpointScope("GET", "/modelderivative/v2/designdata/dXJu/manifest"), "viewables:read");
+  assert.equal(endpointScope("GET", "/modelderivative/v2/designdata/dXJu/manifest"), "data:read");
+  assert.equal(
+    endpointScope("GET", "/modelderivative/v2/designdata/formats"),
+    undefined,
+    "any token lists formats",
+  );
+  assert.equal(endpointScope("POST", "/construction/admin/v2/projects/p/users:import"), "account:write");
   assert.equal(endpointScope("GET", "/hq/v1/accounts/abc/users"), "account:read");
   assert.equal(endpointScope("GET", "/oss/v2/buckets//details"), undefined);
   assert.equal(endpointScope("GET", "/no/such/path"), undefined);

@@ -70,6 +70,8 @@ export interface Spec {
   operationOf(method: string, path: string): string | undefined;
   /** Checks a request body of `op` against its JSON `requestBody` schema; no problems when it keeps the contract. */
   checkRequest(op: string, body: unknown): Promise<string[]>;
+  /** The schema type of `op`'s query parameter `name` (`array`, `string`...), undefined when not declared. */
+  queryParameterType(op: string, name: string): string | undefined;
 }
 
 const escapePointer = (s: string) => s.replaceAll("~", "~0").replaceAll("/", "~1");
@@ -229,5 +231,26 @@ async function readSpec(file: string, patches: readonly ((doc: Node) => void)[])
     return output.valid ? [] : describeErrors(output.errors ?? [], doc, uri, body);
   }
 
-  return { file, operations, check, operationOf, checkRequest };
+  function queryParameterType(op: string, name: string): string | undefined {
+    const operation = operations.get(op);
+    if (!operation) throw new Error(`${file} has no operation ${op}`);
+    const item = `/paths/${escapePointer(operation.path)}`;
+    const declared = [
+      ...(at(doc, `${item}/parameters`) ?? []).map((_: unknown, i: number) => `${item}/parameters/${i}`),
+      ...(at(doc, `${item}/${operation.method.toLowerCase()}/parameters`) ?? []).map((
+        _: unknown,
+        i: number,
+      ) => `${item}/${operation.method.toLowerCase()}/parameters/${i}`),
+    ].map((pointer) => at(doc, deref(doc, pointer)));
+    const param = declared.find((p) => p?.in === "query" && p?.name === name);
+    if (!param) return undefined;
+    return schemaType(param.schema);
+  }
+
+  function schemaType(schema: Node): string {
+    while (schema?.$ref) schema = at(doc, schema.$ref.slice(1));
+    return String(schema?.type ?? "");
+  }
+
+  return { file, operations, check, operationOf, checkRequest, queryParameterType };
 }

@@ -12,6 +12,7 @@ import {
   type PublicJwk,
   type SigningKey,
 } from "../../src/sandbox/auth/jwt.ts";
+import type { RequestLogEntry } from "../../src/sandbox/request_log.ts";
 import { type Sandbox, startSandbox } from "../../src/sandbox/server.ts";
 
 const ALGORITHM = { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" } as const;
@@ -70,7 +71,36 @@ export function testSigningKey(): Promise<SigningKey> {
   })();
 }
 
+/** Lines of this process already written to each contract-gate file. */
+const recorded = new Map<string, Set<string>>();
+
+/**
+ * A request-log hook that appends each request to `file` for the contract gate (tests/contract/gate.ts,
+ * which checks every line against the official files): method, path, status and the query
+ * parameters sent more than once, one JSON line per distinct request of this process. The
+ * sandbox's control API is left out.
+ */
+export function gateRecorder(file: string): (entry: RequestLogEntry, url: URL) => void {
+  const seen = recorded.get(file) ?? new Set<string>();
+  recorded.set(file, seen);
+  return (entry, url) => {
+    if (entry.path.startsWith("/_sandbox/")) return;
+    const names = [...url.searchParams.keys()];
+    const repeated = [...new Set(names.filter((n, i) => names.indexOf(n) !== i))];
+    const line = JSON.stringify({ method: entry.method, path: entry.path, status: entry.status, repeated });
+    if (seen.has(line)) return;
+    seen.add(line);
+    Deno.writeTextFileSync(file, line + "\n", { append: true });
+  };
+}
+
+/** The hook of the file `DIAZO_CONTRACT_LOG` names (set by .ci/run), if any. */
+function suiteRecorder(): ((entry: RequestLogEntry, url: URL) => void) | undefined {
+  const file = Deno.env.get("DIAZO_CONTRACT_LOG");
+  return file ? gateRecorder(file) : undefined;
+}
+
 /** A sandbox on port 0 signing with the shared test key; `log` receives its access log. */
 export async function startTestSandbox(log?: (line: string) => void): Promise<Sandbox> {
-  return await startSandbox({ port: 0, log, signingKey: await testSigningKey() });
+  return await startSandbox({ port: 0, log, signingKey: await testSigningKey(), onRequest: suiteRecorder() });
 }

@@ -306,7 +306,8 @@ Deno.test("oss objects: details with `with`, If-Modified-Since, copyto and delet
     const full = await api(
       sb,
       "GET",
-      `${path}/details?with=createdDate&with=lastModifiedDate,userDefinedMetadata`,
+      // one `with` per request, as oss.yaml types it (the sandbox also reads a comma list)
+      `${path}/details?with=createdDate,lastModifiedDate,userDefinedMetadata`,
       t,
     );
     assert.equal(typeof full.json.createdDate, "number");
