@@ -192,6 +192,7 @@ Deno.test("token: the configured TTL sets expires_in and exp", async () => {
     assert.equal(c.status, 200);
     assert.deepEqual(c.json, {
       token_ttl_seconds: 120,
+      auto_approve: false,
       refresh_token_ttl_seconds: 1_296_000,
       consent: "approve",
       refresh_reuse_revokes_family: false,
