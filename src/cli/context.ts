@@ -27,6 +27,8 @@ export interface GlobalFlags {
   timeout?: number;
   concurrency?: number;
   color: boolean;
+  /** Tables show every column whole (`--wide`). */
+  wide: boolean;
 }
 
 /** The command context: the dependencies of every verb (ops/deps.ts) plus what only the CLI has. */
@@ -58,8 +60,10 @@ export interface Ctx extends OpsDeps {
   format(): Promise<OutputFormat>;
   /**
    * Writes a result to stdout in the chosen format, after --query. `action` is the one line that
-   * confirms an action (`Deleted bucket x (1 object)`): a person at a terminal reading a table sees
-   * that line instead of the record; otherwise it goes to stderr and the record to stdout.
+   * confirms an action (`Deleted bucket x (1 object)`) or sums up a batch (then `failures` follow
+   * it): a person at a terminal reading a table sees those lines instead of the rows; otherwise
+   * the lines go to stderr and every row to stdout. An empty list on a terminal table is a
+   * "No … found" line on stderr.
    */
   emit(value: unknown, opts?: EmitOptions): Promise<void>;
   /** A progress or status line on stderr (not with --quiet). */
@@ -89,7 +93,13 @@ export interface Ctx extends OpsDeps {
 /** How a result is shown: the table's columns, and the line that confirms an action. */
 export interface EmitOptions {
   columns?: readonly string[];
+  /** Columns a narrow terminal hides before the others (beside the names core/output_columns.ts knows). */
+  lowPriority?: readonly string[];
   action?: string;
+  /** Lines shown under `action` where it replaces the record (a batch's failures, one each). */
+  failures?: readonly string[];
+  /** What an empty list holds, for the terminal's "No … found" line (default: from the command's name). */
+  noun?: string;
 }
 
 /** Mutable per-run state shared by the contexts of one run. */
@@ -239,20 +249,45 @@ async function emitResult(ctx: Ctx, state: RunState, value: unknown, opts: EmitO
   const format = await ctx.format();
   if (opts.action !== undefined) {
     if (format === "table" && io.stdout.isTerminal && !flags.query) {
-      io.stdout.write(visible(opts.action, { keepLines: true }) + "\n");
+      for (const line of [opts.action, ...opts.failures ?? []]) {
+        io.stdout.write(visible(line, { keepLines: true }) + "\n");
+      }
       return;
     }
-    ctx.info(opts.action);
+    for (const line of [opts.action, ...opts.failures ?? []]) ctx.info(line);
   }
   const shown = flags.query ? await applyQuery(value, flags.query) : value;
+  if (format === "table" && io.stdout.isTerminal && Array.isArray(shown) && shown.length === 0) {
+    // Nothing to draw: a person is told so on stderr, stdout stays empty for whatever reads it.
+    ctx.info(`No ${opts.noun ?? nounOf(state.command)} found.`);
+    return;
+  }
   io.stdout.write(
     await render(shown, {
       format,
       columns: flags.query ? undefined : opts.columns,
+      lowPriority: opts.lowPriority,
       color: ctx.color,
       width: outputWidth(io.stdout, ctx.env),
+      wide: flags.wide,
+      plain: !io.stdout.isTerminal,
     }),
   );
+}
+
+/** Plurals that do not just add an s. */
+const PLURALS: Record<string, string> = { rfi: "RFIs", property: "properties", da: "results" };
+
+/**
+ * What a listing command lists, from its name: `bucket list` → buckets, `da engine list` →
+ * engines; "results" for any other command.
+ */
+export function nounOf(command: string | undefined): string {
+  const words = (command ?? "").split(" ");
+  const verb = words.at(-1);
+  const noun = words.at(-2);
+  if (noun === undefined || (verb !== "list" && verb !== "ls")) return "results";
+  return PLURALS[noun] ?? (noun.endsWith("s") ? noun : `${noun}s`);
 }
 
 /** `ctx.confirm`: --yes, else a y/N prompt on a terminal, else a usage error naming `flag`. */

@@ -74,6 +74,7 @@ export const GLOBAL_OPTIONS: readonly GlobalOption[] = [
     description: "parallel transfers",
     parse: positiveNumber("--concurrency", true),
   },
+  { flags: "--wide", description: "tables: show every column, no value cut" },
   { flags: "--no-color", description: "disable colours" },
   {
     flags: "--no-hooks",

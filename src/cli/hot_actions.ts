@@ -8,6 +8,7 @@
 import { type BucketKey, parseObjectKey } from "../aps/ids.ts";
 import type { BUCKET_REGIONS } from "../aps/regions.ts";
 import { usageError } from "../core/errors.ts";
+import { emitBatch } from "./batch_output.ts";
 import type { Ctx } from "./context.ts";
 import { byteBar } from "./progress.ts";
 
@@ -59,9 +60,8 @@ export async function objectDownloadAction(
   if (keys.length > 1 || opts.prefix !== undefined) {
     const { runObjectDownloadMany } = await import("../ops/object_download_batch.ts");
     const many = await runObjectDownloadMany({ bucketKey, objectKeys: keys, ...opts, signal }, ctx);
-    ctx.info(many.summary);
-    for (const o of many.outcomes) if (o.status === "failed") ctx.setExitCode(o.exitCode);
-    return await ctx.emit(many.outcomes, { columns: ["status", "objectKey", "file", "size", "error"] });
+    const columns = ["status", "objectKey", "file", "size", "error"];
+    return await emitBatch(ctx, many.outcomes, many.summary, columns, (o) => o.objectKey);
   }
   const { runObjectDownload } = await import("../ops/object_download.ts");
   const toStdout = opts.out === "-";

@@ -9,6 +9,7 @@ import {
   runObjectUrn,
   SIGNED_ACCESS,
 } from "../ops/object.ts";
+import { emitBatch } from "./batch_output.ts";
 import { type AnyCommand, type ContextFactory, declareCommand, examples, positiveNumber } from "./command.ts";
 import { OBJECT_DOWNLOAD, OBJECT_LIST } from "./declarations.ts";
 import { objectDownloadAction, objectListAction } from "./hot_actions.ts";
@@ -42,10 +43,12 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
         ctx,
         byteBar(ctx),
       );
-      ctx.info(up.summary);
-      if (!up.batch) return await ctx.emit(up.result, { columns: ["objectKey", "size", "sha1", "urn"] });
-      for (const o of up.outcomes) if (o.status === "failed") ctx.setExitCode(o.exitCode);
-      await ctx.emit(up.outcomes, { columns: ["status", "file", "objectKey", "size", "sha1", "error"] });
+      if (!up.batch) {
+        ctx.info(up.summary);
+        return await ctx.emit(up.result, { columns: ["objectKey", "size", "sha1", "urn"] });
+      }
+      const columns = ["status", "file", "objectKey", "size", "sha1", "error"];
+      await emitBatch(ctx, up.outcomes, up.summary, columns, (o) => o.file);
     });
   examples(upload, [
     "diazo object upload myco-models house.rvt",

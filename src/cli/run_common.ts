@@ -32,6 +32,7 @@ export function globalFlagsOf(o: Record<string, unknown>): GlobalFlags {
     timeout: o.timeout as number | undefined,
     concurrency: o.concurrency as number | undefined,
     color: o.color !== false,
+    wide: Boolean(o.wide),
   };
 }
 

@@ -1,12 +1,12 @@
 /**
  * Rendering of one result value as json, yaml, table or csv, after an optional JMESPath query
  * (README.md, "Output"). Heavy renderers are imported only when their format is used; only the table
- * (output_table.ts) makes values readable and fits the terminal, the other formats keep them raw
+ * (output_table.ts, output_record.ts) makes values readable and fits the terminal, the others keep them raw
  * (tables and csv show control characters as visible escapes, core/sanitize.ts).
  */
 import { usageError } from "./errors.ts";
 import { legacyLiterals } from "./query_literal.ts";
-import { cellText, tabulate } from "./output_cells.ts";
+import { cellText, isPlainObject, tabulate } from "./output_cells.ts";
 import type { TableOptions } from "./output_table.ts";
 import { visible } from "./sanitize.ts";
 
@@ -88,8 +88,9 @@ export async function render(value: unknown, opts: RenderOptions): Promise<strin
     case "csv":
       return renderCsv(value, opts.columns);
     case "table": {
-      const { renderTable } = await import("./output_table.ts"); // not for json, yaml or csv
-      return await renderTable(value, opts);
+      // Not loaded for json, yaml or csv; one record reads as lines, a list as a table.
+      if (isPlainObject(value)) return (await import("./output_record.ts")).renderRecord(value, opts);
+      return (await import("./output_table.ts")).renderTable(value, opts);
     }
   }
 }

@@ -8,7 +8,7 @@ import type { BucketKey, ObjectKey } from "../aps/ids.ts";
 import { parseObjectKey } from "../aps/ids.ts";
 import { encodeUrn, objectIdOf } from "../aps/urn.ts";
 import { usageError } from "../core/errors.ts";
-import { isoOfEpochMs } from "../core/output_human.ts";
+import { humanBytes, isoOfEpochMs } from "../core/output_human.ts";
 import {
   createSignedUrl,
   deleteObject,
@@ -124,8 +124,9 @@ export async function runObjectUploadFile(
     });
     const resumed = result.partsSkipped ? `, ${result.partsSkipped} resumed` : "";
     const speed = (result.size / 1048576 / seconds()).toFixed(1);
-    const summary =
-      `Uploaded ${file} to ${opts.bucketKey}/${result.objectKey} (${result.size} bytes, ${result.parts} part(s)${resumed}, ${speed} MiB/s)`;
+    const summary = `Uploaded ${file} to ${opts.bucketKey}/${result.objectKey} (${
+      humanBytes(result.size)
+    }, ${result.parts} part(s)${resumed}, ${speed} MiB/s)`;
     return { batch: false, result: withObjectHelpers(result), summary };
   } finally {
     bar.stop();
@@ -151,9 +152,6 @@ export async function runObjectUploadBatch(
     outcomes = await uploadBatch(http, entries, {
       ...common,
       onBytes: (n) => bar.update(sent += n),
-      onFileDone: (o) => {
-        if (o.status === "failed") deps.warn(`failed: ${o.file}: ${o.error}`);
-      },
     });
   } finally {
     bar.stop();
@@ -162,8 +160,8 @@ export async function runObjectUploadBatch(
   const failed = outcomes.filter((o) => o.status === "failed").length;
   const bytes = outcomes.reduce((s, o) => s + (o.status === "ok" ? o.size : 0), 0);
   const summary = `Uploaded ${outcomes.length - failed} of ${outcomes.length} files (${
-    (bytes / 1048576).toFixed(1)
-  } MiB) in ${seconds().toFixed(1)} s${failed ? `; ${failed} failed` : ""}`;
+    humanBytes(bytes)
+  }) in ${seconds().toFixed(1)} s${failed ? `; ${failed} failed` : ""}`;
   const shown = outcomes.map((x) => x.status === "ok" ? withObjectHelpers(x) : x);
   return { batch: true, outcomes: shown, failed, summary };
 }

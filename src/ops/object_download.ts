@@ -5,6 +5,7 @@
  */
 import type { BucketKey, ObjectKey } from "../aps/ids.ts";
 import { usageError } from "../core/errors.ts";
+import { humanBytes } from "../core/output_human.ts";
 import { type Downloaded, downloadObject, downloadObjectTo } from "../services/download.ts";
 import { downloadTarget } from "../services/download_target.ts";
 import type { Http } from "../services/http.ts";
@@ -48,8 +49,8 @@ export async function runObjectDownload(
 ): Promise<ObjectDownloaded & { summary: string }> {
   const { bucketKey, objectKey } = opts;
   const verified = (where: string, size: number, resumed?: number) =>
-    `Downloaded ${bucketKey}/${objectKey} to ${where} (${size} bytes${
-      resumed ? `, ${resumed} of them from an earlier run` : ""
+    `Downloaded ${bucketKey}/${objectKey} to ${where} (${humanBytes(size)}${
+      resumed ? `, ${humanBytes(resumed)} of it from an earlier run` : ""
     }, SHA-1 verified)`;
   if (opts.out === "-") {
     if (!opts.stdout) {

@@ -6,6 +6,7 @@
 import path from "node:path";
 import type { BucketKey, ObjectKey } from "../aps/ids.ts";
 import { DiazoError, isDiazoError, usageError } from "../core/errors.ts";
+import { humanBytes } from "../core/output_human.ts";
 import { downloadTarget } from "../services/download_target.ts";
 import { type BatchDownloadEntry, downloadBatch } from "../services/download_batch.ts";
 import { objectsRequest } from "../services/oss_objects.ts";
@@ -102,9 +103,6 @@ export async function runObjectDownloadMany(opts: DownloadManyOpts, deps: OpsDep
     resume: opts.resume,
     signal: opts.signal,
     debug: (line) => deps.debug(line),
-    onDone: (r) => {
-      if ("error" in r) deps.warn(`failed: ${r.objectKey}: ${(r.error as Error)?.message ?? r.error}`);
-    },
   });
   entries.forEach((entry, i) => {
     const r = results[i];
@@ -120,7 +118,7 @@ export async function runObjectDownloadMany(opts: DownloadManyOpts, deps: OpsDep
   const bytes = rows.reduce((s, o) => s + (o.status === "ok" ? o.size : 0), 0);
   const seconds = Math.max((performance.now() - started) / 1000, 0.001);
   const summary = `Downloaded ${rows.length - failed} of ${rows.length} objects (${
-    (bytes / 1048576).toFixed(1)
-  } MiB, SHA-1 verified) to ${dir} in ${seconds.toFixed(1)} s${failed ? `; ${failed} failed` : ""}`;
+    humanBytes(bytes)
+  }, SHA-1 verified) to ${dir} in ${seconds.toFixed(1)} s${failed ? `; ${failed} failed` : ""}`;
   return { outcomes: rows, failed, summary };
 }

@@ -135,7 +135,7 @@ Deno.test("acc build: every list follows both pages, --limit stops, b. ids are s
     JSON.stringify(due.map((r) => r.dueDate)),
   );
   const assets = await h.run(["acc", "asset", "list", "--project", PROJECT, "--limit", "5", "-o", "table"]);
-  assert.match(assets.stdout, /AHU-01 .*Specified/, "a table shows the status label");
+  assert.match(assets.stdout, /AHU-01\s.*Specified/, "a table shows the status label");
   const done = json<{ attributes: { status: string } }[]>(
     await h.run(["acc", "checklist", "list", "--project", PROJECT, "--status", "completed", "-o", "json"]),
   );

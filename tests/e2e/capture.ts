@@ -55,10 +55,14 @@ export function keyboard(text?: string): Keyboard {
   return kb;
 }
 
-/** Streams that keep what is written, reading `stdin`; none of them is a terminal. */
+/**
+ * Streams that keep what is written, reading `stdin`. None of them is a terminal unless `terminal`
+ * gives a width: then stdout and stderr are terminals of that many columns (as a person's are).
+ */
 export function captureIo(
   stdin: string | Keyboard = "",
   onStderr?: (stderr: string) => void,
+  terminal?: number,
 ): { io: Io; stdout(): string; stderr(): string } {
   let out = "";
   let err = "";
@@ -66,13 +70,18 @@ export function captureIo(
   const text = (data: string | Uint8Array) =>
     typeof data === "string" ? data : bytes.decode(data, { stream: true });
   const io: Io = {
-    stdout: { write: (data) => void (out += text(data)), isTerminal: false },
+    stdout: {
+      write: (data) => void (out += text(data)),
+      isTerminal: terminal !== undefined,
+      columns: terminal,
+    },
     stderr: {
       write(data) {
         err += text(data);
         onStderr?.(err);
       },
-      isTerminal: false,
+      isTerminal: terminal !== undefined,
+      columns: terminal,
     },
     stdin: (typeof stdin === "string" ? keyboard(stdin) : stdin).stdin,
   };

@@ -116,6 +116,8 @@ export interface RunOptions extends Omit<SpawnOptions, "stdin"> {
   stdin?: string | Keyboard;
   /** Called with the whole stderr so far after every write. */
   onStderr?: (stderr: string) => void;
+  /** stdout and stderr are terminals of this many columns (stdin stays as given). */
+  terminal?: number;
 }
 
 /** DIAZO_TEST_SPAWN=1 runs every command test as a child process, as before (to compare, or to bisect). */
@@ -131,10 +133,10 @@ let running = 0;
  */
 export async function diazo(args: readonly string[], opts: RunOptions): Promise<RunResult> {
   const { stdin } = opts;
-  if (SPAWN_ALL && typeof stdin !== "object" && !opts.onStderr) {
+  if (SPAWN_ALL && typeof stdin !== "object" && !opts.onStderr && opts.terminal === undefined) {
     return await spawnDiazo(args, { ...opts, stdin });
   }
-  const cap = captureIo(stdin, opts.onStderr);
+  const cap = captureIo(stdin, opts.onStderr, opts.terminal);
   if (running++ === 0) forgetSecrets();
   let code: number;
   try {

@@ -24,6 +24,7 @@ export const FLAGS: GlobalFlags = {
   yes: false,
   wait: false,
   color: false,
+  wide: false,
 };
 
 /** Runs `fn` with verbs' deps over a fresh sandbox and home, then closes both. */

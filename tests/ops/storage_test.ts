@@ -60,7 +60,7 @@ Deno.test("bucket delete confirms in one line on a terminal, and answers the rec
     // Relative names are read from the run's cwd (not the test process's) and reported as given.
     const one = await run(["object", "upload", "ops-one", "model.obj"]);
     assert.equal(one.code, 0, one.stderr);
-    assert.match(one.stderr, /^Uploaded model\.obj to ops-one\/model\.obj \(8 bytes, 1 part\(s\)/m);
+    assert.match(one.stderr, /^Uploaded model\.obj to ops-one\/model\.obj \(8 B, 1 part\(s\)/m);
     const batch = await run([
       "object",
       "upload",

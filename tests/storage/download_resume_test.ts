@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import path from "node:path";
 import { cliCommand, sandboxEnv } from "../e2e/harness.ts";
 import { randomFile, sha1Of } from "../e2e/object_helpers.ts";
+import { humanBytes } from "../../src/core/output_human.ts";
 import { startFaultProxy } from "./_proxy.ts";
 import { type StorageFixture, storageFixture } from "./_cli.ts";
 
@@ -86,7 +87,11 @@ Deno.test("a cut download with --resume keeps its part file, and the next run go
     assert.deepEqual(ranges, [`bytes=${partSize}-`], "only the rest is asked for");
     assert.match(
       done.stderr,
-      new RegExp(`\\(8388608 bytes, ${partSize} of them from an earlier run, SHA-1 verified\\)`),
+      new RegExp(
+        `\\(8\\.0 MiB, ${
+          humanBytes(partSize).replace(".", "\\.")
+        } of it from an earlier run, SHA-1 verified\\)`,
+      ),
     );
     assert.equal(await sha1Of(`${out}/k.bin`), sha1);
     assert.deepEqual(await partFiles(out), []);
@@ -189,7 +194,7 @@ Deno.test("--out - writes the object to standard output and no file named -", as
     await Deno.remove(`${f.home.cwd}/m.obj`);
     const { out, stderr } = await downloadToStdout(f, "m.obj");
     assert.equal(new TextDecoder().decode(out.stdout), "o model\nv 1 2 3\n");
-    assert.match(stderr, /to standard output \(16 bytes, SHA-1 verified\)/);
+    assert.match(stderr, /to standard output \(16 B, SHA-1 verified\)/);
     assert.deepEqual(await Array.fromAsync(Deno.readDir(f.home.cwd), (e) => e.name), []);
   } finally {
     await f.close();
@@ -209,7 +214,10 @@ Deno.test("--out - streams a multi-MiB object to standard output byte for byte t
     const digest = async (b: Uint8Array<ArrayBuffer>) =>
       new Uint8Array(await crypto.subtle.digest("SHA-1", b));
     assert.deepEqual(await digest(out.stdout), await digest(bytes));
-    assert.match(stderr, new RegExp(`to standard output \\(${bytes.length} bytes, SHA-1 verified\\)`));
+    assert.match(
+      stderr,
+      new RegExp(`to standard output \\(${humanBytes(bytes.length).replace(".", "\\.")}, SHA-1 verified\\)`),
+    );
   } finally {
     await f.close();
   }
