@@ -1,8 +1,11 @@
 /**
  * Entry point: argv -> alias expansion -> plugin dispatch -> command tree (ARCHITECTURE.md), with an
- * update check in the background whose notice, if it is ready, ends the command's stderr.
+ * update check in the background whose notice, once it is ready, ends the command's stderr.
  */
 import { VERSION, versionText } from "./core/version.ts";
+
+/** How long the end of a command waits for an update check under way (at most once a day). */
+const UPDATE_GRACE_MS = 1000;
 
 const args = Deno.args;
 if (args.length === 1 && (args[0] === "--version" || args[0] === "-V")) {
@@ -49,7 +52,7 @@ if (args.length === 1 && (args[0] === "--version" || args[0] === "-V")) {
   const cwd = Deno.cwd();
   const code = await runHot(args, io, env, cwd) ??
     await (await import("./cli/root.ts")).runCommandTree(args, io, env, cwd);
-  const notice = check?.finish();
+  const notice = await check?.finishWithin(UPDATE_GRACE_MS);
   if (notice) await Deno.stderr.write(new TextEncoder().encode(notice));
   Deno.exit(code);
 }

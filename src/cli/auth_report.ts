@@ -10,7 +10,7 @@ export function registerReportCommands(auth: AnyCommand, makeCtx: ContextFactory
     .action(async (_o, cmd) => {
       const ctx = makeCtx(cmd);
       const checks = await runDiagnose({}, ctx);
-      for (const c of checks) ctx.info(`${c.ok ? "ok  " : "FAIL"} ${c.check}: ${c.detail}`);
+      // Each check is said once: in the result (a table on a terminal), not again on stderr.
       if (checks.some((c) => !c.ok)) ctx.setExitCode(1);
       await ctx.emit(checks, { columns: ["check", "ok", "detail"] });
     });

@@ -8,16 +8,23 @@ import { type AnyCommand, type ContextFactory, examples } from "./command.ts";
 import type { Ctx } from "./context.ts";
 import { SANDBOX_CLIENT_ID, SANDBOX_CLIENT_SECRET } from "./sandbox.ts";
 
+/** Why the demo runs against an in-process sandbox: asked to, or no credentials to use. */
+export function demoPlatformLine(forceSandbox: boolean, configured: boolean): string {
+  const why = forceSandbox
+    ? `--sandbox${configured ? " (your credentials are not used)" : ""}`
+    : "No credentials configured";
+  return `${why}: running against an in-process sandbox (no account, no network needed).`;
+}
+
 /** The context of the demo: the caller's, or one pointed at a fresh in-process sandbox. */
 async function demoContext(
   outer: Ctx,
   forceSandbox: boolean,
 ): Promise<{ ctx: Ctx; close?: () => Promise<void> }> {
   const resolved = await outer.settings();
-  if (!forceSandbox && resolved.clientId.value && resolved.clientSecret.value) return { ctx: outer };
-  outer.info(
-    "No credentials configured: running against an in-process sandbox (no account, no network needed).",
-  );
+  const configured = Boolean(resolved.clientId.value && resolved.clientSecret.value);
+  if (!forceSandbox && configured) return { ctx: outer };
+  outer.info(demoPlatformLine(forceSandbox, configured));
   const { startSandbox } = await import("../sandbox/server.ts");
   const sandbox = await startSandbox({ port: 0 });
   const ctx = outer.derive({

@@ -267,6 +267,16 @@ export const CATALOG = {
     hint: "Run the command again to continue.",
     exit: ExitCode.interrupted,
   },
+  interrupted_part_kept: {
+    message: "Interrupted",
+    hint: "The part downloaded so far is kept: run the same command again, with --resume, to go on from it.",
+    exit: ExitCode.interrupted,
+  },
+  interrupted_part_removed: {
+    message: "Interrupted",
+    hint: "The partial download was removed: run the command again to start over.",
+    exit: ExitCode.interrupted,
+  },
   integrity_mismatch: {
     message: "Integrity check failed for {key}: local SHA-1 {local}, platform SHA-1 {remote}",
     hint: "The bytes differ from the platform's copy: transfer the file again (without --resume).",
@@ -414,6 +424,11 @@ export function usageError(detail: string, hint: string): DiazoError {
 /** True when `e` is a `DiazoError`. */
 export function isDiazoError(e: unknown): e is DiazoError {
   return e instanceof DiazoError;
+}
+
+/** True for Ctrl-C's error, whatever it says about what was kept. */
+export function isInterruption(e: unknown): e is DiazoError {
+  return e instanceof DiazoError && e.code.startsWith("interrupted");
 }
 
 /**

@@ -31,7 +31,38 @@ export type DaIdRow = { id: string } & Partial<QualifiedId>;
 export async function runDaNickname(opts: { name?: DaName }, deps: OpsDeps): Promise<{ nickname: string }> {
   const http = await deps.http();
   if (opts.name !== undefined) await setNickname(http, opts.name);
-  return { nickname: await getNickname(http) };
+  const nickname = await getNickname(http);
+  const settings = await deps.settings();
+  const note = nicknameNote(
+    nickname,
+    settings.clientId.value,
+    settings.daNickname.value?.trim() || undefined,
+  );
+  if (note) deps.info(note);
+  return { nickname };
+}
+
+/**
+ * What a person must know beside the app's nickname: the commands that create ids use the
+ * configured one (requireNickname), which the platform's answer alone does not set.
+ */
+export function nicknameNote(
+  platform: string,
+  clientId: string | undefined,
+  configured: string | undefined,
+): string | undefined {
+  const set = (name: string) => `set SVC_DA_NICKNAME=${name} (or \`diazo config set da_nickname ${name}\`)`;
+  if (configured === platform) return undefined;
+  if (configured === undefined) {
+    return platform === clientId
+      ? `The app has no nickname of its own (its ids are owned by its client id). Creating app bundles and activities needs one: ${
+        set("<name>")
+      }; diazo then gives it to the app.`
+      : `Creating app bundles and activities needs this nickname configured too: ${set(platform)}.`;
+  }
+  return platform === clientId
+    ? `The configured nickname ${configured} is given to the app at its first app bundle or activity.`
+    : `The configured nickname ${configured} is not the app's: ${set(platform)}.`;
 }
 
 /**

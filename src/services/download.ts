@@ -111,6 +111,10 @@ export async function fetchToFile(http: Http, o: FetchToFileOptions): Promise<Do
         if (!isBrokenStream(e)) {
           // Bytes that failed the check are never worth keeping; an interruption or error are, when asked.
           keep = Boolean(o.resume) && !(e instanceof DiazoError && e.code === "integrity_mismatch");
+          // Ctrl-C's hint says what became of the part file, so that "run it again" is true.
+          if (e instanceof DiazoError && e.code === "interrupted") {
+            throw new DiazoError(keep ? "interrupted_part_kept" : "interrupted_part_removed", { cause: e });
+          }
           throw e;
         }
         const why = e.brokenStream instanceof Error ? e.brokenStream.message : String(e.brokenStream);

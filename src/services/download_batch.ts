@@ -6,7 +6,7 @@
  * batch refuses is signed on its own, as the single-object download does it; one failure never
  * stops the rest.
  */
-import { isDiazoError } from "../core/errors.ts";
+import { isInterruption } from "../core/errors.ts";
 import type { BucketKey, ObjectKey } from "../aps/ids.ts";
 import { createLimiter } from "./concurrency.ts";
 import { type Downloaded, downloadObject, fetchToFile, sourceOf } from "./download.ts";
@@ -56,7 +56,7 @@ async function signGroup(
       out.set(key, isBatchError(item) ? undefined : item);
     }
   } catch (e) {
-    if (isDiazoError(e) && e.code === "interrupted") throw e;
+    if (isInterruption(e)) throw e;
     o.debug?.(`batch: signing ${keys.length} downloads failed (${(e as Error).message}); signing each alone`);
     for (const key of keys) out.set(key, undefined);
   }
@@ -90,7 +90,7 @@ export async function downloadBatch(
         : await downloadObject(http, { ...common, target, bucketKey: o.bucketKey, objectKey });
       return { objectKey, ok };
     } catch (error) {
-      if (isDiazoError(error) && error.code === "interrupted") throw error;
+      if (isInterruption(error)) throw error;
       return { objectKey, error };
     }
   };

@@ -22,6 +22,11 @@ import { writeFileAtomic } from "../platform/fs.ts";
 export interface UpdateCheck {
   /** The notice to print now, if the check has finished and found one (marks it shown). */
   finish(): string | undefined;
+  /**
+   * `finish()` after giving a fetch still under way up to `graceMs` to end: a command faster than
+   * the check would otherwise end it unanswered (at most one run a day waits, for at most that long).
+   */
+  finishWithin(graceMs: number): Promise<string | undefined>;
   /** Settles when the background work is over (for tests; commands never wait for it). */
   readonly settled: Promise<void>;
 }
@@ -78,11 +83,13 @@ export function startUpdateCheck(opts: UpdateCheckOptions): UpdateCheck | undefi
   } catch { /* no state yet, or unreadable: as if never checked */ }
   const plan = planUpdateCheck(state, now(), opts.version);
   let ready: Release | undefined = plan.notice;
+  let fetching = plan.fetch;
   const settled = (async () => {
     if (!plan.fetch) return;
     try {
-      // The attempt is recorded first: at most one request a day, even from commands that end first.
-      state = { ...state, checked_at: now().toISOString() };
+      // The start is recorded first: a fetch that its command's end cuts short is tried again
+      // within the hour (planUpdateCheck), not every run; one that ends counts for the day.
+      state = { ...state, started_at: now().toISOString() };
       await save(state);
       const url = opts.env.DIAZO_UPDATE_URL || DEFAULT_UPDATE_URL;
       const latest = await fetchLatest(url, opts.version, opts.timeoutMs ?? 2000, opts.fetch ?? fetch);
@@ -91,9 +98,19 @@ export function startUpdateCheck(opts: UpdateCheckOptions): UpdateCheck | undefi
       if (!notifiedAt) ready = after.notice;
       await save(state);
     } catch { /* never a failure of the command */ }
+    fetching = false;
   })();
-  return {
+  const check: UpdateCheck = {
     settled,
+    async finishWithin(graceMs) {
+      if (fetching) {
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
+        await Promise.race([settled, grace]);
+        clearTimeout(timer);
+      }
+      return check.finish();
+    },
     finish() {
       if (!ready || notifiedAt) return undefined;
       const text = noticeText(opts.version, ready);
@@ -105,4 +122,5 @@ export function startUpdateCheck(opts: UpdateCheckOptions): UpdateCheck | undefi
       return text;
     },
   };
+  return check;
 }

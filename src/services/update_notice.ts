@@ -20,8 +20,10 @@ export interface Release {
 
 /** What is kept between runs in the state dir. */
 export interface UpdateState {
-  /** ISO time of the last attempt to fetch the newest release. */
+  /** ISO time the last fetch of the newest release ended (with an answer or not). */
   checked_at?: string;
+  /** ISO time the last fetch began; one cut short by the end of its command never ends. */
+  started_at?: string;
   /** The newest release found by the last successful fetch. */
   latest?: Release;
   /** ISO time the user was last told about `latest`. */
@@ -94,13 +96,18 @@ function olderThanADay(iso: string | undefined, now: Date): boolean {
   return Number.isNaN(t) || now.getTime() - t >= DAY_MS || t > now.getTime();
 }
 
+/** A fetch cut short by its command's end is tried again after this long, not a day. */
+export const RETRY_MS = 60 * 60 * 1000;
+
 /** Whether to fetch now, and a notice already due from what an earlier run found. */
 export function planUpdateCheck(
   state: UpdateState,
   now: Date,
   current: string,
 ): { fetch: boolean; notice?: Release } {
-  const fetch = olderThanADay(state.checked_at, now);
+  const started = state.started_at ? Date.parse(state.started_at) : NaN;
+  const recentlyStarted = now.getTime() - started < RETRY_MS && started <= now.getTime();
+  const fetch = olderThanADay(state.checked_at, now) && !recentlyStarted;
   const due = state.latest && isNewer(state.latest.version, current) && olderThanADay(state.notified_at, now);
   return due ? { fetch, notice: state.latest } : { fetch };
 }

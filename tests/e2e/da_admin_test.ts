@@ -58,12 +58,14 @@ Deno.test("da: engines across pages, --limit, get, nickname, app bundles, activi
     assert.match(badName.stderr, /hint: .*my_app/);
     assert.equal((await requestLog(sb.url)).length, before, "bad input sends no request");
 
-    assert.deepEqual(json(await diazo(["da", "nickname", "-o", "json"], { env })), {
-      nickname: "diazo-sandbox",
-    });
+    const none = await diazo(["da", "nickname", "-o", "json"], { env });
+    assert.deepEqual(json(none), { nickname: "diazo-sandbox" });
+    // The client id answered as the nickname is not one that creating app bundles accepts: say so.
+    assert.match(none.stderr, /no nickname of its own.*needs one: set SVC_DA_NICKNAME=<name>/);
     const nick = await diazo(["da", "nickname", "Diazo_E2E", "-o", "json"], { env });
     assert.equal(nick.code, 0, nick.stderr);
     assert.deepEqual(json(nick), { nickname: "Diazo_E2E" });
+    assert.match(nick.stderr, /needs this nickname configured too: set SVC_DA_NICKNAME=Diazo_E2E/);
 
     const create = [
       "da",

@@ -76,3 +76,19 @@ Deno.test("object upload: the summary line and the record say the size the same 
     await fx.close();
   }
 });
+
+Deno.test("auth diagnose says each check once: a table on stdout, not the same lines on stderr too", async () => {
+  const fx = await objectFixture("e2e-diagnose-once");
+  try {
+    const checks = json<{ check: string }[]>(await fx.run(["auth", "diagnose", "-o", "json"]));
+    assert.ok(checks.length >= 3);
+    const shown = await fx.run(["auth", "diagnose"], TERMINAL);
+    for (const { check } of checks) {
+      const said = (shown.stdout + shown.stderr).split("\n").filter((l) => l.includes(check));
+      assert.equal(said.length, 1, `${check} once:\n${shown.stdout}${shown.stderr}`);
+      assert.ok(shown.stdout.includes(check), `${check} in the table`);
+    }
+  } finally {
+    await fx.close();
+  }
+});

@@ -155,3 +155,52 @@ Deno.test("in CI, without a terminal, or turned off: no check at all", async () 
     await ep.close();
   }
 });
+
+Deno.test("a command faster than the check: the end of the run waits for the answer and tells it", async () => {
+  const ep = endpoint(() =>
+    new Promise<Response>((resolve) =>
+      setTimeout(
+        () => resolve(Response.json({ tag_name: "v9.1.0", html_url: "https://example.test/v9.1.0" })),
+        300,
+      )
+    )
+  );
+  try {
+    await withStateDir(async (stateDir) => {
+      const check = startUpdateCheck({
+        env: { DIAZO_UPDATE_URL: ep.url },
+        ...TTY,
+        stateDir,
+        version: "0.1.0",
+      })!;
+      // The command is done at once; before, its notice was lost and the day's check spent.
+      assert.match((await check.finishWithin(10_000)) ?? "", /0\.1\.0 → 9\.1\.0/);
+      assert.equal(ep.hits(), 1);
+    });
+  } finally {
+    await ep.close();
+  }
+});
+
+Deno.test("a fetch cut short by its command's end is tried again within the hour, not every run", async () => {
+  const ep = endpoint(() => Response.json({ tag_name: "v9.2.0" }));
+  try {
+    await withStateDir(async (stateDir) => {
+      const start = (startedAgoMs: number) => {
+        Deno.writeTextFileSync(
+          updateStatePath(stateDir),
+          JSON.stringify({ started_at: new Date(Date.now() - startedAgoMs).toISOString() }),
+        );
+        return startUpdateCheck({ env: { DIAZO_UPDATE_URL: ep.url }, ...TTY, stateDir, version: "0.1.0" })!;
+      };
+      await start(5 * 60_000).settled;
+      assert.equal(ep.hits(), 0, "a fetch began 5 minutes ago: not again yet");
+      const later = start(2 * 3600_000);
+      await later.settled;
+      assert.equal(ep.hits(), 1, "one that began 2 hours ago never ended: tried again");
+      assert.match(later.finish() ?? "", /9\.2\.0/);
+    });
+  } finally {
+    await ep.close();
+  }
+});

@@ -9,6 +9,7 @@ import {
   parseLatestRelease,
   parseUpdateState,
   planUpdateCheck,
+  RETRY_MS,
   updateCheckDisabled,
 } from "../../src/services/update_notice.ts";
 
@@ -60,6 +61,21 @@ Deno.test("at most one fetch a day", () => {
     planUpdateCheck({ checked_at: ago(-DAY_MS) }, NOW, "0.1.0").fetch,
     true,
     "a time in the future",
+  );
+});
+
+Deno.test("a fetch that began within the hour and never ended is not begun again yet", () => {
+  assert.equal(planUpdateCheck({ started_at: ago(60_000) }, NOW, "0.1.0").fetch, false);
+  assert.equal(planUpdateCheck({ started_at: ago(RETRY_MS + 1) }, NOW, "0.1.0").fetch, true);
+  assert.equal(
+    planUpdateCheck({ started_at: ago(-60_000) }, NOW, "0.1.0").fetch,
+    true,
+    "a time in the future",
+  );
+  assert.equal(
+    planUpdateCheck({ started_at: ago(RETRY_MS + 1), checked_at: ago(60_000) }, NOW, "0.1.0").fetch,
+    false,
+    "one that ended counts for the day",
   );
 });
 
