@@ -36,7 +36,8 @@ function sections(pane: string): Map<string, string[]> {
   const out = new Map<string, string[]>();
   let current: string[] | undefined;
   for (const line of pane.split("\n")) {
-    const head = /^== (\w+)$/.exec(line);
+    // The shell may print its prompt after the first echo began (keys typed before the prompt).
+    const head = /(?:^|\s)== (\w+)$/.exec(line);
     if (head) out.set(head[1], current = []);
     else if (/^done=\d+/.test(line)) current = undefined;
     else current?.push(line.trimEnd());
