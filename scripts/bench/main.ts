@@ -1,4 +1,4 @@
-/** `deno task bench`: every benchmark, printed (never asserted). BENCH_ONLY=startup|transfer|batch|serve|pipeline|tests|soak picks one. */
+/** `deno task bench`: every benchmark, printed (never asserted). BENCH_ONLY=startup|transfer|batch|serve|pipeline|tests|hostile|soak-families|soak picks one. */
 import { benchBatch } from "./batch.ts";
 import { benchPipeline } from "./pipeline.ts";
 import { benchServe } from "./serve.ts";
@@ -15,4 +15,10 @@ if (!only || only === "serve") await benchServe();
 if (!only || only === "pipeline") await benchPipeline();
 if (!only || only === "tests") await benchTests();
 if (!only || only === "reality") await (await import("./reality.ts")).benchReality();
+if (!only || only === "hostile") await (await import("./hostile.ts")).benchHostile();
+if (
+  (!only || only === "soak-families") && !(await (await import("./soak_families.ts")).benchSoakFamilies())
+) {
+  Deno.exitCode = 1;
+}
 if ((!only || only === "soak") && !(await benchSoak())) Deno.exitCode = 1;

@@ -2,7 +2,7 @@
 import { Option } from "@commander-js/extra-typings";
 import { isDiazoError, usageError } from "../core/errors.ts";
 import { applyQuery } from "../core/output.ts";
-import { type ApiResult, runApi } from "../ops/api.ts";
+import { type ApiResult, type BodyChunks, runApi } from "../ops/api.ts";
 import { headText } from "../ops/api_answer.ts";
 import { type AnyCommand, collect, type ContextFactory, examples } from "./command.ts";
 import type { Ctx } from "./context.ts";
@@ -16,14 +16,14 @@ function writeBytes(ctx: Ctx, bytes: Uint8Array, contentType = "no content type"
 }
 
 /** A large answer: its bytes to stdout as they come (never held whole); on a terminal, a note instead. */
-async function writeStream(ctx: Ctx, body: ReadableStream<Uint8Array>, contentType = "no content type") {
+async function writeStream(ctx: Ctx, body: BodyChunks, contentType = "no content type") {
   if (ctx.io.stdout.isTerminal) {
     await body.cancel();
     return ctx.info(
       `HTTP answer larger than 1 MiB (${contentType}) not shown on a terminal; redirect stdout to a file: diazo api ... > out.bin`,
     );
   }
-  for await (const chunk of body) ctx.io.stdout.write(chunk);
+  for await (const chunk of body.chunks) ctx.io.stdout.write(chunk);
 }
 
 /** `-i` of a refusal: its status line, headers and body as they came. */

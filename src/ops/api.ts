@@ -12,7 +12,7 @@ import { readInputFile, readInputText } from "../core/input_file.ts";
 import type { Http, HttpResponse, RequestSpec } from "../services/http.ts";
 import { type PageScheme, paginate } from "../services/pagination.ts";
 import { apiFailure } from "./api_answer.ts";
-import { MAX_ANSWER_BYTES, readCapped, sizeText } from "../services/body_limit.ts";
+import { MAX_ANSWER_BYTES, sizeText } from "../services/body_limit.ts";
 import { concatBytes } from "../core/bytes.ts";
 import type { OpsDeps } from "./deps.ts";
 
@@ -57,7 +57,7 @@ export interface ApiResult {
   /** Pages read with --paginate. */
   pages?: number;
   /** An answer larger than API_PEEK_BYTES that nothing needs whole: its bytes as they come. */
-  stream?: ReadableStream<Uint8Array>;
+  stream?: BodyChunks;
 }
 
 /** Answers up to this size are parsed and shown; a larger one is streamed as it comes (README "Safety"). */
@@ -259,35 +259,67 @@ async function offsetPages(
   return { status, data: items, pages };
 }
 
+/** An answer's body read as it comes: its chunks (each valid until the next is asked for), or stop. */
+export interface BodyChunks {
+  chunks: AsyncIterable<Uint8Array>;
+  cancel(): Promise<void>;
+}
+
+/** The read size of a streamed answer: one buffer, reused for every read. */
+const CHUNK_BYTES = 256 * 1024;
+
 /**
  * The first bytes of `body`, up to `max`: all of it (`rest` undefined) when it ends there, else
- * `rest`, the whole body again as a stream (the bytes read first, then the others as they come).
+ * `rest`, the whole body again (the bytes read first, then the others as they come). A byte stream
+ * is read into one reused buffer (a BYOB reader), so a large answer allocates nothing per chunk.
  */
 async function peek(
   body: ReadableStream<Uint8Array> | null,
   max: number,
-): Promise<{ bytes: Uint8Array; rest?: ReadableStream<Uint8Array> }> {
+): Promise<{ bytes: Uint8Array; rest?: BodyChunks }> {
   if (!body) return { bytes: new Uint8Array(0) };
-  const reader = body.getReader();
+  let byob: ReadableStreamBYOBReader | undefined;
+  try {
+    byob = body.getReader({ mode: "byob" });
+  } catch { /* not a byte stream */ }
+  const plain = byob ? undefined : body.getReader();
+  let buffer = new ArrayBuffer(CHUNK_BYTES);
+  const read = async (): Promise<Uint8Array | undefined> => {
+    if (!byob) return (await plain!.read()).value;
+    const { done, value } = await byob.read(new Uint8Array(buffer));
+    if (done || !value) return undefined;
+    buffer = value.buffer as ArrayBuffer;
+    return value;
+  };
   const parts: Uint8Array[] = [];
   let got = 0;
   while (got <= max) {
-    const { done, value } = await reader.read();
-    if (done) return { bytes: concatBytes(parts) };
-    parts.push(value);
-    got += value.length;
+    const chunk = await read();
+    if (!chunk) return { bytes: concatBytes(parts) };
+    parts.push(chunk.slice()); // the buffer is read into again
+    got += chunk.length;
   }
-  const rest = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      const first = parts.shift();
-      if (first) return controller.enqueue(first);
-      const { done, value } = await reader.read();
-      if (done) controller.close();
-      else controller.enqueue(value);
-    },
-    cancel: (reason) => reader.cancel(reason),
-  });
-  return { bytes: new Uint8Array(0), rest };
+  async function* chunks(): AsyncGenerator<Uint8Array> {
+    yield* parts.splice(0);
+    for (let chunk = await read(); chunk; chunk = await read()) yield chunk;
+  }
+  const cancel = async () => void await (byob ?? plain)!.cancel().catch(() => {});
+  return { bytes: new Uint8Array(0), rest: { chunks: chunks(), cancel } };
+}
+
+/** Up to `cap` bytes of `body`, joined; `cut` when more came (then the rest is not read). */
+async function wholeOf(body: BodyChunks, cap: number): Promise<{ bytes: Uint8Array; cut: boolean }> {
+  const parts: Uint8Array[] = [];
+  let got = 0;
+  for await (const chunk of body.chunks) {
+    got += chunk.length;
+    if (got > cap) {
+      await body.cancel();
+      return { bytes: new Uint8Array(0), cut: true };
+    }
+    parts.push(chunk.slice());
+  }
+  return { bytes: concatBytes(parts), cut: false };
 }
 
 /**
@@ -323,7 +355,7 @@ async function send(http: Http, spec: RequestSpec, all: boolean, whole: boolean)
     const head = await peek(res.data, API_PEEK_BYTES);
     if (!head.rest) return { ...answer, data: parsedBody(head.bytes) };
     if (!whole) return { ...answer, data: undefined, stream: head.rest };
-    const all = await readCapped(head.rest, MAX_ANSWER_BYTES);
+    const all = await wholeOf(head.rest, MAX_ANSWER_BYTES);
     if (all.cut) {
       throw usageError(
         `the answer is larger than ${sizeText(MAX_ANSWER_BYTES)}: too large to filter or format`,
