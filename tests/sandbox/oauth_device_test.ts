@@ -79,3 +79,18 @@ Deno.test("device flow: a denied request and an expired code (sandbox clock)", a
     await unknown.body?.cancel();
   });
 });
+
+Deno.test("auto_approve: the sandbox user approves each device authorization at once (or denies, as consent says)", async () => {
+  await withSandbox(async (sb) => {
+    const set = await control(sb, "POST", "config", { device_flow: true, auto_approve: true });
+    assert.equal(set.status, 200);
+    assert.equal(set.json.auto_approve, true);
+    const ok = await poll(sb, (await start(sb)).json.device_code);
+    assert.equal(ok.status, 200, "the first poll gets the tokens: no code to enter");
+    assert.equal((decodeJwt(ok.json.access_token).payload as { userid?: string }).userid, "DIAZOSANDBOXUSER");
+    assert.equal((await control(sb, "POST", "config", { consent: "deny" })).status, 200);
+    const denied = await poll(sb, (await start(sb)).json.device_code);
+    assert.equal(denied.json.error, "access_denied");
+    assert.equal((await control(sb, "POST", "config", { auto_approve: "yes" })).status, 400);
+  });
+});
