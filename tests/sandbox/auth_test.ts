@@ -199,7 +199,6 @@ Deno.test("token: the configured TTL sets expires_in and exp", async () => {
       job_seconds: 4,
       device_flow: false,
       device_interval_seconds: 5,
-      auto_approve: false,
       da_health: {},
       webhook_timeout_ms: 7000,
       webhook_retries: 8,
