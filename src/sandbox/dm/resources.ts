@@ -94,7 +94,15 @@ export function projectResource(project: DmProject, base: string): Resource {
       ...(project.projectType
         ? {
           issues: container("issueContainerId", "/construction/issues/v1/projects/{id}/issues"),
+          submittals: container("submittalContainerId", "/construction/submittals/v2/projects/{id}/items"),
           rfis: container("rfisContainerId", "/bim360/rfis/v2/containers/{id}/rfis"),
+          markups: container("markupsContainerId", "/issues/v1/containers/{id}/markups"),
+          checklists: container("checklistsContainerId", "/bim360/checklists/v1/containers/{id}/instances"),
+          cost: container("costContainerId", "/cost/v1/containers/{id}/budgets"),
+          locations: container(
+            "locationsContainerId",
+            "/bim360/locations/v2/containers/{id}/trees/default/nodes",
+          ),
         }
         : {}),
     },

@@ -181,6 +181,11 @@ async function createFolder(req: Request, ctx: RequestContext): Promise<Response
   const { data } = await payload(req, "folders");
   const attributes = objectAt(data.attributes, "data.attributes");
   const name = checkedName(attributes.name, "data.attributes.name");
+  // datamanagement.yaml's FolderPayload requires the extension (type and version).
+  const ext = objectAt(attributes.extension, "data.attributes.extension");
+  if (typeof ext.type !== "string" || typeof ext.version !== "string") {
+    throw dmBadInput("data.attributes.extension must have a type and a version");
+  }
   const parentId = related(data, "parent", ["folders"]).id;
   const { world, project } = writableProject(ctx);
   const parent = folderById(world, project, parentId);

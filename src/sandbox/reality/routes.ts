@@ -75,6 +75,10 @@ async function createScene(req: Request, ctx: RequestContext): Promise<Response>
   if (sceneType !== "object" && sceneType !== "aerial") {
     throw refuse(CODE.badRequest, `Invalid scenetype '${sceneType}': use object or aerial`);
   }
+  // The reference: `rcs` (a point cloud) is produced for aerial scenes only.
+  if (sceneType === "object" && formats.includes("rcs")) {
+    throw refuse(CODE.format, "Format 'rcs' is available for aerial scenes only (scenetype=aerial)");
+  }
   const id = crypto.randomUUID().replaceAll("-", "").slice(0, 24);
   ctx.sandbox.reality.scenes.set(id, {
     id,
