@@ -51,6 +51,8 @@ export interface UploadOpts {
   resume?: boolean;
   /** Part size in MiB (5-512). */
   partSizeMiB?: number;
+  /** Stops the upload (a cancelled tool call); its parts are kept for a resume, as after Ctrl-C. */
+  signal?: AbortSignal;
 }
 
 /** What uploading one file did; `summary` is the line that says so. */
@@ -96,6 +98,7 @@ async function uploadSetup(opts: Omit<UploadOpts, "files">, deps: OpsDeps) {
       partSize,
       resume: opts.resume,
       stateDir: deps.stateDir,
+      signal: opts.signal,
       debug: (line: string) => deps.debug(line),
     },
     seconds: () => Math.max((performance.now() - started) / 1000, 0.001),

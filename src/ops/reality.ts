@@ -5,6 +5,7 @@
  */
 import path from "node:path";
 import { DiazoError, usageError } from "../core/errors.ts";
+import { fieldError } from "../core/field_error.ts";
 import { fetchToFile } from "../services/download.ts";
 import { startPollClock } from "../services/poll.ts";
 import {
@@ -31,10 +32,12 @@ export type { PhotoOutcome, SceneProgress };
 /** A photoscene id as the platform issues them: letters, digits, `-` and `_`. */
 export function checkSceneId(value: string): string {
   if (!/^[A-Za-z0-9_-]{1,128}$/.test(value)) {
-    throw usageError(
-      `invalid photoscene id '${value}'`,
-      "Use the photosceneid printed by `diazo reality-capture create` (letters and digits).",
-    );
+    throw fieldError({
+      field: "scene_id",
+      problem: `invalid photoscene id '${value}'`,
+      help: "Use the photosceneid {step} answered (letters and digits).",
+      next: { command: "diazo reality-capture create", tool: "reality_create" },
+    });
   }
   return value;
 }
@@ -241,12 +244,12 @@ export async function runRealityResult(
   const http = await deps.http();
   const result = await getResult(http, opts.sceneId, opts.format);
   if (!result.scenelink) {
+    const detail = `photoscene ${opts.sceneId} has no ${opts.format} result yet (${result.progress ?? 0}%)`;
+    const next = { command: `diazo reality-capture status ${opts.sceneId} --wait`, tool: "reality_status" };
     throw new DiazoError("photoscene_refused", {
       body: result,
-      params: {
-        detail: `photoscene ${opts.sceneId} has no ${opts.format} result yet (${result.progress ?? 0}%)`,
-        hint: `Wait for it with \`diazo reality-capture status ${opts.sceneId} --wait\`.`,
-      },
+      params: { detail, hint: `Wait for it with \`${next.command}\`.` },
+      field: { field: "scene_id", problem: detail, help: "Wait for it with {step}.", next },
     });
   }
   const link = new URL(result.scenelink);

@@ -70,3 +70,49 @@ Deno.test("tools: a webhook created on a folder sees the version item_upload add
     await fx.close();
   }
 });
+
+Deno.test("tools: reality capture from photos in the allowed directory to a downloaded result; item_download", async () => {
+  const fx = await fixture(); // jobs take no sandbox time
+  const allowed = path.join(fx.home.cwd, "site");
+  await Deno.mkdir(path.join(allowed, "shots"), { recursive: true });
+  for (let i = 0; i < 3; i++) {
+    const bytes = new Uint8Array(32 * 1024).map((_, j) => (i * 31 + j * 7) % 251);
+    await Deno.writeFile(path.join(allowed, "shots", `IMG_${i}.jpg`), bytes);
+  }
+  const serve = await startServe(fx.env, ["--toolsets", "reality,dm", "--allow-dir", allowed]);
+  try {
+    const scene = await ok(serve.client, "reality_create", { name: "Tools", formats: ["obj"] });
+    const id = scene.photosceneid;
+    const outside = await fails(serve.client, "reality_upload", { scene_id: id, files: [fx.home.cwd] });
+    assert.match(outside.message, /outside the directories it was allowed/);
+    const up = await ok(serve.client, "reality_upload", {
+      scene_id: id,
+      files: [path.join(allowed, "shots")],
+    });
+    assert.equal(up.uploaded, 3);
+    await ok(serve.client, "reality_process", { scene_id: id });
+    const status = await ok(serve.client, "reality_status", { scene_id: id, wait: true, timeout: 60 });
+    assert.equal(status.done, true);
+    const result = await ok(serve.client, "reality_result", { scene_id: id, format: "obj" });
+    assert.equal(path.dirname(result.file), await Deno.realPath(allowed));
+    assert.equal((await Deno.stat(result.file)).size, result.size);
+
+    // A data management file downloaded into the allowed directory.
+    const { project, folder } = await topFolder(serve.client, "Harbor Bridge");
+    const listed = await ok(serve.client, "folder_list", {
+      project_id: project,
+      folder_id: folder,
+      type: "items",
+    });
+    const item = listed.items[0];
+    assert.ok(item, "an item to download");
+    const got = await ok(serve.client, "item_download", { project_id: project, item_id: item.id });
+    assert.equal(path.dirname(got.file), await Deno.realPath(allowed));
+    assert.equal((await Deno.stat(got.file)).size, got.size);
+    const versions = await ok(serve.client, "item_versions", { project_id: project, item_id: item.id });
+    assert.equal(versions.items[0].id, got.version);
+  } finally {
+    await serve.close();
+    await fx.close();
+  }
+});

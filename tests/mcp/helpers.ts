@@ -69,13 +69,14 @@ async function serveInProcess(
     "--exclude-tools",
     "--allow-dir",
     "--profile",
+    "--debug",
   ]);
   const unknown = args.filter((a) => a.startsWith("-") && !known.has(a));
   if (unknown.length) {
     throw new Error(`serveInProcess does not know ${unknown.join(" ")}: pass { spawn: true }`);
   }
   const cap = captureIo();
-  const flags = { ...FLAGS, profile: flagValues(args, "--profile").at(-1) };
+  const flags = { ...FLAGS, profile: flagValues(args, "--profile").at(-1), debug: args.includes("--debug") };
   const ctx = await contextFor(cap.io, flags, env, cwd);
   const list = (name: string) => flagValues(args, name).flatMap((v) => v.split(",")).filter(Boolean);
   const tools = selectTools(ALL_TOOLS, {

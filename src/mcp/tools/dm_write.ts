@@ -3,11 +3,14 @@
  * upload`): a folder in a folder, and a local file uploaded into a folder as a new item or as a
  * new version of the item of the same name.
  */
+import path from "node:path";
 import { z } from "zod";
-import { dmFolderId, dmProjectId } from "../../aps/dm_ids.ts";
-import { runFolderCreate, runItemUpload } from "../../ops/dm_write.ts";
+import { dmFolderId, dmItemId, dmProjectId, dmVersionId } from "../../aps/dm_ids.ts";
+import { fieldError } from "../../core/field_error.ts";
+import { runFolderCreate, runItemDownload, runItemUpload } from "../../ops/dm_write.ts";
 import { toolFile } from "../../ops/file_roots.ts";
 import { authInput } from "../login.ts";
+import { toolProgress } from "../progress.ts";
 import { type AnyTool, defineTool } from "../tool.ts";
 import { compact, IDS, projectIdInput, resource } from "./dm.ts";
 
@@ -83,5 +86,55 @@ const itemUpload = defineTool({
   },
 });
 
+const itemDownload = defineTool({
+  name: "item_download",
+  title: "Download a file from data management",
+  description:
+    "Downloads an item's tip version, or one version, into a directory the server allows (default its first), " +
+    `checked by SHA-1; reports byte progress. ${IDS}`,
+  input: {
+    project_id: projectIdInput,
+    item_id: z.string().min(1).optional().describe("Item id (its tip version is downloaded)."),
+    version_id: z.string().min(1).optional().describe("Version id (from item_versions), instead of item_id."),
+    out_dir: z.string().min(1).optional().describe("An allowed directory; default the server's first."),
+    overwrite: z.boolean().default(false).describe("Replace a file of the same name."),
+    auth: authInput,
+  },
+  output: {
+    item: z.string(),
+    version: z.string(),
+    file: z.string(),
+    size: z.number(),
+    sha1: z.string(),
+  },
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  scopes: ["data:read"],
+  login: "either",
+  async run(args, ctx) {
+    const project = dmProjectId(args.project_id);
+    if ((args.item_id === undefined) === (args.version_id === undefined)) {
+      throw fieldError({ field: "item_id", problem: "give {item_id} or {version_id} (one of them)" });
+    }
+    const target = args.item_id !== undefined
+      ? { item: dmItemId(args.item_id) }
+      : { version: dmVersionId(args.version_id!) };
+    const dir = await toolFile(args.out_dir ?? ctx.fileRoots.allowed[0], ctx.cwd, ctx.fileRoots);
+    const got = await runItemDownload(
+      {
+        as: args.auth,
+        usable: true,
+        project,
+        target,
+        out: dir + path.sep,
+        force: args.overwrite,
+        signal: ctx.signal,
+      },
+      ctx,
+      toolProgress(ctx),
+    );
+    return { item: got.item, version: got.version, file: got.file, size: got.size, sha1: got.sha1 };
+  },
+});
+
 /** The data management writing tools. */
-export const DM_WRITE_TOOLS: readonly AnyTool[] = [folderCreate, itemUpload];
+export const DM_WRITE_TOOLS: readonly AnyTool[] = [folderCreate, itemUpload, itemDownload];

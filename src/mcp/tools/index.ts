@@ -3,6 +3,7 @@ import { usageError } from "../../core/errors.ts";
 import { suggest } from "../../core/suggest.ts";
 import type { AnyTool } from "../tool.ts";
 import { parseToolsets, type Toolset, TOOLSET_TEXT, TOOLSETS } from "../toolsets.ts";
+import { REALITY_TOOLS } from "./reality.ts";
 import { RECORD_GET_TOOLS } from "./record_get.ts";
 import { RECORD_TOOLS } from "./records.ts";
 import { ADMIN_TOOLS } from "./admin.ts";
@@ -26,7 +27,7 @@ export const TOOLSET_TOOLS: Readonly<Record<Toolset, readonly AnyTool[]>> = {
   admin: ADMIN_TOOLS,
   automation: DA_TOOLS,
   events: WEBHOOK_TOOLS,
-  reality: [],
+  reality: REALITY_TOOLS,
 };
 
 /** Every tool, in listing order: toolset by toolset. */

@@ -11,6 +11,7 @@ import {
   SIGNED_ACCESS,
 } from "../../ops/object.ts";
 import { confirmed, confirmInput, DESTROYS } from "./confirm.ts";
+import { toolProgress } from "../progress.ts";
 import { listAnswer } from "../result.ts";
 import { type AnyTool, cursorInput, defineTool, limitInput, listOutput, READ } from "../tool.ts";
 import { bucketKeyInput } from "./buckets.ts";
@@ -59,7 +60,8 @@ const objectUpload = defineTool({
     "Uploads a file from this machine (the computer running the server) into a bucket, in parallel parts with a " +
     "SHA-1 check. `file` is an absolute path, or relative to the server's working directory, inside the " +
     "directories the server allows (its working directory unless started with --allow-dir). Replaces an object " +
-    "with the same key. Answers the object's details with the URN for translate_start.",
+    "with the same key. Reports byte progress; a cancelled call stops the upload (no object is made). Answers the " +
+    "object's details with the URN for translate_start.",
   input: {
     bucket_key: bucketKeyInput,
     file: z.string().min(1).describe("Path of the local file, e.g. /home/me/models/house.rvt."),
@@ -84,7 +86,11 @@ const objectUpload = defineTool({
     const key = args.object_key === undefined ? undefined : parseObjectKey(args.object_key);
     // Only files inside the allowed roots, never diazo's own config or state (symlinks resolved first).
     const file = await toolFile(args.file, ctx.cwd, ctx.fileRoots);
-    const { result: r } = await runObjectUploadFile({ bucketKey, key, file }, ctx);
+    const { result: r } = await runObjectUploadFile(
+      { bucketKey, key, file, signal: ctx.signal },
+      ctx,
+      toolProgress(ctx),
+    );
     return {
       bucketKey: r.bucketKey,
       objectKey: r.objectKey,

@@ -100,12 +100,20 @@ const translateStart = defineTool({
   },
 });
 
+/** A manifest's progress as a number: its "45% complete", 100 once it succeeded. */
+function percentOf(m: Manifest): number {
+  if (m.status === "success") return 100;
+  const n = parseInt(m.progress ?? "", 10);
+  return Number.isFinite(n) ? n : 0;
+}
+
 const translateStatus = defineTool({
   name: "translate_status",
   title: "Show a translation's status",
   description:
     "Shows a translation job's status and progress per output, and any errors the platform reported. With " +
-    "wait_seconds, waits up to that long for the job to end before answering (poll again if done is false). " +
+    "wait_seconds, waits up to that long for the job to end before answering (poll again if done is false), " +
+    "reporting progress; a cancelled call stops waiting. " +
     "A design never translated answers 'Not found'.",
   input: {
     urn: urnInput,
@@ -124,7 +132,11 @@ const translateStatus = defineTool({
     const manifest = await runTranslateStatus({
       urn,
       region: region(args.region),
-      wait: args.wait_seconds === 0 ? undefined : { timeoutMs: args.wait_seconds * 1000 },
+      wait: args.wait_seconds === 0 ? undefined : {
+        timeoutMs: args.wait_seconds * 1000,
+        signal: ctx.signal,
+        onProgress: (m) => ctx.progress?.(percentOf(m), 100, `${m.status} (${m.progress ?? ""})`),
+      },
       endedIsAnswer: true,
     }, ctx);
     return statusOf(manifest, objectId);
