@@ -92,3 +92,20 @@ Deno.test("auth diagnose says each check once: a table on stdout, not the same l
     await fx.close();
   }
 });
+
+Deno.test("--wide on a narrow terminal shows the columns it would hide, nothing cut", async () => {
+  const fx = await objectFixture("e2e-wide");
+  try {
+    const key = "models/2026/a-key-long-enough-to-crowd-a-narrow-terminal.ifc";
+    await Deno.writeTextFile(path.join(fx.home.cwd, "m.ifc"), "ISO-10303-21;");
+    assert.equal((await fx.run(["object", "upload", fx.bucket, "m.ifc", "--key", key])).code, 0);
+    const narrow = await fx.run(["object", "list", fx.bucket], { terminal: 70 });
+    assert.match(narrow.stdout, /^1 column hidden \(sha1\): --wide shows all$/m);
+    assert.ok(narrow.stdout.includes(key));
+    const wide = await fx.run(["object", "list", fx.bucket, "--wide"], { terminal: 70 });
+    assert.match(wide.stdout, /^objectKey +size +sha1$/m);
+    assert.doesNotMatch(wide.stdout, /hidden|…/);
+  } finally {
+    await fx.close();
+  }
+});
