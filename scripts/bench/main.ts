@@ -1,4 +1,4 @@
-/** `deno task bench`: every benchmark, printed (never asserted). BENCH_ONLY=startup|transfer|batch|serve|pipeline|tests|hostile|soak-families|soak picks one. */
+/** `deno task bench`: every benchmark, printed (never asserted). BENCH_ONLY=startup|transfer|batch|serve|pipeline|tests|hostile|soak-families|sandbox|soak picks one. */
 import { benchBatch } from "./batch.ts";
 import { benchPipeline } from "./pipeline.ts";
 import { benchServe } from "./serve.ts";
@@ -21,4 +21,5 @@ if (
 ) {
   Deno.exitCode = 1;
 }
+if (!only || only === "sandbox") await (await import("./sandbox_load.ts")).benchSandboxLoad();
 if ((!only || only === "soak") && !(await benchSoak())) Deno.exitCode = 1;

@@ -172,15 +172,19 @@ async function serveControlApi(
   return closeWhileDropArmed(sb, res!);
 }
 
-/** True for a request that may change state (one that reads may too, lazily: background commits keep that). */
+/** True for a control request that may change state. */
 function changes(req: Request): boolean {
-  return req.method !== "GET" && req.method !== "HEAD" && req.method !== "OPTIONS";
+  return req.method !== "GET" && req.method !== "HEAD";
 }
 
-/** Puts what a request changed on disk before it is answered, when the sandbox keeps its state. */
-async function commit(sb: SandboxContext, opts: MiddlewareOptions): Promise<void> {
+/**
+ * Puts what a request changed on disk before it is answered, when the sandbox keeps its state: any
+ * request, reads included (a signed upload URL opens a session; a read may create on first use).
+ * `path` says which stores it may have changed; none: any.
+ */
+async function commit(sb: SandboxContext, opts: MiddlewareOptions, path?: string): Promise<void> {
   try {
-    await sb.durable?.commit();
+    await sb.durable?.commit(path);
   } catch (e) {
     opts.log?.(`cannot write the state to the data dir: ${e instanceof Error ? e.message : String(e)}`);
   }
@@ -237,7 +241,7 @@ export function createRequestHandler(sb: SandboxContext, opts: MiddlewareOptions
       () => answerInternalErrors(api, read.req, ctx),
     );
     logRequests(sb, req, ctx, outcome, { ...timing, body: read.body }, opts.log, opts.onRequest);
-    if (changes(req)) await commit(sb, opts);
+    await commit(sb, opts, url.pathname);
     // After a drop the connection is gone and this answer goes nowhere (unless the client had
     // already left, in which case nobody reads it either).
     return outcome.res ? closeWhileDropArmed(sb, followSandboxClock(sb, outcome.res)) : empty(500);

@@ -20,8 +20,11 @@ export interface ServiceStore {
 
 /** The persistence of one sandbox. */
 export interface Durable {
-  /** Writes what changed; resolves once it is on disk. */
-  commit(): Promise<void>;
+  /**
+   * Writes what changed; resolves once it is on disk. `path` is the request's, which says what it may
+   * have changed; none: anything.
+   */
+  commit(path?: string): Promise<void>;
   /** The objects were replaced at once (reset, restore): the next commit rewrites the journal. */
   objectsReplaced(): void;
   /** Stops the background commits, after a last one. */

@@ -48,19 +48,51 @@ export function stateDirOf(dataDir: string): string {
   return join(dataDir, STATE_DIR);
 }
 
-/** The fields a state file holds: every kept field but OSS objects (the journal holds those). */
-async function encodeStores(sb: SandboxContext): Promise<string> {
-  const out: Record<string, Record<string, unknown>> = {};
-  for (const [name, store] of Object.entries(sb.kept)) {
-    const s = store as unknown as Record<string, unknown>;
-    const fields: Record<string, unknown> = {};
-    for (const f of store.kept ?? []) {
-      if (store === sb.oss && f === "objects") continue;
-      fields[f] = await encodeState(s[f]);
-    }
-    out[name] = fields;
+/**
+ * The stores a request to a path may change, by path prefix (first match); a path not listed may
+ * change any. The seeded stores are large (the data management world alone is ~0.5 MB of JSON), so
+ * a commit encodes only these; the background commit encodes every store and catches what changes
+ * beside requests (deliveries, jobs) or elsewhere than its path says.
+ */
+const PATH_STORES: readonly [string, readonly string[]][] = [
+  ["/authentication/", ["auth"]],
+  ["/userinfo", ["auth"]],
+  ["/oss/", ["oss"]],
+  ["/__s3/", ["oss"]],
+  ["/modelderivative/", ["derivative", "oss"]],
+  ["/data/", ["dm", "oss"]],
+  ["/project/", ["dm"]],
+  ["/da/", ["da", "oss"]],
+  ["/construction/admin/", ["admin"]],
+  ["/hq/", ["admin"]],
+  ["/construction/issues/", ["issues", "oss"]],
+  ["/construction/", ["accBuild"]],
+  ["/bim360/", ["accBuild"]],
+  ["/webhooks/", ["webhooks"]],
+  ["/photo-to-3d/", ["reality"]],
+];
+
+/** The names of the stores a request to `path` may change (every store when unknown). */
+export function storesOfPath(path: string, all: readonly string[]): readonly string[] {
+  return PATH_STORES.find(([prefix]) => path.startsWith(prefix))?.[1] ?? all;
+}
+
+/** One store's fields in the state file: its kept fields but OSS objects (the journal holds those). */
+async function encodeStore(sb: SandboxContext, name: string): Promise<string> {
+  const store = sb.kept[name];
+  const s = store as unknown as Record<string, unknown>;
+  const fields: Record<string, unknown> = {};
+  for (const f of store.kept ?? []) {
+    if (store === sb.oss && f === "objects") continue;
+    fields[f] = await encodeState(s[f]);
   }
-  return JSON.stringify({ format: FORMAT, stores: out });
+  return JSON.stringify(fields);
+}
+
+/** The state file's text from each store's encoded fields. */
+function stateText(encoded: Map<string, string>): string {
+  const stores = [...encoded].map(([name, text]) => `${JSON.stringify(name)}:${text}`).join(",");
+  return `{"format":${FORMAT},"stores":{${stores}}}`;
 }
 
 async function writeAtomically(path: string, text: string): Promise<void> {
@@ -124,8 +156,12 @@ export async function openDurable(sb: SandboxContext): Promise<Durable> {
   await replayJournal(sb.oss, dir);
   await dropStrayParts(sb);
   await rewriteJournal(sb.oss, dir);
-  let written = await encodeStores(sb);
+  const names = Object.keys(sb.kept);
+  const encoded = new Map<string, string>();
+  for (const name of names) encoded.set(name, await encodeStore(sb, name));
+  let written = stateText(encoded);
   await writeAtomically(statePath, written);
+  let dirty = new Set<string>();
 
   let pending = new Map<string, [string, string]>();
   let rewrite = false;
@@ -140,7 +176,10 @@ export async function openDurable(sb: SandboxContext): Promise<Durable> {
     } else {
       await appendJournal(sb.oss, dir, keys.values());
     }
-    const text = await encodeStores(sb);
+    const stores = dirty;
+    dirty = new Set();
+    for (const name of stores) encoded.set(name, await encodeStore(sb, name));
+    const text = stateText(encoded);
     if (text !== written) {
       await writeAtomically(statePath, text);
       written = text;
@@ -149,7 +188,7 @@ export async function openDurable(sb: SandboxContext): Promise<Durable> {
   // One write at a time; a commit asked for during a write is served by the next one, shared.
   let running: Promise<void> | undefined;
   let next: Promise<void> | undefined;
-  const commit = (): Promise<void> => {
+  const schedule = (): Promise<void> => {
     if (next) return next;
     if (!running) {
       running = write().finally(() => (running = undefined));
@@ -157,9 +196,13 @@ export async function openDurable(sb: SandboxContext): Promise<Durable> {
     }
     next = running.catch(() => {}).then(() => {
       next = undefined;
-      return commit();
+      return schedule();
     });
     return next;
+  };
+  const commit = (path?: string): Promise<void> => {
+    for (const name of path === undefined ? names : storesOfPath(path, names)) dirty.add(name);
+    return schedule();
   };
   const timer = setInterval(() => void commit().catch(() => {}), BACKGROUND_MS);
   return {

@@ -38,6 +38,9 @@ async function* lines(path: string): AsyncGenerator<string> {
   // No newline after it: the process stopped while writing it.
 }
 
+/** Objects whose files are checked at once when the journal is read. */
+const CHECKS_AT_ONCE = 64;
+
 async function whole(obj: StoredObject): Promise<boolean> {
   for (let i = 0; i < obj.files.length; i++) {
     const info = await Deno.stat(obj.files[i]).catch(() => undefined);
@@ -73,9 +76,14 @@ export async function replayJournal(oss: OssStore, stateDir: string): Promise<vo
       oss.objects.delete(bucketKey);
       continue;
     }
-    for (const [key, obj] of bucket.byKey) {
-      if (await whole(obj)) used.add(obj.storeId);
-      else bucket.byKey.delete(key);
+    const entries = [...bucket.byKey];
+    for (let i = 0; i < entries.length; i += CHECKS_AT_ONCE) {
+      await Promise.all(
+        entries.slice(i, i + CHECKS_AT_ONCE).map(async ([key, obj]) => {
+          if (await whole(obj)) used.add(obj.storeId);
+          else bucket.byKey.delete(key);
+        }),
+      );
     }
   }
   try {
