@@ -19,6 +19,7 @@ import { OUTPUT_FORMATS } from "../core/output.ts";
 import { DEFAULT_HOOK_TIMEOUT_S } from "../extend/hooks.ts";
 import { ENVIRONMENT_DEFAULTS } from "../ops/environment.ts";
 import { CLOSED_OUTPUT_EXIT } from "./closed_output.ts";
+import { LINE_EVERY_MS } from "./progress.ts";
 import { HELP_TOPICS, type HelpTopic } from "./global_options.ts";
 
 const { lockWaitMs, pollBaseMs, pollMaxMs, stallAfterMs, updateUrl, webhookTestBudgetMs } =
@@ -118,6 +119,11 @@ export const ENVIRONMENT: readonly EnvVariable[] = [
     names: ["DIAZO_LOCK_WAIT_MS"],
     meaning: "how long to wait for another process's token request or refresh, in ms",
     default: `${lockWaitMs}`,
+  },
+  {
+    names: ["DIAZO_PROGRESS_EVERY_MS"],
+    meaning: "how often a progress line is written when stderr is not a terminal, in ms",
+    default: `${LINE_EVERY_MS}`,
   },
   { names: ["DIAZO_NO_BROWSER"], meaning: "auth login opens no browser: it prints the URL and waits" },
   {

@@ -77,7 +77,7 @@ export async function byteProgress(ctx: Ctx, label: string, total: number): Prom
 }
 
 /** How often a progress line is written where there is no terminal, ms (DIAZO_PROGRESS_EVERY_MS for tests). */
-const LINE_EVERY_MS = 5000;
+export const LINE_EVERY_MS = 5000;
 
 /**
  * Progress as lines (stderr is not a terminal): `label: done/total (pct%), rate` every
