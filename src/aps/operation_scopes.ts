@@ -80,6 +80,7 @@ const TABLE: readonly (readonly [string, readonly string[]])[] = [
   ["PATCH /data/v1/projects/{project_id}/items/{item_id}", ["data:write"]],
   ["PATCH /data/v1/projects/{project_id}/versions/{version_id}", ["data:write"]],
   ["GET /data/v1/projects/{project_id}/versions/{version_id}/downloads", ["data:read"]],
+  ["POST /data/v1/projects/{project_id}/commands", ["data:read", "data:create", "data:write"]],
   ["GET /da/{region}/v3/forgeapps/me", ["code:all"]],
   ["PATCH /da/{region}/v3/forgeapps/me", ["code:all"]],
   ["DELETE /da/{region}/v3/forgeapps/me", ["code:all"]],

@@ -98,7 +98,31 @@ Deno.test("contract: datamanagement.yaml", async () => {
       "GET /data/v1/projects/{project_id}/downloads/{download_id}": { notServed: NOT_EMULATED },
       "POST /data/v1/projects/{project_id}/downloads": { notServed: NOT_EMULATED },
       "GET /data/v1/projects/{project_id}/jobs/{job_id}": { notServed: NOT_EMULATED },
-      "POST /data/v1/projects/{project_id}/commands": { notServed: NOT_EMULATED },
+      "POST /data/v1/projects/{project_id}/commands": async (s, w) => {
+        const op = "POST /data/v1/projects/{project_id}/commands";
+        const headers = { "content-type": "application/vnd.api+json" };
+        const command = (type: string) => ({
+          jsonapi: { version: "1.0" },
+          data: {
+            type: "commands",
+            attributes: {
+              extension: { type, version: "1.0.0", data: { requiredActions: ["view", "download"] } },
+            },
+            relationships: { resources: { data: [{ type: "folders", id: w.folder_id }] } },
+          },
+        });
+        const checked = await expect(s, w, op, 200, {
+          json: command("commands:autodesk.core:CheckPermission"),
+          headers,
+        });
+        assert.equal(checked.json.data.attributes.extension.data.permissions[0].permission, true);
+        // The other commands are not emulated: a JSON:API 400 names the command.
+        const other = await expect(s, w, op, 400, {
+          json: command("commands:autodesk.core:ListRefs"),
+          headers,
+        });
+        assert.match(JSON.stringify(other.json.errors), /ListRefs/);
+      },
       ...DM_WRITE_STEPS,
     },
   });

@@ -14,6 +14,7 @@ import type { Route } from "../router.ts";
 import { dmBadInput, dmNotFound, document, jsonApi } from "./jsonapi.ts";
 import { checkedName, extensionType, isRecord, type Json, objectAt, payload, related } from "./payload.ts";
 import { folderResource, itemResource, versionResource } from "./resources.ts";
+import { commandRoutes } from "./commands.ts";
 import { grantStorage } from "./storage.ts";
 import { folderIn, itemIn, one, tipOf, versionIn, visibleProject } from "./routes.ts";
 import {
@@ -374,4 +375,5 @@ export const dmWriteRoutes: readonly Route[] = [
     scopes: ["data:read"],
     handler: versionDownloads,
   },
+  ...commandRoutes,
 ];
