@@ -175,7 +175,11 @@ Deno.test("scope table: every tool's scopes are scopes of the operations it call
     if (!ops) {
       // A tool not mapped yet: each scope must at least be one some operation of the table takes.
       const known = new Set([...OPERATION_SCOPES.values()].flat());
-      assert.deepEqual(tool.scopes.filter((s) => !known.has(s)), [], `${tool.name}: scopes no operation takes`);
+      assert.deepEqual(
+        tool.scopes.filter((s) => !known.has(s)),
+        [],
+        `${tool.name}: scopes no operation takes`,
+      );
       continue;
     }
     const accepted = ops.flatMap((op) => {
