@@ -144,6 +144,11 @@ export const ENVIRONMENT: readonly EnvVariable[] = [
     default: updateUrl,
   },
   {
+    names: ["DIAZO_PROGRESS_EVERY_MS"],
+    meaning: "how often a progress line is written when stderr is not a terminal, in ms",
+    default: "5000",
+  },
+  {
     names: ["DIAZO_WEBHOOK_TEST_BUDGET_MS"],
     meaning: "how long webhook test waits for the callback's answer, in ms",
     default: `${webhookTestBudgetMs}`,
