@@ -203,3 +203,24 @@ Deno.test("config set --help describes its arguments; every command's arguments 
   walk(await buildFullProgram(captureIo().io) as unknown as Cmd, "");
   assert.deepEqual(bare, []);
 });
+
+Deno.test("auth status on a terminal: a summary a person reads (profile, app and its source, user login: who, scopes, expiry)", () =>
+  withSandboxHome(async (h) => {
+    await fetch(`${h.sb.url}/_sandbox/config`, {
+      method: "POST",
+      body: JSON.stringify({ device_flow: true, auto_approve: true, device_interval_seconds: 1 }),
+    }).then((r) => r.body?.cancel());
+    const login = await h.run(["auth", "login", "--device", "--scopes", "data:read"]);
+    assert.equal(login.code, 0, login.stderr);
+    const cap = captureIo();
+    const io = { ...cap.io, stdout: { ...cap.io.stdout, isTerminal: true } };
+    assert.equal(await runCli(["auth", "status"], io, h.env, h.home.cwd), 0, cap.stderr());
+    const lines = cap.stdout().split("\n");
+    assert.equal(lines[0], "Profile default (no profile chosen)");
+    assert.match(cap.stdout(), /\n {2}App: +client diazo-sandbox \(SVC_CLIENT_ID\)\n/);
+    assert.match(
+      cap.stdout(),
+      /\n {2}User login: DIAZOSANDBOXUSER, expires in \d+ minutes\n {14}scopes data:read\n/,
+    );
+    assert.doesNotMatch(cap.stdout(), /[{}[\]]/, "no JSON in the summary");
+  }));
