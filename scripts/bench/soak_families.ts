@@ -3,7 +3,7 @@
  * a sandbox failing and dropping a quarter of the photo requests, checked photo by photo against
  * what the sandbox stored (by SHA-1); `webhook test` deliveries to a receiver that fails, drops and
  * delays, each received body checked whole, and diazo's verdict against the receiver's answer.
- * Design automation is not in it yet. Printed, never asserted; returns false
+ * Design automation work items, their input staged and output fetched back through faulty storage. Printed, never asserted; returns false
  * when anything was lost or corrupt.
  */
 import path from "node:path";
@@ -91,6 +91,107 @@ async function soakPhotos(url: string, dataDir: string, env: Record<string, stri
   };
 }
 
+const WORK_ITEMS = 8;
+const WORK_ITEM_BYTES = 2 * 1024 * 1024;
+
+/** Posts JSON to the sandbox's control API. */
+async function control(url: string, route: string, body: unknown): Promise<void> {
+  const res = await fetch(`${url}/_sandbox/${route}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`sandbox ${route}: ${await res.text()}`);
+  await res.body?.cancel();
+}
+
+/**
+ * Design automation work items (a local input staged in storage, the output fetched back) while
+ * storage and work-item requests fail or drop 10% of the time; each output checked against its input.
+ */
+async function soakWorkItems(url: string, env: Record<string, string>, home: string) {
+  const da = { ...env, SVC_DA_NICKNAME: "Soak", DIAZO_POLL_BASE_MS: "20" };
+  await control(url, "config", { job_seconds: 0.3 });
+  await Deno.writeFile(path.join(home, "bundle.zip"), new Uint8Array(4096).map((_, i) => (i * 7) & 255));
+  const setup = [
+    [
+      "da",
+      "appbundle-create",
+      "--id",
+      "CopyApp",
+      "--engine",
+      "Autodesk.AutoCAD+24",
+      "--package",
+      "bundle.zip",
+      "--alias",
+      "prod",
+    ],
+    [
+      "da",
+      "activity",
+      "create",
+      "--id",
+      "Copy",
+      "--engine",
+      "Autodesk.AutoCAD+24",
+      "--appbundle",
+      "CopyApp+prod",
+      "--command",
+      "run",
+      "--param",
+      "input:get:input.bin",
+      "--param",
+      "result:put:result.bin",
+      "--alias",
+      "prod",
+    ],
+  ];
+  for (const args of setup) {
+    const r = await diazo(args, da, home);
+    if (r.code !== 0) throw new Error(`${args.slice(0, 3).join(" ")}: ${r.stderr}`);
+  }
+  for (const p of ["/__s3/", "/da/us-east/v3/workitems"]) {
+    await control(url, "faults", { path: p, status: 500, rate: 0.1 });
+    await control(url, "faults", { path: p, drop: true, rate: 0.1 });
+  }
+  let done = 0;
+  let lost = 0;
+  let corrupt = 0;
+  let runs = 0;
+  for (let i = 0; i < WORK_ITEMS; i++) {
+    const input = new Uint8Array(WORK_ITEM_BYTES);
+    for (let at = 0; at < input.length; at += 65536) crypto.getRandomValues(input.subarray(at, at + 65536));
+    await Deno.writeFile(path.join(home, `in_${i}.bin`), input);
+    let ok = false;
+    for (let attempt = 0; attempt < 4 && !ok; attempt++) {
+      runs++;
+      const args = [
+        "da",
+        "workitem",
+        "run",
+        "Copy+prod",
+        "--input",
+        `input=in_${i}.bin`,
+        "--out",
+        `result=./out_${i}.bin`,
+        "--wait",
+      ];
+      ok = (await diazo(args, da, home)).code === 0;
+    }
+    if (!ok) {
+      lost += input.length;
+      continue;
+    }
+    done++;
+    const out = await Deno.readFile(path.join(home, `out_${i}.bin`)).catch(() => undefined);
+    if (!out) lost += input.length;
+    else if (sha1(out) !== sha1(input)) corrupt++;
+  }
+  const faults = await (await fetch(`${url}/_sandbox/faults`)).json() as { fired: number }[];
+  await fetch(`${url}/_sandbox/faults`, { method: "DELETE" }).then((r) => r.body?.cancel());
+  return { items: WORK_ITEMS, done, runs, fired: faults.reduce((n, f) => n + f.fired, 0), lost, corrupt };
+}
+
 /** `webhook test` against a receiver that fails 20%, drops 10% and is late 10% of the time. */
 async function soakDeliveries(env: Record<string, string>, home: string) {
   const received: { body: Uint8Array; answered: number }[] = [];
@@ -149,6 +250,7 @@ export async function benchSoakFamilies(): Promise<boolean> {
   try {
     const photos = await soakPhotos(sb.url, dataDir, env, home);
     const hooks = await soakDeliveries(env, home);
+    const items = await soakWorkItems(sb.url, env, home);
     console.log("\nfault soak, newest families");
     console.log(
       `  reality-capture upload: ${photos.photos} photos of ${
@@ -163,7 +265,14 @@ export async function benchSoakFamilies(): Promise<boolean> {
       `  webhook test: ${hooks.deliveries} deliveries to a receiver failing 20%, dropping 10%; ${hooks.received} received, ` +
         `${hooks.lost} lost, ${hooks.corrupt} corrupt; diazo's verdict matched the receiver's answer ${hooks.agreed}/${hooks.deliveries}`,
     );
-    return photos.ok && photos.lost === 0 && photos.corrupt === 0 && hooks.lost === 0 && hooks.corrupt === 0;
+    console.log(
+      `  da workitem run --wait: ${items.items} work items of ${
+        WORK_ITEM_BYTES / 1048576
+      } MiB, ${items.fired} storage and ` +
+        `work-item requests failed or dropped by faults; ${items.done} done in ${items.runs} run(s); ${items.lost} bytes lost, ${items.corrupt} corrupt`,
+    );
+    return items.lost === 0 && items.corrupt === 0 && photos.ok && photos.lost === 0 &&
+      photos.corrupt === 0 && hooks.lost === 0 && hooks.corrupt === 0;
   } finally {
     await sb.close();
     await Deno.remove(home, { recursive: true }).catch(() => {});
