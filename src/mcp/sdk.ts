@@ -20,6 +20,7 @@ export { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 // @ts-types="@modelcontextprotocol/sdk/types"
 export {
   CallToolRequestSchema,
+  ElicitRequestSchema,
   ErrorCode,
   ListToolsRequestSchema,
   McpError,

@@ -15,7 +15,10 @@ const SKIPPED: { pattern: RegExp; reason: string }[] = [
   { pattern: /auth login --service-account/, reason: "needs a service account's private key file" },
   { pattern: /^diazo view /, reason: "serves the viewer page until interrupted" },
   { pattern: /^diazo sandbox/, reason: "serves until interrupted (this test runs its own sandbox)" },
-  { pattern: /^diazo serve --(read-only|tools)/, reason: "a tool server answers on stdin until it closes" },
+  {
+    pattern: /^diazo serve --(read-only|tools|toolsets)/,
+    reason: "a tool server answers on stdin until it closes",
+  },
 ];
 
 /** Examples that exit with another code than 0 by design, and why. */

@@ -5,7 +5,13 @@
  */
 import assert from "node:assert/strict";
 import path from "node:path";
-import type { CallToolResult, Client } from "../../src/mcp/sdk.ts";
+import { contextFor } from "../../src/cli/root.ts";
+import { serveDeps } from "../../src/cli/serve.ts";
+import { type CallToolResult, Client, ElicitRequestSchema, InMemoryTransport } from "../../src/mcp/sdk.ts";
+import { createServer } from "../../src/mcp/server.ts";
+import { ALL_TOOLS } from "../../src/mcp/tools/index.ts";
+import { captureIo } from "../e2e/capture.ts";
+import { FLAGS } from "../ops/helpers.ts";
 import { CUBE_OBJ } from "../e2e/md_helpers.ts";
 import { addFault } from "../e2e/harness.ts";
 import { fixture, ok, type ServeSession, startServe, textOf } from "./helpers.ts";
@@ -116,6 +122,39 @@ Deno.test("tools: notifications/cancelled ends a translation wait and an upload 
     assert.deepEqual(left, ["big.bin", "cube.obj"], "no part file beside the source");
   } finally {
     await serve.close();
+    await fx.close();
+  }
+});
+
+Deno.test("destructive tools: a client that declares elicitation is asked; yes deletes, no changes nothing", async () => {
+  const fx = await fixture();
+  const ctx = await contextFor(captureIo().io, FLAGS, fx.env, fx.home.cwd);
+  const server = createServer(ALL_TOOLS, serveDeps(ctx));
+  const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const client = new Client({ name: "asks", version: "1" }, { capabilities: { elicitation: {} } });
+  const questions: string[] = [];
+  let answer = false;
+  client.setRequestHandler(ElicitRequestSchema, (request) => {
+    questions.push(String(request.params.message));
+    return { action: "accept", content: { confirm: answer } };
+  });
+  await client.connect(clientSide);
+  try {
+    await ok(client, "bucket_create", { bucket_key: "mcp-asked" });
+    const declined = await client.callTool({ name: "bucket_delete", arguments: { bucket_key: "mcp-asked" } });
+    assert.equal(declined.isError, true);
+    assert.match(textOf(declined as CallToolResult), /the user declined/);
+    assert.equal((await ok(client, "bucket_get", { bucket_key: "mcp-asked" })).bucketKey, "mcp-asked");
+    answer = true;
+    assert.equal((await ok(client, "bucket_delete", { bucket_key: "mcp-asked" })).deleted, true);
+    assert.deepEqual(questions, [
+      "Delete bucket mcp-asked and every object in it?",
+      "Delete bucket mcp-asked and every object in it?",
+    ]);
+  } finally {
+    await client.close();
+    await server.close();
     await fx.close();
   }
 });

@@ -94,3 +94,19 @@ Deno.test("bucket_list: every region unless one is given; has_more is true exact
     await fx.close();
   }
 });
+
+Deno.test("README: the Serve section's table lists every tool in its toolset, and its destructive ones", async () => {
+  const readme = await Deno.readTextFile(new URL("../../README.md", import.meta.url));
+  for (const set of TOOLSETS) {
+    const row = readme.split("\n").find((l) => new RegExp(`^\\|\\s*\`${set}\`\\s*\\|`).test(l));
+    assert.ok(row, `README has no row for ${set}`);
+    const [, tools, destructive] = row.split("|").slice(1).map((cell) =>
+      [...cell.matchAll(/`([a-z_]+)`/g)].map((m) => m[1])
+    );
+    assert.deepEqual(tools, TOOLSET_TOOLS[set].map((t) => t.name), set);
+    assert.deepEqual(
+      destructive,
+      TOOLSET_TOOLS[set].filter((t) => t.annotations.destructiveHint).map((t) => t.name),
+    );
+  }
+});

@@ -147,7 +147,7 @@ const workItemStatus = defineTool({
   input: { id: z.string().min(1).describe("The work item id da_workitem_run answered."), ...waitInputs },
   output: { workitem: workItem },
   annotations: READ,
-  scopes: ["code:all"],
+  scopes: ["code:all", "data:read"],
   login: "app",
   run: async (args, ctx) => ({
     workitem: { ...await runDaWorkItemGet({ id: args.id, wait: waitOf({ ...args }, ctx) }, ctx) },

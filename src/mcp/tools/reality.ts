@@ -17,7 +17,7 @@ import {
 } from "../../ops/reality.ts";
 import { type AnyTool, defineTool, READ } from "../tool.ts";
 
-const APP = "Acts as the app (its own 2-legged login, data:read and data:write).";
+const APP = "Acts as the app (its own 2-legged login: data:write to change, data:read to read).";
 const sceneIdInput = z.string().min(1).describe("The photosceneid reality_create answered.");
 const formatInput = z.enum(RC_FORMATS as unknown as [string, ...string[]]);
 const WRITES = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true };
@@ -35,7 +35,7 @@ const create = defineTool({
   },
   output: { photosceneid: z.string(), name: z.string(), formats: z.array(z.string()), scenetype: z.string() },
   annotations: WRITES,
-  scopes: ["data:read", "data:write"],
+  scopes: ["data:write"],
   login: "app",
   run: async (args, ctx) => ({
     ...await runRealityCreate({ name: args.name, formats: args.formats, sceneType: args.scene_type }, ctx),
@@ -61,7 +61,7 @@ const upload = defineTool({
     summary: z.string(),
   },
   annotations: WRITES,
-  scopes: ["data:read", "data:write"],
+  scopes: ["data:write"],
   login: "app",
   async run(args, ctx) {
     const sceneId = checkSceneId(args.scene_id);
