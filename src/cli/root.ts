@@ -17,6 +17,7 @@ import { type Io, processIo } from "./io.ts";
 import {
   GLOBAL_OPTIONS,
   HELP_FLAGS,
+  HELP_TOPICS,
   helpTopicsSection,
   OUTPUT_FLAGS,
   PROGRAM_DESCRIPTION,
@@ -125,8 +126,13 @@ function walkCommands(
 }
 
 /** A usage error for a word that names no subcommand of `cmd` (at `path`), with a suggestion. */
-function unknownCommand(cmd: AnyCommand, path: readonly string[], word: string) {
-  const names = cmd.commands.map((c) => c.name());
+function unknownCommand(
+  cmd: AnyCommand,
+  path: readonly string[],
+  word: string,
+  also: readonly string[] = [],
+) {
+  const names = [...cmd.commands.map((c) => c.name()), ...also];
   const guess = suggest(word, names);
   const where = ["diazo", ...path].join(" ");
   return usageError(
@@ -156,7 +162,10 @@ async function showHelp(
   }
   await attachFamilies(program, words[0], makeCtx);
   const { cmd, path, rest } = walkCommands(program, words);
-  if (rest.length > 0) throw unknownCommand(cmd, path, rest[0]);
+  // `diazo help <word>` may also have meant a topic.
+  if (rest.length > 0) {
+    throw unknownCommand(cmd, path, rest[0], path.length === 0 ? Object.keys(HELP_TOPICS) : []);
+  }
   cmd.outputHelp();
   return ExitCode.ok;
 }

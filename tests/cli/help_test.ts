@@ -144,4 +144,7 @@ Deno.test("help exit-codes lists 0-6, 130 and 141; formatting and config exist; 
   }
   const unknown = await run(["help", "nosuch"]);
   assert.equal(unknown.code, 2);
+  const typo = await run(["help", "enviroment"]);
+  assert.equal(typo.code, 2);
+  assert.match(typo.stderr, /^hint: Did you mean 'environment'\?/m);
 });
