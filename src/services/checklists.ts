@@ -1,10 +1,14 @@
 /**
- * Checklists: the checklist instances and templates of a project's checklists
+ * Checklists: the checklist instances and templates of a BIM 360 project's checklists
  * container, JSON:API documents paged by `page[limit]`/`page[offset]` with `links.next`. The
- * container of a project is the project's GUID. Reading is documented; creating an instance from
- * a template (POST) and changing one (PATCH) follow the same JSON:API conventions.
+ * container id is the data-management project's `relationships.checklists` (it can differ from the
+ * project's GUID on older BIM 360 projects); ACC projects have none, as the reference pages listed in
+ * tests/contract/undocumented.ts say. Reading is documented; creating an instance from a template
+ * (POST) and changing one (PATCH) follow the same JSON:API conventions.
  */
-import type { AccProjectId } from "../aps/ids.ts";
+import type { AccProjectId, DmProjectId, HubId } from "../aps/ids.ts";
+import { DiazoError, isDiazoError, usageError } from "../core/errors.ts";
+import { DM_ACCOUNT_HUB, getProject, listHubs } from "./dm.ts";
 import type { Http, RequestSpec } from "./http.ts";
 import { fetchPage, type PageResult, paginate } from "./pagination.ts";
 import { segment } from "./path.ts";
@@ -29,12 +33,46 @@ export interface ChecklistFilters {
   templateTypeId?: string[];
 }
 
-function container(project: AccProjectId): string {
-  return `/bim360/checklists/v1/containers/${segment(project)}`;
+/** A project's checklists container id, as its data-management project names it. */
+export type ContainerId = string & { readonly container: unique symbol };
+
+/**
+ * The checklists container of a project: `relationships.checklists` of its data-management project,
+ * found in the account hubs the user sees. An ACC project is a usage error (exit 2): the BIM 360
+ * checklists API does not serve it. A project in no hub is "Project not found".
+ */
+export async function checklistContainer(http: Http, project: AccProjectId): Promise<ContainerId> {
+  const hubs = (await listHubs(http)).items.filter((h) =>
+    h.attributes.extension &&
+    (h.attributes.extension as { type?: string }).type === DM_ACCOUNT_HUB
+  );
+  for (const hub of hubs) {
+    let found;
+    try {
+      found = await getProject(http, hub.id as HubId, `b.${project}` as DmProjectId);
+    } catch (e) {
+      if (isDiazoError(e) && e.status === 404) continue;
+      throw e;
+    }
+    const data = (found.attributes.extension as { data?: { projectType?: string } } | undefined)?.data;
+    if (data?.projectType === "ACC") {
+      throw usageError(
+        `project ${project} is an ACC project; the BIM 360 checklists API does not serve ACC projects`,
+        "Open the project's checklists in Autodesk Build; `diazo acc checklist` works on BIM 360 projects.",
+      );
+    }
+    const rel = (found.relationships?.checklists as { data?: { id?: string } } | undefined)?.data?.id;
+    return (rel ?? project) as ContainerId;
+  }
+  throw new DiazoError("project_not_found", { status: 404 });
+}
+
+function container(id: ContainerId): string {
+  return `/bim360/checklists/v1/containers/${segment(id)}`;
 }
 
 /** The first page request of the instance list (pagination scheme "dm"). */
-export function checklistsRequest(project: AccProjectId, filters: ChecklistFilters = {}): RequestSpec {
+export function checklistsRequest(project: ContainerId, filters: ChecklistFilters = {}): RequestSpec {
   return {
     path: `${container(project)}/instances`,
     query: {
@@ -48,7 +86,7 @@ export function checklistsRequest(project: AccProjectId, filters: ChecklistFilte
 }
 
 /** The first page request of the template list (pagination scheme "dm"). */
-export function templatesRequest(project: AccProjectId): RequestSpec {
+export function templatesRequest(project: ContainerId): RequestSpec {
   return {
     path: `${container(project)}/templates`,
     query: { "page[limit]": CHECKLIST_PAGE },
@@ -58,30 +96,33 @@ export function templatesRequest(project: AccProjectId): RequestSpec {
 }
 
 /** Every checklist instance that passes the filters, following every page; `limit` stops early. */
-export function listChecklists(
+export async function* listChecklists(
   http: Http,
   project: AccProjectId,
   opts: ChecklistFilters & { limit?: number } = {},
 ): AsyncGenerator<ChecklistResource> {
-  return paginate<ChecklistResource>(http, checklistsRequest(project, opts), "dm", { limit: opts.limit });
+  const request = checklistsRequest(await checklistContainer(http, project), opts);
+  yield* paginate<ChecklistResource>(http, request, "dm", { limit: opts.limit });
 }
 
 /** One page of checklist instances for a caller that pages itself. */
-export function checklistPage(
+export async function checklistPage(
   http: Http,
   project: AccProjectId,
   opts: ChecklistFilters & { limit: number; cursor?: string },
 ): Promise<PageResult<ChecklistResource>> {
-  return fetchPage<ChecklistResource>(http, checklistsRequest(project, opts), "dm", opts);
+  const request = checklistsRequest(await checklistContainer(http, project), opts);
+  return await fetchPage<ChecklistResource>(http, request, "dm", opts);
 }
 
 /** Every checklist template of the project, following every page. */
-export function listChecklistTemplates(
+export async function* listChecklistTemplates(
   http: Http,
   project: AccProjectId,
   opts: { limit?: number } = {},
 ): AsyncGenerator<ChecklistResource> {
-  return paginate<ChecklistResource>(http, templatesRequest(project), "dm", { limit: opts.limit });
+  const request = templatesRequest(await checklistContainer(http, project));
+  yield* paginate<ChecklistResource>(http, request, "dm", { limit: opts.limit });
 }
 
 interface Document {
@@ -89,7 +130,7 @@ interface Document {
   included?: unknown[];
 }
 
-function instanceSpec(project: AccProjectId, id: string): RequestSpec {
+function instanceSpec(project: ContainerId, id: string): RequestSpec {
   return {
     path: `${container(project)}/instances/${segment(id)}`,
     resource: "acc-record",
@@ -105,7 +146,7 @@ export async function getChecklist(
   id: string,
 ): Promise<ChecklistResource> {
   const res = await http.request<Document>({
-    ...instanceSpec(project, id),
+    ...instanceSpec(await checklistContainer(http, project), id),
     query: { include: "sections,items" },
   });
   return { ...res.data.data, included: res.data.included ?? [] };
@@ -119,7 +160,7 @@ export async function createChecklist(
 ): Promise<ChecklistResource> {
   const res = await http.request<Document>({
     method: "POST",
-    path: `${container(project)}/instances`,
+    path: `${container(await checklistContainer(http, project))}/instances`,
     headers: { "content-type": "application/vnd.api+json" },
     json: { data: { type: "instances", attributes } },
     resource: "acc-project",
@@ -136,7 +177,7 @@ export async function updateChecklist(
   changes: Record<string, unknown>,
 ): Promise<ChecklistResource> {
   const res = await http.request<Document>({
-    ...instanceSpec(project, id),
+    ...instanceSpec(await checklistContainer(http, project), id),
     method: "PATCH",
     headers: { "content-type": "application/vnd.api+json" },
     json: { data: { type: "instances", id, attributes: changes } },

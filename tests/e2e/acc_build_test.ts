@@ -6,7 +6,17 @@
  */
 import assert from "node:assert/strict";
 import { assertUsageError, json, requestLog } from "./harness.ts";
-import { accFixture, lastSeq, logSince, PROJECT, type Row, sentBodies } from "./acc_fixture.ts";
+import {
+  accFixture,
+  BIM360_PROJECT,
+  CHECKLISTS,
+  lastSeq,
+  logSince,
+  PROJECT,
+  type Row,
+  sentBodies,
+  userToken,
+} from "./acc_fixture.ts";
 import { fails, ok, startServe } from "../mcp/helpers.ts";
 
 const { fresh, sandbox, close } = accFixture();
@@ -68,7 +78,7 @@ Deno.test("acc build: no login stops before any request; bad --from-file is a us
   for (
     const path of [
       "/construction/assets/v2/projects/P/assets",
-      "/bim360/checklists/v1/containers/P/templates",
+      `/bim360/checklists/v1/containers/${CHECKLISTS}/templates`,
     ]
   ) {
     const res = await fetch(`${h.sb.url}${path.replace("P", PROJECT)}`, {
@@ -81,15 +91,20 @@ Deno.test("acc build: no login stops before any request; bad --from-file is a us
 
 Deno.test("acc build: every list follows both pages, --limit stops, b. ids are stripped, tables scan", async () => {
   const h = await sandbox();
-  const lists: [string[], string, string][] = [
+  const lists: [string[], string, string, string?][] = [
     [["rfi", "list"], `/construction/rfis/v3/projects/${PROJECT}/search:rfis`, "POST"],
     [["acc", "asset", "list"], `/construction/assets/v2/projects/${PROJECT}/assets`, "GET"],
     [["acc", "submittal", "list"], `/construction/submittals/v2/projects/${PROJECT}/items`, "GET"],
-    [["acc", "checklist", "list"], `/bim360/checklists/v1/containers/${PROJECT}/instances`, "GET"],
+    [
+      ["acc", "checklist", "list"],
+      `/bim360/checklists/v1/containers/${CHECKLISTS}/instances`,
+      "GET",
+      BIM360_PROJECT,
+    ],
   ];
-  for (const [args, path, method] of lists) {
+  for (const [args, path, method, project = PROJECT] of lists) {
     let seq = await lastSeq(h);
-    const all = await h.run([...args, "--project", `b.${PROJECT}`, "-o", "json"]);
+    const all = await h.run([...args, "--project", `b.${project}`, "-o", "json"]);
     assert.equal(all.code, 0, all.stderr);
     const rows = json<Row[]>(all);
     assert.ok(rows.length > 50, `${args.join(" ")}: ${rows.length} records`);
@@ -97,7 +112,7 @@ Deno.test("acc build: every list follows both pages, --limit stops, b. ids are s
     const pages = await logSince(h, seq, path);
     assert.equal(pages.filter((p) => p.method === method && p.path === path).length, 2, `${path}: two pages`);
     seq = await lastSeq(h);
-    const some = await h.run([...args, "--project", PROJECT, "--limit", "3", "-o", "json"]);
+    const some = await h.run([...args, "--project", project, "--limit", "3", "-o", "json"]);
     assert.deepEqual(json<Row[]>(some).map((r) => r.id), rows.slice(0, 3).map((r) => r.id));
     assert.equal((await logSince(h, seq, path)).length, 1, "--limit 3 takes one page");
   }
@@ -137,10 +152,28 @@ Deno.test("acc build: every list follows both pages, --limit stops, b. ids are s
   const assets = await h.run(["acc", "asset", "list", "--project", PROJECT, "--limit", "5", "-o", "table"]);
   assert.match(assets.stdout, /AHU-01\s.*Specified/, "a table shows the status label");
   const done = json<{ attributes: { status: string } }[]>(
-    await h.run(["acc", "checklist", "list", "--project", PROJECT, "--status", "completed", "-o", "json"]),
+    await h.run([
+      "acc",
+      "checklist",
+      "list",
+      "--project",
+      BIM360_PROJECT,
+      "--status",
+      "completed",
+      "-o",
+      "json",
+    ]),
   );
   assert.ok(done.length > 0 && done.every((c) => c.attributes.status === "completed"));
-  const templates = await h.run(["acc", "checklist", "templates", "--project", `b.${PROJECT}`, "-o", "csv"]);
+  const templates = await h.run([
+    "acc",
+    "checklist",
+    "templates",
+    "--project",
+    `b.${BIM360_PROJECT}`,
+    "-o",
+    "csv",
+  ]);
   assert.equal(templates.code, 0, templates.stderr);
   assert.match(templates.stdout, /^id,title,templateType,sections,items\r?\n/);
   assert.match(templates.stdout, /Daily safety walk,safety,2,6/);
@@ -223,10 +256,15 @@ Deno.test("acc asset, submittal, checklist: create -> get -> update with only th
     "the item exists; its spec does not",
   );
 
-  // Checklists: made from a template, then moved along their statuses.
-  const [template] = json<Row[]>(await run(["acc", "checklist", "templates"]));
+  // Checklists (BIM 360 projects only): made from a template, then moved along their statuses.
+  const runB = async (args: string[]) => {
+    const r = await h.run([...args, "--project", BIM360_PROJECT, "-o", "json"]);
+    assert.equal(r.code, 0, `${args.join(" ")}: ${r.stderr}`);
+    return r;
+  };
+  const [template] = json<Row[]>(await runB(["acc", "checklist", "templates"]));
   const list = json<Row & { attributes: { status: string; assigneeId: string } }>(
-    await run([
+    await runB([
       "acc",
       "checklist",
       "create",
@@ -246,7 +284,7 @@ Deno.test("acc asset, submittal, checklist: create -> get -> update with only th
     "checklist",
     "create",
     "--project",
-    PROJECT,
+    BIM360_PROJECT,
     "--template",
     "00000000-0000-4000-8000-000000000000",
     "--title",
@@ -254,10 +292,10 @@ Deno.test("acc asset, submittal, checklist: create -> get -> update with only th
   ]);
   assert.equal(noTemplate.code, 2, noTemplate.stderr);
   assert.match(noTemplate.stderr, /'templateId' 00000000-\S+ is not a checklist template of the project/);
-  const full = json<Row & { included: { type: string }[] }>(await run(["acc", "checklist", "get", list.id]));
+  const full = json<Row & { included: { type: string }[] }>(await runB(["acc", "checklist", "get", list.id]));
   assert.ok(full.included.some((r) => r.type === "instance_items"), "sections and items come with it");
   seq = await lastSeq(h);
-  await run([
+  await runB([
     "acc",
     "checklist",
     "update",
@@ -270,7 +308,7 @@ Deno.test("acc asset, submittal, checklist: create -> get -> update with only th
   assert.deepEqual(await sentBodies(h, seq, "PATCH"), [
     { data: { type: "instances", id: list.id, attributes: { status: "in_progress" } } },
   ]);
-  const done = await run(["acc", "checklist", "update", list.id, "--status", "completed"]);
+  const done = await runB(["acc", "checklist", "update", list.id, "--status", "completed"]);
   assert.equal(json<{ attributes: { status: string } }>(done).attributes.status, "completed");
   const skip = await h.run([
     "acc",
@@ -278,12 +316,44 @@ Deno.test("acc asset, submittal, checklist: create -> get -> update with only th
     "update",
     list.id,
     "--project",
-    PROJECT,
+    BIM360_PROJECT,
     "--status",
     "not_started",
   ]);
   assert.equal(skip.code, 2);
   assert.match(skip.stderr, /allowed: in_progress/);
+});
+
+Deno.test("acc checklist: an ACC project is refused with its reason; a BIM 360 one uses its checklists container", async () => {
+  const h = await sandbox();
+  for (const args of [["list"], ["templates"], ["get", "1"]]) {
+    const seq = await lastSeq(h);
+    const r = await h.run(["acc", "checklist", ...args, "--project", PROJECT]);
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(
+      r.stderr,
+      /^error: project \S+ is an ACC project; the BIM 360 checklists API does not serve/,
+    );
+    assert.match(r.stderr, /\nhint: .*BIM 360 projects/);
+    assert.deepEqual(await logSince(h, seq, "/bim360/"), [], "no checklist request for an ACC project");
+  }
+  // The sandbox, asked directly, knows no checklists container for the ACC project, nor the BIM 360
+  // project's GUID where its container differs: only the container its project names serves.
+  const token = await userToken(h);
+  for (const [container, status] of [[PROJECT, 404], [BIM360_PROJECT, 404], [CHECKLISTS, 200]] as const) {
+    const res = await fetch(`${h.sb.url}/bim360/checklists/v1/containers/${container}/templates`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    await res.body?.cancel();
+    assert.equal(res.status, status, container);
+  }
+  const seq = await lastSeq(h);
+  const listed = await h.run(["acc", "checklist", "templates", "--project", BIM360_PROJECT, "-o", "json"]);
+  assert.equal(listed.code, 0, listed.stderr);
+  assert.deepEqual(
+    (await logSince(h, seq, "/bim360/")).map((e) => e.path),
+    [`/bim360/checklists/v1/containers/${CHECKLISTS}/templates`],
+  );
 });
 
 Deno.test("serve: rfi_list, asset_list, submittal_list, checklist_list page with cursors, read-only, isError", async () => {
@@ -292,13 +362,14 @@ Deno.test("serve: rfi_list, asset_list, submittal_list, checklist_list page with
   try {
     const { tools } = await serve.client.listTools();
     for (const name of ["rfi_list", "asset_list", "submittal_list", "checklist_list"]) {
+      const project = name === "checklist_list" ? BIM360_PROJECT : PROJECT;
       const tool = tools.find((t) => t.name === name);
       assert.equal(tool?.annotations?.readOnlyHint, true, `${name} is offered read-only`);
       const ids: string[] = [];
       let cursor: string | undefined;
       let calls = 0;
       do {
-        const page = await ok(serve.client, name, { project_id: `b.${PROJECT}`, limit: 40, cursor });
+        const page = await ok(serve.client, name, { project_id: `b.${project}`, limit: 40, cursor });
         assert.ok(
           page.count > 0 && page.items.every((i: { record: unknown }) => typeof i.record === "object"),
         );

@@ -4,11 +4,16 @@
  */
 import assert from "node:assert/strict";
 import { seedAccount } from "../../src/sandbox/admin/store.ts";
+import { seedWorld } from "../../src/sandbox/dm/world.ts";
 import { openSandboxHome, requestLog, type SandboxHome } from "./harness.ts";
 import { loginUser } from "./user_login.ts";
 
 /** The first seeded construction-cloud project. */
 export const PROJECT = [...seedAccount().projects.values()][0].id;
+/** The seeded BIM 360 project (the ACC hub's second): checklists are served for BIM 360 projects only. */
+export const BIM360_PROJECT = [...seedAccount().projects.values()][1].id;
+/** Its checklists container, as its data-management project names it (not its GUID). */
+export const CHECKLISTS = seedContainer();
 /** A record as the commands print it. */
 export type Row = { id: string; [k: string]: unknown };
 
@@ -56,4 +61,10 @@ export async function userToken(h: SandboxHome): Promise<string> {
 export async function lastSeq(h: SandboxHome): Promise<number> {
   const all = await requestLog(h.sb.url);
   return (all.at(-1) as unknown as { seq: number } | undefined)?.seq ?? 0;
+}
+
+function seedContainer(): string {
+  const id = seedWorld().projects.get(`b.${BIM360_PROJECT}`)?.checklistsContainerId;
+  assert.ok(id && id !== BIM360_PROJECT, "the seeded BIM 360 project has its own checklists container");
+  return id;
 }

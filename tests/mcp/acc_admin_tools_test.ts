@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { openSandboxHome } from "../e2e/harness.ts";
 import { loginUser } from "../e2e/user_login.ts";
 import { ok, startServe } from "./helpers.ts";
+import { BIM360_PROJECT } from "../e2e/acc_fixture.ts";
 
 Deno.test("tools: accounts, projects and users; issue_types gives the type issue_create takes; one record of each kind", async () => {
   const h = await openSandboxHome({ DIAZO_NO_BROWSER: "1" });
@@ -50,9 +51,11 @@ Deno.test("tools: accounts, projects and users; issue_types gives the type issue
       );
 
       for (const kind of ["rfi", "asset", "submittal", "checklist"]) {
-        const first = (await ok(serve.client, `${kind}_list`, { project_id: project, limit: 1 })).items[0];
+        // Checklists are a BIM 360 service: the seeded BIM 360 project has them.
+        const where = kind === "checklist" ? BIM360_PROJECT : project;
+        const first = (await ok(serve.client, `${kind}_list`, { project_id: where, limit: 1 })).items[0];
         assert.ok(first, `${kind}: one listed`);
-        const got = await ok(serve.client, `${kind}_get`, { project_id: project, id: first.id });
+        const got = await ok(serve.client, `${kind}_get`, { project_id: where, id: first.id });
         assert.equal(got.record.id, first.id, kind);
       }
     } finally {

@@ -1,6 +1,9 @@
 /**
- * Checklists: JSON:API documents of a project's checklists container (the
- * container id is the project's GUID). Instances and templates are listed with `page[limit]` /
+ * Checklists: JSON:API documents of a BIM 360 project's checklists container. The container id is
+ * the data-management project's `relationships.checklists` (the project's GUID, except for the
+ * older BIM 360 projects whose container differs); an ACC project has no such container: the
+ * reference pages listed in tests/contract/undocumented.ts say these endpoints are "not compatible
+ * with ACC projects", so the sandbox answers 404, one of the statuses those pages list. Instances and templates are listed with `page[limit]` /
  * `page[offset]` and `links.next`; one instance comes with its sections and items in `included`.
  * Creating an instance copies a template's sections and items; a status moves only along
  * not_started → in_progress → completed (and back one step), and the template cannot change.
@@ -10,8 +13,22 @@ import type { RequestContext } from "../context.ts";
 import { JSON_API_TYPE } from "../errors.ts";
 import type { Route } from "../router.ts";
 import { limitOffset } from "../admin/common.ts";
-import { access, bad, body, checkDates, checkFields, checkMove, checkText, find, named } from "./common.ts";
-import type { ChecklistTemplate, Rec } from "./store.ts";
+import { type AccNeed, accProject } from "../acc_access.ts";
+import { nowMs } from "../clock.ts";
+import { findProject } from "../admin/store.ts";
+import {
+  type Access,
+  bad,
+  body,
+  checkDates,
+  checkFields,
+  checkMove,
+  checkText,
+  find,
+  missing,
+  named,
+} from "./common.ts";
+import { type ChecklistTemplate, projectBuild, type Rec } from "./store.ts";
 
 const FIELDS = [
   "title",
@@ -75,6 +92,23 @@ function templateResource(t: ChecklistTemplate) {
       itemCount: t.sections.reduce((n, s) => n + s.items.length, 0),
       createdAt: t.createdAt,
     },
+  };
+}
+
+/** The project whose checklists container the path names, once the access rule let the request in. */
+function access(ctx: RequestContext, need: AccNeed): Access {
+  const id = ctx.params.containerId;
+  const projects = [...ctx.sandbox.dm.world.projects.values()];
+  const named = projects.find((p) => p.checklistsContainerId === id);
+  const own = projects.find((p) => p.id === `b.${id}`);
+  const projectId = named ? named.id.slice(2) : own?.checklistsContainerId ? undefined : id;
+  const admin = projectId === undefined ? undefined : findProject(ctx.sandbox.admin, projectId);
+  if (!admin || admin.platform === "acc") throw missing(`checklists container ${id}`);
+  const project = accProject(ctx, admin.id, need);
+  return {
+    build: projectBuild(ctx.sandbox.accBuild, project.id),
+    uid: ctx.token?.userid ?? "",
+    now: new Date(nowMs(ctx.sandbox.clock)).toISOString(),
   };
 }
 
@@ -183,7 +217,7 @@ function template(_req: Request, ctx: RequestContext): Response {
 }
 
 const READ = ["data:read", "data:write", "data:create"];
-const C = "/bim360/checklists/v1/containers/:projectId";
+const C = "/bim360/checklists/v1/containers/:containerId";
 
 /** Routes of the checklists service. */
 export const checklistRoutes: readonly Route[] = [

@@ -1,8 +1,8 @@
 /**
  * The seed of the build emulator: the ACC hub's two projects (the admin store's seeded account)
  * with RFIs in every status and assigned to project members, assets in categories with status
- * sets, submittal items with types, specs and packages in every state, and checklists made from
- * four templates. The first project holds more than one page of each list; ids are the same in
+ * sets, submittal items with types, specs and packages in every state, and (on the BIM 360 project
+ * only) checklists made from four templates. The first project holds more than one page of each list; ids are the same in
  * every sandbox.
  */
 import { RFI_STATUSES, SUBMITTAL_STATES, SUBMITTAL_STATUS_OF_STATE } from "../../aps/acc_build.ts";
@@ -52,12 +52,13 @@ export function seedProjects(): Map<string, ProjectBuild> {
   projects.forEach((p, i) => {
     const uids = (account.members.get(p.id) ?? [])
       .map((m) => account.users.find((u) => u.id === m.userId)!.uid);
-    out.set(p.id, seedProject(p.id, uids, i === 0 ? 60 : 6));
+    // Checklists are a BIM 360 service (sandbox/acc_build/checklists.ts): only BIM 360 projects have them.
+    out.set(p.id, seedProject(p.id, uids, i === 0 ? 60 : 6, p.platform === "bim360" ? 60 : 0));
   });
   return out;
 }
 
-function seedProject(projectId: string, uids: string[], n: number): ProjectBuild {
+function seedProject(projectId: string, uids: string[], n: number, checklists: number): ProjectBuild {
   const g = (label: string) => seedGuid(`build/${projectId}/${label}`);
   const categories = assetCategories(g);
   const assetStatuses = new Map<string, Rec>(
@@ -96,7 +97,7 @@ function seedProject(projectId: string, uids: string[], n: number): ProjectBuild
     packages: [],
     checklists: [],
     templates,
-    counters: { rfi: n + 1, submittal: n + 1, checklist: n + 1, assetVersion: n + 1 },
+    counters: { rfi: n + 1, submittal: n + 1, checklist: checklists + 1, assetVersion: n + 1 },
   };
   build.packages = build.specs.slice(0, 2).map((s, i) => ({
     id: g(`package/${i}`),
@@ -113,7 +114,10 @@ function seedProject(projectId: string, uids: string[], n: number): ProjectBuild
     build.rfis.push(seedRfi(projectId, g(`rfi/${i}`), i, at, who, creator));
     build.assets.push(seedAsset(build, g(`asset/${i}`), i, at, creator));
     build.submittals.push(seedSubmittal(build, g(`item/${i}`), i, at, who, creator));
-    build.checklists.push(seedChecklist(templates[i % templates.length], i, at, who, creator));
+  }
+  for (let i = 0; i < checklists; i++) {
+    const who = uids[i % uids.length];
+    build.checklists.push(seedChecklist(templates[i % templates.length], i, BASE_MS + i * DAY, who, uids[0]));
   }
   return build;
 }

@@ -74,9 +74,9 @@ export function projectResource(project: DmProject, base: string): Resource {
   const hubHref = `${base}/project/v1/hubs/${enc(project.hubId)}`;
   const self = `${hubHref}/projects/${enc(project.id)}`;
   const data = project.projectType ? { projectType: project.projectType } : {};
-  const container = (type: string, path: string) => ({
-    data: { type, id: project.id.slice(2) },
-    meta: { link: { href: `${base}${path.replace("{id}", project.id.slice(2))}` } },
+  const container = (type: string, path: string, id = project.id.slice(2)) => ({
+    data: { type, id },
+    meta: { link: { href: `${base}${path.replace("{id}", id)}` } },
   });
   return {
     type: "projects",
@@ -97,7 +97,11 @@ export function projectResource(project: DmProject, base: string): Resource {
           submittals: container("submittalContainerId", "/construction/submittals/v2/projects/{id}/items"),
           rfis: container("rfisContainerId", "/bim360/rfis/v2/containers/{id}/rfis"),
           markups: container("markupsContainerId", "/issues/v1/containers/{id}/markups"),
-          checklists: container("checklistsContainerId", "/bim360/checklists/v1/containers/{id}/instances"),
+          checklists: container(
+            "checklistsContainerId",
+            "/bim360/checklists/v1/containers/{id}/instances",
+            project.checklistsContainerId,
+          ),
           cost: container("costContainerId", "/cost/v1/containers/{id}/budgets"),
           locations: container(
             "locationsContainerId",

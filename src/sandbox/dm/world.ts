@@ -30,6 +30,8 @@ export interface DmProject {
   extensionType: string;
   /** `extension.data.projectType` of ACC/BIM 360 projects. */
   projectType?: "ACC" | "BIM360";
+  /** The BIM 360 checklists container (`relationships.checklists`), where it is not the project's GUID. */
+  checklistsContainerId?: string;
   rootFolderId: string;
   topFolderIds: string[];
 }
@@ -293,7 +295,7 @@ function addTree(
 function addProject(
   world: DmWorld,
   hub: DmHub,
-  p: { id: string; name: string; extensionType: string; projectType?: "ACC" | "BIM360" },
+  p: Pick<DmProject, "id" | "name" | "extensionType" | "projectType" | "checklistsContainerId">,
   tree: readonly SeedNode[],
   flavour: Flavour,
   tick: () => string,
@@ -379,6 +381,8 @@ export function seedWorld(): DmWorld {
       name: "Harbor Bridge",
       extensionType: bim,
       projectType: "BIM360",
+      // An older BIM 360 project: its checklists container is not its GUID.
+      checklistsContainerId: guid("container/harbor/checklists"),
     },
     HARBOR,
     BIM360,
