@@ -64,7 +64,8 @@ export async function toolFile(file: string, cwd: string, roots: FileRoots): Pro
       `the tool server may not use ${file}: it is outside the directories it was allowed (${
         allowed.join(", ")
       })`,
-      "Start `diazo serve` with --allow-dir <dir> (repeatable) to let tools use files of another directory.",
+      "Ask the user to start the server with that directory allowed (the allow-dir option of `diazo serve`), or " +
+        "use a file inside the allowed directories.",
     );
   }
   return real;

@@ -242,7 +242,7 @@ Deno.test("serve: failures are isError results with the catalog's message and hi
     const status = await ok(serve.client, "auth_status");
     const objectList = status.tools.find((t: { name: string }) => t.name === "object_list");
     assert.equal(objectList.usable, false);
-    assert.match(objectList.reason, /extend-scopes --add data:read/);
+    assert.match(objectList.reason, /`diazo auth extend-scopes`, adding data:read/);
 
     const args = await fails(serve.client, "bucket_list", { limit: 0 });
     assert.match(args.message, /^invalid arguments: limit: /);

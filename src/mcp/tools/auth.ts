@@ -7,7 +7,8 @@ import { type AnyTool, defineTool, type ToolContext } from "../tool.ts";
 
 const NO_CREDENTIALS_HOW =
   "Set SVC_CLIENT_ID and SVC_CLIENT_SECRET (or APS_*) in the server's environment (the `env` of the assistant's " +
-  "server config), or create a profile with `diazo config profile create <name>` and start the server with --profile <name>.";
+  "server config), or create a profile with `diazo config profile create <name>` and start the server with that " +
+  "profile (its profile option).";
 
 const authTest = defineTool({
   name: "auth_test",
@@ -120,9 +121,8 @@ function toolUses(
       ? `no app credentials: ${NO_CREDENTIALS_HOW}${
         t.login === "either" ? ` Or log in as a user: ${USER_LOGIN_HOW}` : ""
       }`
-      : `the app's scopes lack ${appMissing.join(", ")}: run \`diazo auth extend-scopes --add ${
-        appMissing.join(",")
-      }\``;
+      : `the app's scopes lack ${appMissing.join(", ")}: add them to the server's profile in a terminal ` +
+        `(\`diazo auth extend-scopes\`, adding ${appMissing.join(",")})`;
     return { ...base, usable: false, reason };
   });
 }
@@ -134,9 +134,11 @@ function userOnly(scopes: readonly string[], held?: string[]): { usable: boolean
   if (lacking.length === 0) return { usable: true };
   return {
     usable: false,
-    reason: `the user login's scopes lack ${lacking.join(", ")}: run \`diazo auth login --scopes ${
-      [...new Set([...held, ...lacking])].join(",")
-    }\``,
+    reason:
+      `the user login's scopes lack ${
+        lacking.join(", ")
+      }: log in again in a terminal (\`diazo auth login\`) ` +
+      `with the scopes ${[...new Set([...held, ...lacking])].join(",")}`,
   };
 }
 
