@@ -13,6 +13,7 @@ import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from "no
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { VERSION } from "../src/core/version.ts";
+import { regroupBundle } from "./bundle_regroup.ts";
 import { cycloneDxSbom, type DenoLock, formatSha256Sums, sha256Hex } from "./release_files.ts";
 
 /** Targets `deno compile --target` accepts (Deno 2.9), aarch64 Windows included. */
@@ -95,7 +96,8 @@ export function lazyRequire(chunk: string): string {
 /**
  * `deno bundle` with code splitting into `outDir`: `diazo.js`, the entry, loads only what a command
  * needs (each family, the sandbox, the MCP SDK are chunks behind their dynamic imports), unlike the
- * single-file bundle, which evaluates every static import of every module at start.
+ * single-file bundle, which evaluates every static import of every module at start. The chunks are
+ * then regrouped (bundle_regroup.ts) so that the hot path loads a few files, not ~60.
  */
 export async function bundle(outDir: string, root = ROOT): Promise<string> {
   // Only an earlier bundle's files go: the directory may hold other things (never dist/ itself).
@@ -130,6 +132,7 @@ export async function bundle(outDir: string, root = ROOT): Promise<string> {
   }
   const entry = path.join(outDir, "diazo.js");
   await Deno.rename(path.join(outDir, "main.js"), entry);
+  await regroupBundle(outDir);
   return entry;
 }
 

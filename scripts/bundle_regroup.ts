@@ -1,0 +1,83 @@
+/**
+ * Regroups the split bundle's chunks (scripts/build.ts `bundle`) so that the fast start loads few
+ * files. esbuild splits each module shared by a different set of dynamic imports into its own chunk:
+ * `bucket list` loaded ~60 files one after another before its first request. Rollup re-chunks that
+ * output with one manual chunk holding every module the hot path (src/cli/hot.ts) statically reaches,
+ * so it loads ~7 files. Each chunk file is one module to rollup and lands in exactly one output file:
+ * module identity (shared registries, error classes) is kept.
+ */
+import path from "node:path";
+import { type GetModuleInfo, rollup } from "rollup";
+
+/** Source modules whose loaded code forms the hot path's group: the fast start's dynamic imports. */
+export const HOT_ROOTS = [
+  "src/cli/hot.ts",
+  "src/cli/io.ts",
+  "src/services/update_notice.ts",
+  "src/cli/hot_run.ts",
+  "src/cli/hot_actions.ts",
+  "src/ops/bucket.ts",
+] as const;
+
+/** The chunk files of `files` (name -> text) holding one of `roots`, by esbuild's `// src/...` marker. */
+export function rootFiles(files: ReadonlyMap<string, string>, roots: readonly string[]): string[] {
+  return [...files].filter(([, text]) => roots.some((r) => text.includes(`// ${r}\n`))).map(([name]) => name);
+}
+
+/** Every module `start` reaches through static imports (Node built-ins left out). */
+function staticClosure(start: Iterable<string>, info: GetModuleInfo): Set<string> {
+  const seen = new Set<string>();
+  const todo = [...start];
+  while (todo.length) {
+    const id = todo.pop()!;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    for (const dep of info(id)?.importedIds ?? []) if (!dep.startsWith("node:")) todo.push(dep);
+  }
+  return seen;
+}
+
+/**
+ * Rewrites the bundle in `dir` (entry `diazo.js`): the modules `roots` reach statically, except what
+ * the entry itself imports statically (`--version` stays one small file), become one chunk.
+ */
+export async function regroupBundle(dir: string, roots: readonly string[] = HOT_ROOTS): Promise<void> {
+  const names = [...Deno.readDirSync(dir)].filter((e) => e.isFile && e.name.endsWith(".js")).map((e) =>
+    e.name
+  );
+  const files = new Map(names.map((n) => [path.join(dir, n), Deno.readTextFileSync(path.join(dir, n))]));
+  // A renamed or moved root would leave the hot path split again without a word: an error instead.
+  const missing = roots.filter((r) => rootFiles(files, [r]).length === 0);
+  if (missing.length) throw new Error(`bundle regroup: no chunk holds ${missing.join(", ")}`);
+  const rootChunks = rootFiles(files, roots);
+  const entry = path.join(dir, "diazo.js");
+  const out = await Deno.makeTempDir({ prefix: "diazo-bundle-" });
+  try {
+    const build = await rollup({
+      input: entry,
+      external: (id) => id.startsWith("node:"),
+      // The input is already esbuild's output: nothing to shake, and rollup's analysis costs time.
+      treeshake: false,
+      onwarn: () => {},
+    });
+    let group: Set<string> | undefined;
+    await build.write({
+      dir: out,
+      format: "es",
+      entryFileNames: "diazo.js",
+      chunkFileNames: "[name]-[hash].js",
+      manualChunks(id, { getModuleInfo }) {
+        if (!group) {
+          const base = staticClosure([entry], getModuleInfo);
+          group = new Set([...staticClosure(rootChunks, getModuleInfo)].filter((m) => !base.has(m)));
+        }
+        return group.has(id) ? "hot" : undefined;
+      },
+    });
+    await build.close();
+    for (const n of names) Deno.removeSync(path.join(dir, n));
+    for (const e of Deno.readDirSync(out)) Deno.copyFileSync(path.join(out, e.name), path.join(dir, e.name));
+  } finally {
+    await Deno.remove(out, { recursive: true }).catch(() => {});
+  }
+}
