@@ -154,6 +154,9 @@ async function run(label: string, l: Load, memory: () => Promise<{ rssMiB: numbe
   );
 }
 
+/** Objects written at once while making the big data dir. */
+const BATCH = 500;
+
 /** A data dir whose bucket `big` holds `n` one-byte objects, written through the object store and journaled. */
 async function bigDataDir(dir: string, n: number): Promise<number> {
   const t0 = performance.now();
@@ -170,14 +173,14 @@ async function bigDataDir(dir: string, n: number): Promise<number> {
     permissions: [{ authId: "diazo-sandbox", access: "full" }],
   });
   const one = new Uint8Array([1]);
-  for (let i = 0; i < n; i += 200) {
+  for (let i = 0; i < n; i += BATCH) {
     await Promise.all(
       Array.from(
-        { length: Math.min(200, n - i) },
+        { length: Math.min(BATCH, n - i) },
         (_, j) => putObject(ctx.oss, "big", `obj-${String(i + j).padStart(6, "0")}`, one),
       ),
     );
-    if ((i / 200) % 50 === 0) await durable.commit();
+    if ((i / BATCH) % 20 === 0) await durable.commit();
   }
   await durable.close();
   return performance.now() - t0;
