@@ -32,8 +32,10 @@ async function setObject(oss: OssStore, obj: StoredObject): Promise<StoredObject
   if (old) {
     obj.createdDate = old.createdDate;
     await removeQuietly(join(objectsDir(oss), old.storeId));
-  } else {
-    bucket.sortedKeys = undefined;
+  } else if (bucket.sortedKeys) {
+    // Kept in order rather than dropped: re-sorting 100,000 keys after each upload is the garbage
+    // that grew a busy sandbox's heap.
+    bucket.sortedKeys.splice(firstIndexAtLeast(bucket.sortedKeys, obj.objectKey, false), 0, obj.objectKey);
   }
   return obj;
 }
@@ -152,7 +154,8 @@ export async function deleteObject(
   const obj = bucket?.byKey.get(objectKey);
   if (!bucket || !obj) return false;
   bucket.byKey.delete(objectKey);
-  bucket.sortedKeys = undefined;
+  const at = bucket.sortedKeys ? firstIndexAtLeast(bucket.sortedKeys, objectKey, false) : -1;
+  if (at >= 0 && bucket.sortedKeys![at] === objectKey) bucket.sortedKeys!.splice(at, 1);
   oss.changed?.(bucketKey, objectKey);
   await removeQuietly(join(objectsDir(oss), obj.storeId));
   return true;

@@ -53,7 +53,7 @@ export interface StoredObject {
 /** The objects of one bucket. */
 export interface BucketObjects {
   byKey: Map<string, StoredObject>;
-  /** The keys in order; dropped when a key comes or goes and rebuilt by the next listing. */
+  /** The keys in order, made by the first listing and kept in order as keys come and go. */
   sortedKeys?: string[];
 }
 
