@@ -4,8 +4,9 @@
  * tests/aps/operation_scopes_test.ts, which fails when this table names a scope the file does not
  * for its operation), and the documented scopes of operations without a file (the references
  * tests/contract/undocumented.ts cites). The sandbox enforces it (sandbox/router.ts), `auth
- * test-scopes` and `api` name its scope (endpoint_scopes.ts), and the services and tools declare
- * scopes the same test checks against it.
+ * test-scopes` and `api` name its scope (endpoint_scopes.ts), the services declare the constants
+ * below (read from it) and the tools the scopes of their operations (mcp/tool_scopes.ts); the same
+ * test fails when a service or tool spells a scope of its own.
  */
 
 import { SCOPE_NAMES } from "./scopes.ts";
@@ -14,6 +15,8 @@ import { SCOPE_NAMES } from "./scopes.ts";
 const ANY_TOKEN: readonly string[] = SCOPE_NAMES;
 /** ACC Issues: reads data:read, writes data:write (the ACC Issues reference); the sandbox takes any data or account scope. */
 const ISSUES = ["data:read", "data:write", "data:create", "account:read", "account:write"] as const;
+/** The same set, its documented write scope first: the scope an issue write declares. */
+const ISSUES_WRITE = ["data:write", "data:read", "data:create", "account:read", "account:write"] as const;
 /** Construction-cloud records (RFIs, assets, submittals, checklists): data scopes. */
 const CONSTRUCTION = ["data:read", "data:write", "data:create"] as const;
 
@@ -136,16 +139,19 @@ const TABLE: readonly (readonly [string, readonly string[]])[] = [
   ["DELETE /construction/admin/v1/projects/{projectId}/users/{userId}", ["account:write"]],
   ["GET /construction/admin/v1/accounts/{accountId}/companies", ["account:read"]],
   ["GET /construction/issues/v1/projects/{projectId}/issues", ISSUES],
-  ["POST /construction/issues/v1/projects/{projectId}/issues", ISSUES],
+  ["POST /construction/issues/v1/projects/{projectId}/issues", ISSUES_WRITE],
   ["GET /construction/issues/v1/projects/{projectId}/issues/{issueId}", ISSUES],
-  ["PATCH /construction/issues/v1/projects/{projectId}/issues/{issueId}", ISSUES],
+  ["PATCH /construction/issues/v1/projects/{projectId}/issues/{issueId}", ISSUES_WRITE],
   ["GET /construction/issues/v1/projects/{projectId}/users/me", ISSUES],
   ["GET /construction/issues/v1/projects/{projectId}/issue-types", ISSUES],
   ["GET /construction/issues/v1/projects/{projectId}/issues/{issueId}/comments", ISSUES],
-  ["POST /construction/issues/v1/projects/{projectId}/issues/{issueId}/comments", ISSUES],
-  ["POST /construction/issues/v1/projects/{projectId}/attachments", ISSUES],
+  ["POST /construction/issues/v1/projects/{projectId}/issues/{issueId}/comments", ISSUES_WRITE],
+  ["POST /construction/issues/v1/projects/{projectId}/attachments", ISSUES_WRITE],
   ["GET /construction/issues/v1/projects/{projectId}/attachments/{issueId}/items", ISSUES],
-  ["DELETE /construction/issues/v1/projects/{projectId}/attachments/{issueId}/items/{attachmentId}", ISSUES],
+  [
+    "DELETE /construction/issues/v1/projects/{projectId}/attachments/{issueId}/items/{attachmentId}",
+    ISSUES_WRITE,
+  ],
   ["GET /webhooks/v1/systems/{system}/events/{event}/hooks/{hook_id}", ["data:read"]],
   ["PATCH /webhooks/v1/systems/{system}/events/{event}/hooks/{hook_id}", ["data:write"]],
   ["DELETE /webhooks/v1/systems/{system}/events/{event}/hooks/{hook_id}", ["data:write"]],
@@ -184,12 +190,12 @@ const TABLE: readonly (readonly [string, readonly string[]])[] = [
   ["GET /construction/submittals/v2/projects/{projectId}/packages", CONSTRUCTION],
   ["GET /construction/submittals/v2/projects/{projectId}/specs", CONSTRUCTION],
   ["GET /construction/submittals/v2/projects/{projectId}/item-types", CONSTRUCTION],
-  ["GET /bim360/checklists/v1/containers/{projectId}/instances", CONSTRUCTION],
-  ["POST /bim360/checklists/v1/containers/{projectId}/instances", CONSTRUCTION],
-  ["GET /bim360/checklists/v1/containers/{projectId}/instances/{instanceId}", CONSTRUCTION],
-  ["PATCH /bim360/checklists/v1/containers/{projectId}/instances/{instanceId}", CONSTRUCTION],
-  ["GET /bim360/checklists/v1/containers/{projectId}/templates", CONSTRUCTION],
-  ["GET /bim360/checklists/v1/containers/{projectId}/templates/{templateId}", CONSTRUCTION],
+  ["GET /bim360/checklists/v1/containers/{containerId}/instances", CONSTRUCTION],
+  ["POST /bim360/checklists/v1/containers/{containerId}/instances", CONSTRUCTION],
+  ["GET /bim360/checklists/v1/containers/{containerId}/instances/{instanceId}", CONSTRUCTION],
+  ["PATCH /bim360/checklists/v1/containers/{containerId}/instances/{instanceId}", CONSTRUCTION],
+  ["GET /bim360/checklists/v1/containers/{containerId}/templates", CONSTRUCTION],
+  ["GET /bim360/checklists/v1/containers/{containerId}/templates/{templateId}", CONSTRUCTION],
 ];
 
 /** The operations and their scopes, keyed by `METHOD /path/{template}`. */
@@ -235,9 +241,42 @@ export function scopesOfRequest(method: string, pathWithQuery: string): readonly
   return best?.scopes;
 }
 
-/** The scope a request of `key` (`METHOD /path/{template}`) declares: the first the table names. */
-export function scopeOf(key: string): string {
+/**
+ * The scope a request of `key` (`METHOD /path/{template}`) declares: the first the table names, or
+ * the first `count` of them space-separated (a request either of them lets through).
+ */
+export function scopeOf(key: string, count = 1): string {
   const scopes = OPERATION_SCOPES.get(key);
   if (!scopes?.length) throw new Error(`operation_scopes.ts has no scope for ${key}`);
-  return scopes[0];
+  return scopes.slice(0, count).join(" ");
 }
+
+/** Reading buckets. */
+export const BUCKET_READ = scopeOf("GET /oss/v2/buckets");
+/** Creating a bucket. */
+export const BUCKET_CREATE = scopeOf("POST /oss/v2/buckets");
+/** Deleting a bucket. */
+export const BUCKET_DELETE = scopeOf("DELETE /oss/v2/buckets/{bucketKey}");
+/** Reading data: objects, derivatives, data management, hooks, scenes, construction-cloud records. */
+export const DATA_READ = scopeOf("GET /project/v1/hubs");
+/** Changing data. */
+export const DATA_WRITE = scopeOf("PATCH /data/v1/projects/{project_id}/items/{item_id}");
+/** Creating data (data management folders and items, uploads). */
+export const DATA_CREATE = scopeOf("POST /data/v1/projects/{project_id}/folders");
+/** Writing or creating, either: an upload, a construction-cloud record created. */
+export const DATA_WRITE_CREATE = scopeOf(
+  "POST /oss/v2/buckets/{bucketKey}/objects/{objectKey}/signeds3upload",
+  2,
+);
+/** Reading and writing: a translation started then followed, a manifest deleted and checked. */
+export const DATA_READ_WRITE = `${scopeOf("GET /modelderivative/v2/designdata/{urn}/manifest")} ${
+  scopeOf("POST /modelderivative/v2/designdata/job")
+}`;
+/** Design automation. */
+export const CODE_ALL = scopeOf("POST /da/{region}/v3/workitems");
+/** Reading an account. */
+export const ACCOUNT_READ = scopeOf("GET /construction/admin/v1/accounts/{accountId}/projects");
+/** Changing an account. */
+export const ACCOUNT_WRITE = scopeOf("POST /construction/admin/v1/accounts/{accountId}/projects");
+/** The user's profile. */
+export const PROFILE_READ = scopeOf("GET /userinfo");

@@ -10,11 +10,7 @@ import { segment } from "./path.ts";
 import type { AccAccountId, AccProjectId } from "../aps/ids.ts";
 import type { Http, RequestSpec } from "./http.ts";
 import { paginate } from "./pagination.ts";
-
-/** Scope of reading account administration data. */
-export const ACCOUNT_READ = "account:read";
-/** Scope of changing account administration data. */
-export const ACCOUNT_WRITE = "account:write";
+import { ACCOUNT_READ, ACCOUNT_WRITE } from "../aps/operation_scopes.ts";
 
 /** Page size of ACC Admin lists (their maximum). */
 const ACC_PAGE = 200;

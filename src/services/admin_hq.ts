@@ -5,13 +5,8 @@
  * with no total, so a page shorter than the page size is the last; its fields are snake_case.
  */
 import type { AccAccountId, AccProjectId } from "../aps/ids.ts";
-import {
-  ACCOUNT_READ,
-  ACCOUNT_WRITE,
-  type AccountCompany,
-  adminHeaders,
-  type RegionOption,
-} from "./admin.ts";
+import { ACCOUNT_READ, ACCOUNT_WRITE } from "../aps/operation_scopes.ts";
+import { type AccountCompany, adminHeaders, type RegionOption } from "./admin.ts";
 import type { Http } from "./http.ts";
 import { segment } from "./path.ts";
 

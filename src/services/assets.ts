@@ -8,7 +8,7 @@ import type { AccProjectId } from "../aps/ids.ts";
 import type { Http, RequestSpec } from "./http.ts";
 import { fetchPage, type PageResult, paginate } from "./pagination.ts";
 import { segment } from "./path.ts";
-import { DATA_CREATE, DATA_READ } from "./acc_scopes.ts";
+import { DATA_READ, DATA_WRITE_CREATE } from "../aps/operation_scopes.ts";
 
 /** Page size of the asset list (the platform allows up to 200; smaller pages answer sooner). */
 const ASSET_PAGE = 50;
@@ -108,7 +108,7 @@ export async function createAsset(
     path: `${v2(project)}/assets:batch-create`,
     json: [body],
     resource: "acc-project",
-    scope: DATA_CREATE,
+    scope: DATA_WRITE_CREATE,
   });
   return res.data.results[0];
 }
@@ -126,7 +126,7 @@ export async function updateAsset(
     json: { [id]: changes },
     resource: "acc-record",
     key: `asset ${id}`,
-    scope: DATA_CREATE,
+    scope: DATA_WRITE_CREATE,
   });
   return res.data[id];
 }

@@ -2,6 +2,7 @@
 import type { Http, RequestSpec } from "./http.ts";
 import { DiazoError } from "../core/errors.ts";
 import { DEVICE_CODE_GRANT, JWT_BEARER_GRANT } from "../aps/grant_types.ts";
+import { PROFILE_READ } from "../aps/operation_scopes.ts";
 
 /** The token endpoint's answer. */
 export interface TokenResponse {
@@ -222,7 +223,7 @@ export async function userInfo(http: Http, url: string): Promise<Record<string, 
   return (await http.request<Record<string, unknown>>({
     path: url,
     auth: "bearer",
-    scope: "user-profile:read",
+    scope: PROFILE_READ,
   })).data;
 }
 

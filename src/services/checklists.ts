@@ -12,7 +12,7 @@ import { DM_ACCOUNT_HUB, getProject, listHubs } from "./dm.ts";
 import type { Http, RequestSpec } from "./http.ts";
 import { fetchPage, type PageResult, paginate } from "./pagination.ts";
 import { segment } from "./path.ts";
-import { DATA_CREATE, DATA_READ, DATA_WRITE } from "./acc_scopes.ts";
+import { DATA_READ, DATA_WRITE, DATA_WRITE_CREATE } from "../aps/operation_scopes.ts";
 
 /** Page size of checklist lists. */
 const CHECKLIST_PAGE = 50;
@@ -164,7 +164,7 @@ export async function createChecklist(
     headers: { "content-type": "application/vnd.api+json" },
     json: { data: { type: "instances", attributes } },
     resource: "acc-project",
-    scope: DATA_CREATE,
+    scope: DATA_WRITE_CREATE,
   });
   return res.data.data;
 }

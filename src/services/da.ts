@@ -9,12 +9,10 @@ import { segment } from "./path.ts";
 import type { DaName, EngineId } from "../aps/da_ids.ts";
 import type { Http, RequestSpec } from "./http.ts";
 import { paginate } from "./pagination.ts";
+import { CODE_ALL } from "../aps/operation_scopes.ts";
 
 /** Base path of Design Automation (the US East region, where the platform runs it by default). */
 export const DA_BASE = "/da/us-east/v3";
-
-/** The scope of every Design Automation operation. */
-export const DA_SCOPE = "code:all";
 
 /** An engine's details. */
 export interface Engine {
@@ -36,22 +34,22 @@ export interface AppBundleCreated {
 
 /** The first page request of the engine list (pagination scheme "da"). */
 export function enginesRequest(): RequestSpec {
-  return { path: `${DA_BASE}/engines`, scope: DA_SCOPE };
+  return { path: `${DA_BASE}/engines`, scope: CODE_ALL };
 }
 
 /** The first page request of the app's app bundle list (pagination scheme "da"). */
 export function appBundlesRequest(): RequestSpec {
-  return { path: `${DA_BASE}/appbundles`, scope: DA_SCOPE };
+  return { path: `${DA_BASE}/appbundles`, scope: CODE_ALL };
 }
 
 /** The first page request of the activity list (pagination scheme "da"). */
 export function activitiesRequest(): RequestSpec {
-  return { path: `${DA_BASE}/activities`, scope: DA_SCOPE };
+  return { path: `${DA_BASE}/activities`, scope: CODE_ALL };
 }
 
 /** The app's nickname (its client id when it has none). */
 export async function getNickname(http: Http): Promise<string> {
-  const res = await http.request<string>({ path: `${DA_BASE}/forgeapps/me`, scope: DA_SCOPE });
+  const res = await http.request<string>({ path: `${DA_BASE}/forgeapps/me`, scope: CODE_ALL });
   return res.data;
 }
 
@@ -61,7 +59,7 @@ export async function setNickname(http: Http, nickname: DaName): Promise<void> {
     method: "PATCH",
     path: `${DA_BASE}/forgeapps/me`,
     json: { nickname },
-    scope: DA_SCOPE,
+    scope: CODE_ALL,
     responseType: "none",
   });
 }
@@ -77,7 +75,7 @@ export async function getEngine(http: Http, id: EngineId): Promise<Engine> {
     path: `${DA_BASE}/engines/${segment(id)}`,
     resource: "engine",
     key: id,
-    scope: DA_SCOPE,
+    scope: CODE_ALL,
   });
   return res.data;
 }
@@ -102,7 +100,7 @@ export async function createAppBundle(
     path: newVersion ? `${DA_BASE}/appbundles/${segment(input.id)}/versions` : `${DA_BASE}/appbundles`,
     json: newVersion ? body : { id: input.id, ...body },
     key: input.id,
-    scope: DA_SCOPE,
+    scope: CODE_ALL,
   });
   return res.data;
 }
@@ -158,7 +156,7 @@ export async function setAlias(
       method: "POST",
       path: aliases,
       json: { id: alias, version },
-      scope: DA_SCOPE,
+      scope: CODE_ALL,
     });
     return res.data;
   } catch (e) {
@@ -168,7 +166,7 @@ export async function setAlias(
     method: "PATCH",
     path: `${aliases}/${segment(alias)}`,
     json: { version },
-    scope: DA_SCOPE,
+    scope: CODE_ALL,
   });
   return res.data;
 }
@@ -205,7 +203,7 @@ export async function createActivity(
     path: newVersion ? `${DA_BASE}/activities/${segment(id)}/versions` : `${DA_BASE}/activities`,
     json: newVersion ? body : { id, ...body },
     key: id,
-    scope: DA_SCOPE,
+    scope: CODE_ALL,
   });
   return res.data;
 }

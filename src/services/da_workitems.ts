@@ -5,7 +5,8 @@
 import { MAX_REPORT_BYTES, sizeText } from "./body_limit.ts";
 import type { Http } from "./http.ts";
 import { segment } from "./path.ts";
-import { DA_BASE, DA_SCOPE } from "./da.ts";
+import { DA_BASE } from "./da.ts";
+import { CODE_ALL } from "../aps/operation_scopes.ts";
 
 /** One argument of a work item: a URL (with verb and headers) or a value. */
 export interface WorkItemArgument {
@@ -41,7 +42,7 @@ export async function createWorkItem(
     path: `${DA_BASE}/workitems`,
     json: { activityId, arguments: args },
     key: activityId,
-    scope: DA_SCOPE,
+    scope: CODE_ALL,
   });
   return res.data;
 }
@@ -51,7 +52,7 @@ export async function getWorkItem(http: Http, id: string, signal?: AbortSignal):
   const res = await http.request<WorkItemStatus>({
     path: `${DA_BASE}/workitems/${segment(id)}`,
     key: `work item ${id}`,
-    scope: DA_SCOPE,
+    scope: CODE_ALL,
     signal,
   });
   return res.data;
@@ -81,7 +82,7 @@ export async function getHealth(
   const res = await http.request<{ engines?: Record<string, { Status: string }>; Status?: string }>({
     path: `${DA_BASE}/health/${segment(engine)}`,
     key: `health of ${engine}`,
-    scope: DA_SCOPE,
+    scope: CODE_ALL,
   });
   return res.data;
 }

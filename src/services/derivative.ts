@@ -22,6 +22,7 @@ export {
   getThumbnail,
   saveThumbnail,
 } from "./derivative_files.ts";
+import { DATA_READ, DATA_READ_WRITE } from "../aps/operation_scopes.ts";
 
 const BASE = "/modelderivative/v2/designdata";
 
@@ -99,7 +100,7 @@ export async function startJob(
     // Posting the same job again is harmless unless it forces a rebuild.
     retry: opts.force ? "auto" : "always",
     key: payload.input.urn,
-    scope: "data:read data:write",
+    scope: DATA_READ_WRITE,
     signal: opts.signal,
   });
   return { status: res.status, data: res.data };
@@ -120,7 +121,7 @@ export async function getManifestWithHeaders(
     path: urnPath(urn, "/manifest"),
     headers: regionHeaders(opts.region),
     key: `manifest of ${urn}`,
-    scope: "data:read",
+    scope: DATA_READ,
     signal: opts.signal,
   });
   return { manifest: res.data, headers: res.headers };
@@ -133,7 +134,7 @@ export async function deleteManifest(http: Http, urn: Urn, opts: RegionOption = 
     path: urnPath(urn, "/manifest"),
     headers: regionHeaders(opts.region),
     key: `manifest of ${urn}`,
-    scope: "data:read data:write",
+    scope: DATA_READ_WRITE,
     signal: opts.signal,
   });
   return res.data;
@@ -145,7 +146,7 @@ export async function listViews(http: Http, urn: Urn, opts: RegionOption = {}): 
     path: urnPath(urn, "/metadata"),
     headers: regionHeaders(opts.region),
     key: `metadata of ${urn}`,
-    scope: "data:read",
+    scope: DATA_READ,
     signal: opts.signal,
   });
   return res.data?.data?.metadata ?? [];
@@ -181,7 +182,7 @@ function extract(
     query: extractQuery(opts),
     headers: regionHeaders(opts.region),
     key: `view ${guid} of ${urn}`,
-    scope: "data:read",
+    scope: DATA_READ,
   }, opts);
 }
 
@@ -212,7 +213,7 @@ export async function listFormats(
 ): Promise<Record<string, string[]>> {
   const res = await http.request<{ formats?: Record<string, string[]> }>({
     path: `${BASE}/formats`,
-    scope: "data:read",
+    scope: DATA_READ,
     signal: opts.signal,
   });
   return res.data?.formats ?? {};

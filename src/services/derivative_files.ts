@@ -9,6 +9,7 @@ import { writeFileAtomic } from "../platform/fs.ts";
 import type { DerivativeFile } from "./derivative_manifest.ts";
 import { fetchToFile } from "./download.ts";
 import type { Http } from "./http.ts";
+import { DATA_READ } from "../aps/operation_scopes.ts";
 
 /** Where and how to fetch one derivative. */
 export interface DerivativeDownload {
@@ -33,7 +34,7 @@ export async function getDerivativeDownload(
     query: { "minutes-expiration": opts.minutes },
     headers: opts.region ? { region: opts.region } : {},
     key: `derivative ${derivativeUrn}`,
-    scope: "data:read",
+    scope: DATA_READ,
     signal: opts.signal,
   });
   return { ...res.data, cookie: cookieHeader(res.headers) };
@@ -98,7 +99,7 @@ export async function getThumbnail(
     query: { width: opts.width, height: opts.height },
     headers: { ...(opts.region ? { region: opts.region } : {}), accept: "image/png" },
     key: `thumbnail of ${urn}`,
-    scope: "data:read",
+    scope: DATA_READ,
     responseType: "bytes",
     signal: opts.signal,
   });

@@ -9,6 +9,7 @@ import type { DmProjectId, FolderId, HubId, ItemId, VersionId } from "../aps/ids
 import { DiazoError, isDiazoError, platformErrorCode } from "../core/errors.ts";
 import type { Http, RequestSpec } from "./http.ts";
 import { fetchPage, type PageResult } from "./pagination.ts";
+import { DATA_READ } from "../aps/operation_scopes.ts";
 
 /** A JSON:API resource object as data management returns it. */
 export interface DmResource {
@@ -25,9 +26,6 @@ export const DM_ACCOUNT_HUB = "hubs:autodesk.bim360:Account";
 /** `page[limit]` of list requests: the platform's maximum, so that a list takes the fewest requests. */
 export const DM_PAGE_LIMIT = 200;
 
-/** The scope of every read here. */
-export const DM_READ_SCOPE = "data:read";
-
 /** What a request was about, for the "Not found" message and its remedy. */
 export interface DmTarget {
   what: string;
@@ -42,7 +40,7 @@ function spec(path: string, what: string, paged: boolean, query: Record<string, 
   return {
     path,
     query: paged ? { "page[limit]": DM_PAGE_LIMIT, ...query } : query,
-    scope: DM_READ_SCOPE,
+    scope: DATA_READ,
     resource: "generic",
     key: what,
   };
@@ -158,7 +156,7 @@ async function getDocument(http: Http, path: string, target: DmTarget): Promise<
   try {
     const res = await http.request<DmDocument>({
       path,
-      scope: DM_READ_SCOPE,
+      scope: DATA_READ,
       resource: "generic",
       key: target.what,
     });

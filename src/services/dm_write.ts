@@ -8,11 +8,7 @@ import { segment as enc } from "./path.ts";
 import type { DmProjectId, FolderId, ItemId, VersionId } from "../aps/ids.ts";
 import type { Http } from "./http.ts";
 import { dmFailure, type DmResource, type DmTarget, folderTarget, itemTarget, versionTarget } from "./dm.ts";
-
-/** The scopes of the writes: POST creates, PATCH changes. */
-export const DM_CREATE_SCOPE = "data:create";
-/** The scope of renames. */
-export const DM_WRITE_SCOPE = "data:write";
+import { DATA_CREATE, DATA_WRITE } from "../aps/operation_scopes.ts";
 
 const JSON_API = { version: "1.0" };
 
@@ -35,7 +31,7 @@ async function send(
       path,
       headers: { "content-type": "application/vnd.api+json" },
       json: { jsonapi: JSON_API, ...body },
-      scope: method === "POST" ? DM_CREATE_SCOPE : DM_WRITE_SCOPE,
+      scope: method === "POST" ? DATA_CREATE : DATA_WRITE,
       resource: "generic",
       key: target.what,
     });

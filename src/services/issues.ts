@@ -9,7 +9,7 @@ import type { AccProjectId } from "../aps/ids.ts";
 import type { Http, RequestSpec } from "./http.ts";
 import { paginate } from "./pagination.ts";
 import { segment } from "./path.ts";
-import { DATA_READ, DATA_WRITE } from "./acc_scopes.ts";
+import { DATA_READ, DATA_WRITE } from "../aps/operation_scopes.ts";
 
 /** Largest page of the issues and comments lists. */
 const PAGE = 100;

@@ -5,6 +5,7 @@
 import type { BucketKey } from "../aps/ids.ts";
 import type { Http, RequestSpec } from "./http.ts";
 import { apiPath } from "./path.ts";
+import { BUCKET_CREATE, BUCKET_DELETE, BUCKET_READ } from "../aps/operation_scopes.ts";
 
 /** Retention policies of a bucket. */
 export const POLICIES = ["transient", "temporary", "persistent"] as const;
@@ -24,7 +25,7 @@ export interface BucketDetails extends Bucket {
 
 /** The first page request of the bucket list of one region (pagination scheme "oss"). */
 export function bucketsRequest(region: string): RequestSpec {
-  return { path: "/oss/v2/buckets", query: { region, limit: 100 }, scope: "bucket:read" };
+  return { path: "/oss/v2/buckets", query: { region, limit: 100 }, scope: BUCKET_READ };
 }
 
 /** Creates a bucket; 409 becomes "Bucket already exists". */
@@ -39,7 +40,7 @@ export async function createBucket(
     json: { bucketKey: input.bucketKey, policyKey: input.policyKey },
     resource: "bucket",
     key: input.bucketKey,
-    scope: "bucket:create",
+    scope: BUCKET_CREATE,
   });
   return res.data;
 }
@@ -50,7 +51,7 @@ export async function getBucket(http: Http, bucketKey: BucketKey): Promise<Bucke
     path: apiPath`/oss/v2/buckets/${bucketKey}/details`,
     resource: "bucket",
     key: bucketKey,
-    scope: "bucket:read",
+    scope: BUCKET_READ,
   });
   return res.data;
 }
@@ -62,7 +63,7 @@ export async function deleteBucket(http: Http, bucketKey: BucketKey): Promise<vo
     path: apiPath`/oss/v2/buckets/${bucketKey}`,
     resource: "bucket",
     key: bucketKey,
-    scope: "bucket:delete",
+    scope: BUCKET_DELETE,
     responseType: "none",
   });
 }

@@ -3,6 +3,7 @@ import { usageError } from "../core/errors.ts";
 import type { BucketKey, ObjectKey } from "../aps/ids.ts";
 import type { Http, RequestSpec } from "./http.ts";
 import { apiPath } from "./path.ts";
+import { DATA_CREATE, DATA_READ, DATA_WRITE } from "../aps/operation_scopes.ts";
 
 /** An object as listed and as returned on completion (`objectDetails`). */
 export interface ObjectDetails {
@@ -57,7 +58,7 @@ export function objectsRequest(bucketKey: BucketKey, prefix?: string): RequestSp
     query: { limit: 100, beginsWith: prefix || undefined },
     resource: "bucket",
     key: bucketKey,
-    scope: "data:read",
+    scope: DATA_READ,
   };
 }
 
@@ -75,7 +76,7 @@ export async function getObject(
     query: { with: DETAIL_FIELD },
     resource: "object",
     key: objectKey,
-    scope: "data:read",
+    scope: DATA_READ,
   });
   return res.data;
 }
@@ -87,7 +88,7 @@ export async function deleteObject(http: Http, bucketKey: BucketKey, objectKey: 
     path: objectPath(bucketKey, objectKey),
     resource: "object",
     key: objectKey,
-    scope: "data:write",
+    scope: DATA_WRITE,
     responseType: "none",
   });
 }
@@ -109,7 +110,7 @@ export async function getUploadUrls(
     },
     resource: "bucket",
     key: bucketKey,
-    scope: "data:create",
+    scope: DATA_CREATE,
     signal: opts.signal,
   });
   if (!res.data || !Array.isArray(res.data.urls) || res.data.urls.length < opts.parts) {
@@ -136,7 +137,7 @@ export async function completeUpload(
     // An object, not the bucket: a 409 here is about this upload, never "Bucket already exists".
     resource: "object",
     key: objectKey,
-    scope: "data:create",
+    scope: DATA_CREATE,
     // Completing the same upload twice is harmless: the second answer is a 409 the caller checks.
     retry: "always",
     signal,
@@ -156,7 +157,7 @@ export async function getDownloadUrl(
     query: { minutesExpiration: opts.minutes ?? 60 },
     resource: "object",
     key: objectKey,
-    scope: "data:read",
+    scope: DATA_READ,
     signal: opts.signal,
   });
   return res.data;
@@ -186,7 +187,7 @@ export async function createSignedUrl(
     json: { minutesExpiration: opts.minutes, singleUse: opts.singleUse ?? false },
     resource: "object",
     key: objectKey,
-    scope: "data:write",
+    scope: DATA_WRITE,
   });
   return res.data;
 }
@@ -219,7 +220,7 @@ async function batchRequest<T>(
     json: { requests },
     resource: "bucket",
     key: bucketKey,
-    scope: opts.scope ?? "data:create",
+    scope: opts.scope ?? DATA_CREATE,
     retry: opts.retry,
     signal: opts.signal,
   });
@@ -267,7 +268,7 @@ export function batchDownloadUrls(
       query: { minutesExpiration: opts.minutes ?? 60 },
       retry: "always",
       signal: opts.signal,
-      scope: "data:read",
+      scope: DATA_READ,
     },
   );
 }

@@ -7,14 +7,10 @@
 import { DiazoError, isDiazoError } from "../core/errors.ts";
 import type { Http, RequestSpec } from "./http.ts";
 import { segment } from "./path.ts";
+import { DATA_READ, DATA_WRITE } from "../aps/operation_scopes.ts";
 
 /** Base path of the service. */
 export const RC_BASE = "/photo-to-3d/v1";
-
-/** Scope of the operations that change a scene. */
-export const RC_WRITE = "data:write";
-/** Scope of the operations that read a scene. */
-export const RC_READ = "data:read";
 
 /** Output formats a scene may be created with. */
 export const RC_FORMATS = ["rcm", "rcs", "obj", "fbx", "ortho", "report"] as const;
@@ -84,7 +80,7 @@ export async function createPhotoscene(
       format: input.formats.join(","),
       scenetype: input.sceneType ?? "object",
     },
-    scope: RC_WRITE,
+    scope: DATA_WRITE,
     hint: `Formats are ${RC_FORMATS.join(", ")}; a scene needs a name.`,
   });
   const id = data.Photoscene?.photosceneid;
@@ -103,7 +99,7 @@ export async function processPhotoscene(http: Http, id: string): Promise<void> {
     method: "POST",
     path: `${RC_BASE}/photoscene/${segment(id)}`,
     form: {},
-    scope: RC_WRITE,
+    scope: DATA_WRITE,
     sceneId: id,
     hint:
       `A scene needs at least 3 photos: add more with \`diazo reality-capture upload ${id} <photos|dir>\`.`,
@@ -114,7 +110,7 @@ export async function processPhotoscene(http: Http, id: string): Promise<void> {
 export async function getProgress(http: Http, id: string): Promise<SceneProgress> {
   const data = await rcRequest<{ Photoscene?: SceneProgress }>(http, {
     path: `${RC_BASE}/photoscene/${segment(id)}/progress`,
-    scope: RC_READ,
+    scope: DATA_READ,
     sceneId: id,
     hint: `Check the scene with \`diazo reality-capture status ${id}\`.`,
   });
@@ -126,7 +122,7 @@ export async function getResult(http: Http, id: string, format: string): Promise
   const data = await rcRequest<{ Photoscene?: SceneResult }>(http, {
     path: `${RC_BASE}/photoscene/${segment(id)}`,
     query: { format },
-    scope: RC_READ,
+    scope: DATA_READ,
     sceneId: id,
     hint:
       `Wait for it with \`diazo reality-capture status ${id} --wait\`; ask only for a format the scene was created with.`,
@@ -139,7 +135,7 @@ export async function deletePhotoscene(http: Http, id: string): Promise<void> {
   await rcRequest(http, {
     method: "DELETE",
     path: `${RC_BASE}/photoscene/${segment(id)}`,
-    scope: RC_WRITE,
+    scope: DATA_WRITE,
     sceneId: id,
     hint: `Check the id printed by \`diazo reality-capture create\`.`,
   });

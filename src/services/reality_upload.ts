@@ -10,7 +10,8 @@ import { DiazoError, isDiazoError } from "../core/errors.ts";
 import { readTextIfExists, writeFileAtomic } from "../platform/fs.ts";
 import { mapSettled } from "./concurrency.ts";
 import type { Http } from "./http.ts";
-import { RC_BASE, RC_WRITE, rcRequest } from "./reality.ts";
+import { RC_BASE, rcRequest } from "./reality.ts";
+import { DATA_WRITE } from "../aps/operation_scopes.ts";
 
 /** Most photos one request may carry (the platform's limit). */
 export const MAX_PHOTOS_PER_REQUEST = 20;
@@ -138,7 +139,7 @@ async function postPhotos(
     },
     // Adding the same photos again after a lost answer does no harm to the scene's reconstruction.
     retry: "always",
-    scope: RC_WRITE,
+    scope: DATA_WRITE,
     sceneId: o.sceneId,
     signal: o.signal,
     hint: "The platform takes JPEG photos of at most 128 MB each; check the files named.",

@@ -7,7 +7,7 @@ import type { AccProjectId } from "../aps/ids.ts";
 import type { Http, RequestSpec } from "./http.ts";
 import { invalidCursor, type PageResult } from "./pagination.ts";
 import { segment } from "./path.ts";
-import { DATA_CREATE, DATA_READ, DATA_WRITE } from "./acc_scopes.ts";
+import { DATA_READ, DATA_WRITE, DATA_WRITE_CREATE } from "../aps/operation_scopes.ts";
 
 /** Page size of the RFI search (the platform allows up to 200; smaller pages answer sooner). */
 const RFI_PAGE = 50;
@@ -147,7 +147,7 @@ export async function createRfi(
     path: `${base(project)}/rfis`,
     json: body,
     resource: "acc-project",
-    scope: DATA_CREATE,
+    scope: DATA_WRITE_CREATE,
   });
   return res.data;
 }

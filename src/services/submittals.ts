@@ -7,7 +7,7 @@ import type { AccProjectId } from "../aps/ids.ts";
 import type { Http, RequestSpec } from "./http.ts";
 import { fetchPage, type PageResult, paginate } from "./pagination.ts";
 import { segment } from "./path.ts";
-import { DATA_READ, DATA_WRITE } from "./acc_scopes.ts";
+import { DATA_READ, DATA_WRITE } from "../aps/operation_scopes.ts";
 
 /** Page size of the item list (its maximum). */
 const ITEM_PAGE = 50;

@@ -8,6 +8,7 @@ import { DiazoError } from "../core/errors.ts";
 import type { Http, RequestSpec } from "./http.ts";
 import { paginate } from "./pagination.ts";
 import { segment } from "./path.ts";
+import { DATA_READ, DATA_WRITE } from "../aps/operation_scopes.ts";
 
 /** Base path of the webhooks service. */
 export const WEBHOOKS_BASE = "/webhooks/v1";
@@ -71,7 +72,7 @@ export function hooksRequest(filter: HookFilter): RequestSpec {
     path,
     query: { status: filter.status },
     headers: regionHeader(filter.region),
-    scope: "data:read",
+    scope: DATA_READ,
   };
 }
 
@@ -107,7 +108,7 @@ export async function createHook(http: Http, hook: NewHook): Promise<string> {
       ...(hook.autoReactivateHook !== undefined ? { autoReactivateHook: hook.autoReactivateHook } : {}),
       ...(hook.hookAttribute !== undefined ? { hookAttribute: hook.hookAttribute } : {}),
     },
-    scope: "data:write",
+    scope: DATA_WRITE,
     responseType: "none",
   });
   const id = res.headers.get("location")?.replace(/\/+$/, "").split("/").pop();
@@ -125,7 +126,7 @@ export async function getHook(http: Http, ref: HookRef): Promise<HookDetails> {
     path: hookPath(ref),
     headers: regionHeader(ref.region),
     key: `hook ${ref.hookId}`,
-    scope: "data:read",
+    scope: DATA_READ,
   });
   return res.data;
 }
@@ -138,7 +139,7 @@ export async function patchHook(http: Http, ref: HookRef, change: Record<string,
     headers: regionHeader(ref.region),
     json: change,
     key: `hook ${ref.hookId}`,
-    scope: "data:write",
+    scope: DATA_WRITE,
     responseType: "none",
   });
 }
@@ -150,7 +151,7 @@ export async function deleteHook(http: Http, ref: HookRef): Promise<void> {
     path: hookPath(ref),
     headers: regionHeader(ref.region),
     key: `hook ${ref.hookId} (${ref.system} ${ref.event})`,
-    scope: "data:write",
+    scope: DATA_WRITE,
     responseType: "none",
   });
 }

@@ -7,16 +7,27 @@
 import assert from "node:assert/strict";
 import { parse } from "yaml";
 import { endpointScope } from "../../src/aps/endpoint_scopes.ts";
-import { OPERATION_SCOPES, scopesOfRequest, scopesOfTemplate } from "../../src/aps/operation_scopes.ts";
+import {
+  ACCOUNT_READ,
+  ACCOUNT_WRITE,
+  BUCKET_CREATE,
+  BUCKET_DELETE,
+  BUCKET_READ,
+  CODE_ALL,
+  DATA_CREATE,
+  DATA_READ,
+  DATA_READ_WRITE,
+  DATA_WRITE,
+  DATA_WRITE_CREATE,
+  OPERATION_SCOPES,
+  PROFILE_READ,
+  scopesOfRequest,
+  scopesOfTemplate,
+} from "../../src/aps/operation_scopes.ts";
+import { TOOL_OPERATIONS, toolScopes } from "../../src/mcp/tool_scopes.ts";
 import { ALL_TOOLS } from "../../src/mcp/tools/index.ts";
 import { createRouter } from "../../src/sandbox/router.ts";
 import { SERVICE_ROUTES } from "../../src/sandbox/server.ts";
-import { DATA_CREATE, DATA_READ, DATA_WRITE } from "../../src/services/acc_scopes.ts";
-import { ACCOUNT_READ, ACCOUNT_WRITE } from "../../src/services/admin.ts";
-import { DA_SCOPE } from "../../src/services/da.ts";
-import { DM_READ_SCOPE } from "../../src/services/dm.ts";
-import { DM_CREATE_SCOPE, DM_WRITE_SCOPE } from "../../src/services/dm_write.ts";
-import { RC_READ, RC_WRITE } from "../../src/services/reality.ts";
 import { OFFICIAL_FILES } from "../contract/gate.ts";
 
 /**
@@ -93,127 +104,91 @@ Deno.test("scope table: auth test-scopes names the table's scope", () => {
 
 Deno.test("scope table: the scope every service request declares is one its operation accepts", () => {
   const uses: [string, string][] = [
-    [DM_READ_SCOPE, "GET /project/v1/hubs"],
-    [DM_CREATE_SCOPE, "POST /data/v1/projects/{project_id}/folders"],
-    [DM_WRITE_SCOPE, "PATCH /data/v1/projects/{project_id}/items/{item_id}"],
+    [BUCKET_READ, "GET /oss/v2/buckets"],
+    [BUCKET_CREATE, "POST /oss/v2/buckets"],
+    [BUCKET_DELETE, "DELETE /oss/v2/buckets/{bucketKey}"],
+    [DATA_READ, "GET /project/v1/hubs"],
+    [DATA_CREATE, "POST /data/v1/projects/{project_id}/folders"],
+    [DATA_WRITE, "PATCH /data/v1/projects/{project_id}/items/{item_id}"],
+    [DATA_WRITE_CREATE, "POST /oss/v2/buckets/{bucketKey}/objects/{objectKey}/signeds3upload"],
+    [DATA_WRITE_CREATE, "POST /construction/rfis/v3/projects/{projectId}/rfis"],
+    [DATA_READ_WRITE, "POST /modelderivative/v2/designdata/job"],
     [ACCOUNT_READ, "GET /construction/admin/v1/accounts/{accountId}/projects"],
     [ACCOUNT_WRITE, "POST /construction/admin/v1/accounts/{accountId}/projects"],
-    [DA_SCOPE, "POST /da/{region}/v3/workitems"],
-    [RC_READ, "GET /photo-to-3d/v1/photoscene/{id}/progress"],
-    [RC_WRITE, "POST /photo-to-3d/v1/photoscene"],
+    [CODE_ALL, "POST /da/{region}/v3/workitems"],
+    [PROFILE_READ, "GET /userinfo"],
+    [DATA_READ, "GET /photo-to-3d/v1/photoscene/{id}/progress"],
+    [DATA_WRITE, "POST /photo-to-3d/v1/photoscene"],
     [DATA_READ, "GET /construction/issues/v1/projects/{projectId}/issues"],
     [DATA_WRITE, "PATCH /construction/issues/v1/projects/{projectId}/issues/{issueId}"],
     [DATA_READ, "POST /construction/rfis/v3/projects/{projectId}/search:rfis"],
     [DATA_WRITE, "PATCH /construction/rfis/v3/projects/{projectId}/rfis/{rfiId}"],
+    [DATA_READ, "GET /bim360/checklists/v1/containers/{containerId}/templates"],
   ];
   for (const [declared, key] of uses) {
     const accepted = OPERATION_SCOPES.get(key);
     assert.ok(accepted, `${key} is not in the table`);
-    assert.ok(accepted.includes(declared), `${key}: the service declares ${declared}, the table ${accepted}`);
-  }
-  for (const s of DATA_CREATE.split(" ")) {
-    assert.ok(OPERATION_SCOPES.get("POST /construction/rfis/v3/projects/{projectId}/rfis")!.includes(s), s);
+    // A request that declares two scopes (a translation started and followed) needs one of them taken.
+    assert.ok(
+      declared.split(" ").some((s) => accepted.includes(s)),
+      `${key}: the service declares ${declared}, the table ${accepted}`,
+    );
   }
 });
 
-/** The operations each tool calls. */
-const TOOL_OPERATIONS: Record<string, readonly string[]> = {
-  bucket_list: ["GET /oss/v2/buckets"],
-  bucket_create: ["POST /oss/v2/buckets"],
-  bucket_get: ["GET /oss/v2/buckets/{bucketKey}/details"],
-  bucket_delete: ["DELETE /oss/v2/buckets/{bucketKey}"],
-  object_list: ["GET /oss/v2/buckets/{bucketKey}/objects"],
-  object_upload: ["GET /oss/v2/buckets/{bucketKey}/objects/{objectKey}/signeds3upload"],
-  object_delete: ["DELETE /oss/v2/buckets/{bucketKey}/objects/{objectKey}"],
-  object_signed_url: ["POST /oss/v2/buckets/{bucketKey}/objects/{objectKey}/signed"],
-  hub_list: ["GET /project/v1/hubs"],
-  project_list: ["GET /project/v1/hubs/{hub_id}/projects"],
-  folder_list: ["GET /data/v1/projects/{project_id}/folders/{folder_id}/contents"],
-  item_versions: ["GET /data/v1/projects/{project_id}/items/{item_id}/versions"],
-  folder_create: ["POST /data/v1/projects/{project_id}/folders"],
-  item_upload: ["POST /data/v1/projects/{project_id}/items"],
-  issue_list: ["GET /construction/issues/v1/projects/{projectId}/issues"],
-  issue_get: ["GET /construction/issues/v1/projects/{projectId}/issues/{issueId}"],
-  issue_create: ["POST /construction/issues/v1/projects/{projectId}/issues"],
-  issue_update: ["PATCH /construction/issues/v1/projects/{projectId}/issues/{issueId}"],
-  issue_comment_add: ["POST /construction/issues/v1/projects/{projectId}/issues/{issueId}/comments"],
-  rfi_list: ["POST /construction/rfis/v3/projects/{projectId}/search:rfis"],
-  asset_list: ["GET /construction/assets/v2/projects/{projectId}/assets"],
-  submittal_list: ["GET /construction/submittals/v2/projects/{projectId}/items"],
-  checklist_list: ["GET /bim360/checklists/v1/containers/{projectId}/instances"],
-  issue_types: ["GET /construction/issues/v1/projects/{projectId}/issue-types"],
-  rfi_get: ["GET /construction/rfis/v3/projects/{projectId}/rfis/{rfiId}"],
-  asset_get: ["POST /construction/assets/v2/projects/{projectId}/assets:batch-get"],
-  submittal_get: ["GET /construction/submittals/v2/projects/{projectId}/items/{itemId}"],
-  checklist_get: ["GET /bim360/checklists/v1/containers/{projectId}/instances/{instanceId}"],
-  admin_account_list: ["GET /project/v1/hubs", "GET /construction/admin/v1/accounts/{accountId}/projects"],
-  admin_project_list: ["GET /construction/admin/v1/accounts/{accountId}/projects"],
-  admin_project_users: ["GET /construction/admin/v1/projects/{projectId}/users"],
-  admin_project_user_add: [
-    "GET /construction/admin/v1/projects/{projectId}/users",
-    "POST /construction/admin/v1/projects/{projectId}/users",
-  ],
-  webhook_list: ["GET /webhooks/v1/hooks"],
-  webhook_create: ["GET /webhooks/v1/hooks", "POST /webhooks/v1/systems/{system}/events/{event}/hooks"],
-  webhook_delete: [
-    "GET /webhooks/v1/hooks",
-    "DELETE /webhooks/v1/systems/{system}/events/{event}/hooks/{hook_id}",
-  ],
-  item_download: [
-    "GET /data/v1/projects/{project_id}/items/{item_id}/tip",
-    "GET /data/v1/projects/{project_id}/versions/{version_id}",
-    "GET /oss/v2/buckets/{bucketKey}/objects/{objectKey}/signeds3download",
-  ],
-  da_engine_list: ["GET /da/{region}/v3/engines"],
-  da_appbundle_list: ["GET /da/{region}/v3/appbundles"],
-  da_activity_list: ["GET /da/{region}/v3/activities"],
-  da_workitem_run: [
-    "POST /da/{region}/v3/workitems",
-    "GET /da/{region}/v3/workitems/{id}",
-    "GET /oss/v2/buckets/{bucketKey}/details",
-    "POST /oss/v2/buckets",
-    "GET /oss/v2/buckets/{bucketKey}/objects/{objectKey}/signeds3upload",
-    "POST /oss/v2/buckets/{bucketKey}/objects/{objectKey}/signed",
-    "GET /oss/v2/buckets/{bucketKey}/objects/{objectKey}/signeds3download",
-  ],
-  da_workitem_status: [
-    "GET /da/{region}/v3/workitems/{id}",
-    "GET /oss/v2/buckets/{bucketKey}/objects/{objectKey}/signeds3download",
-  ],
-  reality_create: ["POST /photo-to-3d/v1/photoscene"],
-  reality_upload: ["POST /photo-to-3d/v1/file"],
-  reality_process: ["POST /photo-to-3d/v1/photoscene/{id}"],
-  reality_status: ["GET /photo-to-3d/v1/photoscene/{id}/progress"],
-  reality_result: ["GET /photo-to-3d/v1/photoscene/{id}"],
-  translate_start: [
-    "POST /modelderivative/v2/designdata/job",
-    "GET /modelderivative/v2/designdata/{urn}/manifest",
-  ],
-  translate_status: ["GET /modelderivative/v2/designdata/{urn}/manifest"],
-  translate_manifest: ["GET /modelderivative/v2/designdata/{urn}/manifest"],
-  translate_properties: ["GET /modelderivative/v2/designdata/{urn}/metadata/{modelGuid}/properties"],
-};
+/** Where scopes are declared: the services and the tools. */
+const DECLARING = ["src/services", "src/mcp/tools", "src/mcp/tool_scopes.ts"];
 
-Deno.test("scope table: every tool's scopes are scopes of the operations it calls", () => {
-  for (const tool of ALL_TOOLS) {
-    if (tool.scopes.length === 0) continue; // auth tools and object_urn send no platform request
-    const ops = TOOL_OPERATIONS[tool.name];
-    if (!ops) {
-      // A tool not mapped yet: each scope must at least be one some operation of the table takes.
-      const known = new Set([...OPERATION_SCOPES.values()].flat());
-      assert.deepEqual(
-        tool.scopes.filter((s) => !known.has(s)),
-        [],
-        `${tool.name}: scopes no operation takes`,
-      );
-      continue;
+async function* sources(path: string): AsyncGenerator<[string, string]> {
+  const info = await Deno.stat(path);
+  if (info.isFile) {
+    yield [path, await Deno.readTextFile(path)];
+    return;
+  }
+  for await (const e of Deno.readDir(path)) {
+    if (e.isDirectory || e.name.endsWith(".ts")) yield* sources(`${path}/${e.name}`);
+  }
+}
+
+Deno.test("scope table: no service or tool spells a scope itself; they read the table's constants", async () => {
+  // A scope spelled as a string literal where a request or tool declares it, or a constant of one.
+  const spelled = [
+    /\bscopes?: \[?\s*["'`][a-z-]+:[a-z]+/,
+    /\bscope \?\? ["'`][a-z-]+:/,
+    /= ["'`](data|bucket|account|code|viewables|user-profile|user):[a-z]+/,
+  ];
+  const found: string[] = [];
+  let files = 0;
+  for (const root of DECLARING) {
+    for await (const [path, text] of sources(root)) {
+      files++;
+      text.split("\n").forEach((line, i) => {
+        if (spelled.some((r) => r.test(line))) found.push(`${path}:${i + 1}: ${line.trim()}`);
+      });
     }
-    const accepted = ops.flatMap((op) => {
-      const scopes = OPERATION_SCOPES.get(op);
-      assert.ok(scopes, `${tool.name}: ${op} is not in the table`);
+  }
+  assert.ok(files > 30, `only ${files} files read`);
+  assert.deepEqual(found, [], "scopes spelled outside src/aps/operation_scopes.ts");
+  // The planted case fails: the check reads a line as the services would write it.
+  assert.ok(spelled.some((r) => r.test(`    scope: "data:read",`)));
+});
+
+Deno.test("scope table: every tool declares the scopes of the operations it calls, read from the table", () => {
+  for (const tool of ALL_TOOLS) {
+    assert.ok(TOOL_OPERATIONS[tool.name], `${tool.name}: not mapped in src/mcp/tool_scopes.ts`);
+    assert.deepEqual([...tool.scopes], toolScopes(tool.name), tool.name);
+    const accepted = TOOL_OPERATIONS[tool.name].flatMap((op) => {
+      const key = typeof op === "string" ? op : op[0];
+      const scopes = OPERATION_SCOPES.get(key);
+      assert.ok(scopes, `${tool.name}: ${key} is not in the table`);
       return scopes;
     });
     const stray = tool.scopes.filter((s) => !accepted.includes(s));
     assert.deepEqual(stray, [], `${tool.name} declares scopes its operations do not take`);
   }
+  assert.deepEqual(
+    Object.keys(TOOL_OPERATIONS).filter((name) => !ALL_TOOLS.some((t) => t.name === name)),
+    [],
+    "every mapped tool exists",
+  );
 });

@@ -11,6 +11,7 @@ import { runAdminProjectUserAdd } from "../../ops/admin_users.ts";
 import { USER_LOGIN_HOW } from "../login.ts";
 import { listAnswer } from "../result.ts";
 import { type AnyTool, defineTool, limitInput, listOutput, READ } from "../tool.ts";
+import { toolScopes } from "../tool_scopes.ts";
 
 const NEEDS = `Acts as your user login (account:read to read, account:write to change): ${USER_LOGIN_HOW}`;
 const accountInput = z.string().min(1).describe(
@@ -37,7 +38,7 @@ const accountList = defineTool({
     z.looseObject({ id: z.string(), name: z.string(), platform: z.string(), hubId: z.string() }),
   ),
   annotations: READ,
-  scopes: ["account:read", "data:read"],
+  scopes: toolScopes("admin_account_list"),
   login: "user",
   run: async (args, ctx) =>
     upTo((await runAccountList({ limit: args.limit + 1 }, ctx)).map((a) => ({ ...a })), args.limit),
@@ -61,7 +62,7 @@ const projectList = defineTool({
   },
   output: listOutput(z.looseObject({ id: z.string(), name: z.string() })),
   annotations: READ,
-  scopes: ["account:read"],
+  scopes: toolScopes("admin_project_list"),
   login: "user",
   async run(args, ctx) {
     const rows = await runAdminProjectList({
@@ -83,7 +84,7 @@ const projectUsers = defineTool({
   input: { project_id: projectInput, region: regionInput, limit: limitInput("users") },
   output: listOutput(z.looseObject({ id: z.string(), email: z.string().optional() })),
   annotations: READ,
-  scopes: ["account:read"],
+  scopes: toolScopes("admin_project_users"),
   login: "user",
   async run(args, ctx) {
     const rows = await runAdminProjectUsers(
@@ -113,7 +114,7 @@ const projectUserAdd = defineTool({
   },
   output: { member: z.looseObject({ id: z.string(), email: z.string().optional() }) },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-  scopes: ["account:read", "account:write"],
+  scopes: toolScopes("admin_project_user_add"),
   login: "user",
   async run(args, ctx) {
     const member = await runAdminProjectUserAdd({

@@ -4,6 +4,7 @@ import { jwtUserId } from "../../aps/jwt.ts";
 import { runAuthStatus, runAuthTest } from "../../ops/auth.ts";
 import { USER_LOGIN_HOW, userLogin } from "../login.ts";
 import { type AnyTool, defineTool, type ToolContext } from "../tool.ts";
+import { toolScopes } from "../tool_scopes.ts";
 
 const NO_CREDENTIALS_HOW =
   "Set SVC_CLIENT_ID and SVC_CLIENT_SECRET (or APS_*) in the server's environment (the `env` of the assistant's " +
@@ -28,7 +29,7 @@ const authTest = defineTool({
     expires_at: z.string().describe("ISO 8601 time the token expires."),
   },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
-  scopes: [],
+  scopes: toolScopes("auth_test"),
   login: "app",
   async run(_args, ctx) {
     const { client_id_source: _, ...result } = await runAuthTest({}, ctx);
@@ -69,7 +70,7 @@ const authStatus = defineTool({
     how_to_log_in: z.array(z.string()),
   },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  scopes: [],
+  scopes: toolScopes("auth_status"),
   login: "none",
   async run(_args, ctx) {
     const status = await runAuthStatus({}, ctx);

@@ -12,6 +12,7 @@ import {
 import { confirmed, confirmInput, DESTROYS } from "./confirm.ts";
 import { listAnswer } from "../result.ts";
 import { type AnyTool, cursorInput, defineTool, limitInput, listOutput, READ } from "../tool.ts";
+import { toolScopes } from "../tool_scopes.ts";
 
 /** The `bucket_key` argument. */
 export const bucketKeyInput = z.string().describe(
@@ -52,7 +53,7 @@ const bucketList = defineTool({
   },
   output: listOutput(bucketItem),
   annotations: READ,
-  scopes: ["bucket:read"],
+  scopes: toolScopes("bucket_list"),
   login: "app",
   async run(args, ctx) {
     const page = await runBucketList(args, ctx);
@@ -74,7 +75,7 @@ const bucketCreate = defineTool({
   },
   output: bucketDetails,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-  scopes: ["bucket:create"],
+  scopes: toolScopes("bucket_create"),
   login: "app",
   async run(args, ctx) {
     const bucketKey = parseBucketKey(args.bucket_key);
@@ -89,7 +90,7 @@ const bucketGet = defineTool({
   input: { bucket_key: bucketKeyInput },
   output: bucketDetails,
   annotations: READ,
-  scopes: ["bucket:read"],
+  scopes: toolScopes("bucket_get"),
   login: "app",
   async run(args, ctx) {
     return await runBucketInfo({ bucketKey: parseBucketKey(args.bucket_key) }, ctx);
@@ -103,7 +104,7 @@ const bucketDelete = defineTool({
   input: { bucket_key: bucketKeyInput, confirm: confirmInput },
   output: { bucketKey: z.string(), deleted: z.boolean() },
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
-  scopes: ["bucket:delete"],
+  scopes: toolScopes("bucket_delete"),
   login: "app",
   async run(args, ctx) {
     const bucketKey = parseBucketKey(args.bucket_key);

@@ -11,6 +11,7 @@ import { runDaWorkItemGet, runDaWorkItemRun, type WorkItemWait } from "../../ops
 import { toolFile } from "../../ops/file_roots.ts";
 import { listAnswer } from "../result.ts";
 import { type AnyTool, defineTool, limitInput, listOutput, READ, type ToolContext } from "../tool.ts";
+import { toolScopes } from "../tool_scopes.ts";
 
 const APP = "Acts as the app (its own 2-legged login, scope code:all).";
 const WAIT_DEFAULT_S = 300;
@@ -24,7 +25,7 @@ function listTool(kind: DaListKind, name: string, what: string): AnyTool {
     input: { limit: limitInput(what) },
     output: listOutput(z.looseObject({ id: z.string() })),
     annotations: READ,
-    scopes: ["code:all"],
+    scopes: toolScopes(name),
     login: "app",
     async run(args, ctx) {
       const rows = await runDaList({ kind, limit: args.limit + 1 }, ctx);
@@ -118,7 +119,7 @@ const workItemRun = defineTool({
   },
   output: { workitem: workItem },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-  scopes: ["code:all", "bucket:create", "bucket:read", "data:read", "data:write"],
+  scopes: toolScopes("da_workitem_run"),
   login: "app",
   async run(args, ctx) {
     const places = async (given: Record<string, Place>, output: boolean) =>
@@ -147,7 +148,7 @@ const workItemStatus = defineTool({
   input: { id: z.string().min(1).describe("The work item id da_workitem_run answered."), ...waitInputs },
   output: { workitem: workItem },
   annotations: READ,
-  scopes: ["code:all", "data:read"],
+  scopes: toolScopes("da_workitem_status"),
   login: "app",
   run: async (args, ctx) => ({
     workitem: { ...await runDaWorkItemGet({ id: args.id, wait: waitOf({ ...args }, ctx) }, ctx) },

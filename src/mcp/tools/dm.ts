@@ -14,6 +14,7 @@ import {
 import { authInput, USER_LOGIN_HOW } from "../login.ts";
 import { listAnswer } from "../result.ts";
 import { type AnyTool, cursorInput, defineTool, limitInput, listOutput, READ } from "../tool.ts";
+import { toolScopes } from "../tool_scopes.ts";
 
 /** How the ids of data management look, for tool descriptions. */
 export const IDS =
@@ -96,16 +97,16 @@ async function dmAnswer(fetch: Promise<DmPage>) {
 }
 
 const common = { auth: authInput, limit: limitInput("entries"), cursor: cursorInput };
-/** What every data management tool shares: a list of resources, read-only, data:read, either login. */
+/** What every data management tool shares: a list of resources, read-only, either login. */
 const DM_LIST = {
   output: listOutput(resource),
   annotations: READ,
-  scopes: ["data:read"],
   login: "either",
 } as const;
 
 const hubList = defineTool({
   name: "hub_list",
+  scopes: toolScopes("hub_list"),
   title: "List hubs",
   description: `Lists the hubs (ACC/BIM 360 accounts, personal hubs) the login can see. ${IDS} ${LOGIN}`,
   input: common,
@@ -116,6 +117,7 @@ const hubList = defineTool({
 
 const projectList = defineTool({
   name: "project_list",
+  scopes: toolScopes("project_list"),
   title: "List projects of a hub",
   description: `Lists the projects of a hub. ${IDS} ${LOGIN}`,
   input: { hub_id: hubIdInput, ...common },
@@ -129,6 +131,7 @@ const projectList = defineTool({
 
 const folderList = defineTool({
   name: "folder_list",
+  scopes: toolScopes("folder_list"),
   title: "List folders and files",
   description:
     "Lists a project's top folders (give hub_id and no folder_id), or the contents of one folder (give folder_id): " +
@@ -170,6 +173,7 @@ const folderList = defineTool({
 
 const itemVersions = defineTool({
   name: "item_versions",
+  scopes: toolScopes("item_versions"),
   title: "List an item's versions",
   description:
     "Lists the versions of an item (a file), newest first, with version number, size, dates, and in related: " +

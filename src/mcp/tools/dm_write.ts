@@ -13,6 +13,7 @@ import { authInput } from "../login.ts";
 import { toolProgress } from "../progress.ts";
 import { type AnyTool, defineTool } from "../tool.ts";
 import { compact, IDS, projectIdInput, resource } from "./dm.ts";
+import { toolScopes } from "../tool_scopes.ts";
 
 const folderIdInput = z.string().min(1).describe(
   "Folder id, e.g. urn:adsk.wipprod:fs.folder:co.mgS-lb-BThaTdHnhiN_mbA (from folder_list).",
@@ -33,7 +34,7 @@ const folderCreate = defineTool({
   },
   output: { folder: resource },
   annotations: CREATES,
-  scopes: ["data:create"],
+  scopes: toolScopes("folder_create"),
   login: "either",
   async run(args, ctx) {
     const folder = await runFolderCreate({
@@ -67,7 +68,7 @@ const itemUpload = defineTool({
     newVersion: z.boolean().describe("True when the folder already held an item of that name."),
   },
   annotations: CREATES,
-  scopes: ["data:create"],
+  scopes: toolScopes("item_upload"),
   login: "either",
   async run(args, ctx) {
     const project = dmProjectId(args.project_id);
@@ -108,7 +109,7 @@ const itemDownload = defineTool({
     sha1: z.string(),
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
-  scopes: ["data:read"],
+  scopes: toolScopes("item_download"),
   login: "either",
   async run(args, ctx) {
     const project = dmProjectId(args.project_id);

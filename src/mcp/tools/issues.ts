@@ -12,6 +12,7 @@ import {
 import { USER_LOGIN_HOW } from "../login.ts";
 import { listAnswer } from "../result.ts";
 import { type AnyTool, camelKeys, cursorInput, defineTool, limitInput, listOutput, READ } from "../tool.ts";
+import { toolScopes } from "../tool_scopes.ts";
 
 const LOGIN =
   "Acts as your user login (data:read to read, data:write to change); the app's own login cannot. " +
@@ -77,7 +78,7 @@ const issueList = defineTool({
   },
   output: listOutput(issue),
   annotations: READ,
-  scopes: ["data:read"],
+  scopes: toolScopes("issue_list"),
   login: "user",
   async run(args, ctx) {
     const page = await runIssueListPage({
@@ -100,7 +101,7 @@ const issueGet = defineTool({
   // The record under `issue`: a top-level output object admits no field beyond those declared.
   output: { issue },
   annotations: READ,
-  scopes: ["data:read"],
+  scopes: toolScopes("issue_get"),
   login: "user",
   run: async (args, ctx) => ({
     issue: { ...await runIssueGet({ project: accId(args.project_id), issue: args.issue_id }, ctx) },
@@ -114,7 +115,7 @@ const issueCreate = defineTool({
   input: { project_id: projectInput, ...fields },
   output: { issue },
   annotations: WRITE,
-  scopes: ["data:write"],
+  scopes: toolScopes("issue_create"),
   login: "user",
   async run(args, ctx) {
     return {
@@ -133,7 +134,7 @@ const issueUpdate = defineTool({
   output: { issue, changed: z.array(z.string()).describe("The fields sent (empty: nothing differed).") },
   // It overwrites the fields it is given (a title, a status): an update, not an addition.
   annotations: { ...WRITE, destructiveHint: true, idempotentHint: true },
-  scopes: ["data:write"],
+  scopes: toolScopes("issue_update"),
   login: "user",
   async run(args, ctx) {
     const done = await runIssueUpdate(
@@ -156,7 +157,7 @@ const issueCommentAdd = defineTool({
     createdBy: z.string().optional(),
   },
   annotations: WRITE,
-  scopes: ["data:write"],
+  scopes: toolScopes("issue_comment_add"),
   login: "user",
   async run(args, ctx) {
     const c = await runIssueComment({

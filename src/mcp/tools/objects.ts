@@ -15,6 +15,7 @@ import { toolProgress } from "../progress.ts";
 import { listAnswer } from "../result.ts";
 import { type AnyTool, cursorInput, defineTool, limitInput, listOutput, READ } from "../tool.ts";
 import { bucketKeyInput } from "./buckets.ts";
+import { toolScopes } from "../tool_scopes.ts";
 
 const objectKeyInput = z.string().min(1).describe(
   "Object key (the object's name in the bucket), e.g. house.rvt or plans/level-1.dwg.",
@@ -45,7 +46,7 @@ const objectList = defineTool({
   },
   output: listOutput(objectItem),
   annotations: READ,
-  scopes: ["data:read"],
+  scopes: toolScopes("object_list"),
   login: "app",
   async run(args, ctx) {
     const page = await runObjectList({ ...args, bucketKey: parseBucketKey(args.bucket_key) }, ctx);
@@ -79,7 +80,7 @@ const objectUpload = defineTool({
     location: z.string().optional(),
   },
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
-  scopes: ["data:write", "data:create"],
+  scopes: toolScopes("object_upload"),
   login: "app",
   async run(args, ctx) {
     const bucketKey = parseBucketKey(args.bucket_key);
@@ -112,7 +113,7 @@ const objectDelete = defineTool({
   input: { bucket_key: bucketKeyInput, object_key: objectKeyInput, confirm: confirmInput },
   output: { bucketKey: z.string(), objectKey: z.string(), deleted: z.boolean() },
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
-  scopes: ["data:write"],
+  scopes: toolScopes("object_delete"),
   login: "app",
   async run(args, ctx) {
     const ids = { bucketKey: parseBucketKey(args.bucket_key), objectKey: parseObjectKey(args.object_key) };
@@ -141,7 +142,7 @@ const objectSignedUrl = defineTool({
     singleUse: z.boolean().optional(),
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-  scopes: ["data:write"],
+  scopes: toolScopes("object_signed_url"),
   login: "app",
   async run(args, ctx) {
     const res = await runObjectSignedUrl({
@@ -173,7 +174,7 @@ const objectUrn = defineTool({
     urn: z.string().describe(URN_TEXT),
   },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  scopes: [],
+  scopes: toolScopes("object_urn"),
   login: "none",
   run(args) {
     return Promise.resolve(

@@ -16,6 +16,7 @@ import {
   runRealityUpload,
 } from "../../ops/reality.ts";
 import { type AnyTool, defineTool, READ } from "../tool.ts";
+import { toolScopes } from "../tool_scopes.ts";
 
 const APP = "Acts as the app (its own 2-legged login: data:write to change, data:read to read).";
 const sceneIdInput = z.string().min(1).describe("The photosceneid reality_create answered.");
@@ -35,7 +36,7 @@ const create = defineTool({
   },
   output: { photosceneid: z.string(), name: z.string(), formats: z.array(z.string()), scenetype: z.string() },
   annotations: WRITES,
-  scopes: ["data:write"],
+  scopes: toolScopes("reality_create"),
   login: "app",
   run: async (args, ctx) => ({
     ...await runRealityCreate({ name: args.name, formats: args.formats, sceneType: args.scene_type }, ctx),
@@ -61,7 +62,7 @@ const upload = defineTool({
     summary: z.string(),
   },
   annotations: WRITES,
-  scopes: ["data:write"],
+  scopes: toolScopes("reality_upload"),
   login: "app",
   async run(args, ctx) {
     const sceneId = checkSceneId(args.scene_id);
@@ -84,7 +85,7 @@ const process = defineTool({
   input: { scene_id: sceneIdInput },
   output: { photosceneid: z.string(), processing: z.boolean() },
   annotations: WRITES,
-  scopes: ["data:write"],
+  scopes: toolScopes("reality_process"),
   login: "app",
   run: async (args, ctx) => ({ ...await runRealityProcess({ sceneId: checkSceneId(args.scene_id) }, ctx) }),
 });
@@ -108,7 +109,7 @@ const status = defineTool({
     done: z.boolean(),
   },
   annotations: READ,
-  scopes: ["data:read"],
+  scopes: toolScopes("reality_status"),
   login: "app",
   async run(args, ctx) {
     const s = await runRealityStatus({
@@ -142,7 +143,7 @@ const result = defineTool({
     sha1: z.string(),
   },
   annotations: { ...WRITES, openWorldHint: true },
-  scopes: ["data:read"],
+  scopes: toolScopes("reality_result"),
   login: "app",
   async run(args, ctx) {
     const sceneId = checkSceneId(args.scene_id);

@@ -12,6 +12,7 @@ import { RFI_KIND } from "../../ops/rfi.ts";
 import { SUBMITTAL_KIND } from "../../ops/submittal.ts";
 import { USER_LOGIN_HOW } from "../login.ts";
 import { type AnyTool, defineTool, READ } from "../tool.ts";
+import { toolScopes } from "../tool_scopes.ts";
 
 const NEEDS = `Needs your user login with data:read: ${USER_LOGIN_HOW}`;
 const projectIdInput = z.string().min(1).describe(
@@ -34,7 +35,7 @@ function getTool<R, F>(kind: RecordKind<R, F>, name: string, listedBy: string): 
       record: z.record(z.string(), z.unknown()).describe(`The ${kind.noun}, in the platform's fields.`),
     },
     annotations: READ,
-    scopes: ["data:read"],
+    scopes: toolScopes(name),
     login: "user",
     async run(args, ctx) {
       const record = await runRecordGet(kind, { project: accId(args.project_id), id: args.id }, ctx);
@@ -60,7 +61,7 @@ const issueTypes = defineTool({
     })),
   },
   annotations: READ,
-  scopes: ["data:read"],
+  scopes: toolScopes("issue_types"),
   login: "user",
   async run(args, ctx) {
     const types = await runIssueTypes({ project: accId(args.project_id) }, ctx);

@@ -22,6 +22,7 @@ import {
   READ,
   type ToolContext,
 } from "../tool.ts";
+import { toolScopes } from "../tool_scopes.ts";
 
 const NEEDS =
   `Needs your user login with data:read (these services refuse the app's own token): ${USER_LOGIN_HOW}`;
@@ -65,12 +66,12 @@ const common = { project_id: projectIdInput, limit: limitInput("records"), curso
 const LIST = {
   output: listOutput(record),
   annotations: READ,
-  scopes: ["data:read"],
   login: "user",
 } as const;
 
 const rfiList = defineTool({
   name: "rfi_list",
+  scopes: toolScopes("rfi_list"),
   title: "List RFIs",
   description:
     `Lists the RFIs (requests for information) of a construction-cloud project, oldest first. ${NEEDS}`,
@@ -89,6 +90,7 @@ const rfiList = defineTool({
 
 const assetList = defineTool({
   name: "asset_list",
+  scopes: toolScopes("asset_list"),
   title: "List assets",
   description:
     `Lists the assets (equipment) of a construction-cloud project with category and status ids. ${NEEDS}`,
@@ -103,6 +105,7 @@ const assetList = defineTool({
 
 const submittalList = defineTool({
   name: "submittal_list",
+  scopes: toolScopes("submittal_list"),
   title: "List submittal items",
   description:
     "Lists the submittal items of an ACC project; status is the workflow state (draft, sbc-1 waiting for " +
@@ -117,6 +120,7 @@ const submittalList = defineTool({
 
 const checklistList = defineTool({
   name: "checklist_list",
+  scopes: toolScopes("checklist_list"),
   title: "List checklists",
   description:
     "Lists the checklists of a project (status not_started, in_progress or completed) with their template. " +

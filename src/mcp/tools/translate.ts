@@ -14,6 +14,7 @@ import {
 } from "../../ops/translate.ts";
 import { listAnswer, MAX_RESULT_CHARS } from "../result.ts";
 import { type AnyTool, cursorInput, defineTool, limitInput, listOutput, READ } from "../tool.ts";
+import { toolScopes } from "../tool_scopes.ts";
 
 const urnInput = z.string().min(1).describe(
   "The design's URN: the base64 `urn` from object_list, object_upload or object_urn (e.g. dXJuOmFkc2sub2JqZWN0czpvcy5vYmplY3Q6...), " +
@@ -78,7 +79,7 @@ const translateStart = defineTool({
     formats: z.array(z.string()),
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-  scopes: ["data:read", "data:write"],
+  scopes: toolScopes("translate_start"),
   login: "app",
   async run(args, ctx) {
     const { urn, objectId } = parseUrn(args.urn);
@@ -124,7 +125,7 @@ const translateStatus = defineTool({
   },
   output: statusOutput,
   annotations: READ,
-  scopes: ["data:read"],
+  scopes: toolScopes("translate_status"),
   login: "app",
   async run(args, ctx) {
     const { urn, objectId } = parseUrn(args.urn);
@@ -165,7 +166,7 @@ const translateManifest = defineTool({
     truncated: z.boolean().optional(),
   },
   annotations: READ,
-  scopes: ["data:read"],
+  scopes: toolScopes("translate_manifest"),
   login: "app",
   async run(args, ctx) {
     const { urn, objectId } = parseUrn(args.urn);
@@ -223,7 +224,7 @@ const translateProperties = defineTool({
     ...listOutput(propertyItem),
   },
   annotations: READ,
-  scopes: ["data:read"],
+  scopes: toolScopes("translate_properties"),
   login: "app",
   async run(args, ctx) {
     const { urn } = parseUrn(args.urn);

@@ -14,6 +14,7 @@ import { runWebhookTest } from "../../ops/webhook_check.ts";
 import { listAnswer } from "../result.ts";
 import { type AnyTool, defineTool, limitInput, listOutput, READ } from "../tool.ts";
 import { confirmed, confirmInput, DESTROYS } from "./confirm.ts";
+import { toolScopes } from "../tool_scopes.ts";
 
 const APP = "Acts as the app (its own 2-legged login, scope data:read to read and data:write to change).";
 
@@ -47,7 +48,7 @@ const webhookEvents = defineTool({
     ),
   },
   annotations: { ...READ, openWorldHint: false },
-  scopes: [],
+  scopes: toolScopes("webhook_events"),
   login: "none",
   run: (args) => Promise.resolve({ events: runWebhookEvents({ system: args.system }) }),
 });
@@ -65,7 +66,7 @@ const webhookList = defineTool({
   },
   output: listOutput(hook),
   annotations: READ,
-  scopes: ["data:read"],
+  scopes: toolScopes("webhook_list"),
   login: "app",
   async run(args, ctx) {
     const rows = await runWebhookList({ ...args, limit: args.limit + 1 }, ctx);
@@ -97,7 +98,7 @@ const webhookCreate = defineTool({
   },
   output: { hook },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-  scopes: ["data:read", "data:write"],
+  scopes: toolScopes("webhook_create"),
   login: "app",
   async run(args, ctx) {
     const created = await runWebhookCreate({
@@ -125,7 +126,7 @@ const webhookDelete = defineTool({
   },
   output: { hookId: z.string(), system: z.string(), event: z.string(), deleted: z.boolean() },
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
-  scopes: ["data:read", "data:write"],
+  scopes: toolScopes("webhook_delete"),
   login: "app",
   async run(args, ctx) {
     checkHookRef({ hookId: args.hook_id, ...args });
@@ -156,7 +157,7 @@ const webhookTest = defineTool({
     detail: z.string().optional(),
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-  scopes: [],
+  scopes: toolScopes("webhook_test"),
   login: "none",
   run: async (args, ctx) => ({ ...await runWebhookTest({ url: args.url, event: args.event }, ctx) }),
 });
