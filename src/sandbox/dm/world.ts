@@ -30,7 +30,7 @@ export interface DmProject {
   extensionType: string;
   /** `extension.data.projectType` of ACC/BIM 360 projects. */
   projectType?: "ACC" | "BIM360";
-  /** The BIM 360 checklists container (`relationships.checklists`), where it is not the project's GUID. */
+  /** The BIM 360 checklists container (`relationships.checklists`) of an older BIM 360 project, where it is not its GUID. */
   checklistsContainerId?: string;
   rootFolderId: string;
   topFolderIds: string[];
@@ -381,7 +381,6 @@ export function seedWorld(): DmWorld {
       name: "Harbor Bridge",
       extensionType: bim,
       projectType: "BIM360",
-      // An older BIM 360 project: its checklists container is not its GUID.
       checklistsContainerId: guid("container/harbor/checklists"),
     },
     HARBOR,
