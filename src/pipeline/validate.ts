@@ -1,8 +1,10 @@
 /**
- * Loading and validating a pipeline file (YAML or JSON, one parser so positions work for both):
- * every problem in one pass, each with line, column and the offending line.
+ * Loading and validating a pipeline file (YAML or JSON, one tree with offsets so positions work for both):
+ * every problem in one pass, each with line, column and the offending line. Block-style files are read by
+ * a small line parser (block_yaml.ts); anything else by the `yaml` library.
  */
-import type { Node, Pair, Scalar, YAMLMap } from "yaml";
+import { parseBlockYaml } from "./block_yaml.ts";
+import { fromYaml, mapGet, type TreeMap, type TreeNode, type TreePair, type TreeScalar } from "./tree.ts";
 import { suggest } from "../core/suggest.ts";
 import { NAME_PATTERN, STEP_KEYS, TOP_LEVEL_KEYS } from "./schema.ts";
 import {
@@ -70,10 +72,12 @@ export async function validatePipelineText(
   const lineCounter = new yaml.LineCounter();
   lineCounter.addNewLine(0);
   for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) lineCounter.addNewLine(i + 1);
-  const lines = text.split(/\r?\n|\r/);
+  // Split only when a problem is shown: a line array of a 16 MiB file costs ~5x the file.
+  let lines: string[] | undefined;
   const problems: Problem[] = [];
   const report = (offset: number, length: number, message: string) => {
     const { line, col } = lineCounter.linePos(Math.max(0, Math.min(offset, text.length)));
+    lines ??= text.split(/\r?\n|\r/);
     const source = lines[line - 1] ?? "";
     problems.push({
       line,
@@ -89,6 +93,12 @@ export async function validatePipelineText(
     report(nul, 1, "the file contains a NUL byte: a pipeline is text (is this a binary file?)");
     return { problems };
   }
+  const lineOf = (offset: number) => lineCounter.linePos(offset).line;
+  const block = parseBlockYaml(text);
+  if (block !== undefined) {
+    const pipeline = checkPipeline({ text, report, opts, lineOf }, block);
+    return problems.length > 0 ? { problems: sorted() } : { pipeline, problems };
+  }
   // Parsed once: the syntax tree is checked for depth, then composed (as parseDocument would).
   const tokens = Array.from(new yaml.Parser().parse(text));
   const tooDeep = deepCollection(tokens, MAX_NESTING);
@@ -103,8 +113,7 @@ export async function validatePipelineText(
     }
     return { problems: sorted() };
   }
-  const lineOf = (offset: number) => lineCounter.linePos(offset).line;
-  const pipeline = checkPipeline({ yaml, text, report, opts, lineOf }, doc.contents);
+  const pipeline = checkPipeline({ text, report, opts, lineOf }, fromYaml(yaml, doc.contents));
   return problems.length > 0 ? { problems: sorted() } : { pipeline, problems };
 }
 
@@ -156,9 +165,8 @@ function composeDocument(yaml: Yaml, tokens: Iterable<unknown>, length: number) 
 
 type Report = (offset: number, length: number, message: string) => void;
 
-/** What the checks share: the parser module, the text and where problems go. */
+/** What the checks share: the text and where problems go. */
 interface Check {
-  yaml: Yaml;
   text: string;
   report: Report;
   opts: ValidateOptions;
@@ -166,16 +174,21 @@ interface Check {
   lineOf(offset: number): number;
 }
 
-function at(c: Check, node: Node | null | undefined, message: string): void {
-  const [start, end] = node?.range ?? [0, 1];
+function at(c: Check, node: TreeNode | null | undefined, message: string): void {
+  const { start, end } = node ?? { start: 0, end: 1 };
   c.report(start, end - start, message);
 }
 
-function keysOf(c: Check, map: YAMLMap, allowed: readonly string[], where: string): Map<string, Pair> {
-  const pairs = new Map<string, Pair>();
+function keysOf(
+  c: Check,
+  map: TreeMap,
+  allowed: readonly string[],
+  where: string,
+): Map<string, TreePair> {
+  const pairs = new Map<string, TreePair>();
   for (const pair of map.items) {
-    const keyNode = pair.key as Node;
-    const key = c.yaml.isScalar(keyNode) ? String(keyNode.value) : "";
+    const keyNode = pair.key;
+    const key = keyNode?.kind === "scalar" ? String(keyNode.value) : "";
     if (!allowed.includes(key)) {
       const guess = suggest(key, allowed);
       at(c, keyNode, `unknown key '${key}' ${where}${guess ? ` (did you mean '${guess}'?)` : ""}`);
@@ -184,11 +197,11 @@ function keysOf(c: Check, map: YAMLMap, allowed: readonly string[], where: strin
   return pairs;
 }
 
-function stringValue(c: Check, pair: Pair | undefined, what: string): string | undefined {
+function stringValue(c: Check, pair: TreePair | undefined, what: string): string | undefined {
   if (!pair) return undefined;
-  const v = pair.value as Node | null;
-  if (!c.yaml.isScalar(v) || typeof v.value !== "string") {
-    at(c, v ?? (pair.key as Node), `${what} must be a string`);
+  const v = pair.value;
+  if (v?.kind !== "scalar" || typeof v.value !== "string") {
+    at(c, v ?? pair.key, `${what} must be a string`);
     return undefined;
   }
   if (v.value.trim() === "") {
@@ -198,52 +211,52 @@ function stringValue(c: Check, pair: Pair | undefined, what: string): string | u
   return v.value;
 }
 
-function checkPipeline(c: Check, root: Node | null): Pipeline | undefined {
-  if (!c.yaml.isMap(root)) {
+function checkPipeline(c: Check, root: TreeNode | null): Pipeline | undefined {
+  if (root?.kind !== "map") {
     at(c, root, root ? "a pipeline file must be a mapping with `name` and `steps`" : "the file is empty");
     return undefined;
   }
   const top = keysOf(c, root, TOP_LEVEL_KEYS, "at the top level");
-  const version = top.get("version")?.value as Node | undefined;
-  if (version && !(c.yaml.isScalar(version) && version.value === 1)) at(c, version, "version must be 1");
+  const version = top.get("version")?.value;
+  if (version && !(version.kind === "scalar" && version.value === 1)) at(c, version, "version must be 1");
   if (top.has("$schema")) stringValue(c, top.get("$schema"), "$schema");
   const name = stringValue(c, top.get("name"), "name");
   if (!top.has("name")) at(c, root, "missing `name` (the pipeline's name)");
-  const variables = checkVariables(c, top.get("variables")?.value as Node | undefined);
+  const variables = checkVariables(c, top.get("variables")?.value);
   const stepsPair = top.get("steps");
   if (!stepsPair) {
     at(c, root, "missing `steps` (a list of steps)");
     return undefined;
   }
-  const stepsNode = stepsPair.value as Node | null;
-  if (!c.yaml.isSeq(stepsNode)) {
-    at(c, stepsNode ?? (stepsPair.key as Node), "`steps` must be a list of steps");
+  const stepsNode = stepsPair.value;
+  if (stepsNode?.kind !== "seq") {
+    at(c, stepsNode ?? stepsPair.key, "`steps` must be a list of steps");
     return undefined;
   }
   if (stepsNode.items.length === 0) at(c, stepsNode, "`steps` is empty");
   const names = [...Object.keys(variables), ...(c.opts.extraVariables ?? [])];
-  const steps = checkSteps(c, stepsNode.items as Node[]);
+  const steps = checkSteps(c, stepsNode.items);
   const ids = stepIds(steps.map((s) => s?.step.id));
   const known = { ids, vars: new Set(names), varNames: names };
   steps.forEach((s, i) => s && checkTemplates(c, s, i, known));
   return { name: name ?? "", variables, steps: steps.filter((s) => s !== undefined).map((s) => s.step) };
 }
 
-function checkVariables(c: Check, node: Node | null | undefined): Record<string, string> {
+function checkVariables(c: Check, node: TreeNode | null | undefined): Record<string, string> {
   const vars: Record<string, string> = {};
-  if (node === undefined || node === null || (c.yaml.isScalar(node) && node.value === null)) return vars;
-  if (!c.yaml.isMap(node)) {
+  if (node === undefined || node === null || (node.kind === "scalar" && node.value === null)) return vars;
+  if (node.kind !== "map") {
     at(c, node, "`variables` must be a mapping of names to values");
     return vars;
   }
   for (const pair of node.items) {
-    const key = pair.key as Scalar;
+    const key = pair.key as TreeScalar;
     const name = String(key.value);
     if (!NAME_PATTERN.test(name)) {
       at(c, key, `invalid variable name '${name}' (letters, digits, _ and -; not starting with a digit)`);
     }
-    const v = pair.value as Node | null;
-    if (!c.yaml.isScalar(v) || v.value === null || typeof v.value === "object") {
+    const v = pair.value;
+    if (v?.kind !== "scalar" || v.value === null || typeof v.value === "object") {
       at(c, v ?? key, `variable '${name}' must be a string, number or boolean`);
       continue;
     }
@@ -252,13 +265,13 @@ function checkVariables(c: Check, node: Node | null | undefined): Record<string,
   return vars;
 }
 
-type CheckedStep = { step: PipelineStep; node: YAMLMap };
+type CheckedStep = { step: PipelineStep; node: TreeMap };
 
-function checkSteps(c: Check, items: Node[]): (CheckedStep | undefined)[] {
+function checkSteps(c: Check, items: (TreeNode | null)[]): (CheckedStep | undefined)[] {
   const seenIds = new Map<string, number>();
   return items.map((node, i) => {
     const index = i + 1;
-    if (!c.yaml.isMap(node)) {
+    if (node?.kind !== "map") {
       at(c, node, `step ${index} must be a mapping with \`name\` and \`command\``);
       return undefined;
     }
@@ -266,7 +279,7 @@ function checkSteps(c: Check, items: Node[]): (CheckedStep | undefined)[] {
     const name = stringValue(c, keys.get("name"), `name of step ${index}`);
     if (!keys.has("name")) at(c, node, `step ${index} has no \`name\``);
     let id = stringValue(c, keys.get("id"), `id of step ${index}`);
-    const idNode = keys.get("id")?.value as Node | undefined;
+    const idNode = keys.get("id")?.value;
     if (id !== undefined && !NAME_PATTERN.test(id)) {
       at(c, idNode, `invalid step id '${id}' (letters, digits, _ and -; not starting with a digit)`);
       id = undefined;
@@ -274,24 +287,24 @@ function checkSteps(c: Check, items: Node[]): (CheckedStep | undefined)[] {
       at(c, idNode, `duplicate step id '${id}' (also step ${seenIds.get(id)})`);
       id = undefined;
     } else if (id !== undefined) seenIds.set(id, index);
-    const coe = keys.get("continue_on_error")?.value as Node | undefined;
-    if (coe !== undefined && !(c.yaml.isScalar(coe) && typeof coe.value === "boolean")) {
+    const coe = keys.get("continue_on_error")?.value;
+    if (coe !== undefined && !(coe?.kind === "scalar" && typeof coe.value === "boolean")) {
       at(c, coe, "continue_on_error must be true or false");
     }
     const command = keys.get("command");
     const shell = keys.get("shell");
     if (command && shell) {
-      at(c, shell.key as Node, `step ${index} has both \`command\` and \`shell\`: keep one`);
+      at(c, shell.key, `step ${index} has both \`command\` and \`shell\`: keep one`);
     } else if (!command && !shell) at(c, node, `step ${index} has no \`command\``);
     if (shell && !command && !c.opts.allowShell) {
-      at(c, shell.key as Node, "a `shell` step runs only with `pipeline run --allow-shell`");
+      at(c, shell.key, "a `shell` step runs only with `pipeline run --allow-shell`");
     }
     const step: PipelineStep = {
       index,
       name: name ?? `step ${index}`,
       id,
-      continueOnError: c.yaml.isScalar(coe) && coe.value === true,
-      line: c.lineOf(node.range?.[0] ?? 0),
+      continueOnError: coe?.kind === "scalar" && coe.value === true,
+      line: c.lineOf(node.start),
     };
     const commandText = stringValue(c, command, `command of step ${index}`);
     const shellText = command ? undefined : stringValue(c, shell, `shell of step ${index}`);
@@ -324,7 +337,7 @@ interface Known {
 function checkTemplates(c: Check, s: CheckedStep, i: number, known: Known): void {
   const { varNames } = known;
   const { step, node } = s;
-  const valueNode = node.get(step.command ? "command" : "shell", true) as Scalar | undefined;
+  const valueNode = mapGet(node, step.command ? "command" : "shell") as TreeScalar | undefined;
   const text = step.command?.text ?? step.shell?.text;
   if (text === undefined || !valueNode) return;
   const here = (p: TemplateProblem) => {
@@ -380,12 +393,12 @@ function checkTemplates(c: Check, s: CheckedStep, i: number, known: Known): void
 /** Maps an offset inside a scalar's value to the file (quotes, escapes and block scalars included). */
 function locate(
   text: string,
-  node: Scalar,
+  node: TreeScalar,
   value: string,
   offset: number,
   length: number,
 ): { offset: number; length: number } {
-  const [start, end] = node.range ?? [0, 0];
+  const { start, end } = node;
   const raw = text.slice(start, end);
   const whole = raw.indexOf(value);
   if (whole >= 0) return { offset: start + whole + offset, length };

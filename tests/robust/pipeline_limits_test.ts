@@ -75,3 +75,67 @@ Deno.test("a 17 MiB pipeline file (valid YAML) is refused by size", async () => 
   const r = await validate("huge.yaml", `name: x\nsteps:\n  - name: a\n    command: bucket list\n${filler}`);
   assertUsageError(r, /huge\.yaml is 17\.0 MiB: a pipeline file is at most 16 MiB$/);
 });
+
+/** Whether `/usr/bin/time` can measure a child's peak RSS here. */
+const TIMED = (() => {
+  try {
+    return Deno.build.os === "linux" && Deno.statSync("/usr/bin/time").isFile;
+  } catch {
+    return false;
+  }
+})();
+
+/** A flat pipeline of `steps` steps, the shape the size limit is measured with. */
+function flatPipeline(bytes: number): { text: string; steps: number } {
+  const parts = ["name: big\nsteps:\n"];
+  let size = parts[0].length;
+  let steps = 0;
+  while (size < bytes) {
+    const step = `  - name: s${steps}\n    id: s${steps}\n    command: bucket list --region US\n`;
+    parts.push(step);
+    size += step.length;
+    steps++;
+  }
+  return { text: parts.join(""), steps };
+}
+
+Deno.test({
+  name:
+    "item 7: a valid flat pipeline near 16 MiB validates in a process peaking under 1.4 GiB (2.5 GB before)",
+  ignore: !TIMED,
+  fn: async () => {
+    const home = await makeHome();
+    try {
+      const file = path.join(home.cwd, "flat.yaml");
+      const { text, steps } = flatPipeline(15.5 * 1024 * 1024);
+      await Deno.writeTextFile(file, text);
+      const r = await peakOf(["pipeline", "validate", file], cliEnv(home), home.cwd);
+      assert.equal(r.code, 0, r.stderr.slice(0, 500));
+      assert.match(r.stderr + r.stdout, new RegExp(`${steps} step`));
+      assert.ok(r.peakMiB > 0 && r.peakMiB < 1400, `peak RSS ${r.peakMiB.toFixed(0)} MiB`);
+    } finally {
+      await home.cleanup();
+    }
+  },
+});
+
+/** Runs diazo from source under `/usr/bin/time`: its exit code, output and peak RSS. */
+async function peakOf(args: string[], env: Record<string, string>, cwd: string) {
+  const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../..");
+  const argv = ["run", "-A", "--no-check", "--config", path.join(root, "deno.json")];
+  argv.push(path.join(root, "src/main.ts"), ...args);
+  const out = await new Deno.Command("/usr/bin/time", {
+    args: ["-f", "diazo-peak-kb %M", Deno.execPath(), ...argv],
+    env,
+    cwd,
+    clearEnv: true,
+  }).output();
+  const stderr = new TextDecoder().decode(out.stderr);
+  const kb = /diazo-peak-kb (\d+)/.exec(stderr)?.[1];
+  return {
+    code: out.code,
+    stdout: new TextDecoder().decode(out.stdout),
+    stderr: stderr.replace(/(?:Command exited[^\n]*\n)?diazo-peak-kb \d+\n?/, ""),
+    peakMiB: kb ? Number(kb) / 1024 : 0,
+  };
+}
