@@ -14,6 +14,7 @@ const MAX_DEPTH = 16;
 const OUTSIDE = new Error("outside the block subset");
 
 /** Characters that make the whole text leave the subset (tabs, CR, other controls, BOM, YAML line breaks). */
+// deno-lint-ignore no-control-regex
 const ODD_CHARS = /[\x00-\x09\x0b-\x1f\x7f-\x9f\ufeff\u2028\u2029]/;
 
 /** First characters of a value the subset leaves to the library (indicators, quotes handled apart). */
