@@ -47,6 +47,7 @@ export function parseBlockYaml(text: string): TreeNode | undefined {
   }
 }
 
+// long: one closure over the cursor (offset, pending line), its helpers read top to bottom
 function parser(text: string) {
   let pos = 0;
   let pending: Line | undefined;
