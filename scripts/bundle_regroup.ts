@@ -2,22 +2,22 @@
  * Regroups the split bundle's chunks (scripts/build.ts `bundle`) so that the fast start loads few
  * files. esbuild splits each module shared by a different set of dynamic imports into its own chunk:
  * `bucket list` loaded ~60 files one after another before its first request. Rollup re-chunks that
- * output with one manual chunk holding every module the hot path (src/cli/hot.ts) statically reaches,
- * so it loads ~7 files. Each chunk file is one module to rollup and lands in exactly one output file:
+ * output with manual chunks holding the modules the hot path (src/cli/hot.ts) statically reaches, so
+ * it loads ~8 files. Each chunk file is one module to rollup and lands in exactly one output file:
  * module identity (shared registries, error classes) is kept.
  */
 import path from "node:path";
 import { type GetModuleInfo, rollup } from "rollup";
 
-/** Source modules whose loaded code forms the hot path's group: the fast start's dynamic imports. */
-export const HOT_ROOTS = [
-  "src/cli/hot.ts",
-  "src/cli/io.ts",
-  "src/services/update_notice.ts",
-  "src/cli/hot_run.ts",
-  "src/cli/hot_actions.ts",
-  "src/ops/bucket.ts",
-] as const;
+/**
+ * The groups, each the source modules whose static imports it gathers (an earlier group keeps a shared
+ * module): what `--help` loads (cli/hot.ts and the modules main.ts loads with it), then what a hot
+ * command's run adds.
+ */
+export const HOT_GROUPS: readonly (readonly [string, readonly string[]])[] = [
+  ["hot", ["src/cli/hot.ts", "src/cli/io.ts", "src/services/update_notice.ts"]],
+  ["hot_run", ["src/cli/hot_run.ts", "src/cli/hot_actions.ts", "src/ops/bucket.ts"]],
+];
 
 /** The chunk files of `files` (name -> text) holding one of `roots`, by esbuild's `// src/...` marker. */
 export function rootFiles(files: ReadonlyMap<string, string>, roots: readonly string[]): string[] {
@@ -38,18 +38,20 @@ function staticClosure(start: Iterable<string>, info: GetModuleInfo): Set<string
 }
 
 /**
- * Rewrites the bundle in `dir` (entry `diazo.js`): the modules `roots` reach statically, except what
- * the entry itself imports statically (`--version` stays one small file), become one chunk.
+ * Rewrites the bundle in `dir` (entry `diazo.js`): the modules each group's roots reach statically,
+ * except what the entry itself imports (`--version` stays two small files), become one chunk per group.
  */
-export async function regroupBundle(dir: string, roots: readonly string[] = HOT_ROOTS): Promise<void> {
+export async function regroupBundle(
+  dir: string,
+  groups: readonly (readonly [string, readonly string[]])[] = HOT_GROUPS,
+): Promise<void> {
   const names = [...Deno.readDirSync(dir)].filter((e) => e.isFile && e.name.endsWith(".js")).map((e) =>
     e.name
   );
   const files = new Map(names.map((n) => [path.join(dir, n), Deno.readTextFileSync(path.join(dir, n))]));
   // A renamed or moved root would leave the hot path split again without a word: an error instead.
-  const missing = roots.filter((r) => rootFiles(files, [r]).length === 0);
+  const missing = groups.flatMap(([, roots]) => roots).filter((r) => rootFiles(files, [r]).length === 0);
   if (missing.length) throw new Error(`bundle regroup: no chunk holds ${missing.join(", ")}`);
-  const rootChunks = rootFiles(files, roots);
   const entry = path.join(dir, "diazo.js");
   const out = await Deno.makeTempDir({ prefix: "diazo-bundle-" });
   try {
@@ -60,18 +62,26 @@ export async function regroupBundle(dir: string, roots: readonly string[] = HOT_
       treeshake: false,
       onwarn: () => {},
     });
-    let group: Set<string> | undefined;
+    let base: Set<string> | undefined;
+    const groupOf = new Map<string, string>();
     await build.write({
       dir: out,
       format: "es",
       entryFileNames: "diazo.js",
       chunkFileNames: "[name]-[hash].js",
       manualChunks(id, { getModuleInfo }) {
-        if (!group) {
-          const base = staticClosure([entry], getModuleInfo);
-          group = new Set([...staticClosure(rootChunks, getModuleInfo)].filter((m) => !base.has(m)));
+        if (!base) {
+          base = staticClosure([entry], getModuleInfo);
+          for (const [name, roots] of groups) {
+            for (const m of staticClosure(rootFiles(files, roots), getModuleInfo)) {
+              if (!base.has(m) && !groupOf.has(m)) groupOf.set(m, name);
+            }
+          }
         }
-        return group.has(id) ? "hot" : undefined;
+        // The entry's own imports get a chunk of their own: left to rollup, they join the hot chunk
+        // (it merges small side-effect-free chunks), which `--version` would then load whole.
+        if (id !== entry && base.has(id)) return "start";
+        return groupOf.get(id);
       },
     });
     await build.close();

@@ -54,10 +54,10 @@ Deno.test("regroupBundle puts the hot path's chunks in one file and keeps each m
     const before = await run(entry);
     assert.equal(before, "1.0 helped hot\n");
     await assert.rejects(
-      regroupBundle(dir, ["src/cli/hot.ts", "src/cli/gone.ts"]),
+      regroupBundle(dir, [["hot", ["src/cli/hot.ts", "src/cli/gone.ts"]]]),
       /no chunk holds src\/cli\/gone.ts/,
     );
-    await regroupBundle(dir, ["src/cli/hot.ts"]);
+    await regroupBundle(dir, [["hot", ["src/cli/hot.ts"]]]);
     assert.equal(await run(entry), before);
     const texts = [...Deno.readDirSync(dir)].map((e) => Deno.readTextFileSync(path.join(dir, e.name)));
     const holding = (marker: string) => texts.filter((t) => t.includes(`// ${marker}\n`)).length;
