@@ -1,4 +1,7 @@
-/** Pipeline validation benchmark (issue 14): 20,000 and 200,000 steps, printed; linear means ~10x. */
+/**
+ * Pipeline validation benchmark: 20,000 and 200,000 steps, printed (linear means ~10x), and a flat file
+ * at the 16 MiB size limit with the process's resident memory before and after (src/pipeline/block_yaml.ts).
+ */
 import { validatePipelineText } from "../../src/pipeline/validate.ts";
 import { commandTree } from "../../src/cli/describe.ts";
 import type { Io } from "../../src/cli/io.ts";
@@ -17,17 +20,25 @@ function pipelineText(steps: number): string {
   return lines.join("\n") + "\n";
 }
 
-/** Validates pipelines of 20k and 200k steps and prints the time of each. */
+/** Validates pipelines of 20k and 200k steps and one near 16 MiB, printing the time (and memory) of each. */
 export async function benchPipeline(): Promise<void> {
   const tree = await commandTree(quiet);
   console.log("pipeline validate (ms)");
-  for (const steps of [20_000, 200_000]) {
+  for (const steps of [20_000, 200_000, 235_000]) {
+    const rssBefore = Deno.memoryUsage().rss;
     const text = pipelineText(steps);
     const t0 = performance.now();
     const { problems } = await validatePipelineText(text, { allowShell: false, tree });
     const ms = Math.round(performance.now() - t0);
     console.log(
-      `  ${steps} steps (${(text.length / 1e6).toFixed(1)} MB): ${ms} ms, ${problems.length} problems`,
+      `  ${steps} steps (${
+        (text.length / 2 ** 20).toFixed(1)
+      } MiB): ${ms} ms, ${problems.length} problems, ` +
+        `RSS ${mib(rssBefore)} -> ${mib(Deno.memoryUsage().rss)} MiB`,
     );
   }
+}
+
+function mib(bytes: number): number {
+  return Math.round(bytes / 2 ** 20);
 }
