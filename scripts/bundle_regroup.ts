@@ -11,12 +11,15 @@ import { type GetModuleInfo, rollup } from "rollup";
 
 /**
  * The groups, each the source modules whose static imports it gathers (an earlier group keeps a shared
- * module): what `--help` loads (cli/hot.ts and the modules main.ts loads with it), then what a hot
- * command's run adds.
+ * module): what `--help` loads (cli/hot.ts and the modules main.ts loads with it), what a hot
+ * command's run adds, then each other hot command's own verb.
  */
 export const HOT_GROUPS: readonly (readonly [string, readonly string[]])[] = [
   ["hot", ["src/cli/hot.ts", "src/cli/io.ts", "src/services/update_notice.ts"]],
   ["hot_run", ["src/cli/hot_run.ts", "src/cli/hot_actions.ts", "src/ops/bucket.ts"]],
+  ["object_list", ["src/ops/object.ts"]],
+  ["object_download", ["src/ops/object_download.ts"]],
+  ["auth_status", ["src/ops/auth.ts", "src/cli/auth_status_text.ts"]],
 ];
 
 /** The chunk files of `files` (name -> text) holding one of `roots`, by esbuild's `// src/...` marker. */
