@@ -5,7 +5,7 @@
 import { type ConfigFile, resolve, type Resolved } from "../config/config.ts";
 import { loadConfig, loadDotenv, saveConfig } from "../config/store.ts";
 import { usageError } from "../core/errors.ts";
-import { applyQuery, type OutputFormat, render } from "../core/output.ts";
+import { applyQuery, batched, jsonPieces, type OutputFormat, render } from "../core/output.ts";
 import { knownSecrets, redact } from "../core/redact.ts";
 import { visible } from "../core/sanitize.ts";
 import { configDirFor, stateDirFor } from "../platform/dirs.ts";
@@ -100,6 +100,8 @@ export interface EmitOptions {
   failures?: readonly string[];
   /** What an empty list holds, for the terminal's "No … found" line (default: from the command's name). */
   noun?: string;
+  /** A record's key holding a long list: json output writes it item by item, never as one string. */
+  longList?: string;
 }
 
 /** Mutable per-run state shared by the contexts of one run. */
@@ -255,6 +257,10 @@ async function emitResult(ctx: Ctx, state: RunState, value: unknown, opts: EmitO
       return;
     }
     for (const line of [opts.action, ...opts.failures ?? []]) ctx.info(line);
+  }
+  if (format === "json" && !flags.query && opts.longList !== undefined) {
+    for (const chunk of batched(jsonPieces(value, opts.longList))) io.stdout.write(chunk);
+    return;
   }
   const shown = flags.query ? await applyQuery(value, flags.query) : value;
   if (format === "table" && io.stdout.isTerminal && Array.isArray(shown) && shown.length === 0) {

@@ -97,7 +97,7 @@ async function validateAction(ctx: Ctx, file: string, opts: LoadOptions): Promis
     if (await isReportFormat(ctx)) await ctx.emit(checked.record);
     throw checked.error;
   }
-  await ctx.emit(checked.record, { columns: ["file", "valid", "name"] });
+  await ctx.emit(checked.record, { columns: ["file", "valid", "name"], longList: "steps" });
 }
 
 /** Registers the pipeline family. */

@@ -76,6 +76,41 @@ export async function applyQuery(value: unknown, expression: string): Promise<un
   }
 }
 
+/**
+ * `JSON.stringify(record, null, 2) + "\n"` (the json format) in pieces, the list under `key` one item at a time: a
+ * 16 MiB pipeline's steps as one string (and its bytes) cost ~100 MB at once.
+ */
+export function* jsonPieces(record: unknown, key: string): Generator<string> {
+  const list = isPlainObject(record) ? record[key] : undefined;
+  if (!isPlainObject(record) || !Array.isArray(list) || list.length === 0) {
+    yield JSON.stringify(record ?? null, null, 2) + "\n";
+    return;
+  }
+  const marker = JSON.stringify("\0list\0");
+  const whole = JSON.stringify({ ...record, [key]: "\0list\0" }, null, 2);
+  const at = whole.indexOf(marker);
+  yield whole.slice(0, at) + "[\n";
+  for (let i = 0; i < list.length; i++) {
+    // Strings in JSON hold no raw line breaks: every "\n" here is the layout's.
+    const item = (JSON.stringify(list[i] ?? null, null, 2) ?? "null").replaceAll("\n", "\n    ");
+    yield (i > 0 ? ",\n    " : "    ") + item;
+  }
+  yield "\n  ]" + whole.slice(at + marker.length) + "\n";
+}
+
+/** Joins small pieces into chunks of about 64 KiB (one write each). */
+export function* batched(pieces: Iterable<string>, size = 65536): Generator<string> {
+  let chunk = "";
+  for (const piece of pieces) {
+    chunk += piece;
+    if (chunk.length >= size) {
+      yield chunk;
+      chunk = "";
+    }
+  }
+  if (chunk !== "") yield chunk;
+}
+
 /** Renders a value in the chosen format; the text ends with a newline unless it is empty. */
 export async function render(value: unknown, opts: RenderOptions): Promise<string> {
   switch (opts.format) {

@@ -51,6 +51,8 @@ export function parseBlockYaml(text: string): TreeNode | undefined {
 function parser(text: string) {
   let pos = 0;
   let pending: Line | undefined;
+  // Keys repeat on every step: one string each, not one per line (a 16 MiB file has ~700k keys).
+  const keys = new Map<string, string>();
 
   /** The next line with content (comments and blank lines skipped), not consumed. */
   function peek(): Line | undefined {
@@ -124,6 +126,7 @@ function parser(text: string) {
       const key = scalar(line.start, colon);
       if (typeof key.value !== "string" || seen.has(key.value)) throw OUTSIDE;
       seen.add(key.value);
+      key.value = keys.get(key.value) ?? (keys.set(key.value, key.value), key.value);
       let i = colon + 1;
       while (i < line.end && text.charCodeAt(i) === 32) i++;
       let value: TreeNode;
@@ -141,6 +144,8 @@ function parser(text: string) {
       items.push({ key, value });
       node.end = value.end;
     }
+    // An array grown by push keeps room for 17; a step's three pairs need three.
+    node.items = items.slice();
     return node;
   }
 

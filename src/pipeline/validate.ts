@@ -4,7 +4,7 @@
  * a small line parser (block_yaml.ts); anything else by the `yaml` library.
  */
 import { parseBlockYaml } from "./block_yaml.ts";
-import { fromYaml, mapGet, type TreeMap, type TreeNode, type TreePair, type TreeScalar } from "./tree.ts";
+import { fromYaml, type TreeMap, type TreeNode, type TreePair, type TreeScalar } from "./tree.ts";
 import { suggest } from "../core/suggest.ts";
 import { NAME_PATTERN, STEP_KEYS, TOP_LEVEL_KEYS } from "./schema.ts";
 import {
@@ -59,6 +59,11 @@ export interface ValidateOptions {
   extraVariables?: readonly string[];
   /** The aliases and plugins a step's command word may name. */
   extensions?: StepExtensions;
+  /**
+   * Check only: keep no command words or template parts in the steps (what `pipeline validate` prints
+   * is the steps' names and texts; a run needs the rest). Keeps a 16 MiB file's result small.
+   */
+  checkOnly?: boolean;
 }
 
 type Yaml = typeof import("yaml");
@@ -236,6 +241,8 @@ function checkPipeline(c: Check, root: TreeNode | null): Pipeline | undefined {
   if (stepsNode.items.length === 0) at(c, stepsNode, "`steps` is empty");
   const names = [...Object.keys(variables), ...(c.opts.extraVariables ?? [])];
   const steps = checkSteps(c, stepsNode.items);
+  // The steps keep only their command's node from here: the rest of the tree can go.
+  stepsNode.items = [];
   const ids = stepIds(steps.map((s) => s?.step.id));
   const known = { ids, vars: new Set(names), varNames: names };
   steps.forEach((s, i) => s && checkTemplates(c, s, i, known));
@@ -265,7 +272,8 @@ function checkVariables(c: Check, node: TreeNode | null | undefined): Record<str
   return vars;
 }
 
-type CheckedStep = { step: PipelineStep; node: TreeMap };
+/** A step and the node of its command (or shell) text, for placing its problems. */
+type CheckedStep = { step: PipelineStep; value: TreeScalar | undefined };
 
 function checkSteps(c: Check, items: (TreeNode | null)[]): (CheckedStep | undefined)[] {
   const seenIds = new Map<string, number>();
@@ -310,7 +318,8 @@ function checkSteps(c: Check, items: (TreeNode | null)[]): (CheckedStep | undefi
     const shellText = command ? undefined : stringValue(c, shell, `shell of step ${index}`);
     if (commandText !== undefined) step.command = { text: commandText, words: [], path: [] };
     if (shellText !== undefined) step.shell = { text: shellText, parts: [] };
-    return { step, node };
+    const value = (command ?? shell)?.value;
+    return { step, value: value?.kind === "scalar" ? value : undefined };
   });
 }
 
@@ -336,8 +345,7 @@ interface Known {
 /** Checks a step's expressions and, for a command step, its command line. */
 function checkTemplates(c: Check, s: CheckedStep, i: number, known: Known): void {
   const { varNames } = known;
-  const { step, node } = s;
-  const valueNode = mapGet(node, step.command ? "command" : "shell") as TreeScalar | undefined;
+  const { step, value: valueNode } = s;
   const text = step.command?.text ?? step.shell?.text;
   if (text === undefined || !valueNode) return;
   const here = (p: TemplateProblem) => {
@@ -375,7 +383,7 @@ function checkTemplates(c: Check, s: CheckedStep, i: number, known: Known): void
     }
   }
   if (step.shell) {
-    step.shell.parts = parts;
+    if (!c.opts.checkOnly) step.shell.parts = parts;
     return;
   }
   let words: TemplateWord[];
@@ -387,7 +395,7 @@ function checkTemplates(c: Check, s: CheckedStep, i: number, known: Known): void
   }
   const check = checkCommandWords(words, c.opts.tree, c.opts.extensions);
   check.problems.forEach(here);
-  step.command = { text, words, path: check.path };
+  if (!c.opts.checkOnly) step.command = { text, words, path: check.path };
 }
 
 /** Maps an offset inside a scalar's value to the file (quotes, escapes and block scalars included). */

@@ -49,7 +49,7 @@ interface Loaded {
   overrides: Record<string, string>;
 }
 
-async function load(opts: PipelineFileOptions, deps: PipelineDeps): Promise<Loaded> {
+async function load(opts: PipelineFileOptions, deps: PipelineDeps, checkOnly = false): Promise<Loaded> {
   const overrides = parseVarFlags(opts.vars ?? []);
   const [tree, extensions] = await Promise.all([deps.tree(), deps.extensions()]);
   const { pipeline, problems } = await loadPipeline(opts.file, deps.cwd, {
@@ -57,6 +57,7 @@ async function load(opts: PipelineFileOptions, deps: PipelineDeps): Promise<Load
     extensions,
     allowShell: opts.allowShell === true,
     extraVariables: Object.keys(overrides),
+    checkOnly,
   });
   for (const p of problems) deps.problem(formatProblem(opts.file, p));
   return { pipeline, problems, overrides };
@@ -80,7 +81,7 @@ export async function runPipelineValidate(
   deps: PipelineDeps,
 ): Promise<ValidateResult> {
   const { file } = opts;
-  const { pipeline, problems } = await load(opts, deps);
+  const { pipeline, problems } = await load(opts, deps, true);
   if (!pipeline) {
     const shown = problems.map(({ line, column, message, source }) => ({ line, column, message, source }));
     return {

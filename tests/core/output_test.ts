@@ -1,5 +1,13 @@
 import assert from "node:assert/strict";
-import { applyQuery, chooseFormat, compileQuery, render, renderCsv } from "../../src/core/output.ts";
+import {
+  applyQuery,
+  batched,
+  chooseFormat,
+  compileQuery,
+  jsonPieces,
+  render,
+  renderCsv,
+} from "../../src/core/output.ts";
 import { DiazoError } from "../../src/core/errors.ts";
 
 const rows = [{ bucketKey: "a", policyKey: "transient", n: 1 }, {
@@ -57,4 +65,28 @@ Deno.test("query: the AWS CLI's legacy literal (`persistent` as a string) beside
     () => compileQuery("[?a==`x"),
     (e: unknown) => e instanceof DiazoError && e.exitCode === 2,
   );
+});
+
+Deno.test("item 7: jsonPieces joins to exactly the json format's text, the long list item by item", () => {
+  const records: unknown[] = [
+    {
+      file: "a.yaml",
+      valid: true,
+      name: "n",
+      steps: [{ index: 1, name: "s", id: undefined, x: [1, { y: "a\nb" }] }],
+    },
+    { file: "b", steps: [1, null, "t", [], {}], after: { z: 1 } },
+    { steps: [] },
+    { other: 1 },
+    [1, 2],
+    "text",
+    null,
+  ];
+  for (const record of records) {
+    const pieces = [...jsonPieces(record, "steps")];
+    assert.equal(pieces.join(""), JSON.stringify(record, null, 2) + "\n");
+    assert.equal([...batched(pieces, 8)].join(""), pieces.join(""));
+  }
+  const long = { steps: Array.from({ length: 1000 }, (_, i) => ({ index: i })) };
+  assert.ok([...jsonPieces(long, "steps")].length > 1000);
 });
