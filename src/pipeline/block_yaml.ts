@@ -31,11 +31,17 @@ interface Line {
   end: number;
 }
 
+/**
+ * Takes each item of the top-level `steps` list as soon as it is read; what it returns (null: nothing)
+ * is kept in its place, so a long list's items need not all be in memory at once.
+ */
+export type StepHook = (item: TreeNode, index: number) => TreeNode | null;
+
 /** Parses `text` as the block subset; undefined when the text is outside it (parse it with `yaml`). */
-export function parseBlockYaml(text: string): TreeNode | undefined {
+export function parseBlockYaml(text: string, onStep?: StepHook): TreeNode | undefined {
   if (ODD_CHARS.test(text)) return undefined;
   try {
-    const p = parser(text);
+    const p = parser(text, onStep);
     const first = p.peek();
     if (!first || first.indent !== 0) return undefined;
     const root = p.block(first, 1);
@@ -48,7 +54,7 @@ export function parseBlockYaml(text: string): TreeNode | undefined {
 }
 
 // long: one closure over the cursor (offset, pending line), its helpers read top to bottom
-function parser(text: string) {
+function parser(text: string, onStep?: StepHook) {
   let pos = 0;
   let pending: Line | undefined;
   // Keys repeat on every step: one string each, not one per line (a 16 MiB file has ~700k keys).
@@ -80,9 +86,9 @@ function parser(text: string) {
   }
 
   /** A mapping or a list starting at `line`. */
-  function block(line: Line, depth: number): TreeMap | TreeSeq {
+  function block(line: Line, depth: number, hook?: StepHook): TreeMap | TreeSeq {
     if (depth > MAX_DEPTH) throw OUTSIDE;
-    return isItem(line) ? seq(line.indent, depth) : map(line.indent, depth);
+    return isItem(line) ? seq(line.indent, depth, hook) : map(line.indent, depth);
   }
 
   function isItem(line: Line): boolean {
@@ -90,7 +96,7 @@ function parser(text: string) {
       (line.start + 1 === line.end || text.charCodeAt(line.start + 1) === 32);
   }
 
-  function seq(indent: number, depth: number): TreeSeq {
+  function seq(indent: number, depth: number, hook?: StepHook): TreeSeq {
     const items: (TreeNode | null)[] = [];
     const node: TreeSeq = { kind: "seq", items, start: peek()!.start, end: 0 };
     for (let line = peek(); line && line.indent === indent && isItem(line); line = peek()) {
@@ -103,12 +109,12 @@ function parser(text: string) {
       if (keyEnd(inner) >= 0) {
         pending = inner;
         const item = map(inner.indent, depth + 1);
-        items.push(item);
+        items.push(hook ? hook(item, items.length) : item);
         node.end = item.end;
       } else {
         const item = scalar(i, line.end);
         consume(line);
-        items.push(item);
+        items.push(hook ? hook(item, items.length) : item);
         node.end = item.end;
       }
     }
@@ -138,7 +144,8 @@ function parser(text: string) {
         const next = peek();
         // `key:` then a list at the key's own column is YAML too (`steps:\n- name: a`).
         if (next && (next.indent > indent || (next.indent === indent && isItem(next)))) {
-          value = block(next, depth + 1);
+          // The root mapping is the only one at depth 1: its `steps` list goes item by item to the hook.
+          value = block(next, depth + 1, depth === 1 && key.value === "steps" ? onStep : undefined);
         } else throw OUTSIDE; // an empty value: its place is the library's to say
       }
       items.push({ key, value });

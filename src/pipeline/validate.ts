@@ -99,11 +99,19 @@ export async function validatePipelineText(
     return { problems };
   }
   const lineOf = (offset: number) => lineCounter.linePos(offset).line;
-  const block = parseBlockYaml(text);
+  const c: Check = { text, report, opts, lineOf };
+  // Steps are checked as the block parser reads them, so their trees never all exist at once.
+  const checked: (CheckedStep | undefined)[] = [];
+  const checkStep = stepChecker(c);
+  const block = parseBlockYaml(text, (item, i) => {
+    checked.push(checkStep(item, i));
+    return null;
+  });
   if (block !== undefined) {
-    const pipeline = checkPipeline({ text, report, opts, lineOf }, block);
+    const pipeline = checkPipeline(c, block, checked);
     return problems.length > 0 ? { problems: sorted() } : { pipeline, problems };
   }
+  problems.length = 0; // what the steps' checks found is found again below, in the library's tree
   // Parsed once: the syntax tree is checked for depth, then composed (as parseDocument would).
   const tokens = Array.from(new yaml.Parser().parse(text));
   const tooDeep = deepCollection(tokens, MAX_NESTING);
@@ -118,7 +126,7 @@ export async function validatePipelineText(
     }
     return { problems: sorted() };
   }
-  const pipeline = checkPipeline({ text, report, opts, lineOf }, fromYaml(yaml, doc.contents));
+  const pipeline = checkPipeline(c, fromYaml(yaml, doc.contents));
   return problems.length > 0 ? { problems: sorted() } : { pipeline, problems };
 }
 
@@ -216,7 +224,12 @@ function stringValue(c: Check, pair: TreePair | undefined, what: string): string
   return v.value;
 }
 
-function checkPipeline(c: Check, root: TreeNode | null): Pipeline | undefined {
+/** Checks the whole file; `checked` holds its steps when the block parser checked them as it read. */
+function checkPipeline(
+  c: Check,
+  root: TreeNode | null,
+  checked?: (CheckedStep | undefined)[],
+): Pipeline | undefined {
   if (root?.kind !== "map") {
     at(c, root, root ? "a pipeline file must be a mapping with `name` and `steps`" : "the file is empty");
     return undefined;
@@ -240,7 +253,7 @@ function checkPipeline(c: Check, root: TreeNode | null): Pipeline | undefined {
   }
   if (stepsNode.items.length === 0) at(c, stepsNode, "`steps` is empty");
   const names = [...Object.keys(variables), ...(c.opts.extraVariables ?? [])];
-  const steps = checkSteps(c, stepsNode.items);
+  const steps = checked ?? stepsNode.items.map(stepChecker(c));
   // The steps keep only their command's node from here: the rest of the tree can go.
   stepsNode.items = [];
   const ids = stepIds(steps.map((s) => s?.step.id));
@@ -275,9 +288,10 @@ function checkVariables(c: Check, node: TreeNode | null | undefined): Record<str
 /** A step and the node of its command (or shell) text, for placing its problems. */
 type CheckedStep = { step: PipelineStep; value: TreeScalar | undefined };
 
-function checkSteps(c: Check, items: (TreeNode | null)[]): (CheckedStep | undefined)[] {
+/** Checks steps one at a time, in order (the ids seen so far are kept for duplicates). */
+function stepChecker(c: Check): (node: TreeNode | null, i: number) => CheckedStep | undefined {
   const seenIds = new Map<string, number>();
-  return items.map((node, i) => {
+  return (node, i) => {
     const index = i + 1;
     if (node?.kind !== "map") {
       at(c, node, `step ${index} must be a mapping with \`name\` and \`command\``);
@@ -320,7 +334,7 @@ function checkSteps(c: Check, items: (TreeNode | null)[]): (CheckedStep | undefi
     if (shellText !== undefined) step.shell = { text: shellText, parts: [] };
     const value = (command ?? shell)?.value;
     return { step, value: value?.kind === "scalar" ? value : undefined };
-  });
+  };
 }
 
 /** Step ids by name (the first step of each) and in order, so that a reference is found in constant time. */

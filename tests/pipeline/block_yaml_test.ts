@@ -6,6 +6,8 @@ import assert from "node:assert/strict";
 import * as yaml from "yaml";
 import { parseBlockYaml } from "../../src/pipeline/block_yaml.ts";
 import { fromYaml, type TreeNode } from "../../src/pipeline/tree.ts";
+import { validatePipelineText } from "../../src/pipeline/validate.ts";
+import { TREE } from "./pipeline_tree.ts";
 
 function library(text: string): TreeNode | null {
   const doc = yaml.parseDocument(text, { uniqueKeys: true });
@@ -69,4 +71,18 @@ Deno.test("item 7: the block parser gives the yaml library's values and places o
 
 Deno.test("item 7: text outside the block subset is left to the yaml library", () => {
   for (const text of OUTSIDE) assert.equal(parseBlockYaml(text), undefined, JSON.stringify(text));
+});
+
+Deno.test("item 7: steps checked while the block parser reads are reported once when the library takes over", async () => {
+  const steps = "steps:\n  - name: a\n    comand: bucket list\n  - name: b\n    command: bucket list\n";
+  const block = await validatePipelineText(`name: x\n${steps}`, { tree: TREE, allowShell: false });
+  // A flow value after the steps leaves the subset only at the end of the file.
+  const flow = await validatePipelineText(`name: x\n${steps}variables: {a: b}\n`, {
+    tree: TREE,
+    allowShell: false,
+  });
+  const lines = (r: typeof block) => r.problems.map((p) => `${p.line}:${p.column} ${p.message}`);
+  assert.ok(block.problems.length > 0);
+  assert.deepEqual(lines(flow), lines(block));
+  assert.equal(new Set(lines(flow)).size, flow.problems.length);
 });
