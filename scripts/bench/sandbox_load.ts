@@ -10,7 +10,7 @@ import path from "node:path";
 import { createSandboxContext } from "../../src/sandbox/context.ts";
 import { keptSigningKey, openDurable } from "../../src/sandbox/persist/durable.ts";
 import { putObject } from "../../src/sandbox/oss/object_store.ts";
-import { COMPILE_PERMISSIONS } from "../build.ts";
+import { COMPILE_PERMISSIONS, COMPILE_V8_FLAGS } from "../build.ts";
 import { median } from "./_measure.ts";
 import { benchEnv } from "./transfer.ts";
 
@@ -29,6 +29,7 @@ async function spawnSandbox(dataDir: string) {
     args: [
       "run",
       ...COMPILE_PERMISSIONS,
+      ...COMPILE_V8_FLAGS,
       "--config",
       path.join(ROOT, "deno.json"),
       path.join(ROOT, "src/main.ts"),
