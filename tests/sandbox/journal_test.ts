@@ -15,7 +15,7 @@ import {
   rewriteJournal,
 } from "../../src/sandbox/persist/journal.ts";
 
-async function world(dir: string): Promise<OssStore> {
+function world(dir: string): OssStore {
   const oss = createOssStore(dir, createClock());
   oss.buckets.set("b", {
     bucketKey: "b",
@@ -29,7 +29,7 @@ async function world(dir: string): Promise<OssStore> {
 }
 
 async function reopen(dir: string): Promise<{ oss: OssStore; exact: boolean }> {
-  const oss = await world(dir);
+  const oss = world(dir);
   return { oss, exact: await replayJournal(oss, join(dir, "state")) };
 }
 
@@ -40,7 +40,7 @@ Deno.test("journal: kept as it is when it holds exactly the objects, rewritten w
   const state = join(dir, "state");
   await Deno.mkdir(state);
   try {
-    const oss = await world(dir);
+    const oss = world(dir);
     for (const k of ["a", "b", "c"]) await putObject(oss, "b", k, new Uint8Array([1, 2]));
     await appendJournal(oss, state, [["b", "a"], ["b", "b"], ["b", "c"]]);
     const text = await Deno.readTextFile(journalPath(state));
