@@ -1,9 +1,10 @@
 /**
  * Loading and validating a pipeline file (YAML or JSON, one tree with offsets so positions work for both):
  * every problem in one pass, each with line, column and the offending line. Block-style files are read by
- * a small line parser (block_yaml.ts); anything else by the `yaml` library.
+ * a small line parser (block_yaml.ts), plain JSON by json_tree.ts; anything else by the `yaml` library.
  */
-import { parseBlockYaml } from "./block_yaml.ts";
+import { parseBlockYaml, type StepHook } from "./block_yaml.ts";
+import { parseJsonTree } from "./json_tree.ts";
 import { fromYaml, type TreeMap, type TreeNode, type TreePair, type TreeScalar } from "./tree.ts";
 import { suggest } from "../core/suggest.ts";
 import { NAME_PATTERN, STEP_KEYS, TOP_LEVEL_KEYS } from "./schema.ts";
@@ -100,18 +101,25 @@ export async function validatePipelineText(
   }
   const lineOf = (offset: number) => lineCounter.linePos(offset).line;
   const c: Check = { text, report, opts, lineOf };
-  // Steps are checked as the block parser reads them, so their trees never all exist at once.
+  // Steps are checked as a reader (block_yaml.ts, json_tree.ts) reads them: their trees never all exist.
   const checked: (CheckedStep | undefined)[] = [];
-  const checkStep = stepChecker(c);
-  const block = parseBlockYaml(text, (item, i) => {
+  let checkStep = stepChecker(c);
+  // What the steps' checks found in a reader that then gave up is found again in the next one's tree.
+  const restart = (): undefined => {
+    problems.length = 0;
+    checked.length = 0;
+    checkStep = stepChecker(c);
+  };
+  const onStep: StepHook = (item, i) => {
     checked.push(checkStep(item, i));
     return null;
-  });
-  if (block !== undefined) {
-    const pipeline = checkPipeline(c, block, checked);
+  };
+  const fast = parseBlockYaml(text, onStep) ?? restart() ?? parseJsonTree(text, onStep);
+  if (fast !== undefined) {
+    const pipeline = checkPipeline(c, fast, checked);
     return problems.length > 0 ? { problems: sorted() } : { pipeline, problems };
   }
-  problems.length = 0; // what the steps' checks found is found again below, in the library's tree
+  restart();
   // Parsed once: the syntax tree is checked for depth, then composed (as parseDocument would).
   const tokens = Array.from(new yaml.Parser().parse(text));
   const tooDeep = deepCollection(tokens, MAX_NESTING);

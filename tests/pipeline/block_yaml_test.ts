@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import * as yaml from "yaml";
 import { parseBlockYaml } from "../../src/pipeline/block_yaml.ts";
+import { parseJsonTree } from "../../src/pipeline/json_tree.ts";
 import { fromYaml, type TreeNode } from "../../src/pipeline/tree.ts";
 import { validatePipelineText } from "../../src/pipeline/validate.ts";
 import { TREE } from "./pipeline_tree.ts";
@@ -85,4 +86,46 @@ Deno.test("item 7: steps checked while the block parser reads are reported once 
   assert.ok(block.problems.length > 0);
   assert.deepEqual(lines(flow), lines(block));
   assert.equal(new Set(lines(flow)).size, flow.problems.length);
+});
+
+/** Plain JSON pipelines: read by json_tree.ts with the library's values and places. */
+const JSON_INSIDE = [
+  '{"name": "x", "steps": [{"name": "a", "command": "bucket list"}]}',
+  '{\n  "name": "x",\n  "version": 1,\n  "variables": {"a": "b", "n": 2.5, "t": true, "z": null, "e": 1e3},\n' +
+  '  "steps": [\n    {"name": "a\\tb \\u00e9 \\"q\\"", "id": "s1", "continue_on_error": false, "command": "bucket list"},\n' +
+  '    {"name": "b", "command": "object list ${{ vars.a }}"}\n  ]\n}\n',
+  '{"name":"x","steps":[],"x":{},"y":[1,-2,[3]]}',
+];
+const JSON_OUTSIDE = [
+  '{"name": "x", "name": "y"}',
+  '{"name": "x",}',
+  '{"name": "x"} {"b": 1}',
+  '{"name": "a\tb"}',
+  "{\"name\": 'x'}",
+  '{"name": "\\x41"}',
+  '{"n": 01}',
+  "[1, 2]",
+  '{"a": [[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]}',
+  '{"name": x}',
+];
+
+Deno.test("item 7: plain JSON pipelines are read with the yaml library's values and places, anything else is left to it", () => {
+  for (const text of JSON_INSIDE) {
+    const fast = parseJsonTree(text);
+    assert.ok(fast !== undefined, `not read: ${JSON.stringify(text)}`);
+    assert.deepEqual(shape(fast), shape(library(text)), text);
+  }
+  for (const text of JSON_OUTSIDE) assert.equal(parseJsonTree(text), undefined, JSON.stringify(text));
+});
+
+Deno.test("item 7: a JSON pipeline's problems are the ones the yaml library's tree gives, at the same places", async () => {
+  const json = '{\n  "name": "x",\n  "steps": [\n    {"name": "a", "comand": "bucket list"},\n' +
+    '    {"name": "b", "id": "1x", "command": "bucket lst ${{ vars.nope }}"}\n  ]\n}\n';
+  const opts = { tree: TREE, allowShell: false };
+  const fast = await validatePipelineText(json, opts);
+  // A comment after the object is YAML, not JSON: the library reads this one.
+  const slow = await validatePipelineText(json + "# end\n", opts);
+  assert.equal(parseJsonTree(json + "# end\n"), undefined);
+  assert.ok(fast.problems.length >= 3, JSON.stringify(fast.problems));
+  assert.deepEqual(fast.problems, slow.problems);
 });
