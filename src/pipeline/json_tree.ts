@@ -19,6 +19,7 @@ const ODD_CHARS = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufeff\u2028\u2029]/;
 const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?/y;
 
 /** Parses `text` as JSON into the tree; undefined when it is not plain JSON (parse it with `yaml`). */
+// long: one closure over the cursor, its readers (value, string, object, array) read top to bottom
 export function parseJsonTree(text: string, onStep?: StepHook): TreeNode | undefined {
   if (ODD_CHARS.test(text)) return undefined;
   let pos = 0;
