@@ -320,15 +320,14 @@ function addProject(
   hub.projectIds.push(project.id);
 }
 
+/** A world with no hubs, projects, folders, items or versions. */
+export function emptyDmWorld(): DmWorld {
+  return { hubs: new Map(), projects: new Map(), folders: new Map(), items: new Map(), versions: new Map() };
+}
+
 /** Builds the seeded world. */
 export function seedWorld(): DmWorld {
-  const world: DmWorld = {
-    hubs: new Map(),
-    projects: new Map(),
-    folders: new Map(),
-    items: new Map(),
-    versions: new Map(),
-  };
+  const world = emptyDmWorld();
   const tick = ticker(Date.UTC(2024, 2, 4, 9, 0, 0));
   const account: DmHub = {
     id: `b.${guid("hub/acc")}`,

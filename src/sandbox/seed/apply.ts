@@ -21,6 +21,7 @@ import {
   DM_STORAGE_BUCKET,
   type DmFolder,
   type DmWorld,
+  emptyDmWorld,
   extensionOf,
 } from "../dm/world.ts";
 
@@ -256,13 +257,7 @@ export async function applyWorld(sb: SandboxContext, w: World, worldFile: string
   }
   const apps = [...sb.auth.apps.keys()];
   sb.oss.buckets.set(DM_STORAGE_BUCKET, storageBucket(b, apps));
-  const world: DmWorld = {
-    hubs: new Map(),
-    projects: new Map(),
-    folders: new Map(),
-    items: new Map(),
-    versions: new Map(),
-  };
+  const world = emptyDmWorld();
   sb.admin.accounts.clear();
   sb.issues.projects.clear();
   sb.accBuild.projects.clear();
