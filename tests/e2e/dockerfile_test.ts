@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { api, control, token } from "../sandbox/helpers.ts";
-import { cliEnv, diazo, makeHome, ROOT, spawnChild, type TestHome } from "./harness.ts";
+import { cliEnv, diazo, makeHome, ROOT, spawnSandboxProcess } from "./harness.ts";
 
 const DOCKERFILE = await Deno.readTextFile(join(ROOT, "Dockerfile"));
 const BINARY = "/usr/local/bin/diazo";
@@ -29,22 +29,6 @@ function freePort(): number {
   return port;
 }
 
-async function serve(home: TestHome, args: string[]): Promise<{ child: Deno.ChildProcess; url: string }> {
-  const child = spawnChild(args, { env: cliEnv(home) });
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let buf = "";
-  while (!buf.includes("\n")) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error("the sandbox exited before serving");
-    buf += value;
-  }
-  (async () => {
-    while (!(await reader.read().catch(() => ({ done: true }))).done) { /* drain */ }
-  })();
-  child.stderr.pipeTo(new WritableStream()).catch(() => {});
-  return { child, url: buf.split("\n")[0] };
-}
-
 Deno.test("Dockerfile: a small base, a non-root user, /data as a volume, a health check", () => {
   const stages = [...DOCKERFILE.matchAll(/^FROM\s+(\S+)/gm)].map((m) => m[1]);
   assert.match(stages.at(-1)!, /^gcr\.io\/distroless\/cc-debian12/);
@@ -62,7 +46,7 @@ Deno.test("Dockerfile: its ENTRYPOINT serves and keeps state, its HEALTHCHECK fo
     args.map((a) => a === "/data" ? join(home.dir, "data") : a === "8787" ? port : a);
   const entry = swap(execForm(/^ENTRYPOINT/));
   const health = swap(execForm(/^HEALTHCHECK/));
-  let running = await serve(home, entry);
+  let running = await spawnSandboxProcess(home, entry);
   try {
     assert.equal(running.url, `http://127.0.0.1:${port}`);
     const ok = await diazo(health, { env: cliEnv(home), cwd: home.dir });
@@ -77,7 +61,7 @@ Deno.test("Dockerfile: its ENTRYPOINT serves and keeps state, its HEALTHCHECK fo
     running.child.kill("SIGTERM");
     assert.equal((await running.child.status).code, 0);
 
-    running = await serve(home, entry);
+    running = await spawnSandboxProcess(home, entry);
     const buckets = (await control({ url: running.url }, "GET", "state")).json.buckets;
     assert.deepEqual(buckets.map((b: { bucketKey: string }) => b.bucketKey), ["in-volume"]);
     running.child.kill("SIGTERM");

@@ -195,6 +195,27 @@ export interface SandboxHome {
   close(): Promise<void>;
 }
 
+/** Spawns `diazo <args>` as a sandbox process; resolves with its base URL (its first stdout line) once it serves. */
+export async function spawnSandboxProcess(
+  home: TestHome,
+  args: readonly string[],
+): Promise<{ child: Deno.ChildProcess; url: string }> {
+  const child = spawnChild(args, { env: cliEnv(home) });
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let buf = "";
+  while (!buf.includes("\n")) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error("the sandbox exited before serving");
+    buf += value;
+  }
+  // Drained, not closed: a sandbox whose stdout or stderr is closed fails its next write.
+  (async () => {
+    while (!(await reader.read().catch(() => ({ done: true }))).done) { /* drain */ }
+  })();
+  child.stderr.pipeTo(new WritableStream()).catch(() => {});
+  return { child, url: buf.split("\n")[0] };
+}
+
 /** Starts a sandbox and makes a home; the caller closes both (fixtures that outlive one call). */
 export async function openSandboxHome(extraEnv: Record<string, string> = {}): Promise<SandboxHome> {
   const sb = await startTestSandbox();

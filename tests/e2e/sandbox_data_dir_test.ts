@@ -21,24 +21,11 @@ import {
   uploadObject,
 } from "../sandbox/object_helpers.ts";
 import { makeFolder, makeHook, makeIssue, seededProject } from "../sandbox/world_helpers.ts";
-import { cliEnv, makeHome, spawnChild, type TestHome } from "./harness.ts";
+import { makeHome, spawnSandboxProcess, type TestHome } from "./harness.ts";
 
 /** A sandbox process on `dataDir`: its base URL once it serves. */
-async function start(home: TestHome, dataDir: string): Promise<{ child: Deno.ChildProcess; url: string }> {
-  const child = spawnChild(["sandbox", "--port", "0", "--data-dir", dataDir], { env: cliEnv(home) });
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let buf = "";
-  while (!buf.includes("\n")) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error("the sandbox exited before serving");
-    buf += value;
-  }
-  // Drained, not closed: a sandbox whose stdout or stderr is closed fails its next write.
-  (async () => {
-    while (!(await reader.read().catch(() => ({ done: true }))).done) { /* drain */ }
-  })();
-  child.stderr.pipeTo(new WritableStream()).catch(() => {});
-  return { child, url: buf.split("\n")[0] };
+function start(home: TestHome, dataDir: string): Promise<{ child: Deno.ChildProcess; url: string }> {
+  return spawnSandboxProcess(home, ["sandbox", "--port", "0", "--data-dir", dataDir]);
 }
 
 /** Resolves once a part file of part `n` has some bytes on disk under `dir`. */
