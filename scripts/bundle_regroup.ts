@@ -4,10 +4,12 @@
  * `bucket list` loaded ~60 files one after another before its first request. Rollup re-chunks that
  * output with manual chunks holding the modules the hot path (src/cli/hot.ts) statically reaches, so
  * it loads ~8 files. Each chunk file is one module to rollup and lands in exactly one output file:
- * module identity (shared registries, error classes) is kept.
+ * module identity (shared registries, error classes) is kept. The fast start's chunks get their
+ * functions compiled eagerly (bundle_eager.ts).
  */
 import path from "node:path";
 import { type GetModuleInfo, rollup } from "rollup";
+import { eagerFunctions } from "./bundle_eager.ts";
 
 /**
  * The groups, each the source modules whose static imports it gathers (an earlier group keeps a shared
@@ -41,6 +43,29 @@ function staticClosure(start: Iterable<string>, info: GetModuleInfo): Set<string
 }
 
 /**
+ * esbuild gives each dynamically imported module a file of its own that only re-exports from the
+ * chunk holding its code (no `// src/...` marker). Each such file reached from the hot path would be
+ * one more file read and compiled before the first request: a facade whose imports all lie in the
+ * groups (or the entry's closure) joins the last group it imports from, and its dynamic import then
+ * loads that group's file.
+ */
+function joinFacades(
+  files: ReadonlyMap<string, string>,
+  base: ReadonlySet<string>,
+  groupOf: Map<string, string>,
+  order: readonly string[],
+  info: GetModuleInfo,
+): void {
+  for (const [id, text] of files) {
+    if (base.has(id) || groupOf.has(id) || text.includes("// src/")) continue;
+    const imports = (info(id)?.importedIds ?? []).filter((d) => !d.startsWith("node:"));
+    if (!imports.every((d) => base.has(d) || groupOf.has(d))) continue;
+    const last = Math.max(...imports.map((d) => order.indexOf(groupOf.get(d) ?? "")));
+    if (last >= 0) groupOf.set(id, order[last]);
+  }
+}
+
+/**
  * Rewrites the bundle in `dir` (entry `diazo.js`): the modules each group's roots reach statically,
  * except what the entry itself imports (`--version` stays two small files), become one chunk per group.
  */
@@ -56,6 +81,7 @@ export async function regroupBundle(
   const missing = groups.flatMap(([, roots]) => roots).filter((r) => rootFiles(files, [r]).length === 0);
   if (missing.length) throw new Error(`bundle regroup: no chunk holds ${missing.join(", ")}`);
   const entry = path.join(dir, "diazo.js");
+  const eager = new Set(["start", ...groups.map(([name]) => name)]);
   const out = await Deno.makeTempDir({ prefix: "diazo-bundle-" });
   try {
     const build = await rollup({
@@ -64,6 +90,10 @@ export async function regroupBundle(
       // The input is already esbuild's output: nothing to shake, and rollup's analysis costs time.
       treeshake: false,
       onwarn: () => {},
+      plugins: [{
+        name: "eager-hot-chunks",
+        renderChunk: (code, chunk) => (eager.has(chunk.name) ? eagerFunctions(code) : null),
+      }],
     });
     let base: Set<string> | undefined;
     const groupOf = new Map<string, string>();
@@ -80,6 +110,7 @@ export async function regroupBundle(
               if (!base.has(m) && !groupOf.has(m)) groupOf.set(m, name);
             }
           }
+          joinFacades(files, base, groupOf, groups.map(([name]) => name), getModuleInfo);
         }
         // The entry's own imports get a chunk of their own: left to rollup, they join the hot chunk
         // (it merges small side-effect-free chunks), which `--version` would then load whole.

@@ -206,14 +206,16 @@ function shapeOf(template: string): string {
   return template.split("/").map((seg) => seg.replace(/^\{[^}]+\}|^:[A-Za-z_]+/, "{}")).join("/");
 }
 
-const BY_SHAPE = new Map([...OPERATION_SCOPES].map(([key, scopes]) => {
-  const [method, path] = key.split(" ");
-  return [`${method} ${shapeOf(path)}`, scopes] as const;
-}));
+/** The table by template shape, built on first use: only the sandbox's router asks, and a CLI run starts without it. */
+let byShape: ReadonlyMap<string, readonly string[]> | undefined;
 
 /** The scopes of the operation whose template is `template` (`{x}` or `:x` parameters), if the table has it. */
 export function scopesOfTemplate(method: string, template: string): readonly string[] | undefined {
-  return BY_SHAPE.get(`${method.toUpperCase()} ${shapeOf(template)}`);
+  byShape ??= new Map([...OPERATION_SCOPES].map(([key, scopes]) => {
+    const [m, path] = key.split(" ");
+    return [`${m} ${shapeOf(path)}`, scopes] as const;
+  }));
+  return byShape.get(`${method.toUpperCase()} ${shapeOf(template)}`);
 }
 
 /** Whether the concrete `segment` fits the template segment `pattern` (`{x}`, `{x}:verb`, a literal, `*`). */

@@ -70,7 +70,9 @@ export async function readInputFile(
 ): Promise<Uint8Array | undefined> {
   const shown = opts.shown ?? file;
   const cap = INPUT_LIMITS[kind];
-  const info = await Deno.stat(file);
+  // Synchronous: most runs stat a file that is not there (.env), and a failed asynchronous stat costs
+  // a short command's start-up more than the stat itself.
+  const info = Deno.statSync(file);
   if (info.isDirectory && opts.directory === "absent") return undefined;
   const what = typeOf(info);
   if (what) throw notRegular(shown, kind, what);
