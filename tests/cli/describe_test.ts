@@ -1,12 +1,14 @@
 /**
  * Every command is declared once: walking the one description of the tree (cli/describe.ts), each
- * command's `--help`, its completions and the pipeline validator list exactly its options; and no
- * module that reads the description (the fast start, completions, pipeline checks, root help, the
- * front door) declares a command's flag a second time.
+ * command's `--help`, its completions and the pipeline validator list exactly its options; every
+ * option declaration written anywhere in src/ is one the tree is built from (a second list would be
+ * a declaration the tree never runs); and no module that reads the description (the fast start,
+ * completions, pipeline checks, root help, the front door) names a command's flag a second time.
  */
 import assert from "node:assert/strict";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { Option } from "@commander-js/extra-typings";
 import type { AnyCommand } from "../../src/cli/command.ts";
 import { completeWords } from "../../src/cli/complete_words.ts";
 import { describeCommand } from "../../src/cli/describe.ts";
@@ -142,4 +144,99 @@ Deno.test("no module that reads the description declares a command's flag a seco
     }
   }
   assert.deepEqual(found, []);
+});
+
+/** Where each option of the full tree was created: the first frame in src/, and its flags. */
+async function optionSites(): Promise<{ flags: string; file: string; line: number }[]> {
+  const sites: { flags: string; file: string; line: number }[] = [];
+  const proto = Option.prototype as unknown as object;
+  const held = new WeakMap<object, string>();
+  // commander's Option constructor assigns `this.flags`: an accessor on the prototype sees every
+  // option made, by `.option(...)` or `new Option(...)`, with the stack that made it.
+  Object.defineProperty(proto, "flags", {
+    configurable: true,
+    get(this: object) {
+      return held.get(this);
+    },
+    set(this: object, flags: string) {
+      held.set(this, flags);
+      const frame = (new Error().stack ?? "").split("\n").map((l) =>
+        /\((file:\/\/[^)]+):(\d+):\d+\)|at (file:\/\/\S+):(\d+):\d+/.exec(l)
+      )
+        .find((m) => m && (m[1] ?? m[3]).includes("/src/"));
+      if (frame) {
+        sites.push({
+          flags,
+          file: path.relative(SRC, fileURLToPath(frame[1] ?? frame[3])),
+          line: Number(frame[2] ?? frame[4]),
+        });
+      }
+    },
+  });
+  try {
+    await buildFullProgram(captureIo().io);
+  } finally {
+    delete (proto as Record<string, unknown>).flags;
+  }
+  return sites;
+}
+
+/** Every `.ts` file under `dir`, relative to src/. */
+function sourceFiles(dir = SRC): string[] {
+  return [...Deno.readDirSync(dir)].flatMap((e) =>
+    e.isDirectory
+      ? sourceFiles(path.join(dir, e.name))
+      : e.name.endsWith(".ts")
+      ? [path.relative(SRC, path.join(dir, e.name))]
+      : []
+  );
+}
+
+Deno.test("every option declaration written in src/ is one the command tree is built from", async () => {
+  const sites = await optionSites();
+  assert.ok(sites.length > 300, `only ${sites.length} options seen`);
+  const problems: string[] = [];
+  const fromCalls = new Set<(typeof sites)[number]>();
+  const dataLiterals: { file: string; flags: string }[] = [];
+  for (const file of sourceFiles()) {
+    // Comments become blank lines of the same count, so that line numbers stay true.
+    const text = Deno.readTextFileSync(path.join(SRC, file)).replace(
+      /\/\*[\s\S]*?\*\/|\/\/[^\n]*/g,
+      (c) => c.replace(/[^\n]/g, ""),
+    );
+    const lineOf = (at: number) => text.slice(0, at).split("\n").length;
+    // A call that declares an option: `.option("-x, --flag <v>", …)`, `.requiredOption(…)`, `new Option(…)`.
+    for (const m of text.matchAll(/(?:\.(?:option|requiredOption)|new Option)\(\s*(["'`])(-[^"'`]*)\1/g)) {
+      const line = lineOf(m.index!);
+      // The stack names the line of the call; its flags may be wrapped onto the next lines.
+      const made = sites.filter((s) =>
+        s.file === file && s.flags === m[2] && s.line >= line && s.line <= line + 2
+      );
+      if (made.length === 0) {
+        problems.push(`${file}:${line}: ${m[2]} declared, but no option of the tree is made there`);
+      }
+      for (const s of made) fromCalls.add(s);
+    }
+    // An option as data (`{ flags: "--flag <v>", … }`), which a builder turns into options.
+    for (const m of text.matchAll(/\bflags:\s*(["'`])(-[^"'`]*)\1/g)) {
+      dataLiterals.push({ file, flags: m[2] });
+    }
+  }
+  // Each option written as data is made by a builder for at least as many places as it is written:
+  // a second list of data would outnumber the options made from it.
+  const fromData = sites.filter((s) => !fromCalls.has(s));
+  for (const flags of new Set(dataLiterals.map((d) => d.flags))) {
+    const written = dataLiterals.filter((d) => d.flags === flags);
+    const made = new Set(fromData.filter((s) => s.flags === flags)).size;
+    if (made < written.length) {
+      problems.push(
+        `${flags}: written as data ${written.length}× (${written.map((d) => d.file)}), made ${made}×`,
+      );
+    }
+  }
+  // And every option of the tree is made in the front door's room.
+  for (const s of sites) {
+    if (!s.file.startsWith("cli/")) problems.push(`${s.file}:${s.line}: makes ${s.flags}`);
+  }
+  assert.deepEqual([...new Set(problems)], []);
 });
