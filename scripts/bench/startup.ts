@@ -3,7 +3,8 @@
  * `auth status` — diazo from source, diazo's split bundle (scripts/build.ts --bundle), diazo compiled
  * for this machine where it can be built here, and the
  * peer Rust client `raps` (npm package @dmytro-yemelianov/raps-cli-linux-x64, installed into the
- * ignored .bench/peer/) — against one sandbox, in one run: medians of wall and CPU time, and ratios.
+ * ignored .bench/peer/) — against one sandbox, in one run: medians of wall and CPU time, and ratios;
+ * then, where valgrind is installed, the instructions of one run each (steady on a busy machine).
  * Printed, never asserted. BENCH_RUNS sets the runs per command (default 15).
  */
 import path from "node:path";
@@ -77,6 +78,45 @@ async function run(cmd: string, args: string[], env: Record<string, string>): Pr
   const dec = new TextDecoder();
   if (!out.success) throw new Error(`${args.join(" ")} failed: ${dec.decode(out.stderr)}`);
   return dec.decode(out.stdout);
+}
+
+/** A command whose instructions are counted. */
+interface Counted {
+  name: string;
+  cmd: string;
+  args: string[];
+  env: Record<string, string>;
+  before?: () => Promise<unknown>;
+}
+
+/**
+ * Instructions of one run of each command under valgrind's callgrind, all threads: unlike times, the
+ * same for the same program and input whatever else the machine does, so that a start-up change
+ * shows even on a busy machine. Printed where valgrind is installed; the code caches are warm by now.
+ */
+async function printInstructions(commands: readonly Counted[]): Promise<void> {
+  const counts: [string, number][] = [];
+  for (const c of commands) {
+    await c.before?.();
+    try {
+      const out = await new Deno.Command("valgrind", {
+        args: ["--tool=callgrind", "--callgrind-out-file=/dev/null", c.cmd, ...c.args],
+        env: c.env,
+        stdout: "null",
+        stderr: "piped",
+      }).output();
+      const m = /Collected : (\d+)/.exec(new TextDecoder().decode(out.stderr));
+      if (!out.success || !m) return console.log(`  instructions not counted: ${c.name} failed under valgrind`);
+      counts.push([c.name, Number(m[1])]);
+    } catch {
+      return console.log("  instructions not counted: valgrind is not installed");
+    }
+  }
+  const base = counts[0][1];
+  console.log("  instructions (callgrind, one run each, millions; × the empty program):");
+  for (const [name, n] of counts) {
+    console.log(`    ${name.padEnd(28)} ${(n / 1e6).toFixed(1).padStart(7)}  ${(n / base).toFixed(2)}×`);
+  }
 }
 
 /** A bucket of LIST_OBJECTS small objects, uploaded with one `--batch` run. */
@@ -260,6 +300,19 @@ export async function benchStartup(): Promise<Timing[]> {
         );
       }
     }
+    await printInstructions([
+      { name: "empty Deno program", cmd: Deno.execPath(), args: emptyArgs, env },
+      { name: "diazo --help (bundle)", cmd: Deno.execPath(), args: [...forms.bundle, "--help"], env },
+      {
+        name: "diazo bucket list (bundle)",
+        cmd: Deno.execPath(),
+        args: [...forms.bundle, ...cases[2].diazo],
+        env,
+      },
+      ...(forms.peer
+        ? [{ name: "raps bucket list", cmd: forms.peer, args: cases[2].peer, env: peerEnv, before: emptyPeerCache }]
+        : []),
+    ]);
     return [
       empty,
       ...rows.flatMap((
