@@ -51,7 +51,9 @@ function wrapEdits(text: string, root: Node): Edit[] {
     if (node.type === "Property" && (node.method || node.kind !== "init")) {
       const key = node.key as Node;
       const value = node.value as Node;
-      const plainKey = !node.computed && (key.type === "Identifier" || key.type === "Literal");
+      // `__proto__: …` would set the prototype where `__proto__() {}` defines a method.
+      const plainKey = !node.computed && (key.type === "Identifier" || key.type === "Literal") &&
+        text.slice(key.start, key.end).replace(/["']/g, "") !== "__proto__";
       if (node.kind === "init" && plainKey && !text.slice(value.start, value.end).includes("super")) {
         const keyword = `${value.async ? "async " : ""}function${value.generator ? "*" : ""}`;
         edits.push(

@@ -106,7 +106,9 @@ async function printInstructions(commands: readonly Counted[]): Promise<void> {
         stderr: "piped",
       }).output();
       const m = /Collected : (\d+)/.exec(new TextDecoder().decode(out.stderr));
-      if (!out.success || !m) return console.log(`  instructions not counted: ${c.name} failed under valgrind`);
+      if (!out.success || !m) {
+        return console.log(`  instructions not counted: ${c.name} failed under valgrind`);
+      }
       counts.push([c.name, Number(m[1])]);
     } catch {
       return console.log("  instructions not counted: valgrind is not installed");
@@ -310,7 +312,13 @@ export async function benchStartup(): Promise<Timing[]> {
         env,
       },
       ...(forms.peer
-        ? [{ name: "raps bucket list", cmd: forms.peer, args: cases[2].peer, env: peerEnv, before: emptyPeerCache }]
+        ? [{
+          name: "raps bucket list",
+          cmd: forms.peer,
+          args: cases[2].peer,
+          env: peerEnv,
+          before: emptyPeerCache,
+        }]
         : []),
     ]);
     return [

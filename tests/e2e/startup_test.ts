@@ -406,6 +406,55 @@ Deno.test("the split bundle: no chunk imports node:module at start, and its --he
   }
 });
 
+Deno.test("the split bundle's fast start (its functions compiled eagerly) answers as the command tree does", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "diazo-split-" });
+  try {
+    const entry = await bundle(dir);
+    await withSandboxHome(async (h) => {
+      const fromBundle = async (args: string[]) => {
+        const out = await new Deno.Command(Deno.execPath(), {
+          args: ["run", ...RUN_PERMISSIONS, "--no-config", "--unstable-lazy-dynamic-imports", entry, ...args],
+          env: h.env,
+          cwd: h.home.cwd,
+          clearEnv: true,
+          stdout: "piped",
+          stderr: "piped",
+        }).output();
+        const dec = new TextDecoder();
+        return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+      };
+      await Deno.writeTextFile(`${h.home.cwd}/part.obj`, "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n");
+      assert.equal((await h.run(["bucket", "create", "--key", "eager-bundle"])).code, 0);
+      assert.equal((await h.run(["object", "upload", "eager-bundle", "part.obj"])).code, 0);
+      // Each served command (and a failure of one) from the bundle, and the same line in process.
+      for (
+        const args of [
+          ["bucket", "list", "--region", "US", "-o", "json", "--query", "[].bucketKey"],
+          ["object", "list", "eager-bundle", "-o", "json", "--query", "[].[objectKey,size]"],
+          ["object", "list", "no-such-bucket", "-o", "json"],
+          ["auth", "status", "-o", "json", "--query", "app"],
+          ["object", "download", "eager-bundle", "part.obj", "--out", "copy.obj"],
+        ]
+      ) {
+        const bundled = await fromBundle(args);
+        if (args.includes("--out")) {
+          assert.equal(
+            await Deno.readTextFile(`${h.home.cwd}/copy.obj`),
+            await Deno.readTextFile(`${h.home.cwd}/part.obj`),
+          );
+          await Deno.remove(`${h.home.cwd}/copy.obj`);
+        }
+        const inProcess = await h.run(args, { cwd: h.home.cwd });
+        assert.equal(bundled.code, inProcess.code, `${args.join(" ")}: ${bundled.stderr}`);
+        assert.equal(bundled.stdout, inProcess.stdout, args.join(" "));
+        assert.equal(bundled.stderr.split("\n")[0], inProcess.stderr.split("\n")[0], args.join(" "));
+      }
+    });
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 const EAGER_PRELUDE =
   'import { createRequire as __deno_internal_createRequire } from "node:module";\nvar __require = __deno_internal_createRequire(import.meta.url);';
 
