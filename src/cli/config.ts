@@ -1,6 +1,7 @@
 /** `diazo config ...`: profiles and settings, a thin commander adapter over ops/config.ts. */
 import path from "node:path";
 import { DiazoError, usageError } from "../core/errors.ts";
+import { readInputText } from "../core/input_file.ts";
 import {
   runGet,
   runProfileCreate,
@@ -47,12 +48,12 @@ async function secretFromStdin(ctx: Ctx): Promise<string> {
   return secret;
 }
 
-/** The text of an export file, or of stdin for `-`. */
+/** The text of an export file (a regular file within its cap), or of stdin for `-`. */
 async function readExport(ctx: Ctx, file: string): Promise<string> {
   try {
     return file === "-"
       ? await ctx.io.stdin.readText()
-      : await Deno.readTextFile(path.resolve(ctx.cwd, file));
+      : (await readInputText(path.resolve(ctx.cwd, file), "profiles", { shown: file }))!;
   } catch (e) {
     if (e instanceof Deno.errors.NotFound) throw new DiazoError("file_not_found", { params: { file } });
     throw e;

@@ -12,6 +12,8 @@ const MiB = 1024 * 1024;
 export const INPUT_LIMITS = {
   dotenv: 1 * MiB,
   body: 1 * MiB,
+  key: 1 * MiB,
+  profiles: 1 * MiB,
   pipeline: 16 * MiB,
   world: 16 * MiB,
   csv: 64 * MiB,
@@ -24,6 +26,8 @@ export type InputKind = keyof typeof INPUT_LIMITS;
 const NAMES: Record<InputKind, string> = {
   dotenv: "a .env file",
   body: "a request body file",
+  key: "a private key file",
+  profiles: "a profile export file",
   pipeline: "a pipeline file",
   world: "a sandbox world file",
   csv: "a CSV file",

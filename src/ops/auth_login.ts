@@ -5,6 +5,7 @@
  */
 import path from "node:path";
 import { DiazoError, usageError } from "../core/errors.ts";
+import { readInputText } from "../core/input_file.ts";
 import { storedFromResponse, threeLeggedKey } from "../auth/three_legged.ts";
 import { signAssertion } from "../auth/service_account.ts";
 import { jwtBearerToken } from "../services/authentication.ts";
@@ -31,10 +32,10 @@ async function loginTwoLegged(deps: ProfileDeps, opts: LoginOptions): Promise<Lo
   );
 }
 
-/** The key file's PEM text; a relative path is found from the run's cwd. */
+/** The key file's PEM text (a regular file within its cap); a relative path is found from the run's cwd. */
 async function readKeyFile(cwd: string, file: string): Promise<string> {
   try {
-    return await Deno.readTextFile(path.resolve(cwd, file));
+    return (await readInputText(path.resolve(cwd, file), "key", { shown: file }))!;
   } catch (e) {
     if (e instanceof Deno.errors.NotFound) throw new DiazoError("file_not_found", { params: { file } });
     throw e;

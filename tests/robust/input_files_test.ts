@@ -75,3 +75,33 @@ Deno.test("item 6: input files: a small body is read whole; a directory is named
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test({
+  name: "a key file or a profile export that is a FIFO or oversized is refused by its kind and cap, no request, no change",
+  ignore: !IS_POSIX,
+  fn: async () => {
+    const h = await openSandboxHome();
+    try {
+      const before = await h.run(["config", "profile", "list", "-o", "json"]);
+      await mkfifo(path.join(h.home.cwd, "key.pem"));
+      const key = await h.run(["auth", "login", "--service-account", "sa-1", "--key-file", "key.pem"]);
+      assert.equal(key.code, 2, key.stderr);
+      assert.match(key.stderr, /^error: key\.pem is a FIFO \(named pipe\), not a regular file\n/);
+      assert.match(key.stderr, /\nhint: diazo reads a private key file only from a regular file/);
+      const big = path.join(h.home.cwd, "profiles.json");
+      await Deno.writeFile(big, new Uint8Array(0));
+      await Deno.truncate(big, 2 * 1024 * 1024);
+      const imported = await h.run(["config", "profile", "import", "profiles.json"]);
+      assert.equal(imported.code, 2, imported.stderr);
+      assert.match(imported.stderr, /^error: profiles\.json is 2\.0 MiB: a profile export file is at most 1 MiB\n/);
+      assert.deepEqual(await requestLog(h.sb.url), [], "no request was sent");
+      assert.equal((await h.run(["config", "profile", "list", "-o", "json"])).stdout, before.stdout);
+      // Missing files keep their own error.
+      const missing = await h.run(["config", "profile", "import", "nope.json"]);
+      assert.equal(missing.code, 2, missing.stderr);
+      assert.match(missing.stderr, /nope\.json/);
+    } finally {
+      await h.close();
+    }
+  },
+});
