@@ -77,7 +77,8 @@ Deno.test("item 6: input files: a small body is read whole; a directory is named
 });
 
 Deno.test({
-  name: "a key file or a profile export that is a FIFO or oversized is refused by its kind and cap, no request, no change",
+  name:
+    "a key file or a profile export that is a FIFO or oversized is refused by its kind and cap, no request, no change",
   ignore: !IS_POSIX,
   fn: async () => {
     const h = await openSandboxHome();
@@ -93,7 +94,10 @@ Deno.test({
       await Deno.truncate(big, 2 * 1024 * 1024);
       const imported = await h.run(["config", "profile", "import", "profiles.json"]);
       assert.equal(imported.code, 2, imported.stderr);
-      assert.match(imported.stderr, /^error: profiles\.json is 2\.0 MiB: a profile export file is at most 1 MiB\n/);
+      assert.match(
+        imported.stderr,
+        /^error: profiles\.json is 2\.0 MiB: a profile export file is at most 1 MiB\n/,
+      );
       assert.deepEqual(await requestLog(h.sb.url), [], "no request was sent");
       assert.equal((await h.run(["config", "profile", "list", "-o", "json"])).stdout, before.stdout);
       // Missing files keep their own error.
