@@ -2,8 +2,8 @@
  * The actions of the hot commands (`bucket list`, `object list`, `object download`, `auth status`),
  * apart from their commander declarations so that the hot path (hot.ts) runs the very same code
  * without loading commander: the families' `.action(...)` and the hot path both call these. Each
- * loads only its own verb's module (ops/object.ts, for one, brings node:crypto, which costs a run
- * ~20 ms of CPU).
+ * loads only its own verb's module (ops/object_download.ts, for one, brings node:crypto, which costs
+ * a run ~20 ms of CPU; a list loads none).
  */
 import { type BucketKey, parseObjectKey } from "../aps/ids.ts";
 import type { BUCKET_REGIONS } from "../aps/regions.ts";

@@ -5,10 +5,10 @@ import {
   runObjectDelete,
   runObjectInfo,
   runObjectSignedUrl,
-  runObjectUpload,
   runObjectUrn,
   SIGNED_ACCESS,
 } from "../ops/object.ts";
+import { runObjectUpload } from "../ops/object_upload.ts";
 import { emitBatch } from "./batch_output.ts";
 import { type AnyCommand, type ContextFactory, declareCommand, examples, positiveNumber } from "./command.ts";
 import { OBJECT_DOWNLOAD, OBJECT_LIST } from "./declarations.ts";

@@ -6,10 +6,10 @@ import {
   runObjectDelete,
   runObjectList,
   runObjectSignedUrl,
-  runObjectUploadFile,
   runObjectUrn,
   SIGNED_ACCESS,
 } from "../../ops/object.ts";
+import { runObjectUploadFile } from "../../ops/object_upload.ts";
 import { confirmed, confirmInput, DESTROYS } from "./confirm.ts";
 import { toolProgress } from "../progress.ts";
 import { listAnswer } from "../result.ts";
