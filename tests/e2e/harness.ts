@@ -149,6 +149,25 @@ export async function diazo(args: readonly string[], opts: RunOptions): Promise<
   return result;
 }
 
+/** Runs `cmd` to its end with only `env` (no stdin): its exit code and its output as text. */
+export async function runProcess(
+  cmd: string,
+  args: readonly string[],
+  opts: { env: Record<string, string>; cwd?: string },
+): Promise<RunResult> {
+  const out = await new Deno.Command(cmd, {
+    args: [...args],
+    env: opts.env,
+    clearEnv: true,
+    cwd: opts.cwd,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const dec = new TextDecoder();
+  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}
+
 /** Starts the CLI as a child process with piped stdout and stderr (stdin: none unless "piped"). */
 export function spawnChild(
   args: readonly string[],

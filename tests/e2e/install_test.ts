@@ -10,7 +10,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { binaryName, TARGETS } from "../../scripts/build.ts";
 import { formatSha256Sums, sha256Hex } from "../../scripts/release_files.ts";
-import { ROOT } from "./harness.ts";
+import { ROOT, type RunResult, runProcess } from "./harness.ts";
 
 const VERSION = "1.2.3";
 const enc = new TextEncoder();
@@ -65,11 +65,7 @@ async function which(cmd: string): Promise<string | undefined> {
   return out.success && p.startsWith("/") ? p : undefined;
 }
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+type Run = RunResult;
 
 /** A temp home with a fake `uname`; `onlyTools` makes a PATH of just those tools (to drop curl). */
 async function sandboxHome(os: string, arch: string, onlyTools?: string[]) {
@@ -94,21 +90,14 @@ async function sandboxHome(os: string, arch: string, onlyTools?: string[]) {
   return {
     dir,
     home,
-    run: async (base: string, args: string[] = [], extraPath = ""): Promise<Run> => {
-      const out = await new Deno.Command("/bin/sh", {
-        args: [path.join(ROOT, "install.sh"), ...args],
+    run: (base: string, args: string[] = [], extraPath = ""): Promise<Run> =>
+      runProcess("/bin/sh", [path.join(ROOT, "install.sh"), ...args], {
         env: {
           PATH: extraPath ? `${extraPath}:${pathVar}` : pathVar,
           HOME: home,
           DIAZO_INSTALL_BASE_URL: base,
         },
-        clearEnv: true,
-        stdout: "piped",
-        stderr: "piped",
-      }).output();
-      const dec = new TextDecoder();
-      return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
-    },
+      }),
     cleanup: () => Deno.remove(dir, { recursive: true }),
   };
 }

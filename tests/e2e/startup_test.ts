@@ -18,6 +18,7 @@ import {
   json,
   requestLog,
   RUN_PERMISSIONS,
+  runProcess,
   sandboxEnv,
   withSandboxHome,
 } from "./harness.ts";
@@ -411,18 +412,12 @@ Deno.test("the split bundle's fast start (its functions compiled eagerly) answer
   try {
     const entry = await bundle(dir);
     await withSandboxHome(async (h) => {
-      const fromBundle = async (args: string[]) => {
-        const out = await new Deno.Command(Deno.execPath(), {
-          args: ["run", ...RUN_PERMISSIONS, "--no-config", "--unstable-lazy-dynamic-imports", entry, ...args],
-          env: h.env,
-          cwd: h.home.cwd,
-          clearEnv: true,
-          stdout: "piped",
-          stderr: "piped",
-        }).output();
-        const dec = new TextDecoder();
-        return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
-      };
+      const fromBundle = (args: string[]) =>
+        runProcess(
+          Deno.execPath(),
+          ["run", ...RUN_PERMISSIONS, "--no-config", "--unstable-lazy-dynamic-imports", entry, ...args],
+          { env: h.env, cwd: h.home.cwd },
+        );
       await Deno.writeTextFile(`${h.home.cwd}/part.obj`, "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n");
       assert.equal((await h.run(["bucket", "create", "--key", "eager-bundle"])).code, 0);
       assert.equal((await h.run(["object", "upload", "eager-bundle", "part.obj"])).code, 0);
