@@ -10,7 +10,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { binaryName, TARGETS } from "../../scripts/build.ts";
 import { formatSha256Sums, sha256Hex } from "../../scripts/release_files.ts";
-import { ROOT, type RunResult, runProcess } from "./harness.ts";
+import { ROOT, runProcess, type RunResult } from "./harness.ts";
 
 const VERSION = "1.2.3";
 const enc = new TextEncoder();
