@@ -10,72 +10,31 @@ import path from "node:path";
 import { createSandboxContext } from "../../src/sandbox/context.ts";
 import { keptSigningKey, openDurable } from "../../src/sandbox/persist/durable.ts";
 import { putObject } from "../../src/sandbox/oss/object_store.ts";
-import { COMPILE_PERMISSIONS, COMPILE_V8_FLAGS } from "../build.ts";
+import { COMPILE_V8_FLAGS } from "../build.ts";
 import { median } from "./_measure.ts";
-import { benchEnv } from "./transfer.ts";
+import { benchEnv, sandboxToken, startSandboxProcess } from "./transfer.ts";
 
-const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../..");
 const CLIENTS = 16;
 const SECONDS = Number(Deno.env.get("BENCH_LOAD_SECONDS") ?? 10);
 const BIG = Number(Deno.env.get("BENCH_BIG_OBJECTS") ?? 100_000);
 const BODY = new Uint8Array(64 * 1024).map((_, i) => i % 251);
-const AUTH = "Basic " + btoa("diazo-sandbox:diazo-sandbox-secret");
 const SCOPES = "bucket:create bucket:read data:read data:write data:create";
 
-/** A sandbox process on a data dir: its URL and its memory from /proc (Linux). */
+/** A sandbox process on a data dir, run with the binary's V8 flags: its URL and its memory from /proc (Linux). */
 async function spawnSandbox(dataDir: string) {
-  const t0 = performance.now();
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      ...COMPILE_PERMISSIONS,
-      ...COMPILE_V8_FLAGS,
-      "--config",
-      path.join(ROOT, "deno.json"),
-      path.join(ROOT, "src/main.ts"),
-      "sandbox",
-      "--port",
-      "0",
-      "--data-dir",
-      dataDir,
-    ],
-    env: benchEnv(path.dirname(dataDir)),
-    stdout: "piped",
-    stderr: "null",
-  }).spawn();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let text = "";
-  while (!text.includes("\n")) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error("the sandbox exited before printing its URL");
-    text += value;
-  }
-  const startMs = performance.now() - t0;
+  const sb = await startSandboxProcess(benchEnv(path.dirname(dataDir)), {
+    denoFlags: COMPILE_V8_FLAGS,
+    sandboxArgs: ["--data-dir", dataDir],
+  });
   const memory = async () => {
-    const status = await Deno.readTextFile(`/proc/${child.pid}/status`).catch(() => "");
+    const status = await Deno.readTextFile(`/proc/${sb.pid}/status`).catch(() => "");
     const kib = (k: string) => Number(new RegExp(`^${k}:\\s+(\\d+)`, "m").exec(status)?.[1] ?? NaN);
     return { rssMiB: kib("VmRSS") / 1024, peakMiB: kib("VmHWM") / 1024 };
   };
-  return {
-    url: text.split("\n")[0].trim(),
-    startMs,
-    memory,
-    async stop() {
-      child.kill("SIGTERM");
-      await child.status;
-      await reader.cancel().catch(() => {});
-    },
-  };
+  return { ...sb, memory };
 }
 
-async function tokenAt(url: string): Promise<string> {
-  const res = await fetch(`${url}/authentication/v2/token`, {
-    method: "POST",
-    headers: { authorization: AUTH, "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ grant_type: "client_credentials", scope: SCOPES }),
-  });
-  return (await res.json()).access_token;
-}
+const tokenAt = (url: string) => sandboxToken(url, SCOPES);
 
 /** One client's view: base URL, bearer, the bucket, the keys there are. */
 interface Load {

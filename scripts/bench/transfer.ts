@@ -87,9 +87,27 @@ export async function diazo(
   return { ms, peakMiB: peak, stdout: dec.decode(out.stdout) };
 }
 
-/** Starts `diazo sandbox --port 0` as its own process and returns its URL. */
-export async function startSandboxProcess(env: Record<string, string>, cpu?: number) {
-  const args = ["run", ...COMPILE_PERMISSIONS, ...CFG, MAIN, "sandbox", "--port", "0"];
+/**
+ * Starts `diazo sandbox --port 0` as its own process (pinned to `cpu` when given; `denoFlags` before the
+ * program, `sandboxArgs` after `sandbox`): its URL, its pid, how long it took to print the URL, and stop().
+ */
+export async function startSandboxProcess(
+  env: Record<string, string>,
+  opts: { cpu?: number; denoFlags?: readonly string[]; sandboxArgs?: readonly string[] } = {},
+) {
+  const { cpu } = opts;
+  const t0 = performance.now();
+  const args = [
+    "run",
+    ...COMPILE_PERMISSIONS,
+    ...(opts.denoFlags ?? []),
+    ...CFG,
+    MAIN,
+    "sandbox",
+    "--port",
+    "0",
+    ...(opts.sandboxArgs ?? []),
+  ];
   const pinned = cpu === undefined ? [] : ["taskset", "-c", String(cpu)];
   const child = new Deno.Command(pinned[0] ?? Deno.execPath(), {
     args: [...pinned.slice(1), ...(cpu === undefined ? [] : [Deno.execPath()]), ...args],
@@ -106,6 +124,8 @@ export async function startSandboxProcess(env: Record<string, string>, cpu?: num
   }
   return {
     url: text.split("\n")[0].trim(),
+    pid: child.pid,
+    startMs: performance.now() - t0,
     async stop() {
       child.kill("SIGTERM");
       await child.status;
@@ -114,24 +134,21 @@ export async function startSandboxProcess(env: Record<string, string>, cpu?: num
   };
 }
 
-async function token(url: string): Promise<string> {
+/** A 2-legged token of the sandbox's well-known app with `scope`. */
+export async function sandboxToken(url: string, scope: string): Promise<string> {
   const res = await fetch(`${url}/authentication/v2/token`, {
     method: "POST",
     headers: {
       "content-type": "application/x-www-form-urlencoded",
       authorization: `Basic ${btoa("diazo-sandbox:diazo-sandbox-secret")}`,
     },
-    body: new URLSearchParams({
-      grant_type: "client_credentials",
-      scope: "data:read data:write data:create",
-    }),
+    body: new URLSearchParams({ grant_type: "client_credentials", scope }),
   });
   return (await res.json()).access_token;
 }
 
-/** A bearer token of the sandbox's app, and the URL of the object `key` in the bench's bucket. */
 async function ceilingTarget(url: string, key: string) {
-  const t = await token(url);
+  const t = await sandboxToken(url, "data:read data:write data:create");
   return { auth: { authorization: `Bearer ${t}` }, obj: `${url}/oss/v2/buckets/${BUCKET}/objects/${key}` };
 }
 
@@ -328,7 +345,7 @@ export async function benchTransfer(): Promise<void> {
   const pin = Deno.env.get("BENCH_PIN") === "1" && await pinSelf(1);
   const home = await Deno.makeTempDir({ prefix: "diazo-bench-transfer-" });
   const env = benchEnv(home);
-  const sb = await startSandboxProcess(env, pin ? 0 : undefined);
+  const sb = await startSandboxProcess(env, { cpu: pin ? 0 : undefined });
   env.DIAZO_BASE_URL = sb.url;
   try {
     const file = path.join(home, "model.obj");
