@@ -13,6 +13,8 @@ import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from "no
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { VERSION } from "../src/core/version.ts";
+import { eagerFunctions } from "./bundle_eager.ts";
+import { profileBundle } from "./bundle_profile.ts";
 import { regroupBundle } from "./bundle_regroup.ts";
 import { cycloneDxSbom, type DenoLock, formatSha256Sums, sha256Hex } from "./release_files.ts";
 
@@ -139,7 +141,17 @@ export async function bundle(outDir: string, root = ROOT): Promise<string> {
   }
   const entry = path.join(outDir, "diazo.js");
   await Deno.rename(path.join(outDir, "main.js"), entry);
-  await regroupBundle(outDir);
+  const fastStart = await regroupBundle(outDir);
+  // The fast start's functions that its commands run are compiled eagerly (bundle_eager.ts).
+  const ran = await profileBundle(entry, [
+    ...COMPILE_PERMISSIONS,
+    "--no-config",
+    "--unstable-lazy-dynamic-imports",
+  ]);
+  for (const name of fastStart) {
+    const file = path.join(outDir, name);
+    writeFileSync(file, eagerFunctions(readFileSync(file, "utf8"), ran.get(name) ?? new Set()));
+  }
   return entry;
 }
 

@@ -4,12 +4,11 @@
  * `bucket list` loaded ~60 files one after another before its first request. Rollup re-chunks that
  * output with manual chunks holding the modules the hot path (src/cli/hot.ts) statically reaches, so
  * it loads ~8 files. Each chunk file is one module to rollup and lands in exactly one output file:
- * module identity (shared registries, error classes) is kept. The fast start's chunks get their
- * functions compiled eagerly (bundle_eager.ts).
+ * module identity (shared registries, error classes) is kept. The fast start's chunks are the ones
+ * whose functions build.ts then compiles eagerly (bundle_eager.ts), as far as a profile saw them run.
  */
 import path from "node:path";
 import { type GetModuleInfo, rollup } from "rollup";
-import { eagerFunctions } from "./bundle_eager.ts";
 
 /**
  * The groups, each the source modules whose static imports it gathers (an earlier group keeps a shared
@@ -67,12 +66,13 @@ function joinFacades(
 
 /**
  * Rewrites the bundle in `dir` (entry `diazo.js`): the modules each group's roots reach statically,
- * except what the entry itself imports (`--version` stays two small files), become one chunk per group.
+ * except what the entry itself imports (`--version` stays two small files), become one chunk per
+ * group. Returns the fast start's chunk files: the entry, its imports' and the groups'.
  */
 export async function regroupBundle(
   dir: string,
   groups: readonly (readonly [string, readonly string[]])[] = HOT_GROUPS,
-): Promise<void> {
+): Promise<string[]> {
   const names = [...Deno.readDirSync(dir)].filter((e) => e.isFile && e.name.endsWith(".js")).map((e) =>
     e.name
   );
@@ -90,14 +90,10 @@ export async function regroupBundle(
       // The input is already esbuild's output: nothing to shake, and rollup's analysis costs time.
       treeshake: false,
       onwarn: () => {},
-      plugins: [{
-        name: "eager-hot-chunks",
-        renderChunk: (code, chunk) => (eager.has(chunk.name) ? eagerFunctions(code) : null),
-      }],
     });
     let base: Set<string> | undefined;
     const groupOf = new Map<string, string>();
-    await build.write({
+    const { output } = await build.write({
       dir: out,
       format: "es",
       entryFileNames: "diazo.js",
@@ -121,6 +117,9 @@ export async function regroupBundle(
     await build.close();
     for (const n of names) Deno.removeSync(path.join(dir, n));
     for (const e of Deno.readDirSync(out)) Deno.copyFileSync(path.join(out, e.name), path.join(dir, e.name));
+    return output.filter((c) => c.type === "chunk" && (c.isEntry || eager.has(c.name))).map((c) =>
+      c.fileName
+    );
   } finally {
     await Deno.remove(out, { recursive: true }).catch(() => {});
   }

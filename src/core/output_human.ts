@@ -4,6 +4,7 @@
  * hold bytes or instants is known only by name, and the value is never trusted to match: anything
  * that is not a plausible byte count or instant is shown as it came.
  */
+import { isoTime, MAX_TIME_MS } from "./iso_time.ts";
 
 /** Field names that hold a byte count, besides `...Size`/`...Bytes` (`objectSize`, `storageSize`). */
 const BYTE_FIELDS = new Set(["size", "length", "bytes"]);
@@ -100,17 +101,14 @@ export function humanValue(name: string, value: unknown, now: number): unknown {
   return value;
 }
 
-/** The largest distance from the epoch a JavaScript Date holds (±100,000,000 days). */
-const DATE_LIMIT_MS = 8.64e15;
-
 /**
  * The ISO text of a platform epoch-ms field, for the computed helper shown beside it in JSON
  * (`createdAt` beside `createdDate`); undefined when the field holds something else, so that a
  * surprising value never ends a command with "Invalid time value".
  */
 export function isoOfEpochMs(value: unknown): string | undefined {
-  if (typeof value !== "number" || !Number.isFinite(value) || Math.abs(value) > DATE_LIMIT_MS) {
+  if (typeof value !== "number" || !Number.isFinite(value) || Math.abs(value) > MAX_TIME_MS) {
     return undefined;
   }
-  return new Date(value).toISOString();
+  return isoTime(value);
 }

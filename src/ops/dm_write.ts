@@ -6,12 +6,13 @@
  * download` machinery (atomic, resumable, SHA-1 checked). Ids arrive checked.
  */
 import path from "node:path";
-import { createHash } from "node:crypto";
 import type { BucketKey, DmProjectId, FolderId, ItemId, ObjectKey, VersionId } from "../aps/ids.ts";
 import { parseBucketKey, parseObjectKey } from "../aps/ids.ts";
 import { dmNameProblem } from "../aps/dm_names.ts";
 import { objectIdOf } from "../aps/urn.ts";
 import { DiazoError, usageError } from "../core/errors.ts";
+import { hexOf } from "../core/bytes.ts";
+import { sha256 } from "../core/sha256.ts";
 import {
   type DmResource,
   getItemWithTip,
@@ -183,7 +184,7 @@ function storageRecordPath(deps: OpsDeps, key: string): string {
   return path.join(
     deps.stateDir,
     "dm-uploads",
-    `${createHash("sha256").update(key).digest("hex").slice(0, 32)}.json`,
+    `${hexOf(sha256(key)).slice(0, 32)}.json`,
   );
 }
 

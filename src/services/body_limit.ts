@@ -5,9 +5,26 @@
  * "Safety" lists the caps.
  */
 import { concatBytes } from "../core/bytes.ts";
+import type { Deadline, StopSignal } from "../core/deadline.ts";
 
-/** A request's init with the cap the raw transport (raw_transport.ts) reads an answer's body to. */
-export type CappedInit = RequestInit & { maxBodyBytes?: number };
+/**
+ * A request's init as the raw transport (raw_transport.ts) takes it: its signal may be a Deadline
+ * (core/deadline.ts) as well as an AbortSignal, and `maxBodyBytes` caps what is read of the answer.
+ */
+export type CappedInit = Omit<RequestInit, "signal"> & { signal?: StopSignal | null; maxBodyBytes?: number };
+
+/** The raw transport's `fetch`. */
+export type RawFetch = (input: string | URL | Request, init?: CappedInit) => Promise<Response>;
+
+/** `init` as `fetch` takes it (for a request the raw transport leaves to fetch): a deadline as its AbortSignal. */
+export function fetchInit(init: CappedInit): RequestInit {
+  const { signal, maxBodyBytes: _, ...rest } = init;
+  const deadline = signal as Partial<Deadline> | null | undefined;
+  return {
+    ...rest,
+    signal: deadline?.abortSignal ? deadline.abortSignal() : signal as AbortSignal | null | undefined,
+  };
+}
 
 /** What is read into memory of a JSON, text or bytes answer unless a use says otherwise. */
 export const MAX_ANSWER_BYTES = 256 * 1024 * 1024;

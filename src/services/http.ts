@@ -8,16 +8,18 @@ import { DiazoError, errorFromResponse, type ResourceKind, usageError } from "..
 import { knownSecrets, redact } from "../core/redact.ts";
 import { VERSION } from "../core/version.ts";
 import { abortableSleep } from "../core/sleep.ts";
+import { deadline } from "../core/deadline.ts";
 import { nextHop, REDIRECTS } from "./redirect.ts";
 import {
-  type CappedInit,
   MAX_ANSWER_BYTES,
   MAX_ERROR_BYTES,
+  type RawFetch,
   readResponseCapped,
   sizeText,
 } from "./body_limit.ts";
 import { clip, logRequest, logResponseHeaders, statusLine } from "./http_log.ts";
 import { basicAuth, sameOrigin } from "./http_origin.ts";
+import { type UrlParts, urlParts, withQuery } from "./url_text.ts";
 import {
   backoffMs,
   boundedRetryAfter,
@@ -55,9 +57,9 @@ export interface HttpConfig {
    * in memory (streamed answers by `rawStreamFetch` when that is set too); `fetch` for the others, and
    * for all when absent (a proxy).
    */
-  rawFetch?: typeof fetch;
+  rawFetch?: RawFetch;
   /** The raw transport's streamed GET (raw_stream.ts), for streamed answers when `rawFetch` is set. */
-  rawStreamFetch?: typeof fetch;
+  rawStreamFetch?: RawFetch;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   random?: () => number;
   now?: () => number;
@@ -136,13 +138,10 @@ export interface Http {
 /** Resolves `path` against `baseUrl` and sets the defined `query` parameters (replacing any present). */
 export function buildUrl(baseUrl: string, path: string, query?: RequestSpec["query"]): string {
   const absolute = /^https?:\/\//i.test(path);
-  const url = new URL(
+  return withQuery(
     absolute ? path : `${baseUrl.replace(/\/+$/, "")}${path.startsWith("/") ? "" : "/"}${path}`,
+    query,
   );
-  for (const [k, v] of Object.entries(query ?? {})) {
-    if (v !== undefined) url.searchParams.set(k, String(v));
-  }
-  return url.toString();
 }
 
 const BASE_URL_HINT =
@@ -150,9 +149,9 @@ const BASE_URL_HINT =
 
 /** The base URL checked once: an absolute http(s) URL, else a usage error before any request. */
 export function checkBaseUrl(baseUrl: string): string {
-  let url: URL | undefined;
+  let url: UrlParts | undefined;
   try {
-    url = new URL(baseUrl);
+    url = urlParts(baseUrl);
   } catch { /* reported below */ }
   // Redacted only for an error: the redaction's patterns cost a valid address's run a few milliseconds.
   const shown = () => redact(baseUrl.length > 80 ? `${baseUrl.slice(0, 77)}...` : baseUrl, knownSecrets());
@@ -314,8 +313,7 @@ async function attemptOnce(
 ): Promise<Outcome> {
   const body = buildBody(spec);
   if (log) logRequest(log, method, url, headers, spec);
-  const timer = attemptTimer(timeoutMs);
-  const signal = spec.signal ? AbortSignal.any([timer.signal, spec.signal]) : timer.signal;
+  const timer = deadline(timeoutMs);
   const start = c.now();
   const took = () => `${Math.round(c.now() - start)} ms, attempt ${attempt}/${maxAttempts}`;
   const type = spec.responseType ?? "json";
@@ -327,8 +325,16 @@ async function attemptOnce(
     const rawPath = c.config.rawFetch &&
       (spec.transport === "raw" || (spec.transport === undefined && spec.bodyStream === undefined));
     const raw = rawPath ? (type === "stream" ? c.config.rawStreamFetch : c.config.rawFetch) : undefined;
+    // The raw transport takes the deadline as it is; fetch an AbortSignal (made only for it).
+    const signal = spec.signal
+      ? AbortSignal.any([timer.abortSignal(), spec.signal])
+      : raw
+      ? timer
+      : timer.abortSignal();
     const go = (to: string, init: RequestInit) =>
-      (raw ?? c.fetch)(to, { ...init, signal, redirect: "manual", maxBodyBytes } as CappedInit);
+      raw
+        ? raw(to, { ...init, signal, redirect: "manual", maxBodyBytes })
+        : c.fetch(to, { ...init, signal: signal as AbortSignal, redirect: "manual" });
     res = await go(url, { method, headers, body });
     for (let at = url, hops = 0;; hops++) {
       const location = REDIRECTS.has(res.status) ? res.headers.get("location") : null;
@@ -367,29 +373,11 @@ async function attemptOnce(
     if (error instanceof DiazoError) throw error;
     await res?.body?.cancel().catch(() => {});
     if (spec.signal?.aborted) throw new DiazoError("interrupted", { cause: spec.signal.reason });
-    if (timer.signal.aborted) return { kind: "timeout" };
+    if (timer.aborted) return { kind: "timeout" };
     return { kind: "network", error };
   } finally {
     timer.clear();
   }
-}
-
-/**
- * A signal that aborts after `ms` unless cleared first, timed by AbortSignal.timeout: the first
- * global setTimeout of a run loads Deno's Node-compatible timers, ~4 ms before the first request.
- * Its timer holds the process only while the listener is on (as an uncleared setTimeout would).
- */
-function attemptTimer(ms: number): { signal: AbortSignal; clear(): void } {
-  const controller = new AbortController();
-  const onTimeout = () => controller.abort(new DOMException("attempt timed out", "TimeoutError"));
-  if (!(ms >= 0 && ms <= 0x7fffffff)) {
-    // What AbortSignal.timeout refuses (NaN, Infinity) or times otherwise: setTimeout's own handling.
-    const handle = setTimeout(onTimeout, ms);
-    return { signal: controller.signal, clear: () => clearTimeout(handle) };
-  }
-  const deadline = AbortSignal.timeout(ms);
-  deadline.addEventListener("abort", onTimeout, { once: true });
-  return { signal: controller.signal, clear: () => deadline.removeEventListener("abort", onTimeout) };
 }
 
 /** The request's headers, names in lower case (a plain record: `Headers` costs a run's start-up ~2 ms). */

@@ -1,5 +1,6 @@
 /** Where the Http client may send what: loopback hosts, same-origin checks, Basic credentials. */
 import { usageError } from "../core/errors.ts";
+import { urlParts } from "./url_text.ts";
 
 /** True for a host name of this machine (the sandbox's), where plain http leaves no wire to read. */
 export function isLoopbackHost(hostname: string): boolean {
@@ -11,7 +12,7 @@ export function isLoopbackHost(hostname: string): boolean {
 /** True when `url` is on the origin of `baseUrl` (where the platform token may go). */
 export function sameOrigin(url: string, baseUrl: string): boolean {
   try {
-    return new URL(url).origin === new URL(baseUrl).origin;
+    return urlParts(url).origin === urlParts(baseUrl).origin;
   } catch {
     return false;
   }
@@ -22,7 +23,7 @@ export function sameOrigin(url: string, baseUrl: string): boolean {
  * short-lived token): never sent in clear text over a network, only over https or to this machine.
  */
 export function basicAuth(url: string, user: string, password: string): string {
-  const { protocol, hostname, host } = new URL(url);
+  const { protocol, hostname, host } = urlParts(url);
   if (protocol !== "https:" && !isLoopbackHost(hostname)) {
     throw usageError(
       `refusing to send the client secret over plain http to ${host}`,

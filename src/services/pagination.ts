@@ -7,6 +7,7 @@ import type { DiazoError } from "../core/errors.ts";
 import { fieldError } from "../core/field_error.ts";
 import { base64urlOf } from "../core/bytes.ts";
 import { buildUrl, type Http, type RequestSpec } from "./http.ts";
+import { sortedQueryUrl } from "./url_text.ts";
 
 /**
  * oss: `items` + absolute `next` · dm (JSON:API): `data` + `links.next(.href)` · acc: `results` +
@@ -241,9 +242,7 @@ function followLink(first: RequestSpec, link: unknown): RequestSpec | undefined 
 }
 
 function requestKey(http: Http, spec: RequestSpec): string {
-  const url = new URL(buildUrl(http.baseUrl, spec.path, spec.query));
-  url.searchParams.sort();
-  return url.toString();
+  return sortedQueryUrl(buildUrl(http.baseUrl, spec.path, spec.query));
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

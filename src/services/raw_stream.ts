@@ -13,9 +13,12 @@ import {
   readHead,
   release,
   requestHead,
+  urlText,
   writeAll,
 } from "./raw_transport.ts";
+import { urlParts } from "./url_text.ts";
 import { wireStreamResponse } from "./wire.ts";
+import { type CappedInit, fetchInit } from "./body_limit.ts";
 
 /** The read size when the reader brings no buffer of its own. */
 const AUTO_CHUNK = 256 * 1024;
@@ -30,20 +33,20 @@ type ChunkState = { at: "size" } | { at: "data"; left: number } | { at: "crlf" }
  */
 export async function rawStreamFetch(
   input: string | URL | Request,
-  init: RequestInit = {},
+  init: CappedInit = {},
 ): Promise<Response> {
-  const url = new URL(typeof input === "string" || input instanceof URL ? input : input.url);
+  const url = urlParts(urlText(input));
   const method = (init.method ?? "GET").toUpperCase();
   const noBody = init.body === undefined || init.body === null;
   if (method !== "GET" || !noBody || (url.protocol !== "http:" && url.protocol !== "https:")) {
-    return await fetch(input, init);
+    return await fetch(input, fetchInit(init));
   }
   const signal = init.signal ?? undefined;
   signal?.throwIfAborted();
   const headBytes = requestHead(url, method, init.headers, 0);
   for (let fresh = false;; fresh = true) {
     const c = await connect(url, fresh, Infinity, signal);
-    if (!c) return await fetch(input, init); // nothing was sent: fetch sends the request
+    if (!c) return await fetch(input, fetchInit(init)); // nothing was sent: fetch sends the request
     const onAbort = () => c.conn.close();
     signal?.addEventListener("abort", onAbort, { once: true });
     const done = (reusable: boolean) => {

@@ -10,9 +10,11 @@
  */
 
 import { byteStringOf, concatBytes } from "../core/bytes.ts";
-import { type CappedInit, readCapped } from "./body_limit.ts";
+import type { StopSignal } from "../core/deadline.ts";
+import { type CappedInit, fetchInit, readCapped } from "./body_limit.ts";
 import { isIdempotent } from "./retry.ts";
 import { headerPairs, wireHeaders, wireResponse } from "./wire.ts";
+import { type UrlParts, urlParts } from "./url_text.ts";
 
 const CRLF = "\r\n";
 const MAX_HEADER_BYTES = 64 * 1024;
@@ -46,7 +48,7 @@ export function proxyConfigured(env: Record<string, string | undefined>): boolea
 
 /** A pooled connection to `url`'s origin idle for less than `maxIdleMs`, or a new one (`fresh`: always new). */
 async function open(
-  url: URL,
+  url: UrlParts,
   fresh: boolean,
   maxIdleMs: number,
 ): Promise<Connection & { reused: boolean }> {
@@ -70,10 +72,10 @@ async function open(
  * Aborting the signal rejects with its reason.
  */
 export async function connect(
-  url: URL,
+  url: UrlParts,
   fresh: boolean,
   maxIdleMs: number,
-  signal?: AbortSignal,
+  signal?: StopSignal,
 ): Promise<(Connection & { reused: boolean }) | undefined> {
   try {
     return await untilAborted(open(url, fresh, maxIdleMs), signal);
@@ -92,7 +94,7 @@ function isIpLiteral(hostname: string): boolean {
 /** The connection being opened, or the signal's reason once it aborts (Deno.connect takes no signal). */
 function untilAborted<T extends { conn: Deno.Conn }>(
   opening: Promise<T>,
-  signal?: AbortSignal,
+  signal?: StopSignal,
 ): Promise<T> {
   if (!signal) return opening;
   return new Promise<T>((resolve, reject) => {
@@ -109,6 +111,11 @@ function untilAborted<T extends { conn: Deno.Conn }>(
       reject(e);
     });
   });
+}
+
+/** The address of a request as text (a string, a URL or a Request). */
+export function urlText(input: string | URL | Request): string {
+  return typeof input === "string" ? input : (input as Request).url ?? (input as URL).href;
 }
 
 /** Puts a connection whose answer was read whole back in its origin's pool. */
@@ -358,7 +365,12 @@ async function decoded(
 }
 
 /** A request's head: its line, host, the caller's headers (but framing ones) and the body's length. */
-export function requestHead(url: URL, method: string, headers: HeadersInit | undefined, bodyLength: number) {
+export function requestHead(
+  url: UrlParts,
+  method: string,
+  headers: HeadersInit | undefined,
+  bodyLength: number,
+) {
   const framing = new Set(["host", "content-length", "transfer-encoding", "connection"]);
   let head = `${method} ${url.pathname}${url.search} HTTP/1.1${CRLF}host: ${url.host}${CRLF}`;
   for (const [k, v] of headerPairs(headers)) {
@@ -377,7 +389,7 @@ export function requestHead(url: URL, method: string, headers: HeadersInit | und
  * meanwhile is retried once on a new one, for requests safe to send twice.
  */
 export async function rawFetch(input: string | URL | Request, init: CappedInit = {}): Promise<Response> {
-  const url = new URL(typeof input === "string" || input instanceof URL ? input : input.url);
+  const url = urlParts(urlText(input));
   if (url.protocol !== "http:" && url.protocol !== "https:") {
     throw new TypeError(`unsupported URL ${url.protocol}`);
   }
@@ -397,7 +409,7 @@ export async function rawFetch(input: string | URL | Request, init: CappedInit =
   const idempotent = isIdempotent(method);
   for (let fresh = false;; fresh = true) {
     const c = await connect(url, fresh, idempotent ? Infinity : FRESH_IDLE_MS, signal);
-    if (!c) return await fetch(input, init); // nothing was sent: fetch sends the request
+    if (!c) return await fetch(input, fetchInit(init)); // nothing was sent: fetch sends the request
     const onAbort = () => c.conn.close();
     signal?.addEventListener("abort", onAbort, { once: true });
     let sent = false;

@@ -1,0 +1,95 @@
+/**
+ * Absolute http(s) URLs read and written as text when they are already in the form `URL` would give
+ * them, and through `URL` otherwise, so that every result is `URL`'s. The first `URL` and
+ * `URLSearchParams` of a run cost ~1.3 ms of its start-up (ARCHITECTURE.md, "Start-up"), and the
+ * platform's addresses and diazo's own requests are nearly always in that form already.
+ */
+
+/** The parts of an absolute URL the HTTP client reads (a `URL` has them too). */
+export interface UrlParts {
+  readonly href: string;
+  readonly protocol: string;
+  readonly host: string;
+  readonly hostname: string;
+  readonly port: string;
+  readonly origin: string;
+  readonly pathname: string;
+  readonly search: string;
+}
+
+const LABEL = "[a-z0-9](?:[a-z0-9-]*[a-z0-9])?";
+/**
+ * A URL `URL` leaves as it is (but for the `/` of an empty path): lower-case http(s) scheme and host
+ * name, an explicit port, a path and a query of characters it never escapes; nothing it would decode,
+ * resolve, encode or drop.
+ */
+const NORMAL = new RegExp(
+  `^(https?):\\/\\/(${LABEL}(?:\\.${LABEL})*)(?::([1-9][0-9]{0,4}))?` +
+    `(\\/[A-Za-z0-9\\-._~!$&'()*+,;=:@%\\/]*)?(\\?[A-Za-z0-9\\-._~!$&()*+,;=:@%\\/?]+)?$`,
+);
+/** A dotted-quad IPv4 address as `URL` writes it. */
+const IPV4 = /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
+/** A `.` or `..` segment (also percent-encoded), which `URL` resolves. */
+const DOT_SEGMENT = /(?:^|\/)(?:\.|%2e){1,2}(?:\/|$)/i;
+/** Query names and values `URLSearchParams` writes as they are. */
+const PLAIN_PARAM = /^[A-Za-z0-9*\-._]*$/;
+
+/** The parts of `text` when `URL` would keep it as it is; undefined when `URL` must read it. */
+function normalParts(text: string): UrlParts | undefined {
+  const m = NORMAL.exec(text);
+  if (!m) return undefined;
+  const [, scheme, hostname, port = "", pathname = "/", search = ""] = m;
+  const lastLabel = hostname.slice(hostname.lastIndexOf(".") + 1);
+  // A numeric last label makes the host an IPv4 address, which URL rewrites unless dotted-quad;
+  // an `xn--` label is checked as punycode.
+  if (/^(?:\d+|0x[0-9a-f]*)$/.test(lastLabel) && !IPV4.test(hostname)) return undefined;
+  if (/(?:^|\.)xn--/.test(hostname) || DOT_SEGMENT.test(pathname)) return undefined;
+  if (port && (Number(port) > 65535 || port === (scheme === "https" ? "443" : "80"))) return undefined;
+  const protocol = `${scheme}:`;
+  const host = port ? `${hostname}:${port}` : hostname;
+  const origin = `${protocol}//${host}`;
+  // Without a path, URL writes `/`.
+  return { href: `${origin}${pathname}${search}`, protocol, host, hostname, port, origin, pathname, search };
+}
+
+/** The parts of the absolute URL `text`, as `new URL(text)` has them; throws as it does. */
+export function urlParts(text: string): UrlParts {
+  return normalParts(text) ?? new URL(text);
+}
+
+/** `text` as `new URL(text).href` writes it; throws as `URL` does. */
+export function normalUrl(text: string): string {
+  return normalParts(text)?.href ?? new URL(text).href;
+}
+
+/** `url` with each defined `query` parameter set (replacing one present), as `URLSearchParams.set` writes it. */
+export function withQuery(
+  url: string,
+  query: Readonly<Record<string, string | number | boolean | undefined>> = {},
+): string {
+  const pairs = Object.entries(query).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]);
+  if (pairs.length === 0) return normalUrl(url);
+  const parts = normalParts(url);
+  if (parts && parts.search === "" && pairs.every(([k, v]) => PLAIN_PARAM.test(k) && PLAIN_PARAM.test(v))) {
+    return `${parts.href}?${pairs.map(([k, v]) => `${k}=${v}`).join("&")}`;
+  }
+  const out = new URL(url);
+  for (const [k, v] of pairs) out.searchParams.set(k, v);
+  return out.toString();
+}
+
+/** `url` with its query parameters sorted by name (`URLSearchParams.sort`): one text for one request. */
+export function sortedQueryUrl(url: string): string {
+  const parts = normalParts(url);
+  if (parts?.search === "") return parts.href;
+  const pairs = parts?.search.slice(1).split("&").map((p) => p.split("="));
+  if (parts && pairs?.every((p) => p.length === 2 && PLAIN_PARAM.test(p[0]) && PLAIN_PARAM.test(p[1]))) {
+    const sorted = pairs.map((p, i) => ({ p, i })).sort((a, b) =>
+      a.p[0] < b.p[0] ? -1 : a.p[0] > b.p[0] ? 1 : a.i - b.i
+    );
+    return `${parts.origin}${parts.pathname}?${sorted.map(({ p }) => p.join("=")).join("&")}`;
+  }
+  const out = new URL(url);
+  out.searchParams.sort();
+  return out.toString();
+}
