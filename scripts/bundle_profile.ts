@@ -7,7 +7,7 @@
  */
 import path from "node:path";
 import { startSandbox } from "../src/sandbox/server.ts";
-import { SANDBOX_CLIENT_ID, SANDBOX_CLIENT_SECRET } from "../src/cli/sandbox.ts";
+import { scratchEnv } from "./scratch_env.ts";
 
 const BUCKET = "diazo-bundle-profile";
 const OBJECT = "profile.txt";
@@ -55,18 +55,7 @@ export async function profileBundle(
   const sandbox = await startSandbox({ port: 0 });
   const home = await Deno.makeTempDir({ prefix: "diazo-bundle-profile-" });
   const coverage = path.join(home, "coverage");
-  const env = {
-    PATH: Deno.env.get("PATH") ?? "",
-    HOME: home,
-    DIAZO_CONFIG_DIR: path.join(home, "config"),
-    DIAZO_STATE_DIR: path.join(home, "state"),
-    DIAZO_TOKEN_STORE: "file",
-    DIAZO_BASE_URL: sandbox.url,
-    SVC_CLIENT_ID: SANDBOX_CLIENT_ID,
-    SVC_CLIENT_SECRET: SANDBOX_CLIENT_SECRET,
-    NO_COLOR: "1",
-    DENO_NO_UPDATE_CHECK: "1",
-  };
+  const env = { ...scratchEnv(home), HOME: home, DIAZO_BASE_URL: sandbox.url };
   const run = async (args: readonly string[], withCoverage: boolean) => {
     const out = await new Deno.Command(Deno.execPath(), {
       args: ["run", ...(withCoverage ? [`--coverage=${coverage}`] : []), ...runArgs, entry, ...args],

@@ -5,7 +5,8 @@
  * Printed, never asserted; BENCH_BATCH_SIZES overrides the sizes (e.g. "500,2000").
  */
 import path from "node:path";
-import { benchEnv, diazo, startSandboxProcess } from "./transfer.ts";
+import { diazo, startSandboxProcess } from "./transfer.ts";
+import { scratchEnv } from "../scratch_env.ts";
 
 /** Files/s of the batch upload before the batch endpoints (3 round trips per file), at 500 files. */
 export const OLD_FILES_PER_S = 88;
@@ -27,7 +28,7 @@ async function clearLog(url: string): Promise<void> {
 export async function benchBatch(): Promise<void> {
   const sizes = (Deno.env.get("BENCH_BATCH_SIZES") ?? "500,2000").split(",").map(Number);
   const home = await Deno.makeTempDir({ prefix: "diazo-bench-batch-" });
-  const env = benchEnv(home);
+  const env = scratchEnv(home);
   const sb = await startSandboxProcess(env);
   env.DIAZO_BASE_URL = sb.url;
   const bucket = "bench-batch";

@@ -9,7 +9,8 @@ import path from "node:path";
 import { createHash } from "node:crypto";
 import { COMPILE_PERMISSIONS } from "../build.ts";
 import { endless, endlessSha1, type Hostile, startHostile } from "../../tests/robust/_hostile.ts";
-import { benchEnv, peakRss } from "./transfer.ts";
+import { peakRss } from "./transfer.ts";
+import { scratchEnv } from "../scratch_env.ts";
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../..");
 const MiB = 1024 * 1024;
@@ -90,7 +91,7 @@ export async function benchHostile(): Promise<void> {
     return undefined;
   });
   const home = await Deno.makeTempDir({ prefix: "diazo-bench-hostile-" });
-  const env = { ...benchEnv(home), DIAZO_BASE_URL: h.url };
+  const env = { ...scratchEnv(home), DIAZO_BASE_URL: h.url };
   const cwd = path.join(home, "work");
   await Deno.mkdir(cwd, { recursive: true });
   console.log(`\nhostile server (peak RSS of each diazo process; scale ${scale})`);

@@ -4,6 +4,7 @@
  * resident memory beside the 150 MiB it must stay under (issue 16). Printed, never asserted.
  */
 import path from "node:path";
+import { scratchEnv } from "../scratch_env.ts";
 import { diazoCommand, peakRss, startSandboxProcess } from "./transfer.ts";
 
 const MiB = 1024 * 1024;
@@ -43,16 +44,7 @@ export async function benchReality(): Promise<void> {
   const dir = await Deno.makeTempDir({ prefix: "diazo-bench-rc-" });
   const photos = path.join(dir, "photos");
   await Deno.mkdir(photos);
-  const env = {
-    PATH: Deno.env.get("PATH") ?? "",
-    HOME: dir,
-    DIAZO_CONFIG_DIR: path.join(dir, "config"),
-    DIAZO_STATE_DIR: path.join(dir, "state"),
-    DIAZO_TOKEN_STORE: "file",
-    SVC_CLIENT_ID: "diazo-sandbox",
-    SVC_CLIENT_SECRET: "diazo-sandbox-secret",
-    NO_COLOR: "1",
-  };
+  const env = { ...scratchEnv(dir), HOME: dir };
   const sandbox = await startSandboxProcess(env);
   try {
     await writePhotos(photos, count, mib);

@@ -12,7 +12,8 @@ import { keptSigningKey, openDurable } from "../../src/sandbox/persist/durable.t
 import { putObject } from "../../src/sandbox/oss/object_store.ts";
 import { COMPILE_V8_FLAGS } from "../build.ts";
 import { median } from "./_measure.ts";
-import { benchEnv, sandboxToken, startSandboxProcess } from "./transfer.ts";
+import { sandboxToken, startSandboxProcess } from "./transfer.ts";
+import { scratchEnv } from "../scratch_env.ts";
 
 const CLIENTS = 16;
 const SECONDS = Number(Deno.env.get("BENCH_LOAD_SECONDS") ?? 10);
@@ -22,7 +23,7 @@ const SCOPES = "bucket:create bucket:read data:read data:write data:create";
 
 /** A sandbox process on a data dir, run with the binary's V8 flags: its URL and its memory from /proc (Linux). */
 async function spawnSandbox(dataDir: string) {
-  const sb = await startSandboxProcess(benchEnv(path.dirname(dataDir)), {
+  const sb = await startSandboxProcess(scratchEnv(path.dirname(dataDir)), {
     denoFlags: COMPILE_V8_FLAGS,
     sandboxArgs: ["--data-dir", dataDir],
   });

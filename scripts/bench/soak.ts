@@ -7,7 +7,8 @@
  */
 import path from "node:path";
 import { type CutProxy, startCutProxy } from "./_fault_proxy.ts";
-import { benchEnv, diazoCommand, peakRss, startSandboxProcess } from "./transfer.ts";
+import { diazoCommand, peakRss, startSandboxProcess } from "./transfer.ts";
+import { scratchEnv } from "../scratch_env.ts";
 
 const MiB = 1024 * 1024;
 const BUCKET = "bench-soak";
@@ -296,7 +297,7 @@ export async function benchSoak(): Promise<boolean> {
   const mib = Number(Deno.env.get("BENCH_SOAK_MIB") ?? 200);
   const home = await Deno.makeTempDir({ prefix: "diazo-bench-soak-" });
   // Short backoff: the soak is about what survives the faults, not how long the waits are.
-  const env: Record<string, string> = { ...benchEnv(home), DIAZO_RETRY_BASE_MS: "20" };
+  const env: Record<string, string> = { ...scratchEnv(home), DIAZO_RETRY_BASE_MS: "20" };
   const sb = await startSandboxProcess(env);
   const proxy = startCutProxy(sb.url);
   env.DIAZO_BASE_URL = proxy.url;

@@ -9,7 +9,8 @@
 import path from "node:path";
 import { createHash } from "node:crypto";
 import { startSandbox } from "../../src/sandbox/server.ts";
-import { benchEnv, diazoCommand } from "./transfer.ts";
+import { diazoCommand } from "./transfer.ts";
+import { scratchEnv } from "../scratch_env.ts";
 
 const PHOTOS = 60;
 const PHOTO_BYTES = 256 * 1024;
@@ -246,7 +247,7 @@ export async function benchSoakFamilies(): Promise<boolean> {
   const home = await Deno.makeTempDir({ prefix: "diazo-bench-soak-families-" });
   const dataDir = path.join(home, "sandbox");
   const sb = await startSandbox({ dataDir });
-  const env = { ...benchEnv(home), DIAZO_BASE_URL: sb.url, DIAZO_RETRY_BASE_MS: "20" };
+  const env = { ...scratchEnv(home), DIAZO_BASE_URL: sb.url, DIAZO_RETRY_BASE_MS: "20" };
   try {
     const photos = await soakPhotos(sb.url, dataDir, env, home);
     const hooks = await soakDeliveries(env, home);

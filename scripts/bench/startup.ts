@@ -11,7 +11,7 @@ import path from "node:path";
 import { startSandbox } from "../../src/sandbox/server.ts";
 import { bundle, COMPILE_PERMISSIONS } from "../build.ts";
 import { measure, measureInterleaved, type Timing } from "./_measure.ts";
-import { benchEnv } from "./transfer.ts";
+import { scratchEnv } from "../scratch_env.ts";
 
 export type { Timing } from "./_measure.ts";
 
@@ -141,7 +141,7 @@ export async function benchStartup(): Promise<Timing[]> {
   // long: one benchmark's setup (sandbox, bundle, peer, seed data), measurement table and goal lines
   const sb = await startSandbox({ port: 0 });
   const home = await Deno.makeTempDir({ prefix: "diazo-bench-startup-" });
-  const env: Record<string, string> = { ...benchEnv(home), HOME: home, DIAZO_BASE_URL: sb.url };
+  const env: Record<string, string> = { ...scratchEnv(home), HOME: home, DIAZO_BASE_URL: sb.url };
   const peerEnv = {
     ...env,
     APS_BASE_URL: sb.url,

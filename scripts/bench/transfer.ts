@@ -14,6 +14,7 @@ import { createHash } from "node:crypto";
 import path from "node:path";
 import { rawFetch } from "../../src/services/raw_transport.ts";
 import { bundle, COMPILE_PERMISSIONS } from "../build.ts";
+import { scratchEnv } from "../scratch_env.ts";
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../..");
 const MAIN = path.join(ROOT, "src/main.ts");
@@ -270,22 +271,6 @@ async function pinSelf(cpu: number): Promise<boolean> {
   return false;
 }
 
-/** A clean environment for diazo and its sandbox under a scratch `home`, logged in as the sandbox's app. */
-export function benchEnv(home: string): Record<string, string> {
-  return {
-    PATH: Deno.env.get("PATH") ?? "",
-    HOME: Deno.env.get("HOME") ?? home,
-    DIAZO_CONFIG_DIR: path.join(home, "config"),
-    DIAZO_STATE_DIR: path.join(home, "state"),
-    DIAZO_TOKEN_STORE: "file",
-    SVC_CLIENT_ID: "diazo-sandbox",
-    SVC_CLIENT_SECRET: "diazo-sandbox-secret",
-    NO_COLOR: "1",
-    // `deno run` looks for a newer Deno in the background (the compiled binary never does).
-    DENO_NO_UPDATE_CHECK: "1",
-  };
-}
-
 /** One round: each ceiling and the diazo run beside it, back to back. */
 interface Round {
   putMs: number;
@@ -344,7 +329,7 @@ export async function benchTransfer(): Promise<void> {
   const mib = Number(Deno.env.get("BENCH_TRANSFER_MIB") ?? 1024);
   const pin = Deno.env.get("BENCH_PIN") === "1" && await pinSelf(1);
   const home = await Deno.makeTempDir({ prefix: "diazo-bench-transfer-" });
-  const env = benchEnv(home);
+  const env = scratchEnv(home);
   const sb = await startSandboxProcess(env, { cpu: pin ? 0 : undefined });
   env.DIAZO_BASE_URL = sb.url;
   try {

@@ -72,8 +72,6 @@ const K = new Uint32Array([
   0xc67178f2,
 ]);
 
-const rotr = (x: number, n: number) => (x >>> n) | (x << (32 - n));
-
 /** The 32-byte SHA-256 digest of `data` (text is hashed as UTF-8). */
 export function sha256(data: Uint8Array | string): Uint8Array {
   const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
@@ -99,17 +97,37 @@ export function sha256(data: Uint8Array | string): Uint8Array {
   for (let at = 0; at < m.length; at += 64) {
     for (let i = 0; i < 16; i++) w[i] = view.getUint32(at + i * 4);
     for (let i = 16; i < 64; i++) {
-      const s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >>> 3);
-      const s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >>> 10);
+      const x = w[i - 15];
+      const y = w[i - 2];
+      const s0 = (x >>> 7 | x << 25) ^ (x >>> 18 | x << 14) ^ (x >>> 3);
+      const s1 = (y >>> 17 | y << 15) ^ (y >>> 19 | y << 13) ^ (y >>> 10);
       w[i] = w[i - 16] + s0 + w[i - 7] + s1;
     }
-    let [a, b, c, d, e, f, g, k] = h;
+    // Rotations written out and plain assignments: a run hashes once, in V8's interpreter, where
+    // each call and each destructuring costs.
+    let a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], k = h[7];
     for (let i = 0; i < 64; i++) {
-      const t1 = k + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + K[i] + w[i];
-      const t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
-      [k, g, f, e, d, c, b, a] = [g, f, e, (d + t1) >>> 0, c, b, a, (t1 + t2) >>> 0];
+      const s1 = (e >>> 6 | e << 26) ^ (e >>> 11 | e << 21) ^ (e >>> 25 | e << 7);
+      const t1 = k + s1 + ((e & f) ^ (~e & g)) + K[i] + w[i];
+      const s0 = (a >>> 2 | a << 30) ^ (a >>> 13 | a << 19) ^ (a >>> 22 | a << 10);
+      const t2 = s0 + ((a & b) ^ (a & c) ^ (b & c));
+      k = g;
+      g = f;
+      f = e;
+      e = (d + t1) >>> 0;
+      d = c;
+      c = b;
+      b = a;
+      a = (t1 + t2) >>> 0;
     }
-    h[0] += a, h[1] += b, h[2] += c, h[3] += d, h[4] += e, h[5] += f, h[6] += g, h[7] += k;
+    h[0] += a;
+    h[1] += b;
+    h[2] += c;
+    h[3] += d;
+    h[4] += e;
+    h[5] += f;
+    h[6] += g;
+    h[7] += k;
   }
   const out = new Uint8Array(32);
   const outView = new DataView(out.buffer);
