@@ -80,9 +80,12 @@ function arrowAsFunction(text: string, arrow: Node): Edit[] | undefined {
   if (arrowToken < paramsEnd) return undefined;
   const list = params.length ? text.slice(params[0].start, paramsEnd) : "";
   const expression = body.type !== "BlockStatement";
-  const head = `${arrow.async ? "async " : ""}function (${list})${expression ? " { return" : ""}`;
+  const head = `${arrow.async ? "async " : ""}function (${list})${expression ? " { return " : ""}`;
+  // `x=>x` has no space after the arrow: `return` must not run into the body.
+  let headEnd = arrowToken + 2;
+  while (expression && /\s/.test(text[headEnd])) headEnd++;
   return [
-    { start: arrow.start, end: arrowToken + 2, text: head },
+    { start: arrow.start, end: headEnd, text: head },
     ...(expression ? [{ start: arrow.end, end: arrow.end, text: "; }", closing: true }] : []),
   ];
 }

@@ -28,7 +28,8 @@ const MODULE = [
   "const arrows = [((n) => n + 1)(1), (() => ({ a: 2 }))().a, ((x = 3, { y } = { y: 4 }, ...r) => x + y + r.length)(),",
   "  (async (v) => v)(5), (w => { const w2 = w * 2; return w2; })(3), (function () { return ((k) => this.n + k)(1); }).call({ n: 6 }),",
   "  (function () { return (() => arguments.length)(); })(1, 2, 3), ((f = (z) => z) => f(8))(),",
-  "  ((a) => function named() { return a; })(9)(), ((a) => function named() { return a; })(9).name];",
+  "  ((a) => function named() { return a; })(9)(), ((a) => function named() { return a; })(9).name,",
+  "  (x=>x+1)(10), (async x=>x)(11)];",
   "function outer(a) {",
   "  'use strict';",
   "  const early = inner(a);",
@@ -65,7 +66,7 @@ Deno.test("eagerFunctions keeps what a module does and parenthesizes its functio
       before,
       "42 twice,later,counted 12 later false swapped block\n" +
         "hi! 4 5 2 3 q 2 0 7,14 twice wait gen quoted-key arrow\n" +
-        "2 2 7 5 6 7 3 8 9 named 21 inner d2 agen z\n",
+        "2 2 7 5 6 7 3 8 9 named 11 11 21 inner d2 agen z\n",
     );
     const eager = eagerFunctions(MODULE);
     assert.equal(await run(dir, eager), before);
