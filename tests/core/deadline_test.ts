@@ -1,6 +1,7 @@
 /** core/deadline.ts: a deadline aborts once at its time unless cleared, as AbortSignal.timeout does. */
 import assert from "node:assert/strict";
 import { deadline } from "../../src/core/deadline.ts";
+import { runProcess } from "../e2e/harness.ts";
 
 const settle = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -69,12 +70,8 @@ Deno.test("a pending deadline does not keep the process alive", async () => {
 deadline(60_000).addEventListener("abort", () => console.log("fired"));
 console.log("done");`;
   const started = performance.now();
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["eval", "--no-config", script],
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
-  assert.equal(new TextDecoder().decode(out.stdout), "done\n");
+  const out = await runProcess(Deno.execPath(), ["eval", "--no-config", script], { env: {} });
+  assert.equal(out.code, 0, out.stderr);
+  assert.equal(out.stdout, "done\n");
   assert.ok(performance.now() - started < 30_000, "the process waited for the deadline");
 });
