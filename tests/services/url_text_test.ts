@@ -87,7 +87,14 @@ function random(seed: number): () => number {
 function addresses(n: number): string[] {
   const r = random(0x5eed);
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(r() * xs.length)];
-  const out = ["https://developer.api.autodesk.com/oss/v2/buckets", "http://127.0.0.1:8080/x?region=US"];
+  const out = [
+    "https://developer.api.autodesk.com/oss/v2/buckets",
+    "http://127.0.0.1:8080/x?region=US",
+    "http://127.0.0.1:8080/x?",
+    "https://example.com?",
+    "http://example.com:/x",
+    "http://0.0.0.0:65535/",
+  ];
   for (let i = 0; i < n; i++) {
     // Half of them from the first pieces of each list only: the well-formed addresses of every day.
     const few = <T>(xs: readonly T[], k: number) => (i % 2 ? xs : xs.slice(0, k));
