@@ -2,7 +2,7 @@
  * Regroups the split bundle's chunks (scripts/build.ts `bundle`) so that the fast start loads few
  * files. esbuild splits each module shared by a different set of dynamic imports into its own chunk:
  * `bucket list` loaded ~60 files one after another before its first request. Rollup re-chunks that
- * output with manual chunks holding the modules the hot path (src/cli/hot.ts) statically reaches, so
+ * output with manual chunks holding the modules the hot path (src/front/hot.ts) statically reaches, so
  * it loads ~8 files. Each chunk file is one module to rollup and lands in exactly one output file:
  * module identity (shared registries, error classes) is kept. The fast start's chunks are the ones
  * whose functions build.ts then compiles eagerly (bundle_eager.ts), as far as a profile saw them run.
@@ -12,15 +12,15 @@ import { type GetModuleInfo, rollup } from "rollup";
 
 /**
  * The groups, each the source modules whose static imports it gathers (an earlier group keeps a shared
- * module): what `--help` loads (cli/hot.ts and the modules main.ts loads with it), what a hot
+ * module): what `--help` loads (front/hot.ts and the modules main.ts loads with it), what a hot
  * command's run adds, then each other hot command's own verb.
  */
 export const HOT_GROUPS: readonly (readonly [string, readonly string[]])[] = [
-  ["hot", ["src/cli/hot.ts", "src/cli/io.ts", "src/services/update_notice.ts"]],
-  ["hot_run", ["src/cli/hot_run.ts", "src/cli/hot_actions.ts", "src/ops/bucket.ts"]],
-  ["object_list", ["src/ops/object.ts"]],
-  ["object_download", ["src/ops/object_download.ts"]],
-  ["auth_status", ["src/ops/auth.ts", "src/cli/auth_status_text.ts"]],
+  ["hot", ["src/front/hot.ts", "src/command/io.ts", "src/front/update_notice.ts"]],
+  ["hot_run", ["src/front/hot_run.ts", "src/front/hot_actions.ts", "src/families/bucket/verbs.ts"]],
+  ["object_list", ["src/families/object/verbs.ts"]],
+  ["object_download", ["src/families/object/download.ts"]],
+  ["auth_status", ["src/families/auth/verbs.ts", "src/families/auth/status_text.ts"]],
 ];
 
 /** The chunk files of `files` (name -> text) holding one of `roots`, by esbuild's `// src/...` marker. */

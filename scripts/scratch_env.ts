@@ -1,6 +1,6 @@
 /** The environment of a diazo run that touches nothing of the user's: for benchmarks and the bundle's profile. */
 import path from "node:path";
-import { SANDBOX_CLIENT_ID, SANDBOX_CLIENT_SECRET } from "../src/cli/sandbox.ts";
+import { SANDBOX_CLIENT_ID, SANDBOX_CLIENT_SECRET } from "../src/families/sandbox/commands.ts";
 
 /**
  * A clean environment for diazo and its sandbox under a scratch `home` (config, state, tokens in a

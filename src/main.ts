@@ -19,28 +19,28 @@ if (args.length === 1 && (args[0] === "--version" || args[0] === "-V")) {
 } else if (args[0] === "__complete") {
   // Asked by the shell completion scripts at TAB time; never alias-expanded or dispatched to a plugin.
   const [{ runComplete }, { processIo }] = await Promise.all([
-    import("./cli/completions.ts"),
-    import("./cli/io.ts"),
+    import("./front/completions.ts"),
+    import("./command/io.ts"),
   ]);
   Deno.exit(await runComplete(args.slice(1), processIo(), Deno.env.toObject()));
 } else {
-  // The hot path (cli/hot.ts) first: `--help` and the commands scripts run most without commander;
+  // The hot path (front/hot.ts) first: `--help` and the commands scripts run most without commander;
   // the command tree only for what it does not serve. The update check only where it may run.
   const env = Deno.env.toObject();
   // A command's run (hot_run.ts: the modules the command tree shares with it) loads in the same wave.
   const help = args.length === 0 || args[0] === "--help" || args[0] === "-h";
   const [{ runHot }, { processIo }, { updateCheckDisabled }] = await Promise.all([
-    import("./cli/hot.ts"),
-    import("./cli/io.ts"),
-    import("./services/update_notice.ts"),
-    help ? undefined : import("./cli/hot_run.ts"),
+    import("./front/hot.ts"),
+    import("./command/io.ts"),
+    import("./front/update_notice.ts"),
+    help ? undefined : import("./front/hot_run.ts"),
   ]);
   const where = {
     env,
     stdoutIsTerminal: Deno.stdout.isTerminal(),
     stderrIsTerminal: Deno.stderr.isTerminal(),
   };
-  const check = updateCheckDisabled(where) ? undefined : await import("./services/update_check.ts").then(
+  const check = updateCheckDisabled(where) ? undefined : await import("./front/update_check.ts").then(
     async ({ startUpdateCheck }) =>
       startUpdateCheck({
         ...where,
@@ -51,7 +51,7 @@ if (args.length === 1 && (args[0] === "--version" || args[0] === "-V")) {
   const io = processIo();
   const cwd = Deno.cwd();
   const code = await runHot(args, io, env, cwd) ??
-    await (await import("./cli/root.ts")).runCommandTree(args, io, env, cwd);
+    await (await import("./front/root.ts")).runCommandTree(args, io, env, cwd);
   const notice = await check?.finishWithin(UPDATE_GRACE_MS);
   if (notice) await Deno.stderr.write(new TextEncoder().encode(notice));
   Deno.exit(code);

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { commandTree } from "../src/cli/describe.ts";
+import { commandTree } from "../src/front/describe.ts";
 import { checkCommandWords } from "../src/pipeline/command.ts";
 import { parseTemplate, splitTemplateWords } from "../src/pipeline/interpolate.ts";
 import { captureIo } from "./e2e/capture.ts";

@@ -3,8 +3,8 @@
  * at the 16 MiB size limit with the process's resident memory before and after (src/pipeline/block_yaml.ts).
  */
 import { validatePipelineText } from "../../src/pipeline/validate.ts";
-import { commandTree } from "../../src/cli/describe.ts";
-import type { Io } from "../../src/cli/io.ts";
+import { commandTree } from "../../src/front/describe.ts";
+import type { Io } from "../../src/command/io.ts";
 
 const quiet: Io = {
   stdout: { write: () => {}, isTerminal: false },

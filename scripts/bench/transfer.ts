@@ -12,7 +12,7 @@
  */
 import { createHash } from "node:crypto";
 import path from "node:path";
-import { rawFetch } from "../../src/services/raw_transport.ts";
+import { rawFetch } from "../../src/http/raw_transport.ts";
 import { bundle, COMPILE_PERMISSIONS } from "../build.ts";
 import { scratchEnv } from "../scratch_env.ts";
 

@@ -1,6 +1,6 @@
 /** Polling for a device authorization's token (RFC 8628 §3.4–3.5). */
 import { DiazoError, isDiazoError } from "../core/errors.ts";
-import type { DeviceAuthorization, TokenResponse } from "../services/authentication.ts";
+import type { DeviceAuthorization, TokenResponse } from "./authentication.ts";
 
 /** What the poll loop needs: one token request, a clock and a way to wait. */
 export interface DevicePollDeps {

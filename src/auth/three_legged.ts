@@ -6,8 +6,8 @@ import type { Resolved } from "../config/config.ts";
 import { DiazoError, isDiazoError, platformDetail, platformErrorCode } from "../core/errors.ts";
 import { decodeJwt, jwtScopes } from "../aps/jwt.ts";
 import { registerSecret } from "../core/redact.ts";
-import type { Http } from "../services/http.ts";
-import { authorizationCodeToken, refreshToken, type TokenResponse } from "../services/authentication.ts";
+import type { Http } from "../http/http.ts";
+import { authorizationCodeToken, refreshToken, type TokenResponse } from "./authentication.ts";
 import { EXPIRY_MARGIN_MS } from "./two_legged.ts";
 import { tokenLockFile, withTokenLock } from "./token_lock.ts";
 import type { StoredToken, TokenStore } from "./token_store.ts";
@@ -125,7 +125,7 @@ function refreshRefused(e: DiazoError): DiazoError {
   const reason = [code, platformDetail(e.body)].filter((s, i, all) => s && all.indexOf(s) === i).join(": ");
   const error = (e.body as { error?: unknown } | undefined)?.error;
   // The app's own credentials refused (a wrong or rotated client secret): not the login's fault.
-  // No `status`: the refusal answers the refresh, not the request a caller restates (ops/api_answer.ts).
+  // No `status`: the refusal answers the refresh, not the request a caller restates (families/api/answer.ts).
   if (error === "invalid_client" || code === "invalid_client" || code === "AUTH-001") {
     return new DiazoError("auth_failed", {
       body: e.body,

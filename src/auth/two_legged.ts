@@ -6,7 +6,7 @@ import type { Resolved } from "../config/config.ts";
 import { DiazoError } from "../core/errors.ts";
 import { registerSecret } from "../core/redact.ts";
 import { DEFAULT_2L_SCOPES } from "../aps/scopes.ts";
-import type { Http } from "../services/http.ts";
+import type { Http } from "../http/http.ts";
 import { type StoredToken, tokenKey, type TokenStore } from "./token_store.ts";
 import { hexOf } from "../core/bytes.ts";
 import { sha256 } from "../core/sha256.ts";
@@ -80,7 +80,7 @@ export async function twoLeggedToken(
     return { token: cached, cached: true };
   };
   const fetchAndStore = async () => {
-    const { clientCredentialsToken } = await import("../services/authentication.ts");
+    const { clientCredentialsToken } = await import("./authentication.ts");
     const res = await clientCredentialsToken(deps.authHttp, { clientId, clientSecret, scopes });
     registerSecret(res.access_token);
     const token: StoredToken = {

@@ -263,7 +263,7 @@ function positive(name: string, v: number | undefined, fallback: number): number
 /** A timer setting (seconds or ms) from its first defined source, checked against the timer range. */
 /**
  * Checks timer settings, keeping the first refusal instead of throwing it: it is raised where the
- * numbers become timers (the HTTP client, ops/session.ts), so that `config set timeout 30` can
+ * numbers become timers (the HTTP client, session/session.ts), so that `config set timeout 30` can
  * still repair a config.json whose timeout is out of range.
  */
 function timerChecker() {

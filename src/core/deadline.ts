@@ -1,5 +1,5 @@
 /**
- * A deadline with the members of an AbortSignal that the raw transport reads (services/raw_transport.ts),
+ * A deadline with the members of an AbortSignal that the raw transport reads (http/raw_transport.ts),
  * timed by `Atomics.waitAsync` on a cell of its own. Deno's global `setTimeout` loads its
  * Node-compatible timers, and `AbortSignal.timeout` its events and Web IDL layer: ~1.4 ms of a
  * command's start-up (ARCHITECTURE.md, "Start-up"). This one loads nothing, and, like

@@ -1,6 +1,6 @@
 /** Which login a tool call uses: the app's (2-legged) or the user's (3-legged, from `diazo auth login`). */
 import { z } from "zod";
-import { storedUserLogin } from "../ops/dm.ts";
+import { storedUserLogin } from "../session/user_login.ts";
 import type { ServeDeps } from "./tool.ts";
 
 /** How to log in as a user, for texts that tell a model (and its user) what to do. */

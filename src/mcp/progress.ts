@@ -1,5 +1,5 @@
-/** Byte progress of an op (ops/progress.ts) as the tool server's progress notifications. */
-import type { StartProgress } from "../ops/progress.ts";
+/** Byte progress of an op (transfer/progress.ts) as the tool server's progress notifications. */
+import type { StartProgress } from "../transfer/progress.ts";
 import type { ToolContext } from "./tool.ts";
 
 /** A progress display that sends `notifications/progress` when the client asked for them (else nothing). */

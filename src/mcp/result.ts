@@ -5,7 +5,7 @@
 import { DiazoError, toDiazoError } from "../core/errors.ts";
 import { phrased, TOOL_SURFACE } from "../core/field_error.ts";
 import { knownSecrets, redact } from "../core/redact.ts";
-import type { ListPage } from "../ops/list.ts";
+import type { ListPage } from "../http/list.ts";
 import type { CallToolResult } from "./sdk.ts";
 import { TOOL_HINTS } from "./tool_hints.ts";
 

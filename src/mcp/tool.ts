@@ -3,9 +3,9 @@
  * it is given to run: the command layer's services behind a small dependency object.
  */
 import { z } from "zod";
-import type { ToolServerDeps } from "../ops/deps.ts";
+import type { ToolServerDeps } from "../session/deps.ts";
 
-/** What `serve` hands the tool server (ops/deps.ts): the verbs' dependencies, its log lines and file roots. */
+/** What `serve` hands the tool server (session/deps.ts): the verbs' dependencies, its log lines and file roots. */
 export type ServeDeps = ToolServerDeps;
 
 /**

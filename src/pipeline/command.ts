@@ -1,5 +1,5 @@
 /**
- * Checks a step's command line against the plain description of diazo's command tree (cli/describe.ts
+ * Checks a step's command line against the plain description of diazo's command tree (front/describe.ts
  * builds it from the real tree; completions read the same), so that unknown commands, flags and
  * arguments fail before anything runs.
  */

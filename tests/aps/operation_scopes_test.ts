@@ -25,7 +25,7 @@ import {
   scopesOfTemplate,
 } from "../../src/aps/operation_scopes.ts";
 import { TOOL_OPERATIONS, toolScopes } from "../../src/mcp/tool_scopes.ts";
-import { ALL_TOOLS } from "../../src/mcp/tools/index.ts";
+import { ALL_TOOLS } from "../../src/families/serve/tools.ts";
 import { createRouter } from "../../src/sandbox/router.ts";
 import { SERVICE_ROUTES } from "../../src/sandbox/server.ts";
 import { OFFICIAL_FILES } from "../contract/gate.ts";
@@ -137,7 +137,7 @@ Deno.test("scope table: the scope every service request declares is one its oper
 });
 
 /** Where scopes are declared: the services and the tools. */
-const DECLARING = ["src/services", "src/mcp/tools", "src/mcp/tool_scopes.ts"];
+const DECLARING = ["src/families", "src/http", "src/transfer", "src/auth/authentication.ts", "src/mcp/tool_scopes.ts"];
 
 async function* sources(path: string): AsyncGenerator<[string, string]> {
   const info = await Deno.stat(path);

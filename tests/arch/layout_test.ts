@@ -104,22 +104,22 @@ Deno.test("layout: the rules are read from a document's table and sentence", () 
 
 Deno.test("layout: the checker sees a forbidden edge and a cycle when there is one", () => {
   const planted: Edge[] = [
-    { from: "sandbox/a.ts", to: "services/b.ts", dynamic: false, typeOnly: false },
-    { from: "cli/x.ts", to: "cli/y.ts", dynamic: false, typeOnly: false },
-    { from: "cli/y.ts", to: "cli/x.ts", dynamic: false, typeOnly: false },
-    { from: "cli/z.ts", to: "cli/x.ts", dynamic: true, typeOnly: false },
-    { from: "cli/x.ts", to: "cli/z.ts", dynamic: false, typeOnly: false },
-    { from: "cli/s.ts", to: "sandbox/server.ts", dynamic: true, typeOnly: false },
-    { from: "cli/s.ts", to: "mcp/server.ts", dynamic: false, typeOnly: false },
+    { from: "sandbox/a.ts", to: "http/b.ts", dynamic: false, typeOnly: false },
+    { from: "front/x.ts", to: "front/y.ts", dynamic: false, typeOnly: false },
+    { from: "front/y.ts", to: "front/x.ts", dynamic: false, typeOnly: false },
+    { from: "front/z.ts", to: "front/x.ts", dynamic: true, typeOnly: false },
+    { from: "front/x.ts", to: "front/z.ts", dynamic: false, typeOnly: false },
+    { from: "front/s.ts", to: "sandbox/server.ts", dynamic: true, typeOnly: false },
+    { from: "front/s.ts", to: "mcp/server.ts", dynamic: false, typeOnly: false },
   ];
-  assert.deepEqual(forbidden(planted), ["sandbox/a.ts -> services/b.ts", "cli/s.ts -> mcp/server.ts"]);
-  assert.deepEqual(cycles(planted, ["cli/families.ts"]), [["cli/x.ts", "cli/y.ts", "cli/z.ts"]]);
-  assert.deepEqual(cycles(planted, ["cli/z.ts"]), [["cli/x.ts", "cli/y.ts"]]);
+  assert.deepEqual(forbidden(planted), ["sandbox/a.ts -> http/b.ts", "front/s.ts -> mcp/server.ts"]);
+  assert.deepEqual(cycles(planted, ["front/families.ts"]), [["front/x.ts", "front/y.ts", "front/z.ts"]]);
+  assert.deepEqual(cycles(planted, ["front/z.ts"]), [["front/x.ts", "front/y.ts"]]);
   assert.deepEqual(
-    importsOf("cli/a.ts", 'import type { X } from "../ops/x.ts";\nconst m = await import("./b.ts");'),
+    importsOf("front/a.ts", 'import type { X } from "../session/x.ts";\nconst m = await import("./b.ts");'),
     [
-      { from: "cli/a.ts", to: "ops/x.ts", dynamic: false, typeOnly: true },
-      { from: "cli/a.ts", to: "cli/b.ts", dynamic: true, typeOnly: false },
+      { from: "front/a.ts", to: "session/x.ts", dynamic: false, typeOnly: true },
+      { from: "front/a.ts", to: "front/b.ts", dynamic: true, typeOnly: false },
     ],
   );
 });

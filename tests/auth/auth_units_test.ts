@@ -6,8 +6,8 @@ import { authorizeUrl } from "../../src/auth/three_legged.ts";
 import { decodeJwt, jwtScopes } from "../../src/aps/jwt.ts";
 import { DiazoError } from "../../src/core/errors.ts";
 import { parsePeriod, summarise } from "../../src/config/scope_usage.ts";
-import { callbackProblems, credentialProblems } from "../../src/ops/auth_report.ts";
-import { checkedScopes } from "../../src/ops/auth_scopes.ts";
+import { callbackProblems, credentialProblems } from "../../src/families/auth/report.ts";
+import { checkedScopes } from "../../src/families/auth/scopes.ts";
 import { openCommand } from "../../src/platform/browser.ts";
 import { withFileLock } from "../../src/platform/lock.ts";
 

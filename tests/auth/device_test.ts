@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { pollDeviceToken } from "../../src/auth/device.ts";
 import { DiazoError } from "../../src/core/errors.ts";
-import type { TokenResponse } from "../../src/services/authentication.ts";
+import type { TokenResponse } from "../../src/auth/authentication.ts";
 
 const TOKEN: TokenResponse = { access_token: "at", token_type: "Bearer", expires_in: 3600 };
 

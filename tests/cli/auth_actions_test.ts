@@ -1,7 +1,7 @@
 /** The auth verbs that act (login, scope changes, logout) confirm with one line on a terminal, the record elsewhere. */
 import { startTestSandbox } from "../e2e/test_sandbox.ts";
 import assert from "node:assert/strict";
-import { runCli } from "../../src/cli/root.ts";
+import { runCli } from "../../src/front/root.ts";
 import { makeHome, sandboxEnv } from "../e2e/harness.ts";
 import { captureIo } from "../storage/_cli.ts";
 

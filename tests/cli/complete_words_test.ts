@@ -6,7 +6,7 @@ import {
   formatCandidates,
   parseCompleteArgs,
   SHELLS,
-} from "../../src/cli/complete_words.ts";
+} from "../../src/front/complete_words.ts";
 import type { CommandSpec } from "../../src/pipeline/command.ts";
 
 const leaf = (name: string, extra: Partial<CommandSpec> = {}): CommandSpec => ({

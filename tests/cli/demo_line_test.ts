@@ -1,6 +1,6 @@
 /** The demo's first line says truly why it uses an in-process sandbox. */
 import assert from "node:assert/strict";
-import { demoPlatformLine } from "../../src/cli/demo.ts";
+import { demoPlatformLine } from "../../src/families/demo/commands.ts";
 
 Deno.test("demo --sandbox with credentials configured does not claim there are none", () => {
   assert.equal(

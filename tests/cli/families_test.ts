@@ -4,8 +4,8 @@
  */
 import assert from "node:assert/strict";
 import { Command } from "@commander-js/extra-typings";
-import { FAMILIES } from "../../src/cli/families.ts";
-import { runCommandTree } from "../../src/cli/root.ts";
+import { FAMILIES } from "../../src/front/families.ts";
+import { runCommandTree } from "../../src/front/root.ts";
 import { captureIo } from "../e2e/harness.ts";
 
 Deno.test("every family's name and aliases are those its module declares to commander", async () => {

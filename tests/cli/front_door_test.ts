@@ -5,10 +5,10 @@
  */
 import assert from "node:assert/strict";
 import path from "node:path";
-import { runCli } from "../../src/cli/root.ts";
-import { readGlobals, resolveRunGlobals } from "../../src/cli/argv.ts";
+import { runCli } from "../../src/front/root.ts";
+import { readGlobals, resolveRunGlobals } from "../../src/front/argv.ts";
 import { emptyConfig } from "../../src/config/config.ts";
-import type { Io } from "../../src/cli/io.ts";
+import type { Io } from "../../src/command/io.ts";
 
 /** Captured streams; `terminal` says whether stdout is a terminal. */
 function fakeIo(terminal = false): Io & { out: () => string; err: () => string } {

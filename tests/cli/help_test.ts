@@ -5,9 +5,9 @@
 import assert from "node:assert/strict";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { AnyCommand } from "../../src/cli/command.ts";
-import { ENVIRONMENT } from "../../src/cli/help_topics.ts";
-import { buildFullProgram, runCli } from "../../src/cli/root.ts";
+import type { AnyCommand } from "../../src/command/command.ts";
+import { ENVIRONMENT } from "../../src/front/help_topics.ts";
+import { buildFullProgram, runCli } from "../../src/front/root.ts";
 import { captureIo } from "../e2e/capture.ts";
 
 const SRC = path.resolve(fileURLToPath(new URL("../../src/", import.meta.url)));

@@ -1,6 +1,6 @@
 /** The width tables are fitted to: COLUMNS overrides, else the terminal's, else none. */
 import assert from "node:assert/strict";
-import { outputWidth, processIo, type Sink } from "../../src/cli/io.ts";
+import { outputWidth, processIo, type Sink } from "../../src/command/io.ts";
 
 function sink(columns?: number): Sink {
   return { write: () => {}, isTerminal: columns !== undefined, columns };

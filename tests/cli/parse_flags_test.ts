@@ -1,7 +1,7 @@
 /** parseFlags (cli/global_options.ts) reads a flags string as commander does: names, value, key. */
 import assert from "node:assert/strict";
-import { GLOBAL_OPTIONS, parseFlags } from "../../src/cli/global_options.ts";
-import { AUTH_STATUS, BUCKET_LIST, OBJECT_DOWNLOAD, OBJECT_LIST } from "../../src/cli/declarations.ts";
+import { GLOBAL_OPTIONS, parseFlags } from "../../src/command/global_options.ts";
+import { AUTH_STATUS, BUCKET_LIST, OBJECT_DOWNLOAD, OBJECT_LIST } from "../../src/command/declarations.ts";
 
 /** The same reading by regular expressions, as commander's own splitting does it. */
 function byRegex(flags: string) {

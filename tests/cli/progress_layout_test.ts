@@ -1,6 +1,6 @@
 /** The transfer bar's layout: at 80 columns (and narrower) the whole line fits, its ETA included. */
 import assert from "node:assert/strict";
-import { barLayout } from "../../src/cli/progress.ts";
+import { barLayout } from "../../src/command/progress.ts";
 
 /** The bar's line at its widest: every figure at its longest. */
 function widestLine(label: string, size: number, all: string): string {

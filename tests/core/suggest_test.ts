@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { editDistance, suggest } from "../../src/core/suggest.ts";
-import { commandWord } from "../../src/cli/argv.ts";
+import { commandWord } from "../../src/front/argv.ts";
 import { configDirFor, stateDirFor } from "../../src/platform/dirs.ts";
 
 Deno.test("edit distance and suggestions", () => {

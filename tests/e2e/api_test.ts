@@ -1,7 +1,7 @@
 /** e2e: `diazo api` against a sandbox — bodies, fields, every page, typed errors, foreign hosts. */
 import assert from "node:assert/strict";
 import path from "node:path";
-import { runCli } from "../../src/cli/root.ts";
+import { runCli } from "../../src/front/root.ts";
 import { seededAccountId } from "../../src/sandbox/admin/store.ts";
 import { assertOneError, assertUsageError, captureIo, json, requestLog, withSandboxHome } from "./harness.ts";
 

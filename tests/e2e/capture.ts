@@ -2,7 +2,7 @@
  * The streams of an in-process CLI run: what it writes kept in memory, and a standard input that a
  * test types on while the run waits for it (as a person at a pipe would).
  */
-import type { Io } from "../../src/cli/io.ts";
+import type { Io } from "../../src/command/io.ts";
 
 /** Standard input that a test types on while the run reads it (a closed one reads as end of input). */
 export interface Keyboard {

@@ -6,8 +6,8 @@
 import assert from "node:assert/strict";
 import path from "node:path";
 import { dmFolderId, dmProjectId } from "../../src/aps/dm_ids.ts";
-import { contextFor } from "../../src/cli/root.ts";
-import { runItemUpload } from "../../src/ops/dm_write.ts";
+import { contextFor } from "../../src/front/root.ts";
+import { runItemUpload } from "../../src/families/dm/write.ts";
 import { loadSpec } from "../contract/spec.ts";
 import { fails, ok as okTool, startServe } from "../mcp/helpers.ts";
 import { FLAGS } from "../ops/helpers.ts";

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { COMPILE_PERMISSIONS } from "../../scripts/build.ts";
-import { runCli } from "../../src/cli/root.ts";
+import { runCli } from "../../src/front/root.ts";
 import { forgetSecrets } from "../../src/core/redact.ts";
 import type { Sandbox } from "../../src/sandbox/server.ts";
 import { captureIo, type Keyboard } from "./capture.ts";

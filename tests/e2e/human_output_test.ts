@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import path from "node:path";
-import { nounOf } from "../../src/cli/context.ts";
+import { nounOf } from "../../src/command/context.ts";
 import { json } from "./harness.ts";
 import { objectFixture } from "./object_helpers.ts";
 

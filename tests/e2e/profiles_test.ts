@@ -5,7 +5,7 @@
  * `get`, `unset`, the secret asked for at a terminal.
  */
 import assert from "node:assert/strict";
-import { runCli } from "../../src/cli/root.ts";
+import { runCli } from "../../src/front/root.ts";
 import {
   assertUsageError,
   captureIo,
@@ -186,7 +186,7 @@ Deno.test("config set --help describes its arguments; every command's arguments 
   assert.doesNotMatch(help.stdout, /key\s+key\b/);
   assert.match(help.stdout, /key\s+a setting \(output, timeout/);
   assert.match(help.stdout, /value\s+the new value/);
-  const { buildFullProgram } = await import("../../src/cli/root.ts");
+  const { buildFullProgram } = await import("../../src/front/root.ts");
   const bare: string[] = [];
   type Cmd = {
     name(): string;

@@ -5,9 +5,9 @@
  * without Node's module loader.
  */
 import assert from "node:assert/strict";
-import { matchHot } from "../../src/cli/hot.ts";
-import { rootHelp } from "../../src/cli/root_help.ts";
-import { runCli, runCommandTree, stubProgram } from "../../src/cli/root.ts";
+import { matchHot } from "../../src/front/hot.ts";
+import { rootHelp } from "../../src/front/root_help.ts";
+import { runCli, runCommandTree, stubProgram } from "../../src/front/root.ts";
 import { bundle, lazyRequire } from "../../scripts/build.ts";
 import { openTokenStore, type StoredToken } from "../../src/auth/token_store.ts";
 import { importsOf } from "../arch/import_graph.ts";
@@ -495,14 +495,14 @@ Deno.test("bucket list, object list and auth status load no node: module before 
   // (the verbs' modules hot.ts preloads), and all they import statically.
   const seen = new Set<string>();
   const queue = [
-    "cli/hot.ts",
-    "cli/io.ts",
-    "services/update_notice.ts",
-    "cli/hot_run.ts",
-    "cli/hot_actions.ts",
+    "front/hot.ts",
+    "command/io.ts",
+    "front/update_notice.ts",
+    "front/hot_run.ts",
+    "front/hot_actions.ts",
   ];
-  queue.push("ops/bucket.ts", "ops/object.ts", "ops/auth.ts", "cli/auth_status_text.ts");
-  queue.push("config/store.ts", "auth/token_store.ts", "services/http.ts");
+  queue.push("families/bucket/verbs.ts", "families/object/verbs.ts", "families/auth/verbs.ts", "families/auth/status_text.ts");
+  queue.push("config/store.ts", "auth/token_store.ts", "http/http.ts");
   const withNode: string[] = [];
   while (queue.length > 0) {
     const module = queue.shift()!;

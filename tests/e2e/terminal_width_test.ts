@@ -6,8 +6,8 @@
  */
 import assert from "node:assert/strict";
 import path from "node:path";
-import { runCli } from "../../src/cli/root.ts";
-import type { Io } from "../../src/cli/io.ts";
+import { runCli } from "../../src/front/root.ts";
+import type { Io } from "../../src/command/io.ts";
 import { objectFixture } from "./object_helpers.ts";
 import { cliLine, hasTmux, runInPane, shQuote } from "./tmux.ts";
 

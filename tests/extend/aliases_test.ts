@@ -8,7 +8,7 @@ import {
   validAliasName,
 } from "../../src/extend/aliases.ts";
 import { DiazoError } from "../../src/core/errors.ts";
-import { commandWordIndex } from "../../src/cli/argv.ts";
+import { commandWordIndex } from "../../src/front/argv.ts";
 
 const BUILTINS = new Set(["bucket", "object", "translate", "help"]);
 

@@ -6,10 +6,10 @@
 import assert from "node:assert/strict";
 import path from "node:path";
 import { type CallToolResult, Client, InMemoryTransport, StdioClientTransport } from "../../src/mcp/sdk.ts";
-import { contextFor } from "../../src/cli/root.ts";
-import { serveDeps } from "../../src/cli/serve.ts";
-import { createServer } from "../../src/mcp/server.ts";
-import { ALL_TOOLS, selectTools } from "../../src/mcp/tools/index.ts";
+import { contextFor } from "../../src/front/root.ts";
+import { serveDeps } from "../../src/families/serve/commands.ts";
+import { createServer } from "../../src/families/serve/server.ts";
+import { ALL_TOOLS, selectTools } from "../../src/families/serve/tools.ts";
 import { captureIo } from "../e2e/capture.ts";
 import { FLAGS } from "../ops/helpers.ts";
 import { cliCommand, openSandboxHome, type TestHome } from "../e2e/harness.ts";

@@ -5,11 +5,11 @@
  */
 import assert from "node:assert/strict";
 import path from "node:path";
-import { contextFor } from "../../src/cli/root.ts";
-import { serveDeps } from "../../src/cli/serve.ts";
+import { contextFor } from "../../src/front/root.ts";
+import { serveDeps } from "../../src/families/serve/commands.ts";
 import { type CallToolResult, Client, ElicitRequestSchema, InMemoryTransport } from "../../src/mcp/sdk.ts";
-import { createServer } from "../../src/mcp/server.ts";
-import { ALL_TOOLS } from "../../src/mcp/tools/index.ts";
+import { createServer } from "../../src/families/serve/server.ts";
+import { ALL_TOOLS } from "../../src/families/serve/tools.ts";
 import { captureIo } from "../e2e/capture.ts";
 import { FLAGS } from "../ops/helpers.ts";
 import { CUBE_OBJ } from "../e2e/md_helpers.ts";

@@ -1,8 +1,8 @@
 /** Paging for the tool server: `fetchPage` cursors (services/pagination.ts) and size-capped list answers. */
 import assert from "node:assert/strict";
 import { DiazoError } from "../../src/core/errors.ts";
-import type { Http, RequestSpec } from "../../src/services/http.ts";
-import { fetchPage } from "../../src/services/pagination.ts";
+import type { Http, RequestSpec } from "../../src/http/http.ts";
+import { fetchPage } from "../../src/http/pagination.ts";
 import { listAnswer } from "../../src/mcp/result.ts";
 
 const BASE = "http://platform.test";

@@ -3,7 +3,7 @@
  * message (not -32603 with a validation dump), over stdio and HTTP; serving goes on.
  */
 import assert from "node:assert/strict";
-import { toolCallParamsProblem } from "../../src/mcp/server.ts";
+import { toolCallParamsProblem } from "../../src/families/serve/server.ts";
 import { cliCommand } from "../e2e/harness.ts";
 import { fixture, spawnServeStdio } from "./helpers.ts";
 

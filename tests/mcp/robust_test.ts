@@ -5,9 +5,9 @@ import { z } from "zod";
 import { memoryTokenStore } from "../../src/auth/token_store.ts";
 import { resolve } from "../../src/config/config.ts";
 import { Client, InMemoryTransport } from "../../src/mcp/sdk.ts";
-import { createServer } from "../../src/mcp/server.ts";
+import { createServer } from "../../src/families/serve/server.ts";
 import { defineTool, type ServeDeps } from "../../src/mcp/tool.ts";
-import { ALL_TOOLS } from "../../src/mcp/tools/index.ts";
+import { ALL_TOOLS } from "../../src/families/serve/tools.ts";
 import { addFault, requestLog } from "../e2e/harness.ts";
 import { fails, fixture, ok, startServe } from "./helpers.ts";
 

@@ -6,7 +6,7 @@ import { encodeUrn, objectIdOf } from "../../src/aps/urn.ts";
 import type { Tool } from "../../src/mcp/sdk.ts";
 import { CUBE_OBJ } from "../e2e/md_helpers.ts";
 import { diazo, spawnDiazo } from "../e2e/harness.ts";
-import { toolsetOf } from "../../src/mcp/tools/index.ts";
+import { toolsetOf } from "../../src/families/serve/tools.ts";
 import { fails, fixture, loginAsUser, ok, startServe } from "./helpers.ts";
 
 const SNAPSHOT = fileURLToPath(new URL("./tools_snapshot.json", import.meta.url));

@@ -1,8 +1,8 @@
 /** `serve --toolsets`: which tools a server offers and says it offers; bucket_list over every region. */
 import assert from "node:assert/strict";
-import { TOOLSETS } from "../../src/mcp/toolsets.ts";
-import { selectTools, TOOLSET_TOOLS, toolsetOf } from "../../src/mcp/tools/index.ts";
-import { ALL_TOOLS } from "../../src/mcp/tools/index.ts";
+import { TOOLSETS } from "../../src/families/serve/toolsets.ts";
+import { selectTools, TOOLSET_TOOLS, toolsetOf } from "../../src/families/serve/tools.ts";
+import { ALL_TOOLS } from "../../src/families/serve/tools.ts";
 import { diazo } from "../e2e/harness.ts";
 import { fixture, ok, startServe } from "./helpers.ts";
 

@@ -4,8 +4,8 @@
  */
 import { type ConfigFile, resolve } from "../../src/config/config.ts";
 import { memoryTokenStore, type TokenStore } from "../../src/auth/token_store.ts";
-import { createHttp } from "../../src/services/http.ts";
-import type { LoginDeps } from "../../src/ops/auth_login_shared.ts";
+import { createHttp } from "../../src/http/http.ts";
+import type { LoginDeps } from "../../src/families/auth/login_shared.ts";
 
 /** Test deps, with what they recorded. */
 export interface TestDeps extends LoginDeps {

@@ -3,10 +3,10 @@ import { startTestSandbox } from "../e2e/test_sandbox.ts";
 import assert from "node:assert/strict";
 import { DiazoError } from "../../src/core/errors.ts";
 import { fileTokenStore, type StoredToken } from "../../src/auth/token_store.ts";
-import { appScopes, runAuthStatus, runAuthTest, runLogout, scopeStatus } from "../../src/ops/auth.ts";
-import { runExtendScopes, runInspectToken, runReduceScopes } from "../../src/ops/auth_scopes.ts";
-import { runDiagnose, runMigrateFromForge } from "../../src/ops/auth_report.ts";
-import { runLogin } from "../../src/ops/auth_login.ts";
+import { appScopes, runAuthStatus, runAuthTest, runLogout, scopeStatus } from "../../src/families/auth/verbs.ts";
+import { runExtendScopes, runInspectToken, runReduceScopes } from "../../src/families/auth/scopes.ts";
+import { runDiagnose, runMigrateFromForge } from "../../src/families/auth/report.ts";
+import { runLogin } from "../../src/families/auth/login.ts";
 import { testDeps } from "./auth_deps.ts";
 
 const APP = { SVC_CLIENT_ID: "diazo-sandbox", SVC_CLIENT_SECRET: "diazo-sandbox-secret" };

@@ -11,7 +11,7 @@ import {
   runProfileImport,
   runProfileList,
   runSet,
-} from "../../src/ops/config.ts";
+} from "../../src/families/config/verbs.ts";
 import { memoryTokenStore } from "../../src/auth/token_store.ts";
 
 function memoryDeps(): ConfigDeps & { file(): ConfigFile; lines: string[] } {

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { dmFolderId, dmHubId, dmProjectId } from "../../src/aps/dm_ids.ts";
 import { isDiazoError } from "../../src/core/errors.ts";
-import { runFolderList, runHubList, runProjectList } from "../../src/ops/dm.ts";
+import { runFolderList, runHubList, runProjectList } from "../../src/families/dm/verbs.ts";
 import { requestLog } from "../e2e/harness.ts";
 import { withOpsDeps } from "./helpers.ts";
 

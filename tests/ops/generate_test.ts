@@ -1,8 +1,8 @@
 /** ops/generate.ts: exact sizes on disk, no silent overwrite, "-" to a stream, and demo's object names. */
 import assert from "node:assert/strict";
 import path from "node:path";
-import { runGenerate } from "../../src/ops/generate.ts";
-import { someObjects } from "../../src/ops/demo.ts";
+import { runGenerate } from "../../src/families/generate/verbs.ts";
+import { someObjects } from "../../src/families/demo/verbs.ts";
 import { DiazoError } from "../../src/core/errors.ts";
 
 Deno.test("runGenerate: a file of the exact size under cwd, refused when it exists unless forced", async () => {

@@ -2,9 +2,9 @@
  * The verbs' dependencies in process, for tests of ops/: a context on a fresh home, pointed at an
  * in-process sandbox with the well-known app, its stdout and stderr kept in memory.
  */
-import type { GlobalFlags } from "../../src/cli/context.ts";
-import { contextFor } from "../../src/cli/root.ts";
-import type { OpsDeps } from "../../src/ops/deps.ts";
+import type { GlobalFlags } from "../../src/command/context.ts";
+import { contextFor } from "../../src/front/root.ts";
+import type { OpsDeps } from "../../src/session/deps.ts";
 import type { Sandbox } from "../../src/sandbox/server.ts";
 import { captureIo, type TestHome, withSandboxHome } from "../e2e/harness.ts";
 

@@ -1,6 +1,6 @@
 /** Issue 13 item 5: computed date helpers never throw on a platform date that is not epoch ms. */
 import assert from "node:assert/strict";
-import { withObjectHelpers } from "../../src/ops/object.ts";
+import { withObjectHelpers } from "../../src/families/object/verbs.ts";
 
 Deno.test("withObjectHelpers: ISO helpers for epoch ms only; other values stay as they came, nothing thrown", () => {
   const ms = Date.parse("2026-03-01T12:00:00Z");

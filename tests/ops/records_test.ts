@@ -4,7 +4,7 @@
  * assignees; and the tool server's snake-case arguments under the platform's names.
  */
 import assert from "node:assert/strict";
-import { changesFrom, recordBody, withMe } from "../../src/ops/records.ts";
+import { changesFrom, recordBody, withMe } from "../../src/families/acc/records.ts";
 import { camelKeys } from "../../src/mcp/tool.ts";
 
 const SHAPE = { title: "string", status: "string", dueDate: "date" } as const;

@@ -5,11 +5,11 @@
  */
 import { startTestSandbox } from "../e2e/test_sandbox.ts";
 import assert from "node:assert/strict";
-import { runCli } from "../../src/cli/root.ts";
-import { callTool } from "../../src/mcp/server.ts";
+import { runCli } from "../../src/front/root.ts";
+import { callTool } from "../../src/families/serve/server.ts";
 import type { ToolContext } from "../../src/mcp/tool.ts";
-import { BUCKET_TOOLS } from "../../src/mcp/tools/buckets.ts";
-import { OBJECT_TOOLS } from "../../src/mcp/tools/objects.ts";
+import { BUCKET_TOOLS } from "../../src/families/bucket/tools.ts";
+import { OBJECT_TOOLS } from "../../src/families/object/tools.ts";
 import { assertUsageError, makeHome, requestLog, type RunResult, sandboxEnv } from "../e2e/harness.ts";
 import { captureIo } from "../storage/_cli.ts";
 

@@ -8,7 +8,7 @@ import {
   runTranslateStart,
   runTranslateStatus,
   runTranslateViews,
-} from "../../src/ops/translate.ts";
+} from "../../src/families/translate/verbs.ts";
 import { createBucket, CUBE_OBJ, sandboxConfig, sandboxToken, uploadObject } from "../e2e/md_helpers.ts";
 import { type OpsWorld, withOpsDeps } from "./helpers.ts";
 

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import path from "node:path";
 import { removeAtomicLeftovers, writeFileAtomic } from "../../src/platform/fs.ts";
-import { deleteRecord, recordPath, type UploadIdentity } from "../../src/services/upload_state.ts";
+import { deleteRecord, recordPath, type UploadIdentity } from "../../src/transfer/upload_state.ts";
 
 async function names(dir: string): Promise<string[]> {
   return (await Array.fromAsync(Deno.readDir(dir))).map((e) => e.name).sort();

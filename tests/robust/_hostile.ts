@@ -3,8 +3,8 @@
  * then whatever a test's route says: endless bodies generated as they are read (never written to
  * disk or held), redirects to other hosts, looping pages. It counts the body bytes it sent.
  */
-import type { Io } from "../../src/cli/io.ts";
-import { runCli } from "../../src/cli/root.ts";
+import type { Io } from "../../src/command/io.ts";
+import { runCli } from "../../src/front/root.ts";
 import { cliEnv, makeHome, type TestHome } from "../e2e/harness.ts";
 
 /** One request the server saw. */

@@ -1,5 +1,5 @@
 /** In-process runs of the CLI for the robustness tests of issue 14: captured streams, no terminal. */
-import { runCli } from "../../src/cli/root.ts";
+import { runCli } from "../../src/front/root.ts";
 import type { RunResult } from "../e2e/harness.ts";
 import { captureIo } from "../storage/_cli.ts";
 

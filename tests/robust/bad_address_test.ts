@@ -7,7 +7,7 @@ import { startTestSandbox } from "../e2e/test_sandbox.ts";
 import assert from "node:assert/strict";
 import { encodeUrn } from "../../src/aps/urn.ts";
 import { DiazoError } from "../../src/core/errors.ts";
-import { createHttp } from "../../src/services/http.ts";
+import { createHttp } from "../../src/http/http.ts";
 import { assertUsageError, makeHome, requestLog, sandboxEnv } from "../e2e/harness.ts";
 import { run } from "./_run.ts";
 

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import path from "node:path";
 import { isDiazoError } from "../../src/core/errors.ts";
-import { toolFile } from "../../src/ops/file_roots.ts";
+import { toolFile } from "../../src/session/file_roots.ts";
 import { fails, fixture, ok, startServe } from "../mcp/helpers.ts";
 
 Deno.test({

@@ -3,10 +3,10 @@
  * `webhook test` endlessly, `api` of a large answer, redirects to other hosts (README.md "Safety").
  */
 import assert from "node:assert/strict";
-import { createHttp } from "../../src/services/http.ts";
-import { rawFetch } from "../../src/services/raw_transport.ts";
-import { rawStreamFetch } from "../../src/services/raw_stream.ts";
-import { getReport } from "../../src/services/da_workitems.ts";
+import { createHttp } from "../../src/http/http.ts";
+import { rawFetch } from "../../src/http/raw_transport.ts";
+import { rawStreamFetch } from "../../src/http/raw_stream.ts";
+import { getReport } from "../../src/families/da/workitems_api.ts";
 import { endless, endlessSha1, hashingIo, hostileHome, runWith, startHostile } from "./_hostile.ts";
 import { run } from "./_run.ts";
 

@@ -1,7 +1,7 @@
 /** Lists whose pages loop are cut with a warning; issue numbers are checked as digits, not rounded. */
 import assert from "node:assert/strict";
 import { seedAccount } from "../../src/sandbox/admin/store.ts";
-import { issueNumber } from "../../src/ops/issue.ts";
+import { issueNumber } from "../../src/families/issue/verbs.ts";
 import { openSandboxHome, requestLog } from "../e2e/harness.ts";
 import { loginUser } from "../e2e/user_login.ts";
 import { hostileHome, startHostile } from "./_hostile.ts";

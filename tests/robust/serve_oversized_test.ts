@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { PassThrough } from "node:stream";
 import { Buffer } from "node:buffer";
-import { leadingId, limitLines } from "../../src/mcp/stdio_limit.ts";
+import { leadingId, limitLines } from "../../src/families/serve/stdio_limit.ts";
 import { fixture, spawnServeStdio } from "../mcp/helpers.ts";
 
 const INIT = {

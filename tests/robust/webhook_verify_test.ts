@@ -4,8 +4,8 @@
  */
 import assert from "node:assert/strict";
 import { signWebhookBody } from "../../src/aps/webhook_signature.ts";
-import type { Io } from "../../src/cli/io.ts";
-import { runCli } from "../../src/cli/root.ts";
+import type { Io } from "../../src/command/io.ts";
+import { runCli } from "../../src/front/root.ts";
 import { cliEnv, makeHome } from "../e2e/harness.ts";
 
 const SECRET = "a-hook-secret-of-32-characters-x";

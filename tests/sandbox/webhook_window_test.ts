@@ -4,8 +4,8 @@
  */
 import assert from "node:assert/strict";
 import { PLATFORM_DELIVERY_WINDOW_MS, RECEIVER_ADVICE_MS } from "../../src/aps/webhook_events.ts";
-import { runCommandTree } from "../../src/cli/root.ts";
-import { CALLBACK_BUDGET_MS } from "../../src/ops/webhook_check.ts";
+import { runCommandTree } from "../../src/front/root.ts";
+import { CALLBACK_BUDGET_MS } from "../../src/families/webhook/check.ts";
 import { defaultWebhookConfig } from "../../src/sandbox/webhooks/settings.ts";
 import { captureIo } from "../e2e/harness.ts";
 

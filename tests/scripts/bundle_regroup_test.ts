@@ -18,7 +18,7 @@ const FILES: Record<string, string> = {
   "hot-H.js": [
     'import { helper } from "./chunk-B.js";',
     'import { registry } from "./chunk-C.js";',
-    "// src/cli/hot.ts",
+    "// src/front/hot.ts",
     'export function hot() { registry.push("hot"); return helper(); }',
   ].join("\n"),
   "chunk-B.js": '// src/core/helper.ts\nexport function helper() { return "helped"; }\n',
@@ -42,7 +42,7 @@ async function run(entry: string): Promise<string> {
 
 Deno.test("rootFiles finds the chunks holding a root by esbuild's module marker", () => {
   const files = new Map(Object.entries(FILES));
-  assert.deepEqual(rootFiles(files, ["src/cli/hot.ts"]), ["hot-H.js"]);
+  assert.deepEqual(rootFiles(files, ["src/front/hot.ts"]), ["hot-H.js"]);
   assert.deepEqual(rootFiles(files, ["src/cli/hot"]), []);
 });
 
@@ -54,14 +54,14 @@ Deno.test("regroupBundle puts the hot path's chunks in one file and keeps each m
     const before = await run(entry);
     assert.equal(before, "1.0 helped hot\n");
     await assert.rejects(
-      regroupBundle(dir, [["hot", ["src/cli/hot.ts", "src/cli/gone.ts"]]]),
+      regroupBundle(dir, [["hot", ["src/front/hot.ts", "src/cli/gone.ts"]]]),
       /no chunk holds src\/cli\/gone.ts/,
     );
-    await regroupBundle(dir, [["hot", ["src/cli/hot.ts"]]]);
+    await regroupBundle(dir, [["hot", ["src/front/hot.ts"]]]);
     assert.equal(await run(entry), before);
     const texts = [...Deno.readDirSync(dir)].map((e) => Deno.readTextFileSync(path.join(dir, e.name)));
     const holding = (marker: string) => texts.filter((t) => t.includes(`// ${marker}\n`)).length;
-    const hotFile = texts.find((t) => t.includes("// src/cli/hot.ts\n"))!;
+    const hotFile = texts.find((t) => t.includes("// src/front/hot.ts\n"))!;
     // The hot module and all it reaches statically share one file, even a module also shared with a
     // lazily loaded one (rollup alone would give it a chunk of its own); what the entry imports
     // statically stays out of it (a `--version` run loads no hot code).
@@ -91,12 +91,12 @@ Deno.test("regroupBundle folds a dynamic import's re-export file into its group 
     for (const [name, text] of Object.entries(files)) await Deno.writeTextFile(path.join(dir, name), text);
     const entry = path.join(dir, "diazo.js");
     const before = await run(entry);
-    const fastStart = await regroupBundle(dir, [["hot", ["src/cli/hot.ts"]]]);
+    const fastStart = await regroupBundle(dir, [["hot", ["src/front/hot.ts"]]]);
     assert.equal(await run(entry), before);
     const texts = new Map(
       [...Deno.readDirSync(dir)].map((e) => [e.name, Deno.readTextFileSync(path.join(dir, e.name))]),
     );
-    const [hotName, hotText] = [...texts].find(([, t]) => t.includes("// src/cli/hot.ts\n"))!;
+    const [hotName, hotText] = [...texts].find(([, t]) => t.includes("// src/front/hot.ts\n"))!;
     // The entry imports the group's file itself: no file in between is read before the hot code.
     assert.ok(texts.get("diazo.js")!.includes(`import('./${hotName}')`), texts.get("diazo.js"));
     assert.ok(![...texts.values()].some((t) => /^export \{ hot\b/m.test(t) && !t.includes("// src/")));

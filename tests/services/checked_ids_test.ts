@@ -4,10 +4,10 @@
  */
 import assert from "node:assert/strict";
 import { parseBucketKey, parseObjectKey } from "../../src/aps/ids.ts";
-import type { Http } from "../../src/services/http.ts";
-import { deleteBucket, getBucket } from "../../src/services/oss.ts";
-import { getObject, objectsRequest } from "../../src/services/oss_objects.ts";
-import { uploadFile } from "../../src/services/upload.ts";
+import type { Http } from "../../src/http/http.ts";
+import { deleteBucket, getBucket } from "../../src/families/bucket/api.ts";
+import { getObject, objectsRequest } from "../../src/transfer/oss_objects.ts";
+import { uploadFile } from "../../src/transfer/upload.ts";
 
 Deno.test("services refuse plain strings as bucket and object keys (checked by deno check)", () => {
   const http = {} as Http;

@@ -4,11 +4,11 @@ import {
   accountProjectsRequest,
   createAccountProject,
   projectUsersRequest,
-} from "../../src/services/admin.ts";
-import { listAccountUsers } from "../../src/services/admin_hq.ts";
+} from "../../src/families/admin/api.ts";
+import { listAccountUsers } from "../../src/families/admin/api_hq.ts";
 import { accId } from "../../src/aps/dm_ids.ts";
 import { checkDaName, checkEngineId, describeId, parseQualifiedId } from "../../src/aps/da_ids.ts";
-import type { Http, RequestSpec } from "../../src/services/http.ts";
+import type { Http, RequestSpec } from "../../src/http/http.ts";
 
 const GUID = "c8b0c73d-3ae9-4a3c-9b5e-1f2d3c4b5a69";
 

@@ -11,8 +11,8 @@ import {
   safeRelativePath,
   startJob,
   waitForJob,
-} from "../../src/services/derivative.ts";
-import type { Http, HttpResponse, RequestSpec } from "../../src/services/http.ts";
+} from "../../src/families/translate/api.ts";
+import type { Http, HttpResponse, RequestSpec } from "../../src/http/http.ts";
 import type { Urn } from "../../src/aps/ids.ts";
 
 /** A URN as the services take it (checked where input enters; any text serves a scripted answer). */

@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import path from "node:path";
 import { hexOf } from "../../src/core/bytes.ts";
 import { DiazoError } from "../../src/core/errors.ts";
-import { fetchToFile } from "../../src/services/download.ts";
-import { createHttp } from "../../src/services/http.ts";
+import { fetchToFile } from "../../src/transfer/download.ts";
+import { createHttp } from "../../src/http/http.ts";
 
 /** Answers every GET with headers promising 1,000 bytes, sends 10 and hangs up. */
 function brokenServer() {
@@ -72,8 +72,8 @@ function payloadServer(payload: Uint8Array<ArrayBuffer>) {
 }
 
 Deno.test("a streamed download over the raw transport: ranges joined, progress as bytes arrive, a part file continued", async () => {
-  const { rawFetch } = await import("../../src/services/raw_transport.ts");
-  const { rawStreamFetch } = await import("../../src/services/raw_stream.ts");
+  const { rawFetch } = await import("../../src/http/raw_transport.ts");
+  const { rawStreamFetch } = await import("../../src/http/raw_stream.ts");
   const payload = new Uint8Array(3 * 1024 * 1024 + 17).map((_, i) => (i * 7) % 251);
   const sha1 = hexOf(await crypto.subtle.digest("SHA-1", payload));
   const s = payloadServer(payload);

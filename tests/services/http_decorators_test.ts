@@ -1,7 +1,7 @@
 /** The HTTP decorators, each alone and composed, over a fake base client (no network). */
 import assert from "node:assert/strict";
 import { DiazoError } from "../../src/core/errors.ts";
-import type { Http, HttpResponse, RequestSpec } from "../../src/services/http.ts";
+import type { Http, HttpResponse, RequestSpec } from "../../src/http/http.ts";
 import {
   decorate,
   type HttpDecorator,
@@ -10,7 +10,7 @@ import {
   withRenewal,
   withScopeAccounting,
   withUserScopeRewrite,
-} from "../../src/services/http_decorators.ts";
+} from "../../src/http/decorators.ts";
 
 /** A base client that records what it was sent (and the bearer it would send) and answers with `answer`. */
 function fakeBase(answer: (spec: RequestSpec, bearer?: string) => unknown = () => ({})) {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { DiazoError } from "../../src/core/errors.ts";
-import { createHttp, type HttpConfig } from "../../src/services/http.ts";
-import { backoffMs, parseRetryAfter } from "../../src/services/retry.ts";
+import { createHttp, type HttpConfig } from "../../src/http/http.ts";
+import { backoffMs, parseRetryAfter } from "../../src/http/retry.ts";
 import { gate, json, withServer } from "./_server.ts";
 
 /** A config whose sleeps are recorded instead of waited. */

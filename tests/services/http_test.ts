@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { DiazoError } from "../../src/core/errors.ts";
-import { createHttp, type HttpConfig } from "../../src/services/http.ts";
+import { createHttp, type HttpConfig } from "../../src/http/http.ts";
 import { gate, json, withServer } from "./_server.ts";
 
 function config(baseUrl: string, extra: Partial<HttpConfig> = {}): HttpConfig {

@@ -5,9 +5,9 @@
  */
 import assert from "node:assert/strict";
 import { DiazoError } from "../../src/core/errors.ts";
-import { createHttp, type HttpConfig } from "../../src/services/http.ts";
-import { rawFetch } from "../../src/services/raw_transport.ts";
-import { rawStreamFetch } from "../../src/services/raw_stream.ts";
+import { createHttp, type HttpConfig } from "../../src/http/http.ts";
+import { rawFetch } from "../../src/http/raw_transport.ts";
+import { rawStreamFetch } from "../../src/http/raw_stream.ts";
 import { json, withServer } from "./_server.ts";
 
 /** A client with both transports, counting the requests each one sends. */

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { createHttp, type Http, type RequestSpec } from "../../src/services/http.ts";
-import { type PageScheme, paginate } from "../../src/services/pagination.ts";
+import { createHttp, type Http, type RequestSpec } from "../../src/http/http.ts";
+import { type PageScheme, paginate } from "../../src/http/pagination.ts";
 import { json, type Seen, withServer } from "./_server.ts";
 
 const PAGES = 3;

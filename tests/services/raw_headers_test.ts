@@ -5,8 +5,8 @@
  * way, for --debug's log.)
  */
 import assert from "node:assert/strict";
-import { rawFetch } from "../../src/services/raw_transport.ts";
-import { rawStreamFetch } from "../../src/services/raw_stream.ts";
+import { rawFetch } from "../../src/http/raw_transport.ts";
+import { rawStreamFetch } from "../../src/http/raw_stream.ts";
 import { byteStringOf } from "../../src/core/bytes.ts";
 import { server } from "./_tcp_server.ts";
 

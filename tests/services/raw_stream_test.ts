@@ -5,8 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { gzipSync } from "node:zlib";
-import { rawStreamFetch } from "../../src/services/raw_stream.ts";
-import { rawFetch } from "../../src/services/raw_transport.ts";
+import { rawStreamFetch } from "../../src/http/raw_stream.ts";
+import { rawFetch } from "../../src/http/raw_transport.ts";
 import { server } from "./_tcp_server.ts";
 
 const enc = new TextEncoder();

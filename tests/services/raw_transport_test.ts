@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { proxyConfigured, rawFetch } from "../../src/services/raw_transport.ts";
+import { proxyConfigured, rawFetch } from "../../src/http/raw_transport.ts";
 import { server } from "./_tcp_server.ts";
 
 Deno.test("raw PUT: the body goes as sent with its length; answers are read by length and reused", async () => {

@@ -1,7 +1,7 @@
 /** The background update check against a local "latest release" endpoint. */
 import assert from "node:assert/strict";
 import path from "node:path";
-import { startUpdateCheck, updateStatePath } from "../../src/services/update_check.ts";
+import { startUpdateCheck, updateStatePath } from "../../src/front/update_check.ts";
 
 interface Endpoint {
   url: string;

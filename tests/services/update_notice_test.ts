@@ -11,7 +11,7 @@ import {
   planUpdateCheck,
   RETRY_MS,
   updateCheckDisabled,
-} from "../../src/services/update_notice.ts";
+} from "../../src/front/update_notice.ts";
 
 const TTY = { stdoutIsTerminal: true, stderrIsTerminal: true };
 const NOW = new Date("2026-11-21T12:00:00Z");

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import path from "node:path";
-import { createLimiter, mapSettled } from "../../src/services/concurrency.ts";
-import { orderedRanges } from "../../src/services/download.ts";
+import { createLimiter, mapSettled } from "../../src/core/concurrency.ts";
+import { orderedRanges } from "../../src/transfer/download.ts";
 import {
   choosePartSize,
   createBufferPool,
@@ -9,9 +9,9 @@ import {
   MAX_PARTS,
   partCount,
   partSizeBytes,
-} from "../../src/services/upload.ts";
-import { batchKey, expandInputs } from "../../src/services/upload_batch.ts";
-import { deleteRecord, readRecord, recordPath, writeRecord } from "../../src/services/upload_state.ts";
+} from "../../src/transfer/upload.ts";
+import { batchKey, expandInputs } from "../../src/transfer/upload_batch.ts";
+import { deleteRecord, readRecord, recordPath, writeRecord } from "../../src/transfer/upload_state.ts";
 
 const MiB = 1024 * 1024;
 

@@ -4,7 +4,7 @@
  * punycode, dot segments, characters it escapes) and from plain ones.
  */
 import assert from "node:assert/strict";
-import { normalUrl, sortedQueryUrl, urlParts, withQuery } from "../../src/services/url_text.ts";
+import { normalUrl, sortedQueryUrl, urlParts, withQuery } from "../../src/http/url_text.ts";
 
 const SCHEMES = ["http", "https", "HTTP", "Https", "ftp"];
 const HOSTS = [

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { headerPairs, wireHeaders, wireResponse } from "../../src/services/wire.ts";
+import { headerPairs, wireHeaders, wireResponse } from "../../src/http/wire.ts";
 
 Deno.test("wire headers read as Headers do: any case, repeated names joined, set-cookie kept apart", () => {
   const h = wireHeaders([["Content-Type", "application/json"], ["X-A", "1"], ["x-a", "2"], [

@@ -1,8 +1,8 @@
 /** Shared set-up of the storage tests: runCli in process against an in-process sandbox with one bucket. */
 import { startTestSandbox } from "../e2e/test_sandbox.ts";
 import assert from "node:assert/strict";
-import { runCli } from "../../src/cli/root.ts";
-import type { Io } from "../../src/cli/io.ts";
+import { runCli } from "../../src/front/root.ts";
+import type { Io } from "../../src/command/io.ts";
 import { makeHome, type RunResult, sandboxEnv, type TestHome } from "../e2e/harness.ts";
 
 /** A sandbox, a home, a bucket, and `run` (runCli in the home's working directory). */

@@ -1,8 +1,8 @@
 /** Issue 13 item 4: diazo's storage requests carry the contract's query values (oss.yaml `access`, `with`). */
 import assert from "node:assert/strict";
 import type { BucketKey, ObjectKey } from "../../src/aps/ids.ts";
-import { createHttp } from "../../src/services/http.ts";
-import { createSignedUrl, getObject, SIGNED_ACCESS } from "../../src/services/oss_objects.ts";
+import { createHttp } from "../../src/http/http.ts";
+import { createSignedUrl, getObject, SIGNED_ACCESS } from "../../src/transfer/oss_objects.ts";
 import { withServer } from "../services/_server.ts";
 
 const B = "contract-b" as BucketKey;

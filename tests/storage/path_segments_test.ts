@@ -3,7 +3,7 @@
  * object list — from the CLI or the tool server; other keys stay one encoded segment.
  */
 import assert from "node:assert/strict";
-import { apiPath, segment } from "../../src/services/path.ts";
+import { apiPath, segment } from "../../src/http/path.ts";
 import { assertUsageError, requestLog } from "../e2e/harness.ts";
 import { fails, startServe } from "../mcp/helpers.ts";
 import { storageFixture } from "./_cli.ts";
@@ -71,13 +71,17 @@ Deno.test("the object tools refuse keys . and .. before any storage request", as
   }
 });
 
-Deno.test("every service builds its paths through segment(): no bare encodeURIComponent in src/services", async () => {
-  const dir = new URL("../../src/services/", import.meta.url);
+Deno.test("every API module builds its paths through segment(): no bare encodeURIComponent in src/families, src/http, src/transfer", async () => {
   const offenders: string[] = [];
-  for await (const e of Deno.readDir(dir)) {
-    if (!e.name.endsWith(".ts") || e.name === "path.ts") continue;
-    const text = await Deno.readTextFile(new URL(e.name, dir));
-    if (/encodeURIComponent\(/.test(text)) offenders.push(e.name);
-  }
+  const walk = async (dir: URL): Promise<void> => {
+    for await (const e of Deno.readDir(dir)) {
+      if (e.isDirectory) await walk(new URL(`${e.name}/`, dir));
+      else if (e.name.endsWith(".ts") && !(e.name === "path.ts" && dir.pathname.endsWith("/http/"))) {
+        const text = await Deno.readTextFile(new URL(e.name, dir));
+        if (/encodeURIComponent\(/.test(text)) offenders.push(`${dir.pathname.split("/src/")[1]}${e.name}`);
+      }
+    }
+  };
+  for (const room of ["families", "http", "transfer"]) await walk(new URL(`../../src/${room}/`, import.meta.url));
   assert.deepEqual(offenders, []);
 });

@@ -1,0 +1,135 @@
+/**
+ * Account administration tools (ops/admin*.ts, as `diazo admin ...`): the accounts a login sees,
+ * an account's projects, a project's users, and adding a user to a project.
+ */
+import { z } from "zod";
+import { PRODUCT_ACCESS, PRODUCT_KEYS, PROJECT_STATUSES } from "../../aps/admin.ts";
+import { accId } from "../../aps/dm_ids.ts";
+import { runAdminProjectList, runAdminProjectUsers } from "./verbs.ts";
+import { runAccountList } from "./account.ts";
+import { runAdminProjectUserAdd } from "./users.ts";
+import { USER_LOGIN_HOW } from "../../mcp/login.ts";
+import { listAnswer } from "../../mcp/result.ts";
+import { type AnyTool, defineTool, limitInput, listOutput, READ } from "../../mcp/tool.ts";
+import { toolScopes } from "../../mcp/tool_scopes.ts";
+
+const NEEDS = `Acts as your user login (account:read to read, account:write to change): ${USER_LOGIN_HOW}`;
+const accountInput = z.string().min(1).describe(
+  "Account id: a GUID (admin_account_list), or its hub id b.<guid>.",
+);
+const projectInput = z.string().min(1).describe("Project id: a GUID (admin_project_list), or b.<guid>.");
+const regionInput = z.enum(["US", "EMEA", "AUS"]).optional().describe(
+  "The account's data centre (default US).",
+);
+
+/** A whole list fetched up to one item more than `limit`: the list answer says whether more exist. */
+function upTo<T extends Record<string, unknown>>(rows: T[], limit: number) {
+  const answer = listAnswer({ nextCursor: undefined, cursorAfter: () => undefined }, rows.slice(0, limit));
+  return { ...answer, has_more: rows.length > limit || answer.has_more };
+}
+
+const accountList = defineTool({
+  name: "admin_account_list",
+  title: "List accounts",
+  description:
+    `Lists the construction-cloud accounts (ACC or BIM 360) the login can see, with region and hub id. ${NEEDS}`,
+  input: { limit: limitInput("accounts") },
+  output: listOutput(
+    z.looseObject({ id: z.string(), name: z.string(), platform: z.string(), hubId: z.string() }),
+  ),
+  annotations: READ,
+  scopes: toolScopes("admin_account_list"),
+  login: "user",
+  run: async (args, ctx) =>
+    upTo((await runAccountList({ limit: args.limit + 1 }, ctx)).map((a) => ({ ...a })), args.limit),
+});
+
+const projectList = defineTool({
+  name: "admin_project_list",
+  title: "List an account's projects",
+  description: `Lists the projects of an account, filtered by status or name. ${NEEDS}`,
+  input: {
+    account_id: accountInput,
+    status: z.array(z.enum(PROJECT_STATUSES as [string, ...string[]])).optional().describe(
+      "Only these statuses.",
+    ),
+    name: z.string().optional().describe("Only projects whose name holds this text."),
+    platform: z.enum(["acc", "bim360"]).optional().describe(
+      "The account's kind, when it has no project to tell by.",
+    ),
+    region: regionInput,
+    limit: limitInput("projects"),
+  },
+  output: listOutput(z.looseObject({ id: z.string(), name: z.string() })),
+  annotations: READ,
+  scopes: toolScopes("admin_project_list"),
+  login: "user",
+  async run(args, ctx) {
+    const rows = await runAdminProjectList({
+      account: accId(args.account_id, "account_id"),
+      status: args.status,
+      name: args.name,
+      platform: args.platform,
+      region: args.region,
+      limit: args.limit + 1,
+    }, ctx);
+    return upTo(rows.map((p) => ({ ...p })), args.limit);
+  },
+});
+
+const projectUsers = defineTool({
+  name: "admin_project_users",
+  title: "List a project's users",
+  description: `Lists the members of a project with their products and roles. ${NEEDS}`,
+  input: { project_id: projectInput, region: regionInput, limit: limitInput("users") },
+  output: listOutput(z.looseObject({ id: z.string(), email: z.string().optional() })),
+  annotations: READ,
+  scopes: toolScopes("admin_project_users"),
+  login: "user",
+  async run(args, ctx) {
+    const rows = await runAdminProjectUsers(
+      { project: accId(args.project_id), region: args.region, limit: args.limit + 1 },
+      ctx,
+    );
+    return upTo(rows.map((u) => ({ ...u })), args.limit);
+  },
+});
+
+const projectUserAdd = defineTool({
+  name: "admin_project_user_add",
+  title: "Add a user to a project",
+  description:
+    "Gives a user (by e-mail) access to a project's products (default docs as member); an e-mail the account " +
+    `does not know joins its directory. ${NEEDS}`,
+  input: {
+    project_id: projectInput,
+    email: z.email().describe("The user's e-mail address."),
+    products: z.array(z.object({
+      key: z.enum(PRODUCT_KEYS as [string, ...string[]]),
+      access: z.enum(PRODUCT_ACCESS as [string, ...string[]]),
+    })).optional().describe('Products and access, e.g. [{"key":"docs","access":"member"}].'),
+    company_id: z.string().optional().describe("The company the user represents in the project."),
+    role_ids: z.array(z.string()).optional().describe("Role ids."),
+    region: regionInput,
+  },
+  output: { member: z.looseObject({ id: z.string(), email: z.string().optional() }) },
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  scopes: toolScopes("admin_project_user_add"),
+  login: "user",
+  async run(args, ctx) {
+    const member = await runAdminProjectUserAdd({
+      project: accId(args.project_id),
+      region: args.region,
+      member: {
+        email: args.email,
+        products: args.products ?? [{ key: "docs", access: "member" }],
+        companyId: args.company_id,
+        roleIds: args.role_ids,
+      },
+    }, ctx);
+    return { member: { ...member } };
+  },
+});
+
+/** The account administration tools. */
+export const ADMIN_TOOLS: readonly AnyTool[] = [accountList, projectList, projectUsers, projectUserAdd];

@@ -1,0 +1,395 @@
+/**
+ * `diazo api <path>`: one authenticated request to any platform path (as `gh api`), as the app or
+ * the logged-in user. Fields become a JSON body and make the method POST, as in gh (with `-X GET`
+ * they are the query), `--input` sends a body as given, `--paginate` follows whichever of the
+ * platform's pagination schemes the first page uses. Requests go only to the platform's own host
+ * unless a host is allowed by name; a refusal sends nothing.
+ */
+import path from "node:path";
+import { endpointScope } from "../../aps/endpoint_scopes.ts";
+import { DiazoError, usageError } from "../../core/errors.ts";
+import { readInputFile, readInputText } from "../../core/input_file.ts";
+import type { Http, HttpResponse, RequestSpec } from "../../http/http.ts";
+import { type PageScheme, paginate } from "../../http/pagination.ts";
+import { apiFailure } from "./answer.ts";
+import { MAX_ANSWER_BYTES, sizeText } from "../../http/body_limit.ts";
+import { concatBytes } from "../../core/bytes.ts";
+import type { OpsDeps } from "../../session/deps.ts";
+
+/** What `api` was asked for (strings as typed; checked here, before any request). */
+export interface ApiOptions {
+  path: string;
+  method?: string;
+  /** `-f key=value`: string fields. */
+  fields?: readonly string[];
+  /** `-F key=value`: typed fields (true, false, null, numbers), `key=@file` a file's text, `@-` stdin. */
+  typedFields?: readonly string[];
+  /** `--input file|-`: the request body as it is. */
+  input?: string;
+  /** `-H 'Name: value'`. */
+  headers?: readonly string[];
+  /** `--param k=v`: query parameters. */
+  params?: readonly string[];
+  paginate?: boolean;
+  /** The scope(s) the operation needs, for errors and the scope log (default: aps/endpoint_scopes.ts). */
+  scopes?: string;
+  as?: "app" | "user";
+  /** Hosts other than the platform's that absolute URLs may name. */
+  allowHosts?: readonly string[];
+  /** Reads all of stdin (for `--input -` and `@-`). */
+  readStdin(): Promise<string>;
+  /** True when the caller needs the whole answer (a `--query` or an output format to shape it). */
+  whole?: boolean;
+}
+
+/**
+ * The answer: status and body (parsed JSON; else text when it is UTF-8; else the bytes as they
+ * came, with their content type); with --paginate, every item of every page (a JSON:API list whose
+ * pages include related resources: `{data, included}` with every page's of each).
+ */
+export interface ApiResult {
+  status: number;
+  data: unknown;
+  /** The answer's content-type header, when it sent one. */
+  contentType?: string;
+  /** The answer's headers (the first page's with --paginate). */
+  headers?: Headers;
+  /** Pages read with --paginate. */
+  pages?: number;
+  /** An answer larger than API_PEEK_BYTES that nothing needs whole: its bytes as they come. */
+  stream?: BodyChunks;
+}
+
+/** Answers up to this size are parsed and shown; a larger one is streamed as it comes (README "Safety"). */
+export const API_PEEK_BYTES = 1024 * 1024;
+
+function splitPair(raw: string, flag: string, sep: "=" | ":"): [string, string] {
+  const at = raw.indexOf(sep);
+  if (at <= 0) {
+    throw usageError(
+      `${flag} takes ${sep === "=" ? "key=value" : "'Name: value'"}, got '${raw}'`,
+      sep === "=" ? `Example: ${flag} name=value` : `Example: ${flag} 'x-ads-region: EMEA'`,
+    );
+  }
+  return [raw.slice(0, at).trim(), raw.slice(at + 1).trim()];
+}
+
+/** A typed field's value: `@file` (or `@-`) read as text, true/false/null and numbers as such. */
+async function typedValue(value: string, o: ApiOptions, cwd: string): Promise<unknown> {
+  if (value.startsWith("@")) {
+    const file = value.slice(1);
+    if (file === "-") return await o.readStdin();
+    try {
+      return (await readInputText(path.resolve(cwd, file), "body", { shown: file }))!;
+    } catch (e) {
+      if (e instanceof DiazoError) throw e;
+      throw usageError(
+        `cannot read ${file} (from -F ${value})`,
+        "Check the path; it is resolved from the current directory.",
+      );
+    }
+  }
+  if (value === "true" || value === "false") return value === "true";
+  if (value === "null") return null;
+  if (/^-?\d+(\.\d+)?$/.test(value)) return Number(value);
+  return value;
+}
+
+/** `--input`'s body: stdin's text, or a file's bytes as they are (a binary file is sent unchanged). */
+async function readInput(o: ApiOptions, cwd: string): Promise<string | Uint8Array> {
+  if (o.input === "-") return await o.readStdin();
+  try {
+    return (await readInputFile(path.resolve(cwd, o.input!), "request", { shown: o.input }))!;
+  } catch (e) {
+    if (e instanceof DiazoError) throw e;
+    throw usageError(
+      `cannot read ${o.input} (--input)`,
+      "Check the path, or pass - to read the body from stdin.",
+    );
+  }
+}
+
+/**
+ * The request's path on the platform, or an absolute URL on an allowed host; any other host is a
+ * usage error before a request is made.
+ */
+export function checkTarget(raw: string, baseUrl: string, allowHosts: readonly string[] = []): string {
+  if (!/^[a-z][a-z0-9+.-]*:/i.test(raw)) return raw.startsWith("/") ? raw : `/${raw}`;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw usageError(
+      `invalid URL '${raw}'`,
+      "Pass a platform path such as /oss/v2/buckets, or a full https URL.",
+    );
+  }
+  const base = new URL(baseUrl);
+  if (url.protocol !== "https:" && url.protocol !== "http:") {
+    throw usageError(
+      `only http(s) URLs can be requested, got '${url.protocol}'`,
+      "Pass a platform path such as /oss/v2/buckets.",
+    );
+  }
+  const allowed = url.origin === base.origin ||
+    allowHosts.some((h) =>
+      h.toLowerCase() === url.host.toLowerCase() || h.toLowerCase() === url.hostname.toLowerCase()
+    );
+  if (!allowed) {
+    throw usageError(
+      `refusing to send a request to ${url.host}: it is not the platform's host (${base.host})`,
+      `Pass --allow-host ${url.hostname} to allow it; the platform token is sent only to ${base.host}.`,
+    );
+  }
+  return url.toString();
+}
+
+/** Which pagination scheme a first page uses, from its fields; undefined when it is not a list page. */
+export function detectScheme(page: unknown): PageScheme | undefined {
+  if (!page || typeof page !== "object" || Array.isArray(page)) return undefined;
+  const p = page as Record<string, unknown>;
+  if (Array.isArray(p.items)) return "oss";
+  if (Array.isArray(p.results) && p.pagination && typeof p.pagination === "object") return "acc";
+  if (Array.isArray(p.data) && "paginationToken" in p) return "da";
+  if (Array.isArray(p.data) && p.links && typeof p.links === "object") return "dm";
+  return undefined;
+}
+
+/** The request `api` sends, built and checked from its options. */
+async function buildRequest(o: ApiOptions, deps: OpsDeps, baseUrl: string): Promise<RequestSpec> {
+  const target = checkTarget(o.path, baseUrl, o.allowHosts);
+  const headers: Record<string, string> = {};
+  for (const h of o.headers ?? []) {
+    const [k, v] = splitPair(h, "-H", ":");
+    headers[k.toLowerCase()] = v;
+  }
+  const query: Record<string, string> = {};
+  for (const p of o.params ?? []) {
+    const [k, v] = splitPair(p, "--param", "=");
+    query[k] = v;
+  }
+  const fields: Record<string, unknown> = {};
+  for (const f of o.fields ?? []) {
+    const [k, v] = splitPair(f, "-f", "=");
+    fields[k] = v;
+  }
+  for (const f of o.typedFields ?? []) {
+    const [k, v] = splitPair(f, "-F", "=");
+    fields[k] = await typedValue(v, o, deps.cwd);
+  }
+  const hasFields = Object.keys(fields).length > 0;
+  const body = o.input !== undefined ? await readInput(o, deps.cwd) : undefined;
+  const method = (o.method ?? (body !== undefined || hasFields ? "POST" : "GET")).toUpperCase();
+  const fieldsInQuery = hasFields && (body !== undefined || method === "GET" || method === "HEAD");
+  if (fieldsInQuery) { for (const [k, v] of Object.entries(fields)) query[k] = String(v); }
+  const spec: RequestSpec = { method, path: target, query, headers, key: o.path };
+  if (body !== undefined) {
+    spec.body = body;
+    headers["content-type"] ??= "application/json";
+  } else if (hasFields && !fieldsInQuery) spec.json = fields;
+  const scope = o.scopes?.split(/[\s,]+/).filter(Boolean).join(" ") ||
+    endpointScope(method, pathOf(target));
+  if (scope) spec.scope = scope;
+  return spec;
+}
+
+/** A body as `api` prints it: JSON parsed, UTF-8 text as a string, anything else as its bytes. */
+export function parsedBody(bytes: Uint8Array): unknown {
+  if (bytes.length === 0) return undefined;
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return bytes;
+  }
+  if (text.trim() === "") return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** A client that answers `first` from `answer` once (the first page, already read), else sends. */
+function withFirstPage(http: Http, answer: HttpResponse<unknown>): Http {
+  let used = false;
+  return {
+    baseUrl: http.baseUrl,
+    warn: http.warn,
+    request<T>(spec: RequestSpec) {
+      if (!used) {
+        used = true;
+        return Promise.resolve(answer as HttpResponse<T>);
+      }
+      return http.request<T>(spec);
+    },
+  };
+}
+
+/** BIM 360 HQ v1's paths, whose lists are bare arrays paged by `limit` and `offset`. */
+const HQ_PATH = /^\/hq\/v1\//;
+
+function pathOf(target: string): string {
+  return target.startsWith("/") ? target : new URL(target).pathname;
+}
+
+/** An HQ list's pages after `first`: the offset moved by each page's length, until a short or empty page. */
+async function offsetPages(
+  http: Http,
+  spec: RequestSpec,
+  first: unknown[],
+  status: number,
+): Promise<ApiResult> {
+  const items = [...first];
+  const size = Number(spec.query?.limit) || first.length;
+  let offset = Number(spec.query?.offset ?? 0) || 0;
+  let last = first;
+  let pages = 1;
+  while (last.length > 0 && last.length >= size) {
+    offset += last.length;
+    const res = await http.request<unknown>({
+      ...spec,
+      query: { ...spec.query, offset: String(offset) },
+      responseType: "json",
+    });
+    last = Array.isArray(res.data) ? res.data : [];
+    items.push(...last);
+    pages++;
+  }
+  return { status, data: items, pages };
+}
+
+/** An answer's body read as it comes: its chunks (each valid until the next is asked for), or stop. */
+export interface BodyChunks {
+  chunks: AsyncIterable<Uint8Array>;
+  cancel(): Promise<void>;
+}
+
+/** The read size of a streamed answer: one buffer, reused for every read. */
+const CHUNK_BYTES = 256 * 1024;
+
+/**
+ * The first bytes of `body`, up to `max`: all of it (`rest` undefined) when it ends there, else
+ * `rest`, the whole body again (the bytes read first, then the others as they come). A byte stream
+ * is read into one reused buffer (a BYOB reader), so a large answer allocates nothing per chunk.
+ */
+async function peek(
+  body: ReadableStream<Uint8Array> | null,
+  max: number,
+): Promise<{ bytes: Uint8Array; rest?: BodyChunks }> {
+  if (!body) return { bytes: new Uint8Array(0) };
+  let byob: ReadableStreamBYOBReader | undefined;
+  try {
+    byob = body.getReader({ mode: "byob" });
+  } catch { /* not a byte stream */ }
+  const plain = byob ? undefined : body.getReader();
+  let buffer = new ArrayBuffer(CHUNK_BYTES);
+  const read = async (): Promise<Uint8Array | undefined> => {
+    if (!byob) return (await plain!.read()).value;
+    const { done, value } = await byob.read(new Uint8Array(buffer));
+    if (done || !value) return undefined;
+    buffer = value.buffer as ArrayBuffer;
+    return value;
+  };
+  const parts: Uint8Array[] = [];
+  let got = 0;
+  while (got <= max) {
+    const chunk = await read();
+    if (!chunk) return { bytes: concatBytes(parts) };
+    parts.push(chunk.slice()); // the buffer is read into again
+    got += chunk.length;
+  }
+  async function* chunks(): AsyncGenerator<Uint8Array> {
+    yield* parts.splice(0);
+    for (let chunk = await read(); chunk; chunk = await read()) yield chunk;
+  }
+  const cancel = async () => void await (byob ?? plain)!.cancel().catch(() => {});
+  return { bytes: new Uint8Array(0), rest: { chunks: chunks(), cancel } };
+}
+
+/** Up to `cap` bytes of `body`, joined; `cut` when more came (then the rest is not read). */
+async function wholeOf(body: BodyChunks, cap: number): Promise<{ bytes: Uint8Array; cut: boolean }> {
+  const parts: Uint8Array[] = [];
+  let got = 0;
+  for await (const chunk of body.chunks) {
+    got += chunk.length;
+    if (got > cap) {
+      await body.cancel();
+      return { bytes: new Uint8Array(0), cut: true };
+    }
+    parts.push(chunk.slice());
+  }
+  return { bytes: concatBytes(parts), cut: false };
+}
+
+/**
+ * `api`: sends the request and returns the answer; non-2xx is the catalog's typed error, its message
+ * naming the method, the path, the status and the platform's body.
+ */
+export async function runApi(o: ApiOptions, deps: OpsDeps): Promise<ApiResult> {
+  const http = await deps.http({ mode: o.as === "user" ? "3-legged" : "2-legged" });
+  const spec = await buildRequest(o, deps, http.baseUrl);
+  try {
+    return await send(http, spec, o.paginate === true, o.whole === true);
+  } catch (e) {
+    throw apiFailure(e, spec.method ?? "GET", shownTarget(spec));
+  }
+}
+
+/** The request's path as a person typed it, with the query it was sent with. */
+function shownTarget(spec: RequestSpec): string {
+  const query = new URLSearchParams(
+    Object.entries(spec.query ?? {}).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]),
+  ).toString();
+  return query ? `${spec.path}${spec.path.includes("?") ? "&" : "?"}${query}` : spec.path;
+}
+
+async function send(http: Http, spec: RequestSpec, all: boolean, whole: boolean): Promise<ApiResult> {
+  if (!all) {
+    const res = await http.request<ReadableStream<Uint8Array> | null>({ ...spec, responseType: "stream" });
+    const answer = {
+      status: res.status,
+      contentType: res.headers.get("content-type") ?? undefined,
+      headers: res.headers,
+    };
+    const head = await peek(res.data, API_PEEK_BYTES);
+    if (!head.rest) return { ...answer, data: parsedBody(head.bytes) };
+    if (!whole) return { ...answer, data: undefined, stream: head.rest };
+    const all = await wholeOf(head.rest, MAX_ANSWER_BYTES);
+    if (all.cut) {
+      throw usageError(
+        `the answer is larger than ${sizeText(MAX_ANSWER_BYTES)}: too large to filter or format`,
+        "Leave out --query and -o to have it written to stdout as it comes.",
+      );
+    }
+    return { ...answer, data: parsedBody(all.bytes) };
+  }
+  const first = await http.request<unknown>({ ...spec, responseType: "json" });
+  if (Array.isArray(first.data) && HQ_PATH.test(pathOf(spec.path))) {
+    return { ...await offsetPages(http, spec, first.data, first.status), headers: first.headers };
+  }
+  const scheme = detectScheme(first.data);
+  if (!scheme) return { status: first.status, data: first.data, pages: 1, headers: first.headers };
+  const items: unknown[] = [];
+  const included = new Map<string, unknown>();
+  let pages = 0;
+  const onPage = (page: Record<string, unknown>) => {
+    pages++;
+    if (scheme === "dm" && Array.isArray(page.included)) {
+      for (const resource of page.included) included.set(resourceKey(resource, included.size), resource);
+    }
+  };
+  for await (const item of paginate<unknown>(withFirstPage(http, first), spec, scheme, { onPage })) {
+    items.push(item);
+  }
+  // A JSON:API list's pages carry related resources in `included` (e.g. each item's tip version):
+  // they come back beside the items, as one document, rather than being dropped.
+  const data = included.size > 0 ? { data: items, included: [...included.values()] } : items;
+  return { status: first.status, data, pages, headers: first.headers };
+}
+
+/** A JSON:API resource's identity (type and id), so that one included by several pages is kept once. */
+function resourceKey(resource: unknown, fallback: number): string {
+  const r = resource as { type?: unknown; id?: unknown } | null;
+  return typeof r?.type === "string" && typeof r?.id === "string" ? `${r.type}\u0000${r.id}` : `#${fallback}`;
+}

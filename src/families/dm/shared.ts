@@ -1,0 +1,63 @@
+/**
+ * What the data management commands share: the `--as` and `--limit` options, the example ids of
+ * their help, and the flat helpers (name, size, version number) added beside the platform's fields.
+ */
+import { Option } from "@commander-js/extra-typings";
+import type { DmResource } from "./verbs.ts";
+import { positiveNumber } from "../../command/command.ts";
+
+const WHO = ["user", "app"] as const;
+
+/** Example ids of the help texts. */
+export const HUB = "b.dc6589d2-9ad1-4301-a2e8-6a1ff3b25cec";
+/** An example project id. */
+export const PROJECT = "b.91f8bd44-058f-480c-adbb-861df5101b22";
+/** An example folder id. */
+export const FOLDER = "urn:adsk.wipprod:fs.folder:co._4-IQg9mPjRVhoEz9rdqrA";
+/** An example item id. */
+export const ITEM = "urn:adsk.wipprod:dm.lineage:w3t4bvtQzhwf41oMYi4F_A";
+
+/** `--as user|app`: whose login a command uses. */
+export function asOption() {
+  return new Option(
+    "--as <who>",
+    "act as the logged-in user (3-legged) or the app (2-legged); default: the user when the profile has a 3-legged login, else the app",
+  ).choices(WHO);
+}
+
+/** `--limit <n>`. */
+export function limitOption() {
+  return new Option("--limit <n>", "stop after n results").argParser(positiveNumber("--limit", true));
+}
+
+function attr(r: DmResource | undefined, path: string): unknown {
+  let v: unknown = r?.attributes;
+  for (const k of path.split(".")) {
+    v = typeof v === "object" && v !== null ? (v as Record<string, unknown>)[k] : undefined;
+  }
+  return v;
+}
+
+/**
+ * A resource with flat helpers beside the platform's fields (for tables and queries): its name,
+ * last change and, for items (from their tip version) and versions, the version number and size.
+ */
+export function withHelpers(r: DmResource, tip?: DmResource): DmResource & Record<string, unknown> {
+  const version = r.type === "versions" ? r : tip;
+  const helpers: Record<string, unknown> = {
+    name: attr(r, "displayName") ?? attr(r, "name"),
+    // A folder's own time changes only when it is renamed; the rollup shows its newest content.
+    lastModified: (r.type === "folders" ? attr(r, "lastModifiedTimeRollup") : undefined) ??
+      attr(r, "lastModifiedTime"),
+  };
+  if (version) {
+    helpers.versionNumber = attr(version, "versionNumber");
+    helpers.size = attr(version, "storageSize");
+  }
+  if (r.type === "hubs") {
+    helpers.region = attr(r, "region");
+    helpers.hubType = String(attr(r, "extension.type") ?? "").split(":").pop();
+  }
+  if (r.type === "projects") helpers.projectType = attr(r, "extension.data.projectType") ?? "personal";
+  return { ...r, ...helpers };
+}

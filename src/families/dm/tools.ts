@@ -1,0 +1,197 @@
+/** Tools over data management: hubs, projects, folders and item versions (families/dm/api.ts, as `diazo hub ...`). */
+import { z } from "zod";
+import { dmFolderId, dmHubId, dmItemId, dmProjectId } from "../../aps/dm_ids.ts";
+import { DiazoError, isDiazoError } from "../../core/errors.ts";
+import { fieldError } from "../../core/field_error.ts";
+import {
+  type DmPage,
+  type DmResource,
+  runFolderList,
+  runHubList,
+  runItemVersions,
+  runProjectList,
+} from "./verbs.ts";
+import { authInput, USER_LOGIN_HOW } from "../../mcp/login.ts";
+import { listAnswer } from "../../mcp/result.ts";
+import { type AnyTool, cursorInput, defineTool, limitInput, listOutput, READ } from "../../mcp/tool.ts";
+import { toolScopes } from "../../mcp/tool_scopes.ts";
+
+/** How the ids of data management look, for tool descriptions. */
+export const IDS =
+  "Hub ids look like b.<guid> (ACC/BIM 360 account) or a.<id> (personal hub). Data management project ids carry " +
+  "the b. prefix (b.<guid>), while construction-cloud (ACC admin, issues) APIs use the bare GUID; a bare GUID is " +
+  "accepted here and gets the b. prefix.";
+const LOGIN =
+  'Needs data:read. Personal (a.) hubs and their contents need your user login (auth "user" or "auto" after ' +
+  "`diazo auth login`); the app's own login sees only hubs it is provisioned for.";
+
+const hubIdInput = z.string().min(1).describe(
+  "Hub id, e.g. b.c8b0c73d-3ae9-4a3c-9b5e-1f2d3c4b5a69 (from hub_list).",
+);
+/** The `project_id` argument. */
+export const projectIdInput = z.string().min(1).describe(
+  "Project id, e.g. b.1c7d2a10-8f3e-4c55-a1b2-3c4d5e6f7081 (from project_list; a bare GUID gets the b. prefix).",
+);
+
+/** A data management resource as the tools answer it. */
+export const resource = z.object({
+  type: z.string().describe("hubs, projects, folders, items or versions."),
+  id: z.string(),
+  name: z.string().optional().describe("attributes.displayName or attributes.name."),
+  attributes: z.record(z.string(), z.unknown()),
+  related: z.record(z.string(), z.string()).optional().describe(
+    "Ids of related resources, e.g. parent, tip, rootFolder, storage (the version's objectId), derivatives (its URN).",
+  ),
+});
+
+/** A resource for a model: the platform's attributes, its name, and the ids it points to. */
+export function compact(r: DmResource): z.input<typeof resource> {
+  const related: Record<string, string> = {};
+  for (const [k, v] of Object.entries(r.relationships ?? {})) {
+    const data = (v as { data?: { id?: unknown } } | undefined)?.data;
+    if (data && typeof data.id === "string") related[k] = data.id;
+  }
+  const name = r.attributes.displayName ?? r.attributes.name;
+  return {
+    type: r.type,
+    id: r.id,
+    ...(typeof name === "string" ? { name } : {}),
+    attributes: r.attributes,
+    ...(Object.keys(related).length ? { related } : {}),
+  };
+}
+
+/** What a list tool is given besides its ids: the login, how many, and where to go on. */
+interface ListArgs {
+  auth: "auto" | "app" | "user";
+  limit: number;
+  cursor?: string;
+}
+
+/** The options of a list verb for a tool call: one page, the login by `auth`, a remedy in tool terms. */
+function pageOf(args: ListArgs, hint: string) {
+  return { as: args.auth, usable: true, limit: args.limit, cursor: args.cursor, hint };
+}
+
+/** One page as a list answer, with a personal hub's refusal told in the tools' terms. */
+async function dmAnswer(fetch: Promise<DmPage>) {
+  try {
+    const page = await fetch;
+    return listAnswer(page, page.items.map(compact));
+  } catch (e) {
+    if (isDiazoError(e) && e.code === "three_legged_required" && e.status === 403) {
+      // A personal hub refused the app (the platform's 403; a missing login has no status): the
+      // verb's remedy is a command, a tool's caller needs the argument that picks the login.
+      throw new DiazoError("failure", {
+        status: e.status,
+        body: e.body,
+        cause: e,
+        params: {
+          detail: "This hub is reachable only with a user's login",
+          hint: `Call with auth "user". ${USER_LOGIN_HOW}`,
+        },
+      });
+    }
+    throw e;
+  }
+}
+
+const common = { auth: authInput, limit: limitInput("entries"), cursor: cursorInput };
+/** What every data management tool shares: a list of resources, read-only, either login. */
+const DM_LIST = {
+  output: listOutput(resource),
+  annotations: READ,
+  login: "either",
+} as const;
+
+const hubList = defineTool({
+  name: "hub_list",
+  scopes: toolScopes("hub_list"),
+  title: "List hubs",
+  description: `Lists the hubs (ACC/BIM 360 accounts, personal hubs) the login can see. ${IDS} ${LOGIN}`,
+  input: common,
+  ...DM_LIST,
+  run: (args, ctx) =>
+    dmAnswer(runHubList(pageOf(args, "Check the login: auth_status tells which login is used."), ctx)),
+});
+
+const projectList = defineTool({
+  name: "project_list",
+  scopes: toolScopes("project_list"),
+  title: "List projects of a hub",
+  description: `Lists the projects of a hub. ${IDS} ${LOGIN}`,
+  input: { hub_id: hubIdInput, ...common },
+  ...DM_LIST,
+  run: (args, ctx) =>
+    dmAnswer(runProjectList({
+      ...pageOf(args, 'Check the hub id with hub_list; personal (a.) hubs need auth "user".'),
+      hub: dmHubId(args.hub_id),
+    }, ctx)),
+});
+
+const folderList = defineTool({
+  name: "folder_list",
+  scopes: toolScopes("folder_list"),
+  title: "List folders and files",
+  description:
+    "Lists a project's top folders (give hub_id and no folder_id), or the contents of one folder (give folder_id): " +
+    "sub-folders and items (files, with their tip version in related.tip). Folder ids look like " +
+    `urn:adsk.wipprod:fs.folder:co.<id>, item ids like urn:adsk.wipprod:dm.lineage:<id>. ${IDS} ${LOGIN}`,
+  input: {
+    project_id: projectIdInput,
+    hub_id: hubIdInput.optional().describe("Hub id; needed for the top folders (without folder_id)."),
+    folder_id: z.string().min(1).optional().describe("Folder id; omit it for the project's top folders."),
+    type: z.enum(["folders", "items"]).optional().describe("Only folders or only items (with folder_id)."),
+    ...common,
+  },
+  ...DM_LIST,
+  run(args, ctx) {
+    const project = dmProjectId(args.project_id);
+    if (args.folder_id === undefined) {
+      if (args.hub_id === undefined) {
+        throw fieldError({
+          field: "hub_id",
+          problem: "{hub_id} is needed to list a project's top folders",
+          help: "Pass {hub_id} (from {step}), or {folder_id} to list one folder's contents.",
+          next: { command: "diazo hub list", tool: "hub_list" },
+        });
+      }
+      return dmAnswer(runFolderList({
+        ...pageOf(args, "Check both ids with hub_list and project_list (project ids carry b.)."),
+        hub: dmHubId(args.hub_id),
+        project,
+      }, ctx));
+    }
+    return dmAnswer(runFolderList({
+      ...pageOf(args, "Check both ids: folder_list without folder_id lists the top folders."),
+      project,
+      folder: dmFolderId(args.folder_id),
+      type: args.type,
+    }, ctx));
+  },
+});
+
+const itemVersions = defineTool({
+  name: "item_versions",
+  scopes: toolScopes("item_versions"),
+  title: "List an item's versions",
+  description:
+    "Lists the versions of an item (a file), newest first, with version number, size, dates, and in related: " +
+    "storage (the objectId of the version's bytes) and derivatives (the URN for translate_status, translate_manifest " +
+    `and translate_properties). Item ids look like urn:adsk.wipprod:dm.lineage:<id> (from folder_list). ${IDS} ${LOGIN}`,
+  input: {
+    project_id: projectIdInput,
+    item_id: z.string().min(1).describe("Item id, e.g. urn:adsk.wipprod:dm.lineage:AeYgDtcTSuqYoyMweWFhhQ."),
+    ...common,
+  },
+  ...DM_LIST,
+  run: (args, ctx) =>
+    dmAnswer(runItemVersions({
+      ...pageOf(args, "Check both ids with folder_list and project_list."),
+      project: dmProjectId(args.project_id),
+      item: dmItemId(args.item_id),
+    }, ctx)),
+});
+
+/** The data management area's tools. */
+export const DM_TOOLS: readonly AnyTool[] = [hubList, projectList, folderList, itemVersions];

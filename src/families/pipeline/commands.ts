@@ -1,0 +1,156 @@
+/** `diazo pipeline ...`: run, validate and describe pipeline files of diazo steps (YAML or JSON). */
+import { schemaText } from "../../pipeline/schema.ts";
+import {
+  type PipelineDeps,
+  runPipelinePlan,
+  runPipelineRun,
+  runPipelineValidate,
+} from "../../pipeline/verbs.ts";
+import { knownSecrets, redact } from "../../core/redact.ts";
+import { type AnyCommand, collect, type ContextFactory, examples } from "../../command/command.ts";
+import type { Ctx } from "../../command/context.ts";
+import { commandTree } from "../../front/describe.ts";
+import { stepExtensions, stepRunners } from "./steps.ts";
+
+const FILE_HELP = `
+Pipeline files (YAML or JSON):
+  name: upload-and-translate          # required
+  variables: { bucket: my-bucket }    # defaults; --var bucket=x overrides
+  steps:                              # run in order
+    - name: Upload                    # required
+      id: up                          # lets later steps read this step's result
+      command: object upload \${{ vars.bucket }} model.obj   # a diazo command line, without "diazo"
+    - name: Translate
+      command: translate start \${{ steps.up.result.urn }} --format svf2 --wait
+      continue_on_error: false        # true: a failure does not stop the pipeline
+
+Interpolation (one syntax): \${{ vars.<name> }}, \${{ steps.<id>.result.<path> }} (e.g. .urn, .items[0].objectKey),
+\${{ steps.<id>.exit_code }}, \${{ steps.<id>.status }}. A value is always one argument (never re-split).
+Write $\${{ for a literal \${{. A missing variable, step or field is an error, never an empty string.
+
+Shell steps (\`shell: <command>\` instead of \`command\`) run through sh -c (Windows cmd /C) only with
+--allow-shell; values are inserted as text, so prefer the environment: every variable is also
+DIAZO_VAR_<name>. Their output goes to stderr; they time out after --timeout seconds (default 600).
+
+Output: each step's progress and errors go to stderr and a per-step summary follows. With -o json|yaml
+(the default when stdout is not a terminal) stdout carries only the run report (per-step status, exit
+code, duration and result); otherwise the steps' own data is printed as they run. The exit code is the
+failing step's (0 when every failure was allowed by continue_on_error); an invalid file exits 2 and
+runs nothing. Steps inherit --profile, --debug, --quiet, --non-interactive, --yes, --wait, --timeout,
+--concurrency, --no-color, and --output unless the report is the data (a step's own flags win).
+Editors: \`diazo pipeline schema\` prints the file's JSON Schema.`;
+
+interface LoadOptions {
+  var?: string[];
+  allowShell?: boolean;
+}
+
+/** The pipeline verbs' view of a context. */
+function pipelineDeps(ctx: Ctx): PipelineDeps {
+  return {
+    cwd: ctx.cwd,
+    info: (line) => ctx.info(line),
+    problem: (text) => ctx.io.stderr.write(text + "\n"),
+    tree: () => commandTree(ctx.io),
+    extensions: () => stepExtensions(ctx),
+  };
+}
+
+async function isReportFormat(ctx: Ctx): Promise<boolean> {
+  const format = await ctx.format();
+  return format === "json" || format === "yaml";
+}
+
+async function runAction(ctx: Ctx, file: string, opts: LoadOptions & { dryRun?: boolean }): Promise<void> {
+  const fileOpts = { file, vars: opts.var, allowShell: opts.allowShell };
+  if (opts.dryRun) {
+    const plan = await runPipelinePlan(fileOpts, pipelineDeps(ctx));
+    await ctx.emit(plan, { columns: ["index", "name", "kind", "command", "continueOnError"] });
+    return;
+  }
+  const reportMode = await isReportFormat(ctx);
+  const runners = (total: number) =>
+    stepRunners(ctx, {
+      quietData: reportMode,
+      onStart: (step, shown) =>
+        ctx.info(`==> [${step.index}/${total}] ${step.name}: ${redact(shown, knownSecrets())}`),
+      onEnd: (r) => {
+        if (r.status !== "failed") return;
+        const why = r.error ? `: ${r.error}` : "";
+        ctx.info(
+          `==> step ${r.index} (${r.name}) failed with exit ${r.exitCode}${why}` +
+            (r.continueOnError ? "; continuing (continue_on_error)" : ""),
+        );
+      },
+    });
+  const report = await runPipelineRun({ ...fileOpts, runners }, pipelineDeps(ctx));
+  if (reportMode) await ctx.emit(report);
+  ctx.setExitCode(report.exitCode);
+}
+
+async function validateAction(ctx: Ctx, file: string, opts: LoadOptions): Promise<void> {
+  const checked = await runPipelineValidate(
+    { file, vars: opts.var, allowShell: opts.allowShell },
+    pipelineDeps(ctx),
+  );
+  if (!checked.valid) {
+    if (await isReportFormat(ctx)) await ctx.emit(checked.record);
+    throw checked.error;
+  }
+  await ctx.emit(checked.record, { columns: ["file", "valid", "name"], longList: "steps" });
+}
+
+/** Registers the pipeline family. */
+export function register(program: AnyCommand, makeCtx: ContextFactory): void {
+  const pipeline = program.command("pipeline").alias("pipelines")
+    .description("run and validate pipeline files of diazo steps (YAML or JSON)");
+
+  const run = pipeline.command("run")
+    .description("validate a pipeline file, then run its steps in order (in this process)")
+    .argument("<file>", "the pipeline file (.yaml, .yml or .json)")
+    .option(
+      "--var <name=value>",
+      "set a variable (repeatable); overrides the file's value",
+      collect(),
+      [] as string[],
+    )
+    .option("--dry-run", "print the resolved steps and run nothing")
+    .option("--allow-shell", "allow `shell` steps (they run through the OS shell)")
+    .action(async (file, opts, cmd) => await runAction(makeCtx(cmd), file, opts));
+  run.addHelpText("after", FILE_HELP);
+  examples(run, [
+    "diazo pipeline run examples/pipelines/upload-translate.yaml",
+    "diazo pipeline run build.yaml --var bucket=my-bucket --var file=house.ifc",
+    "diazo pipeline run build.yaml --dry-run",
+    "diazo pipeline run build.yaml -o json | jq '.steps[] | {name, status}'",
+  ]);
+
+  const validate = pipeline.command("validate").alias("check")
+    .description("check a pipeline file and report every problem with file:line:column (exit 2 if any)")
+    .argument("<file>", "the pipeline file (.yaml, .yml or .json)")
+    .option("--var <name=value>", "a variable given at run time (repeatable)", collect())
+    .option("--allow-shell", "accept `shell` steps (as `pipeline run --allow-shell` would)")
+    .action(async (file, opts, cmd) => await validateAction(makeCtx(cmd), file, opts));
+  validate.addHelpText("after", FILE_HELP);
+  examples(validate, [
+    "diazo pipeline validate build.yaml",
+    "diazo pipeline validate build.yaml --var file=house.ifc -o json",
+  ]);
+
+  const schema = pipeline.command("schema")
+    .description("print the JSON Schema of pipeline files (for editor completion and checks)")
+    .action((_opts, cmd) => {
+      makeCtx(cmd).io.stdout.write(schemaText());
+    });
+  schema.addHelpText(
+    "after",
+    "\nIn a YAML pipeline, editors with the YAML language server pick it up from a first line\n" +
+      '  # yaml-language-server: $schema=./pipeline.schema.json\nand JSON files from a "$schema" key.\n',
+  );
+  examples(schema, ["diazo pipeline schema > pipeline.schema.json"]);
+  examples(pipeline, [
+    "diazo pipeline run examples/pipelines/upload-translate.yaml --var bucket=my-bucket",
+    "diazo pipeline validate build.yaml",
+    "diazo pipeline schema",
+  ]);
+}

@@ -1,0 +1,128 @@
+/** `diazo sandbox`: serve the platform emulator on loopback until interrupted. */
+import { type AnyCommand, type ContextFactory, examples } from "../../command/command.ts";
+import { DiazoError, usageError } from "../../core/errors.ts";
+
+/** Well-known sandbox credentials (README.md, "sandbox"). */
+export const SANDBOX_CLIENT_ID = "diazo-sandbox";
+/** Well-known sandbox secret; it opens nothing but the local emulator. */
+export const SANDBOX_CLIENT_SECRET = "diazo-sandbox-secret";
+
+function port(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) {
+    throw usageError(`--port must be 0-65535, got '${value}'`, "Use --port 0 for any free port.");
+  }
+  return n;
+}
+
+/**
+ * The container's health check: the running sandbox answers `/_sandbox/health` with 200 within 3 s.
+ * A wildcard bind address is asked on loopback.
+ */
+async function checkHealth(host: string, port: number): Promise<void> {
+  const at = host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host;
+  const url = `http://${at}:${port}/_sandbox/health`;
+  let status = 0;
+  try {
+    const res = await fetch(url, { signal: AbortSignal.timeout(3000) });
+    status = res.status;
+    await res.body?.cancel();
+  } catch {
+    status = 0;
+  }
+  if (status !== 200) {
+    throw new DiazoError("failure", {
+      params: {
+        detail: `no healthy sandbox at ${url}${status ? ` (HTTP ${status})` : ""}`,
+        hint: "Start one with `diazo sandbox`, or give the --host and --port it serves on.",
+      },
+    });
+  }
+}
+
+/** Turns on device login, approved as soon as it is asked for, through the sandbox's control API. */
+async function autoApprove(url: string): Promise<void> {
+  const res = await fetch(`${url}/_sandbox/config`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ device_flow: true, auto_approve: true, device_interval_seconds: 1 }),
+  });
+  await res.body?.cancel();
+  if (!res.ok) throw new Error(`the sandbox refused auto-approve (HTTP ${res.status})`);
+}
+
+/** Registers the sandbox command. */
+export function register(program: AnyCommand, makeCtx: ContextFactory): void {
+  const cmd = program.command("sandbox")
+    .description("serve the platform's API on loopback for offline use and tests; prints the base URL first")
+    .option("--host <host>", "address to bind", "127.0.0.1")
+    .option("--port <port>", "port (0 picks a free one)", port, 8787)
+    .option("--data <dir>", "keep objects in this directory (default: a temp dir removed on exit)")
+    .option("--data-dir <dir>", "keep every service's state in this directory across restarts")
+    .option("--seed <file>", "start with the world this YAML/JSON file declares (schemas/world.schema.json)")
+    .option(
+      "--check-health",
+      "ask the sandbox on --host/--port whether it is healthy (exit 0) instead of serving",
+    )
+    .option(
+      "--auto-approve",
+      "offer device login and approve it at once as the sandbox user: `diazo auth login --device` needs no browser",
+    )
+    .action(async (opts, command) => {
+      const ctx = makeCtx(command);
+      if (opts.checkHealth) return await checkHealth(opts.host, opts.port);
+      if (opts.data !== undefined && opts.dataDir !== undefined) {
+        throw usageError(
+          "--data and --data-dir cannot be combined",
+          "--data-dir keeps objects too: use it alone.",
+        );
+      }
+      const { startSandbox } = await import("../../sandbox/server.ts");
+      const { readWorldFile } = await import("../../sandbox/seed/validate.ts");
+      const seed = opts.seed === undefined ? undefined : await readWorldFile(opts.seed, ctx.cwd);
+      let sandbox;
+      try {
+        sandbox = await startSandbox({
+          hostname: opts.host,
+          port: opts.port,
+          dataDir: opts.dataDir ?? opts.data,
+          persist: opts.dataDir !== undefined,
+          seed,
+          log: ctx.flags.debug ? (line: string) => ctx.io.stderr.write(`sandbox: ${line}\n`) : undefined,
+        });
+      } catch (e) {
+        if (e instanceof Deno.errors.AddrInUse) {
+          throw usageError(
+            `port ${opts.port} is already in use`,
+            "Pick another with --port, or --port 0 for any free port.",
+          );
+        }
+        throw e;
+      }
+      if (opts.autoApprove) await autoApprove(sandbox.url);
+      ctx.io.stdout.write(sandbox.url + "\n");
+      ctx.info(`Sandbox listening on ${sandbox.url}`);
+      ctx.info(
+        `  credentials: SVC_CLIENT_ID=${SANDBOX_CLIENT_ID} SVC_CLIENT_SECRET=${SANDBOX_CLIENT_SECRET}`,
+      );
+      ctx.info(`  use it:      export DIAZO_BASE_URL=${sandbox.url}`);
+      if (opts.autoApprove) {
+        ctx.info("  user login:  diazo auth login --device (approved at once, no browser)");
+      }
+      ctx.info("Press Ctrl-C to stop.");
+      await new Promise<void>((resolve) => {
+        const stop = () => resolve();
+        ctx.onInterrupt(stop);
+        if (Deno.build.os !== "windows") Deno.addSignalListener("SIGTERM", stop);
+      });
+      await sandbox.close();
+      ctx.info("Sandbox stopped.");
+    });
+  examples(cmd, [
+    "diazo sandbox --port 0",
+    "diazo sandbox --data-dir ./sandbox-data   # state survives a restart",
+    "diazo sandbox --seed world.yaml           # hubs, projects, files, issues and buckets of your own",
+    "diazo sandbox --auto-approve   # then: diazo auth login --device",
+    "DIAZO_BASE_URL=http://127.0.0.1:8787 SVC_CLIENT_ID=diazo-sandbox SVC_CLIENT_SECRET=diazo-sandbox-secret diazo bucket list",
+  ]);
+}

@@ -1,0 +1,183 @@
+/** `diazo serve`: diazo's tools for AI assistants over the Model Context Protocol (stdio or HTTP). */
+import path from "node:path";
+import { Option } from "@commander-js/extra-typings";
+import { usageError } from "../../core/errors.ts";
+import type { ToolServerDeps } from "../../session/deps.ts";
+import { type AnyCommand, collect, type ContextFactory, examples, port } from "../../command/command.ts";
+import type { Ctx } from "../../command/context.ts";
+
+/** Assistants `--print-config` writes a snippet for. */
+export const CONFIG_CLIENTS = ["claude", "cursor", "vscode"] as const;
+
+/** Default port of `serve --http`. */
+export const DEFAULT_SERVE_PORT = 8765;
+
+interface ServeOptions {
+  http?: boolean;
+  port: number;
+  httpSecretEnv?: string;
+  readOnly?: boolean;
+  toolsets?: string[];
+  tools?: string[];
+  excludeTools?: string[];
+  printConfig?: (typeof CONFIG_CLIENTS)[number];
+  allowDir?: string[];
+}
+
+/** The command line that starts this diazo: the binary itself when compiled, else `deno run ... main.ts`. */
+export function selfCommand(): { command: string; args: string[] } {
+  if (Deno.build.standalone) return { command: Deno.execPath(), args: [] };
+  const main = new URL(Deno.mainModule);
+  const mainPath = main.protocol === "file:"
+    ? decodeURIComponent(main.pathname).replace(/^\/([A-Za-z]:)/, "$1")
+    : main.href;
+  const perms = ["--allow-net", "--allow-read", "--allow-write", "--allow-env", "--allow-run", "--allow-sys"];
+  if (Deno.build.os === "windows") perms.push("--allow-ffi");
+  const config = /[\\/]src[\\/]main\.ts$/.test(mainPath)
+    ? ["--config", mainPath.replace(/src[\\/]main\.ts$/, "deno.json")]
+    : [];
+  return { command: Deno.execPath(), args: ["run", ...perms, ...config, mainPath] };
+}
+
+/** The configuration snippet of an assistant that starts `diazo serve` with the given options. */
+export function configSnippet(
+  client: (typeof CONFIG_CLIENTS)[number],
+  opts: ServeOptions & { profile?: string },
+): Record<string, unknown> {
+  const self = selfCommand();
+  const args = [...self.args, "serve"];
+  if (opts.profile) args.push("--profile", opts.profile);
+  if (opts.toolsets?.length) args.push("--toolsets", opts.toolsets.join(","));
+  if (opts.readOnly) args.push("--read-only");
+  if (opts.tools?.length) args.push("--tools", opts.tools.join(","));
+  if (opts.excludeTools?.length) args.push("--exclude-tools", opts.excludeTools.join(","));
+  const server = { command: self.command, args };
+  // VS Code's .vscode/mcp.json names them "servers" and wants the transport type.
+  if (client === "vscode") return { servers: { diazo: { type: "stdio", ...server } } };
+  return { mcpServers: { diazo: server } };
+}
+
+/** What the tool server of this run is given: the context as ops deps, its log lines and file roots. */
+export function serveDeps(ctx: Ctx, allowDir: readonly string[] = []): ToolServerDeps {
+  return {
+    fileRoots: {
+      allowed: allowDir.length ? allowDir.map((d) => path.resolve(ctx.cwd, d)) : [ctx.cwd],
+      denied: [ctx.configDir, ctx.stateDir],
+    },
+    http: (o) => ctx.http(o),
+    settings: () => ctx.settings(),
+    tokenStore: () => ctx.tokenStore(),
+    tokenStoreStatus: () => ctx.tokenStoreStatus(),
+    cwd: ctx.cwd,
+    stateDir: ctx.stateDir,
+    poll: ctx.poll,
+    info: (line) => ctx.info(line),
+    warn: (line) => ctx.warn(line),
+    log: (line) => ctx.io.stderr.write(line + "\n"),
+    debug: (line) => ctx.debug(line),
+    debugEnabled: ctx.flags.debug,
+  };
+}
+
+async function runServe(ctx: Ctx, opts: ServeOptions): Promise<void> {
+  if (opts.toolsets) {
+    // A typo is told now, not when the assistant starts the server.
+    const { parseToolsets } = await import("./toolsets.ts");
+    parseToolsets(opts.toolsets);
+  }
+  if (opts.printConfig) {
+    const snippet = configSnippet(opts.printConfig, { ...opts, profile: ctx.flags.profile });
+    ctx.io.stdout.write(JSON.stringify(snippet, null, 2) + "\n");
+    return;
+  }
+  let secret: string | undefined;
+  if (opts.httpSecretEnv !== undefined) {
+    if (!opts.http) throw usageError("--http-secret-env applies to --http only", "Add --http, or drop it.");
+    secret = ctx.env[opts.httpSecretEnv];
+    if (!secret) {
+      throw usageError(
+        `the environment variable ${opts.httpSecretEnv} is not set`,
+        `Set it to a long random value, e.g. ${opts.httpSecretEnv}=$(openssl rand -hex 32); clients send it as a bearer token.`,
+      );
+    }
+  }
+  const [{ ALL_TOOLS, selectTools }, server] = await Promise.all([
+    import("./tools.ts"),
+    import("./server.ts"),
+  ]);
+  const tools = selectTools(ALL_TOOLS, {
+    toolsets: opts.toolsets,
+    readOnly: opts.readOnly,
+    include: opts.tools,
+    exclude: opts.excludeTools,
+  });
+  const deps = serveDeps(ctx, opts.allowDir);
+  const profile = (await ctx.settings()).profileName;
+  const stopped = new Promise<void>((resolve) => {
+    ctx.onInterrupt(() => resolve());
+    if (Deno.build.os !== "windows") Deno.addSignalListener("SIGTERM", () => resolve());
+  });
+  if (opts.http) {
+    let running;
+    try {
+      running = await server.serveHttp(tools, deps, { port: opts.port, secret });
+    } catch (e) {
+      if (e instanceof Deno.errors.AddrInUse) {
+        throw usageError(`port ${opts.port} is already in use`, "Pick another with --port, or --port 0.");
+      }
+      throw e;
+    }
+    ctx.io.stdout.write(running.url + "\n");
+    ctx.info(
+      `diazo serve: ${tools.length} tools on ${running.url} (profile ${profile}${
+        secret ? ", bearer secret required" : ""
+      }); Ctrl-C stops`,
+    );
+    await stopped;
+    await running.close();
+    return;
+  }
+  const running = await server.serveStdio(tools, deps);
+  ctx.info(`diazo serve: ${tools.length} tools over stdio (profile ${profile})`);
+  await Promise.race([running.done, stopped]);
+  await running.stop();
+}
+
+/** Registers the serve command. */
+export function register(program: AnyCommand, makeCtx: ContextFactory): void {
+  const cmd = program.command("serve")
+    .description(
+      "serve diazo's tools to AI assistants (Model Context Protocol) over stdio, or Streamable HTTP on 127.0.0.1",
+    )
+    .option("--http", "serve Streamable HTTP on 127.0.0.1 instead of stdio (prints the URL first)")
+    .option("--port <n>", `port of --http (0 picks a free one)`, port, DEFAULT_SERVE_PORT)
+    .option(
+      "--http-secret-env <NAME>",
+      "require `Authorization: Bearer <value of $NAME>` on every HTTP request (the secret never goes in argv)",
+    )
+    .option(
+      "--toolsets <names>",
+      "offer only these toolsets, comma-separated: context, storage, derivative, dm, acc, admin, automation, events, reality, or all (default all)",
+      collect(String, true),
+    )
+    .option("--read-only", "offer only tools that change nothing (the others are not even listed)")
+    .option(
+      "--allow-dir <dir>",
+      "a directory whose files tools may upload (repeatable; default the working directory; never diazo's config or state dir)",
+      collect(),
+    )
+    .option("--tools <names>", "offer only these tools, comma-separated", collect(String, true))
+    .option("--exclude-tools <names>", "never offer these tools (wins over --tools)", collect(String, true))
+    .addOption(
+      new Option("--print-config <client>", "print the server entry for an assistant's config file and exit")
+        .choices(CONFIG_CLIENTS),
+    )
+    .action(async (opts, command) => await runServe(makeCtx(command), opts));
+  examples(cmd, [
+    "diazo serve --print-config claude",
+    "diazo serve --read-only --profile work",
+    "diazo serve --toolsets dm,acc --read-only",
+    "diazo serve --tools bucket_list,object_list,translate_status",
+    "MCP_SECRET=$(openssl rand -hex 32) diazo serve --http --port 8765 --http-secret-env MCP_SECRET",
+  ]);
+}

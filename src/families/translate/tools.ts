@@ -1,0 +1,270 @@
+/** Tools over translation (Model Derivative): start, status, manifest, properties (as `diazo translate ...`). */
+import { z } from "zod";
+import { invalidCursor } from "../../http/list.ts";
+import { formatsFromFlags, OUTPUT_TYPES, VIEWS } from "../../aps/derivative_formats.ts";
+import { DATA_CENTRES, parseDataCentre } from "../../aps/regions.ts";
+import { parseUrn } from "../../aps/urn.ts";
+import {
+  type Manifest,
+  manifestProgress,
+  runTranslateManifest,
+  runTranslateProperties,
+  runTranslateStart,
+  runTranslateStatus,
+} from "./verbs.ts";
+import { listAnswer, MAX_RESULT_CHARS } from "../../mcp/result.ts";
+import { type AnyTool, cursorInput, defineTool, limitInput, listOutput, READ } from "../../mcp/tool.ts";
+import { toolScopes } from "../../mcp/tool_scopes.ts";
+
+const urnInput = z.string().min(1).describe(
+  "The design's URN: the base64 `urn` from object_list, object_upload or object_urn (e.g. dXJuOmFkc2sub2JqZWN0czpvcy5vYmplY3Q6...), " +
+    "or a raw urn:adsk.objects:os.object:<bucket>/<key>.",
+);
+const regionInput = z.enum(DATA_CENTRES).optional().describe(
+  "Model Derivative region where the derivatives live (default US).",
+);
+const region = (r?: string) => (r === undefined ? undefined : parseDataCentre(r));
+
+const problem = z.object({ type: z.string(), code: z.string().optional(), message: z.string() });
+
+const statusOutput = {
+  urn: z.string(),
+  objectId: z.string(),
+  status: z.string().describe("pending, inprogress, success, failed or timeout."),
+  progress: z.string(),
+  percent: z.number(),
+  done: z.boolean().describe("True once the job has ended (success, failed or timeout)."),
+  outputs: z.array(z.object({
+    outputType: z.string().optional(),
+    status: z.string().optional(),
+    progress: z.string().optional(),
+    percent: z.number(),
+  })),
+  problems: z.array(problem).describe("Errors and warnings the platform reported."),
+};
+
+function statusOf(manifest: Manifest, objectId: string): z.input<z.ZodObject<typeof statusOutput>> {
+  return {
+    urn: manifest.urn,
+    objectId,
+    status: manifest.status,
+    progress: manifest.progress ?? "",
+    done: ["success", "failed", "timeout"].includes(manifest.status),
+    ...manifestProgress(manifest),
+  };
+}
+
+const translateStart = defineTool({
+  name: "translate_start",
+  title: "Start a translation",
+  description:
+    "Starts translating an uploaded design into viewable (svf2, default) or other formats (obj, stl, step, iges, ifc, " +
+    "dwg, fbx, thumbnail). Returns at once; follow the job with translate_status. When the derivatives exist " +
+    "already, alreadyTranslated is true and nothing is rebuilt unless force is true.",
+  input: {
+    urn: urnInput,
+    formats: z.array(z.enum(OUTPUT_TYPES)).min(1).optional().describe('Output types; default ["svf2"].'),
+    views: z.array(z.enum(VIEWS)).min(1).optional().describe(
+      "Views of svf/svf2 output; default both 2d and 3d.",
+    ),
+    force: z.boolean().default(false).describe("Rebuild derivatives that exist already."),
+    region: regionInput,
+    root_filename: z.string().optional().describe("The top file when the source object is a zip."),
+  },
+  output: {
+    result: z.string(),
+    urn: z.string(),
+    objectId: z.string(),
+    alreadyTranslated: z.boolean(),
+    formats: z.array(z.string()),
+  },
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  scopes: toolScopes("translate_start"),
+  login: "app",
+  async run(args, ctx) {
+    const { urn, objectId } = parseUrn(args.urn);
+    const formats = formatsFromFlags(args.formats ?? ["svf2"], args.views);
+    const { job } = await runTranslateStart({
+      urn,
+      formats,
+      rootFilename: args.root_filename,
+      force: args.force,
+      region: region(args.region),
+    }, ctx);
+    return {
+      result: String(job.data.result ?? ""),
+      urn: job.data.urn ?? urn,
+      objectId,
+      alreadyTranslated: job.status === 201,
+      formats: formats.map((f) => f.type),
+    };
+  },
+});
+
+/** A manifest's progress as a number: its "45% complete", 100 once it succeeded. */
+function percentOf(m: Manifest): number {
+  if (m.status === "success") return 100;
+  const n = parseInt(m.progress ?? "", 10);
+  return Number.isFinite(n) ? n : 0;
+}
+
+const translateStatus = defineTool({
+  name: "translate_status",
+  title: "Show a translation's status",
+  description:
+    "Shows a translation job's status and progress per output, and any errors the platform reported. With " +
+    "wait_seconds, waits up to that long for the job to end before answering (poll again if done is false), " +
+    "reporting progress; a cancelled call stops waiting. " +
+    "A design never translated answers 'Not found'.",
+  input: {
+    urn: urnInput,
+    region: regionInput,
+    wait_seconds: z.number().int().min(0).max(120).default(0).describe(
+      "Wait up to this long for the job to end.",
+    ),
+  },
+  output: statusOutput,
+  annotations: READ,
+  scopes: toolScopes("translate_status"),
+  login: "app",
+  async run(args, ctx) {
+    const { urn, objectId } = parseUrn(args.urn);
+    // A failed job is an answer here, and so is one still running when the wait ends.
+    const manifest = await runTranslateStatus({
+      urn,
+      region: region(args.region),
+      wait: args.wait_seconds === 0 ? undefined : {
+        timeoutMs: args.wait_seconds * 1000,
+        signal: ctx.signal,
+        onProgress: (m) => ctx.progress?.(percentOf(m), 100, `${m.status} (${m.progress ?? ""})`),
+      },
+      endedIsAnswer: true,
+    }, ctx);
+    return statusOf(manifest, objectId);
+  },
+});
+
+const translateManifest = defineTool({
+  name: "translate_manifest",
+  title: "Show a translation's manifest",
+  description:
+    "Shows the whole manifest of a translated design: every derivative with its output type, status, messages and " +
+    "child nodes (views, geometry, resources with their URNs). A very large manifest comes back with each " +
+    "derivative's children replaced by childCount (truncated: true).",
+  input: { urn: urnInput, region: regionInput },
+  output: {
+    urn: z.string(),
+    objectId: z.string(),
+    type: z.string().optional(),
+    status: z.string(),
+    progress: z.string().optional(),
+    region: z.string().optional(),
+    hasThumbnail: z.string().optional(),
+    version: z.string().optional(),
+    derivatives: z.array(z.looseObject({})),
+    messages: z.array(z.looseObject({})).optional(),
+    truncated: z.boolean().optional(),
+  },
+  annotations: READ,
+  scopes: toolScopes("translate_manifest"),
+  login: "app",
+  async run(args, ctx) {
+    const { urn, objectId } = parseUrn(args.urn);
+    const m = await runTranslateManifest({ urn, region: region(args.region) }, ctx);
+    const answer = {
+      urn: m.urn,
+      objectId,
+      type: m.type,
+      status: m.status,
+      progress: m.progress,
+      region: m.region,
+      hasThumbnail: m.hasThumbnail,
+      version: m.version,
+      derivatives: m.derivatives ?? [],
+      messages: m.messages as Record<string, unknown>[] | undefined,
+    };
+    if (JSON.stringify(answer).length <= MAX_RESULT_CHARS - 1_000) return answer;
+    return {
+      ...answer,
+      derivatives: answer.derivatives.map(({ children, ...d }) => ({
+        ...d,
+        childCount: children?.length ?? 0,
+      })),
+      truncated: true,
+    };
+  },
+});
+
+const propertyItem = z.looseObject({
+  objectid: z.number(),
+  name: z.string().optional(),
+  externalId: z.string().optional(),
+  properties: z.record(z.string(), z.unknown()).optional(),
+});
+
+const translateProperties = defineTool({
+  name: "translate_properties",
+  title: "Show a model's object properties",
+  description:
+    "Shows the properties (category, dimensions, materials, ...) of the objects of a translated design's model view. " +
+    "guid picks the view (default: the master 3D view); object_id (a number from the object tree) picks one object. " +
+    "The first call may wait while the platform extracts the properties. When has_more is true, call again with " +
+    "cursor = next_cursor.",
+  input: {
+    urn: urnInput,
+    guid: z.string().optional().describe("Model view guid; default the master 3D view."),
+    object_id: z.number().int().min(1).optional().describe("Only this object (objectid)."),
+    region: regionInput,
+    limit: limitInput("objects"),
+    cursor: cursorInput,
+  },
+  output: {
+    guid: z.string(),
+    total: z.number().describe("Objects in the view (or 1 with object_id)."),
+    ...listOutput(propertyItem),
+  },
+  annotations: READ,
+  scopes: toolScopes("translate_properties"),
+  login: "app",
+  async run(args, ctx) {
+    const { urn } = parseUrn(args.urn);
+    const { guid, data } = await runTranslateProperties({
+      urn,
+      region: region(args.region),
+      guid: args.guid,
+      objectId: args.object_id,
+      timeoutMs: 60_000,
+    }, ctx);
+    const answer = data as { data?: { collection?: z.input<typeof propertyItem>[] } };
+    const all = answer?.data?.collection ?? [];
+    const offset = args.cursor === undefined ? 0 : offsetOf(args.cursor);
+    const items = all.slice(offset, offset + args.limit);
+    const cursorAfter = (n: number) => (offset + n < all.length ? offsetCursor(offset + n) : undefined);
+    const list = listAnswer({ nextCursor: cursorAfter(items.length), cursorAfter }, items);
+    return { guid, total: all.length, ...list };
+  },
+});
+
+function offsetCursor(offset: number): string {
+  return btoa(`offset:${offset}`).replace(/=+$/, "");
+}
+
+function offsetOf(cursor: string): number {
+  let text = "";
+  try {
+    text = atob(cursor);
+  } catch { /* reported below */ }
+  const m = /^offset:(\d+)$/.exec(text);
+  if (!m) {
+    throw invalidCursor();
+  }
+  return Number(m[1]);
+}
+
+/** The translate area's tools. */
+export const TRANSLATE_TOOLS: readonly AnyTool[] = [
+  translateStart,
+  translateStatus,
+  translateManifest,
+  translateProperties,
+];

@@ -1,0 +1,70 @@
+/** `diazo version`: diazo's own version, build and runtime facts; `--json` (or `-o json`) for bug reports. */
+import { applyQuery, render } from "../../core/output.ts";
+import { versionInfo, versionText } from "../../core/version.ts";
+import { type AnyCommand, type ContextFactory, examples } from "../../command/command.ts";
+
+/** What `version --json` reports. */
+export interface VersionReport {
+  version: string;
+  build_date: string;
+  deno: string;
+  v8: string;
+  typescript: string;
+  target: string;
+  os: string;
+  arch: string;
+  /** True for a `deno compile` binary, false when run from source. */
+  compiled: boolean;
+  executable: string;
+  config_dir: string;
+  state_dir: string;
+}
+
+/** The facts of this build and runtime, with the directories in use. */
+export function versionReport(dirs: { configDir: string; stateDir: string }): VersionReport {
+  return {
+    ...versionInfo(),
+    v8: Deno.version.v8,
+    typescript: Deno.version.typescript,
+    os: Deno.build.os,
+    arch: Deno.build.arch,
+    compiled: Deno.build.standalone === true,
+    executable: Deno.execPath(),
+    config_dir: dirs.configDir,
+    state_dir: dirs.stateDir,
+  };
+}
+
+/** Defines the `version` command: the report of diazo's own version (its subcommands are added by the caller). */
+export function defineVersionReport(program: AnyCommand, makeCtx: ContextFactory): AnyCommand {
+  const cmd = program.command("version")
+    .description(
+      "print diazo's version, build date, Deno version, target and directories (--json for bug reports); " +
+        "`version describe|rename` act on a version of a data management file",
+    )
+    .option("--json", "print JSON (the same as -o json)")
+    .action(async (opts, command) => {
+      const ctx = makeCtx(command as AnyCommand);
+      const report = versionReport(ctx);
+      // Human text unless a format is asked for (--json, -o, DIAZO_OUTPUT), whatever the terminal or setting.
+      const { output, outputSource, outputError } = ctx.run;
+      if (!opts.json && outputSource !== "flag" && outputSource !== "env") {
+        ctx.io.stdout.write(
+          versionText() +
+            `runtime ${report.os} ${report.arch}, ${report.compiled ? "compiled binary" : "from source"}\n` +
+            `config ${report.config_dir}\nstate ${report.state_dir}\n`,
+        );
+        return;
+      }
+      if (!opts.json && outputError !== undefined) throw outputError;
+      const shown = ctx.flags.query ? await applyQuery(report, ctx.flags.query) : report;
+      ctx.io.stdout.write(await render(shown, { format: opts.json ? "json" : output, color: ctx.color }));
+    });
+  examples(cmd, [
+    "diazo version",
+    "diazo version --json",
+    "diazo --version",
+    "diazo version describe b.91f8bd44-058f-480c-adbb-861df5101b22 'urn:adsk.wipprod:fs.file:vf.w3t4bvtQzhwf41oMYi4F_A?version=2'",
+  ]);
+  return cmd;
+}

@@ -1,0 +1,196 @@
+/**
+ * What runs around the command tree (README.md, "Plugins, hooks and aliases"): alias expansion and plugin
+ * dispatch before it, pre_/post_ hooks around the action. `runCli` makes one `Extensions` per run.
+ */
+import { DiazoError } from "../core/errors.ts";
+import { type LoadedPlugins, loadPluginsFile } from "../extend/plugins_config.ts";
+import { knownSecrets, redact } from "../core/redact.ts";
+import { configDirFor, stateDirFor } from "../platform/dirs.ts";
+import { osPath } from "../platform/path.ts";
+import type { RunState } from "../command/context.ts";
+import { createHookRunner, type HookSubject } from "./extend_hooks.ts";
+import { commandWordIndex, isBuiltinWord, type RunGlobals } from "./argv.ts";
+import type { Io } from "../command/io.ts";
+
+/** A plugin the command word names, found after alias expansion. */
+export interface PluginCall {
+  name: string;
+  file: string;
+  /** The index of the plugin's name in the expanded args. */
+  at: number;
+  /** The expanded args (global flags before the name, the plugin's own arguments after it). */
+  args: string[];
+}
+
+/** The per-run extension points `runCli` calls. */
+export interface Extensions {
+  /** Expands the aliases of plugins.json (warning about those a built-in hides). */
+  expand(argv: readonly string[]): Promise<string[]>;
+  /** The plugin the command word of `args` names, if it names no built-in but a plugin. */
+  findPlugin(args: readonly string[]): Promise<PluginCall | undefined>;
+  /** Runs a plugin with the run's globals in its environment; its exit code. */
+  runPlugin(call: PluginCall, globals: RunGlobals): Promise<number>;
+  /** Runs the pre hooks of the command about to act (commander's preAction, or the hot path's). */
+  beforeAction(subject: HookSubject): Promise<void>;
+  /** Runs the post hooks once the command has ended with `exitCode` (never changes it). */
+  afterAction(exitCode: number, result: unknown): Promise<void>;
+}
+
+/** What a run's extensions need to know. */
+export interface ExtensionsInput {
+  io: Io;
+  env: Record<string, string | undefined>;
+  cwd: string;
+  debug: boolean;
+  /** The run's state: a running plugin takes over Ctrl-C (it gets the signal from the terminal). */
+  state?: RunState;
+}
+
+/** Creates a run's extensions; plugins.json is read at most once per run. */
+export function createExtensions(input: ExtensionsInput): Extensions {
+  // long: a factory whose length is the closures it returns, which share the run's lazily loaded plugins.json
+  const { io, env, cwd } = input;
+  const wordIndex = commandWordIndex;
+  const os = Deno.build.os;
+  const configDir = configDirFor((k) => env[k], os);
+  type Loaded = { ok?: LoadedPlugins; error?: unknown };
+  let loaded: Promise<Loaded> | undefined;
+  const load = () =>
+    loaded ??= loadPluginsFile(configDir).then(
+      (ok): Loaded => ({ ok }),
+      (error: unknown): Loaded => ({ error }),
+    );
+  const debug = (line: string) => {
+    if (input.debug) io.stderr.write(`debug: ${redact(line, knownSecrets())}\n`);
+  };
+  const warn = (line: string) => io.stderr.write(`warning: ${line}\n`);
+  const hooks = createHookRunner({ io, env, cwd, os, debug, warn, load });
+
+  /** What a plugin finds in its environment: the run's profile, output format and address, DIAZO_BIN. */
+  async function pluginEnv(g: RunGlobals): Promise<Record<string, string>> {
+    const out = (await import("../extend/child_env.ts")).childEnv(env);
+    if (g.configError !== undefined) {
+      debug(
+        `plugin: configuration not resolved (${
+          (g.configError as Error).message
+        }); passing what the environment has`,
+      );
+    }
+    if (g.outputError !== undefined) throw g.outputError;
+    out.DIAZO_OUTPUT = g.output;
+    if (g.profile) out.DIAZO_PROFILE = g.profile;
+    if (g.baseUrl) out.DIAZO_BASE_URL = g.baseUrl;
+    // DIAZO_DEBUG of the environment passes as it is; --debug alone sets it.
+    if (g.debug && !(env.DIAZO_DEBUG && env.DIAZO_DEBUG !== "0")) out.DIAZO_DEBUG = "1";
+    if (g.noColor) out.NO_COLOR = "1";
+    out.DIAZO_BIN = await diazoBin();
+    return out;
+  }
+
+  async function diazoBin(): Promise<string> {
+    if (Deno.build.standalone) return Deno.execPath();
+    // Under `deno run`, a shim in the state dir re-runs this same program with this run's permissions.
+    // node:url loaded here only: it is a large part of Node compatibility for every run otherwise.
+    const { fileURLToPath } = await import("node:url");
+    const main = Deno.mainModule.startsWith("file:") ? fileURLToPath(Deno.mainModule) : undefined;
+    if (!main) return Deno.execPath();
+    const path = osPath(os);
+    const config = path.join(path.dirname(path.dirname(main)), "deno.json");
+    const hasConfig = await Deno.stat(config).then(() => true, () => false);
+    const runArgs = ["run", ...grantedPermissions(), ...(hasConfig ? ["--config", config] : []), main];
+    try {
+      const { ensureShim } = await import("../platform/spawn.ts");
+      return await ensureShim(path.join(stateDirFor((k) => env[k], os), "bin"), Deno.execPath(), runArgs, os);
+    } catch (e) {
+      debug(`plugin: DIAZO_BIN shim not written (${(e as Error).message}); using ${Deno.execPath()}`);
+      return Deno.execPath();
+    }
+  }
+
+  return {
+    async expand(argv) {
+      const at = wordIndex(argv);
+      const word = at < 0 ? undefined : argv[at];
+      if (word === undefined || isBuiltinWord(word)) {
+        const { ok } = await load();
+        if (word !== undefined && ok && Object.hasOwn(ok.config.aliases, word)) {
+          warn(`alias '${word}' in ${ok.file} is ignored: '${word}' is a built-in command`);
+        }
+        return [...argv];
+      }
+      const { ok, error } = await load();
+      if (!ok) throw error;
+      const { expandAliases } = await import("../extend/aliases.ts"); // not for a built-in's run
+      const expanded = expandAliases(argv, {
+        aliases: ok.config.aliases,
+        isBuiltin: isBuiltinWord,
+        wordIndex,
+      });
+      if (expanded.chain.length > 0) {
+        debug(`alias ${expanded.chain.join(" → ")}: ${expanded.args.join(" ")}`);
+      }
+      return expanded.args;
+    },
+    async findPlugin(args) {
+      const at = wordIndex(args);
+      const name = at < 0 ? undefined : args[at];
+      if (name === undefined || isBuiltinWord(name)) return undefined;
+      const { ok, error } = await load();
+      if (!ok) throw error;
+      // Plugin lookup (node:path) loaded only for a word no built-in has: not on a built-in's start-up.
+      const [{ resolvePlugin }, { lookupOptions }] = await Promise.all([
+        import("../extend/plugins.ts"),
+        import("../platform/which.ts"),
+      ]);
+      const file = resolvePlugin(name, {
+        config: ok.config,
+        configFile: ok.file,
+        lookup: lookupOptions(env, os),
+      }, env);
+      return file ? { name, file, at, args: [...args] } : undefined;
+    },
+    async runPlugin(call, globals) {
+      const { name, file } = call;
+      const pluginArgs = call.args.slice(call.at + 1);
+      const penv = await pluginEnv(globals);
+      const started = performance.now();
+      const previous = input.state?.interruptHandler;
+      if (input.state) input.state.interruptHandler = () => {};
+      let code: number;
+      try {
+        const { runPlugin } = await import("../platform/spawn.ts");
+        code = await runPlugin(file, pluginArgs, { env: penv, cwd, os });
+      } catch (e) {
+        throw new DiazoError("failure", {
+          params: {
+            detail: `cannot run plugin '${name}' (${file}): ${(e as Error).message}`,
+            hint: "Check that the file is executable and, for a script, starts with a #! line.",
+          },
+          cause: e,
+        });
+      } finally {
+        if (input.state) input.state.interruptHandler = previous;
+      }
+      debug(
+        `plugin ${name}: ${[file, ...pluginArgs].join(" ")} → exit ${code} in ${
+          Math.round(performance.now() - started)
+        } ms`,
+      );
+      return code;
+    },
+    beforeAction: (subject) => hooks.before(subject),
+    afterAction: (exitCode, result) => hooks.after(exitCode, result),
+  };
+}
+
+/** The `--allow-*` flags this run was granted, so that the shim runs with the same. */
+function grantedPermissions(): string[] {
+  const names = ["net", "read", "write", "env", "run", "sys", "ffi"] as const;
+  return names.filter((name) => {
+    try {
+      return Deno.permissions.querySync({ name }).state === "granted";
+    } catch {
+      return false;
+    }
+  }).map((name) => `--allow-${name}`);
+}
