@@ -1,5 +1,5 @@
 /** Types and helpers shared by the command families. */
-import type { Command } from "@commander-js/extra-typings";
+import { Argument, type Command, Option } from "@commander-js/extra-typings";
 import type { Ctx } from "./context.ts";
 import type { BodySource } from "../session/body_file.ts";
 import { usageError } from "../core/errors.ts";
@@ -12,10 +12,14 @@ export type AnyCommand = Command<any, any, any>;
 /** Builds the context of the command being run; families call it inside their actions. */
 export type ContextFactory = (cmd: AnyCommand) => Ctx;
 
-/** What a family module exports. */
+/** What a family module exports: its declaration (decl.ts), or (until every family is data) a registration. */
 export interface FamilyModule {
-  register(program: AnyCommand, makeCtx: ContextFactory): void;
+  register?(program: AnyCommand, makeCtx: ContextFactory): void;
+  command?: CommandTree;
 }
+
+/** A family's declaration (decl.ts). */
+export type CommandTree = import("./decl.ts").CommandDecl;
 
 /** Adds an "Examples:" section to a command's help. */
 export function examples<C extends AnyCommand>(cmd: C, lines: readonly string[]): C {
@@ -120,4 +124,55 @@ export function declareCommand(
   }
   cmd.action(action);
   return examples(cmd, decl.examples(parent.name()));
+}
+
+/**
+ * Adds the command a data declaration (decl.ts) describes under `parent`, with its subcommands; its
+ * action makes the context and calls the declaration's `run` with the arguments, the options (the
+ * ancestors' included) and the invocation.
+ */
+export function addDeclared(parent: AnyCommand, decl: CommandTree, makeCtx: ContextFactory): AnyCommand {
+  // long: every field of a declaration mapped to commander's builder, one by one
+  const cmd = parent.command(decl.name, decl.hidden ? { hidden: true } : {}).description(
+    decl.description,
+  ) as AnyCommand;
+  if (decl.aliases) cmd.aliases([...decl.aliases]);
+  for (const a of decl.args ?? []) {
+    const arg = new Argument(a.spec, a.description);
+    if (a.parse) arg.argParser(a.parse);
+    if (a.default !== undefined) arg.default(a.default);
+    if (a.choices) arg.choices(a.choices);
+    cmd.addArgument(arg);
+  }
+  for (const o of decl.options ?? []) {
+    const option = new Option(o.flags, o.description);
+    if (o.parse) option.argParser(o.parse);
+    if (o.default !== undefined) option.default(o.default);
+    if (o.choices) option.choices(o.choices);
+    if (o.required) option.makeOptionMandatory();
+    if (o.hidden) option.hideHelp();
+    cmd.addOption(option);
+  }
+  if (decl.passThrough) cmd.allowUnknownOption().allowExcessArguments();
+  for (const sub of decl.commands ?? []) addDeclared(cmd, sub, makeCtx);
+  const run = decl.run;
+  if (run) {
+    cmd.action(async (...params: unknown[]) => {
+      const self = params[params.length - 1] as AnyCommand;
+      const values = params.slice(0, decl.args?.length ?? 0);
+      const opts: Record<string, unknown> = {};
+      const chain: AnyCommand[] = [];
+      for (let c: AnyCommand | null = self; c && c.parent; c = c.parent as AnyCommand | null) {
+        chain.unshift(c);
+      }
+      for (const c of chain) Object.assign(opts, c.opts());
+      await run(makeCtx(self), values, opts, {
+        path: chain.map((c) => c.name()),
+        rest: self.args,
+        help: () => self.helpInformation(),
+      });
+    });
+  }
+  if (decl.examples?.length) examples(cmd, decl.examples);
+  return cmd;
 }

@@ -37,13 +37,13 @@ export const FAMILIES: readonly Family[] = [
     name: "bucket",
     group: "core",
     summary: "create, list, inspect and delete storage buckets",
-    load: () => import("../families/bucket/commands.ts"),
+    load: () => import("../families/bucket/commands.ts").then((m) => ({ command: m.BUCKET })),
   },
   {
     name: "oss",
     group: "core",
     summary: "object storage: `oss list` is an alias of `bucket list`",
-    load: () => import("../families/bucket/oss_commands.ts"),
+    load: () => import("../families/bucket/commands.ts").then((m) => ({ command: m.OSS })),
   },
   {
     name: "object",
@@ -161,8 +161,18 @@ export const FAMILIES: readonly Family[] = [
     summary: "list, enable, disable and create plugins; manage aliases",
     load: () => import("../families/plugin/commands.ts"),
   },
-  { name: "alias", group: "extend", summary: "list command aliases", load: () => import("../families/alias/commands.ts") },
-  { name: "config", group: "local", summary: "profiles and settings", load: () => import("../families/config/commands.ts") },
+  {
+    name: "alias",
+    group: "extend",
+    summary: "list command aliases",
+    load: () => import("../families/alias/commands.ts"),
+  },
+  {
+    name: "config",
+    group: "local",
+    summary: "profiles and settings",
+    load: () => import("../families/config/commands.ts"),
+  },
   {
     name: "logs",
     group: "local",

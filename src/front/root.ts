@@ -8,7 +8,13 @@ import { compileQuery, isOutputFormat } from "../core/output.ts";
 import { versionText } from "../core/version.ts";
 import { commandWord, commandWordIndex, loadFrontFiles, outputFlagError, resolveRunGlobals } from "./argv.ts";
 import { suggest } from "../core/suggest.ts";
-import { type AnyCommand, type ContextFactory, examples, type FamilyModule } from "../command/command.ts";
+import {
+  addDeclared,
+  type AnyCommand,
+  type ContextFactory,
+  examples,
+  type FamilyModule,
+} from "../command/command.ts";
 import { createContext, type Ctx, type GlobalFlags, type RunState } from "../command/context.ts";
 import { FAMILIES, type Family, HELP_GROUPS } from "./families.ts";
 import { createExtensions } from "./extend.ts";
@@ -78,7 +84,8 @@ function attachFamily(
   mod?: FamilyModule,
   makeCtx?: ContextFactory,
 ): void {
-  if (mod && makeCtx) mod.register(program, makeCtx);
+  if (mod?.command && makeCtx) addDeclared(program, mod.command, makeCtx);
+  else if (mod?.register && makeCtx) mod.register(program, makeCtx);
   else {
     const stub = program.command(family.name).description(family.summary);
     if (family.aliases) stub.aliases(family.aliases);

@@ -137,7 +137,13 @@ Deno.test("scope table: the scope every service request declares is one its oper
 });
 
 /** Where scopes are declared: the services and the tools. */
-const DECLARING = ["src/families", "src/http", "src/transfer", "src/auth/authentication.ts", "src/mcp/tool_scopes.ts"];
+const DECLARING = [
+  "src/families",
+  "src/http",
+  "src/transfer",
+  "src/auth/authentication.ts",
+  "src/mcp/tool_scopes.ts",
+];
 
 async function* sources(path: string): AsyncGenerator<[string, string]> {
   const info = await Deno.stat(path);

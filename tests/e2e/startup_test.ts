@@ -501,7 +501,12 @@ Deno.test("bucket list, object list and auth status load no node: module before 
     "front/hot_run.ts",
     "front/hot_actions.ts",
   ];
-  queue.push("families/bucket/verbs.ts", "families/object/verbs.ts", "families/auth/verbs.ts", "families/auth/status_text.ts");
+  queue.push(
+    "families/bucket/verbs.ts",
+    "families/object/verbs.ts",
+    "families/auth/verbs.ts",
+    "families/auth/status_text.ts",
+  );
   queue.push("config/store.ts", "auth/token_store.ts", "http/http.ts");
   const withNode: string[] = [];
   while (queue.length > 0) {

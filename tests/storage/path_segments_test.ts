@@ -82,6 +82,8 @@ Deno.test("every API module builds its paths through segment(): no bare encodeUR
       }
     }
   };
-  for (const room of ["families", "http", "transfer"]) await walk(new URL(`../../src/${room}/`, import.meta.url));
+  for (const room of ["families", "http", "transfer"]) {
+    await walk(new URL(`../../src/${room}/`, import.meta.url));
+  }
   assert.deepEqual(offenders, []);
 });

@@ -1,65 +1,109 @@
-/** `diazo bucket ...`: storage buckets, a thin commander adapter over families/bucket/verbs.ts. */
-import { Option } from "@commander-js/extra-typings";
+/** `diazo bucket ...` and `diazo oss list`: storage buckets, declared as data (command/decl.ts) over ./verbs.ts. */
 import { parseBucketKey } from "../../aps/ids.ts";
 import { BUCKET_REGIONS, parseBucketRegion } from "../../aps/regions.ts";
+import type { CommandDecl } from "../../command/decl.ts";
+import { positiveNumber } from "../../command/command.ts";
+import type { Ctx } from "../../command/context.ts";
 import {
   bucketDeletedLine,
   POLICIES,
   runBucketCreate,
   runBucketDelete,
   runBucketInfo,
+  runBucketList,
 } from "./verbs.ts";
-import { bucketListAction } from "../../front/hot_actions.ts";
-import { type AnyCommand, type ContextFactory, declareCommand, examples } from "../../command/command.ts";
-import { BUCKET_LIST } from "../../command/declarations.ts";
 
-/** Adds `list` (every region or one, every page) under `parent`: `bucket list` and its alias `oss list`. */
-export function addListCommand(parent: AnyCommand, makeCtx: ContextFactory): void {
-  declareCommand(parent, BUCKET_LIST, (opts, cmd) => bucketListAction(makeCtx(cmd), opts));
+/** `list` (every region or one, every page): `bucket list` and, under `oss`, `oss list`. */
+export function listCommand(family: string): CommandDecl {
+  return {
+    name: "list",
+    aliases: ["ls"],
+    description: "list the app's buckets in every region (or one), following every page",
+    options: [
+      {
+        flags: "--region <region>",
+        description: `only this region (${BUCKET_REGIONS.join(", ")})`,
+        parse: parseBucketRegion,
+      },
+      { flags: "--limit <n>", description: "stop after n buckets", parse: positiveNumber("--limit", true) },
+    ],
+    examples: [`diazo ${family} list`, `diazo ${family} list --region EMEA -o json --query '[].bucketKey'`],
+    run: async (ctx: Ctx, _args, opts: { region?: (typeof BUCKET_REGIONS)[number]; limit?: number }) => {
+      const page = await runBucketList({ region: opts.region, limit: opts.limit }, ctx);
+      await ctx.emit(page.items, { columns: ["bucketKey", "policyKey", "region", "createdAt"] });
+    },
+  };
 }
 
-/** Registers the bucket family. */
-export function register(program: AnyCommand, makeCtx: ContextFactory): void {
-  const bucket = program.command("bucket").description("create, list, inspect and delete storage buckets");
-  examples(bucket, ["diazo bucket list", "diazo bucket create --key myco-models"]);
+/** The bucket family. */
+export const BUCKET: CommandDecl = {
+  name: "bucket",
+  description: "create, list, inspect and delete storage buckets",
+  examples: ["diazo bucket list", "diazo bucket create --key myco-models"],
+  commands: [
+    listCommand("bucket"),
+    {
+      name: "create",
+      description: "create a bucket (keys are unique across the whole platform)",
+      options: [
+        {
+          flags: "-k, --key <bucketKey>",
+          description: "bucket key: 3-128 chars of [-_.a-z0-9]",
+          parse: parseBucketKey,
+          required: true,
+        },
+        {
+          flags: "--region <region>",
+          description: `storage region (${BUCKET_REGIONS.join(", ")})`,
+          parse: parseBucketRegion,
+          default: "US",
+        },
+        {
+          flags: "--policy <policy>",
+          description: "retention policy",
+          choices: POLICIES,
+          default: "transient",
+        },
+      ],
+      examples: ["diazo bucket create --key myco-models --policy persistent --region EMEA"],
+      run: async (ctx, _args, opts) => {
+        const created = await runBucketCreate(
+          { bucketKey: opts.key, policy: opts.policy, region: opts.region },
+          ctx,
+        );
+        await ctx.emit(created, {
+          action: `Created bucket ${created.bucketKey} (${created.policyKey}, ${opts.region})`,
+        });
+      },
+    },
+    {
+      name: "info",
+      aliases: ["get"],
+      description: "show a bucket's details",
+      args: [{ spec: "<bucketKey>", description: "the bucket key", parse: parseBucketKey }],
+      examples: ["diazo bucket info myco-models"],
+      run: async (ctx, [bucketKey]) => {
+        await ctx.emit(await runBucketInfo({ bucketKey }, ctx));
+      },
+    },
+    {
+      name: "delete",
+      aliases: ["rm"],
+      description: "delete a bucket and every object in it",
+      args: [{ spec: "<bucketKey>", description: "the bucket key", parse: parseBucketKey }],
+      examples: ["diazo bucket delete myco-scratch --yes"],
+      run: async (ctx, [bucketKey]) => {
+        const deleted = await runBucketDelete({ bucketKey, confirm: (q) => ctx.confirmOrCancel(q) }, ctx);
+        if (deleted) await ctx.emit(deleted, { action: bucketDeletedLine(deleted) });
+      },
+    },
+  ],
+};
 
-  addListCommand(bucket, makeCtx);
-
-  const create = bucket.command("create")
-    .description("create a bucket (keys are unique across the whole platform)")
-    .requiredOption("-k, --key <bucketKey>", "bucket key: 3-128 chars of [-_.a-z0-9]", parseBucketKey)
-    .option("--region <region>", `storage region (${BUCKET_REGIONS.join(", ")})`, parseBucketRegion, "US")
-    .addOption(
-      new Option("--policy <policy>", "retention policy").choices(POLICIES).default("transient" as const),
-    )
-    .action(async (opts, cmd) => {
-      const ctx = makeCtx(cmd);
-      const created = await runBucketCreate(
-        { bucketKey: opts.key, policy: opts.policy, region: opts.region },
-        ctx,
-      );
-      await ctx.emit(created, {
-        action: `Created bucket ${created.bucketKey} (${created.policyKey}, ${opts.region})`,
-      });
-    });
-  examples(create, ["diazo bucket create --key myco-models --policy persistent --region EMEA"]);
-
-  const info = bucket.command("info").alias("get")
-    .description("show a bucket's details")
-    .argument("<bucketKey>", "the bucket key", parseBucketKey)
-    .action(async (bucketKey, _opts, cmd) => {
-      const ctx = makeCtx(cmd);
-      await ctx.emit(await runBucketInfo({ bucketKey }, ctx));
-    });
-  examples(info, ["diazo bucket info myco-models"]);
-
-  const del = bucket.command("delete").alias("rm")
-    .description("delete a bucket and every object in it")
-    .argument("<bucketKey>", "the bucket key", parseBucketKey)
-    .action(async (bucketKey, _opts, cmd) => {
-      const ctx = makeCtx(cmd);
-      const deleted = await runBucketDelete({ bucketKey, confirm: (q) => ctx.confirmOrCancel(q) }, ctx);
-      if (deleted) await ctx.emit(deleted, { action: bucketDeletedLine(deleted) });
-    });
-  examples(del, ["diazo bucket delete myco-scratch --yes"]);
-}
+/** The oss family: the platform's own name for storage; `oss list` is `bucket list`. */
+export const OSS: CommandDecl = {
+  name: "oss",
+  description: "object storage (OSS): `oss list` is an alias of `bucket list`",
+  examples: ["diazo oss list --region EMEA"],
+  commands: [listCommand("oss")],
+};

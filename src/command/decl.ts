@@ -1,0 +1,74 @@
+/**
+ * A command declared once, as data: its words, arguments, options, help texts and what it runs. The
+ * parser, every `--help`, the root help, completions, pipeline step validation and the tool server's
+ * derived tools all read these declarations (ARCHITECTURE.md, "Commands as data"); nothing else lists
+ * a command's options.
+ */
+import type { Ctx } from "./context.ts";
+
+/** One option of a command. */
+export interface OptionDecl {
+  /** The flags: "-k, --key <bucketKey>", "--force", "--no-hooks", "--format <type>". */
+  flags: string;
+  description: string;
+  /**
+   * Reads the value (a usage error when it is not valid). `previous` is the value so far, so that a
+   * repeatable option collects (command.ts `collect`).
+   */
+  // deno-lint-ignore no-explicit-any
+  parse?: (value: string, previous: any) => unknown;
+  /** The value when the option is absent (shown in help as `(default: …)`). */
+  default?: unknown;
+  /** The only values allowed (shown in help as `(choices: …)`). */
+  choices?: readonly string[];
+  /** The option must be given. */
+  required?: boolean;
+  /** Parsed, but not listed in help. */
+  hidden?: boolean;
+}
+
+/** One positional argument: "<bucketKey>" (required), "[urn]" (optional), "[objectKeys...]" (variadic). */
+export interface ArgumentDecl {
+  spec: string;
+  description: string;
+  /** Reads the value (a usage error when it is not valid); for a variadic argument, each value. */
+  // deno-lint-ignore no-explicit-any
+  parse?: (value: string, previous: any) => unknown;
+  /** The value when an optional argument is absent. */
+  default?: unknown;
+  /** The only values allowed. */
+  choices?: readonly string[];
+}
+
+/** What a command's `run` is given besides the context: where it was called and its raw words. */
+export interface Invocation {
+  /** The command's words from the program down, e.g. ["bucket", "list"]. */
+  path: readonly string[];
+  /** The arguments after the command's words, as typed (for commands that pass them on). */
+  rest: readonly string[];
+  /** The command's help text. */
+  help(): string;
+}
+
+/**
+ * A command, or a group of commands (`commands`), as data. `run` receives the context, the
+ * positional values in order (a variadic one as a list) and the options by key (`--non-interactive`
+ * -> `nonInteractive`, `--no-wait` -> `wait`), ancestors' options included.
+ */
+export interface CommandDecl {
+  name: string;
+  aliases?: readonly string[];
+  description: string;
+  args?: readonly ArgumentDecl[];
+  options?: readonly OptionDecl[];
+  /** Command lines shown under "Examples:" in the command's help. */
+  examples?: readonly string[];
+  /** Subcommands. */
+  commands?: readonly CommandDecl[];
+  // deno-lint-ignore no-explicit-any
+  run?: (ctx: Ctx, args: any[], opts: any, call: Invocation) => Promise<void> | void;
+  /** Unknown options and extra arguments are not refused: `run` reads them from `call.rest`. */
+  passThrough?: boolean;
+  /** Runs, but is not listed among its parent's commands. */
+  hidden?: boolean;
+}
