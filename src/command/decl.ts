@@ -21,6 +21,8 @@ export interface OptionDecl {
   default?: unknown;
   /** The only values allowed (shown in help as `(choices: …)`). */
   choices?: readonly string[];
+  /** The choices are offered (help, completion), but any value is taken: the run reports a wrong one. */
+  lenientChoices?: boolean;
   /** The option must be given. */
   required?: boolean;
   /** Parsed, but not listed in help. */
@@ -31,7 +33,7 @@ export interface OptionDecl {
 export interface ArgumentDecl {
   spec: string;
   description: string;
-  /** Reads the value (a usage error when it is not valid); for a variadic argument, each value. */
+  /** Reads the value (a usage error when it is not valid); a variadic argument's, each value with the list so far. */
   // deno-lint-ignore no-explicit-any
   parse?: (value: string, previous: any) => unknown;
   /** The value when an optional argument is absent. */

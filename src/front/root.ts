@@ -32,6 +32,8 @@ import {
 } from "../command/global_options.ts";
 import { globalFlagsOf, guardedRun } from "./run_common.ts";
 import { runHot } from "./hot.ts";
+import { programFor } from "./program.ts";
+import { runLine } from "./run_line.ts";
 
 export { CLOSED_OUTPUT_EXIT, isClosedOutput } from "./run_common.ts";
 
@@ -299,6 +301,10 @@ export async function runCommandTree(
     const word = commandWordIndex(args);
     if (args[word] === "help") {
       return await showHelp(program, args.slice(word + 1).filter((a) => !a.startsWith("-")), makeCtx, io);
+    }
+    const declared = await programFor(commandWord(args));
+    if (declared) {
+      return await runLine(declared, args, { io, env, cwd, state, ext, globals, files: files.reads });
     }
     await attachFamilies(program, commandWord(args), makeCtx);
     try {

@@ -1,0 +1,125 @@
+/**
+ * The help of a command, drawn from its declaration (command/decl.ts) in the layout people know from
+ * commander-style tools: usage, description, arguments, options, inherited flags, commands, examples;
+ * terms padded to the longest, descriptions wrapped at the help width. root_help.ts draws the program's.
+ */
+import type { ArgumentDecl, CommandDecl, OptionDecl } from "../command/decl.ts";
+import { HELP_FLAGS } from "../command/global_options.ts";
+
+/** Below this many columns for a description, text is not wrapped. */
+const MIN_WIDTH_TO_WRAP = 40;
+
+/** Word wrap: whitespace-separated chunks packed into `width` columns, existing line breaks kept. */
+export function boxWrap(text: string, width: number): string {
+  if (width < MIN_WIDTH_TO_WRAP) return text;
+  const lines: string[] = [];
+  for (const raw of text.split(/\r\n|\n/)) {
+    const chunks = raw.match(/[\s]*[^\s]+/g);
+    if (chunks === null) {
+      lines.push("");
+      continue;
+    }
+    let line = chunks.shift()!;
+    for (const chunk of chunks) {
+      if (line.length + chunk.length <= width) line += chunk;
+      else {
+        lines.push(line);
+        line = chunk.trimStart();
+      }
+    }
+    lines.push(line);
+  }
+  return lines.join("\n");
+}
+
+/** One "  term  description" item, the description wrapped beside the padded term. */
+export function helpItem(term: string, termWidth: number, description: string, helpWidth: number): string {
+  if (!description) return "  " + term;
+  const remaining = helpWidth - termWidth - 2 - 2;
+  const text = remaining < MIN_WIDTH_TO_WRAP || /\n[^\S\r\n]/.test(description)
+    ? description
+    : boxWrap(description, remaining).replace(/\n/g, "\n" + " ".repeat(termWidth + 2));
+  return "  " + term.padEnd(termWidth) + "  " + text.replace(/\n/g, "\n  ");
+}
+
+/** An argument as usage shows it: `<name>`, `[name]`, `<name...>`. */
+export function argumentUsage(a: ArgumentDecl): string {
+  return a.spec;
+}
+
+/** The argument's name without brackets or dots. */
+export function argumentName(a: ArgumentDecl): string {
+  return a.spec.replace(/[<>[\]]|\.\.\./g, "");
+}
+
+/** An option's help line with its choices and default. */
+export function optionText(o: OptionDecl): string {
+  const extra: string[] = [];
+  if (o.choices) extra.push(`choices: ${o.choices.map((c) => JSON.stringify(c)).join(", ")}`);
+  const takesValue = o.flags.includes("<") || o.flags.includes("[");
+  if (o.default !== undefined && (takesValue || typeof o.default === "boolean")) {
+    extra.push(`default: ${JSON.stringify(o.default)}`);
+  }
+  if (extra.length === 0) return o.description;
+  return o.description ? `${o.description} (${extra.join(", ")})` : `(${extra.join(", ")})`;
+}
+
+function argumentText(a: ArgumentDecl): string {
+  const extra: string[] = [];
+  if (a.choices) extra.push(`choices: ${a.choices.map((c) => JSON.stringify(c)).join(", ")}`);
+  if (a.default !== undefined) extra.push(`default: ${JSON.stringify(a.default)}`);
+  if (extra.length === 0) return a.description;
+  return a.description ? `${a.description} (${extra.join(", ")})` : `(${extra.join(", ")})`;
+}
+
+/** A subcommand's term in its parent's list: `name|alias [options] <args>`. */
+function subcommandTerm(c: CommandDecl): string {
+  const args = (c.args ?? []).map(argumentUsage).join(" ");
+  return c.name + (c.aliases?.[0] ? "|" + c.aliases[0] : "") +
+    ((c.options ?? []).length ? " [options]" : "") +
+    (args ? " " + args : "");
+}
+
+/** Whether a group lists the implicit `help [command]` (it has subcommands and runs nothing itself). */
+export function hasHelpCommand(c: CommandDecl): boolean {
+  return (c.commands ?? []).length > 0 && !c.run;
+}
+
+/**
+ * The help of the command at the end of `chain` (the program first), `helpWidth` columns wide: the
+ * ancestors' options (the program's globals without -V) are listed as "Inherited flags:".
+ */
+export function commandHelp(chain: readonly CommandDecl[], helpWidth = 80): string {
+  // long: the sections of a help page in their order, each a list of padded items
+  const cmd = chain[chain.length - 1];
+  const visible = (os: readonly OptionDecl[] | undefined) => (os ?? []).filter((o) => !o.hidden);
+  const options = [...visible(cmd.options), { flags: HELP_FLAGS.flags, description: HELP_FLAGS.description }];
+  const inherited = chain.slice(0, -1).reverse().flatMap((c) => visible(c.options))
+    .filter((o) => !o.flags.includes("--version"));
+  const args = (cmd.args ?? []).some((a) => a.description) ? cmd.args ?? [] : [];
+  const subs = (cmd.commands ?? []).filter((c) => !c.hidden);
+  const subItems = subs.map((c) => ({ term: subcommandTerm(c), text: c.description }));
+  if (hasHelpCommand(cmd)) subItems.push({ term: "help [command]", text: "display help for command" });
+  const termWidth = Math.max(
+    0,
+    ...options.map((o) => o.flags.length),
+    ...inherited.map((o) => o.flags.length),
+    ...subItems.map((s) => s.term.length),
+    ...args.map((a) => argumentName(a).length),
+  );
+  const usage = ["[options]", ...(subs.length ? ["[command]"] : []), ...(cmd.args ?? []).map(argumentUsage)];
+  const names = chain.slice(0, -1).map((c) => c.name);
+  const own = cmd.name + (cmd.aliases?.[0] ? "|" + cmd.aliases[0] : "");
+  const out = [`Usage: ${[...names, own].join(" ")} ${usage.join(" ")}`, ""];
+  if (cmd.description) out.push(boxWrap(cmd.description, helpWidth), "");
+  const section = (title: string, items: string[]) => {
+    if (items.length > 0) out.push(title, ...items, "");
+  };
+  section("Arguments:", args.map((a) => helpItem(argumentName(a), termWidth, argumentText(a), helpWidth)));
+  section("Options:", options.map((o) => helpItem(o.flags, termWidth, optionText(o), helpWidth)));
+  section("Inherited flags:", inherited.map((o) => helpItem(o.flags, termWidth, optionText(o), helpWidth)));
+  section("Commands:", subItems.map((s) => helpItem(s.term, termWidth, s.text, helpWidth)));
+  let text = out.join("\n");
+  if (cmd.examples?.length) text += "\nExamples:\n" + cmd.examples.map((l) => `  $ ${l}`).join("\n") + "\n\n";
+  return text;
+}
