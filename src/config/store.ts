@@ -2,8 +2,8 @@
 import { osPath } from "../platform/path.ts";
 import { DiazoError, usageError } from "../core/errors.ts";
 import { type ConfigFile, emptyConfig, parseConfig, stringifyConfig } from "./config.ts";
-import { readTextIfExists, writeFileAtomic } from "../platform/fs.ts";
-import { readInputText } from "../core/input_file.ts";
+import { writeFileAtomic } from "../platform/fs.ts";
+import { readInputText, readInputTextSync } from "../core/input_file.ts";
 
 /** node:path's functions for this OS, without node:path (platform/path.ts). */
 const path = osPath();
@@ -20,16 +20,26 @@ function unreadable(e: unknown): string {
   return `it cannot be read (${(e as Error)?.message ?? String(e)})`;
 }
 
-/** Loads config.json from a config dir; a missing file is an empty configuration, an unreadable one an error with its path. */
+/**
+ * Loads config.json from a config dir; a missing file is an empty configuration. It is read through
+ * the capped reader (core/input_file.ts): a FIFO, a device or a file over 1 MiB is refused by its type
+ * and size before a byte is read, a directory or an unreadable file is an error with its path.
+ */
+// deno-lint-ignore require-await
 export async function loadConfig(dir: string): Promise<ConfigFile> {
   const file = configPath(dir);
   let text: string | undefined;
   try {
-    text = await readTextIfExists(file);
+    text = readInputTextSync(file, "config", { directory: "absent" });
   } catch (e) {
+    if (e instanceof DiazoError) throw e;
+    if (e instanceof Deno.errors.NotFound) return emptyConfig();
     throw new DiazoError("invalid_config", { params: { file, detail: unreadable(e) }, cause: e });
   }
-  return text === undefined ? emptyConfig() : parseConfig(text, file);
+  if (text === undefined) {
+    throw new DiazoError("invalid_config", { params: { file, detail: "it is a directory, not a file" } });
+  }
+  return parseConfig(text, file);
 }
 
 /** Saves config.json atomically with mode 0600 (it may hold a client secret). */

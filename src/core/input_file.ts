@@ -1,6 +1,6 @@
 /**
- * The one reader of input files a person names (`.env`, `--from-file` bodies, pipeline files, CSV
- * imports, `api --input` and `-F key=@file`): regular files only, a size cap per kind, and memory
+ * The one reader of input files (`.env`, config.json, plugins.json, `--from-file` bodies, pipeline
+ * files, CSV imports, `api --input` and `-F key=@file`): regular files only, a size cap per kind, and memory
  * proportional to the file's size. A FIFO would block every command, `/dev/zero` would never end:
  * both are refused by their type before a byte is read. README.md "Safety" lists the caps.
  */
@@ -14,6 +14,8 @@ export const INPUT_LIMITS = {
   body: 1 * MiB,
   key: 1 * MiB,
   profiles: 1 * MiB,
+  config: 1 * MiB,
+  plugins: 1 * MiB,
   pipeline: 16 * MiB,
   world: 16 * MiB,
   csv: 64 * MiB,
@@ -28,6 +30,8 @@ const NAMES: Record<InputKind, string> = {
   body: "a request body file",
   key: "a private key file",
   profiles: "a profile export file",
+  config: "a configuration file",
+  plugins: "a plugins file",
   pipeline: "a pipeline file",
   world: "a sandbox world file",
   csv: "a CSV file",
@@ -62,58 +66,74 @@ function tooLarge(shown: string, kind: InputKind, size: string) {
   );
 }
 
+/** How a read names its file and what a directory or a missing file is. */
+export interface InputFileOptions {
+  /** The file as shown in errors (default: `file`). */
+  shown?: string;
+  /** What a directory is: an error (default) or "absent" (undefined). */
+  directory?: "error" | "absent";
+  /** What a missing file is: Deno's own error (default), for the caller to word, or "absent" (undefined). */
+  missing?: "error" | "absent";
+}
+
 /**
  * The bytes of `file` (shown as `shown` in errors), checked by type and size before any read (a
  * usage error naming it); a missing or unreadable file fails with Deno's own error, for the caller
- * to word. `directory` says what a directory is: an error (default) or "absent" (undefined).
+ * to word. Synchronous: most runs read small files (config.json, plugins.json) or stat one that is
+ * not there (.env), and an asynchronous read costs a short command's start-up more in thread
+ * hand-offs than the read itself.
  */
-export async function readInputFile(
+export function readInputFileSync(
   file: string,
   kind: InputKind,
-  opts: { shown?: string; directory?: "error" | "absent" } = {},
-): Promise<Uint8Array | undefined> {
+  opts: InputFileOptions = {},
+): Uint8Array | undefined {
   const shown = opts.shown ?? file;
   const cap = INPUT_LIMITS[kind];
-  // Synchronous: most runs stat a file that is not there (.env), and a failed asynchronous stat costs
-  // a short command's start-up more than the stat itself.
-  const info = Deno.statSync(file);
+  let info: Deno.FileInfo;
+  try {
+    info = Deno.statSync(file);
+  } catch (e) {
+    if (opts.missing === "absent" && e instanceof Deno.errors.NotFound) return undefined;
+    throw e;
+  }
   if (info.isDirectory && opts.directory === "absent") return undefined;
   const what = typeOf(info);
   if (what) throw notRegular(shown, kind, what);
   if (info.size > cap) throw tooLarge(shown, kind, `${(info.size / MiB).toFixed(1)} MiB`);
-  const handle = await Deno.open(file, { read: true });
+  const handle = Deno.openSync(file, { read: true });
   try {
     // Checked again on the open file: the name may have been swapped for a FIFO since.
-    const opened = typeOf(await handle.stat());
+    const opened = typeOf(handle.statSync());
     if (opened) throw notRegular(shown, kind, opened);
     // One byte more than the size read: a file that grew since is noticed, and read on to the cap.
     const buf = new Uint8Array(info.size + 1);
     let got = 0;
     while (got < buf.length) {
-      const n = await handle.read(buf.subarray(got));
+      const n = handle.readSync(buf.subarray(got));
       if (n === null) return buf.subarray(0, got);
       got += n;
     }
     if (got > cap) throw tooLarge(shown, kind, "growing past its cap");
-    return await readRest(handle, buf, cap, shown, kind);
+    return readRest(handle, buf, cap, shown, kind);
   } finally {
     handle.close();
   }
 }
 
 /** A file that grew after its size was read: the rest, up to the cap. */
-async function readRest(
+function readRest(
   handle: Deno.FsFile,
   start: Uint8Array,
   cap: number,
   shown: string,
   kind: InputKind,
-): Promise<Uint8Array> {
+): Uint8Array {
   const parts = [start];
   let total = start.length;
   for (;;) {
     const buf = new Uint8Array(Math.min(MiB, cap + 1 - total));
-    const n = await handle.read(buf);
+    const n = handle.readSync(buf);
     if (n === null) break;
     total += n;
     if (total > cap) throw tooLarge(shown, kind, "growing past its cap");
@@ -125,12 +145,32 @@ async function readRest(
   return out;
 }
 
+/** `readInputFileSync` for callers that await: the same checks, an error as a rejected promise. */
+// deno-lint-ignore require-await
+export async function readInputFile(
+  file: string,
+  kind: InputKind,
+  opts: InputFileOptions = {},
+): Promise<Uint8Array | undefined> {
+  return readInputFileSync(file, kind, opts);
+}
+
+/** `readInputFileSync` as UTF-8 text. */
+export function readInputTextSync(
+  file: string,
+  kind: InputKind,
+  opts: InputFileOptions = {},
+): string | undefined {
+  const bytes = readInputFileSync(file, kind, opts);
+  return bytes === undefined ? undefined : new TextDecoder().decode(bytes);
+}
+
 /** `readInputFile` as UTF-8 text. */
+// deno-lint-ignore require-await
 export async function readInputText(
   file: string,
   kind: InputKind,
-  opts: { shown?: string; directory?: "error" | "absent" } = {},
+  opts: InputFileOptions = {},
 ): Promise<string | undefined> {
-  const bytes = await readInputFile(file, kind, opts);
-  return bytes === undefined ? undefined : new TextDecoder().decode(bytes);
+  return readInputTextSync(file, kind, opts);
 }

@@ -5,7 +5,8 @@
  */
 import { osPath } from "../platform/path.ts";
 import { DiazoError } from "../core/errors.ts";
-import { readTextIfExists, writeFileAtomic } from "../platform/fs.ts";
+import { writeFileAtomic } from "../platform/fs.ts";
+import { readInputTextSync } from "../core/input_file.ts";
 
 /** node:path's functions for this OS, without node:path (platform/path.ts). */
 const path = osPath();
@@ -231,10 +232,15 @@ function validate(raw: RawPluginsFile, text: string, file: string): PluginsConfi
   return out;
 }
 
-/** Loads plugins.json from a config dir; a missing file is an empty configuration. */
+/**
+ * Loads plugins.json from a config dir; a missing file is an empty configuration. It is read through
+ * the capped reader (core/input_file.ts): a FIFO, a device, a directory or a file over 1 MiB is
+ * refused with its path before a byte is read.
+ */
+// deno-lint-ignore require-await
 export async function loadPluginsFile(configDir: string): Promise<LoadedPlugins> {
   const file = pluginsFilePath(configDir);
-  const text = await readTextIfExists(file);
+  const text = readInputTextSync(file, "plugins", { missing: "absent" });
   if (text === undefined) return { file, exists: false, config: emptyPluginsConfig(), raw: {} };
   return { file, exists: true, ...parsePluginsFile(text, file) };
 }
