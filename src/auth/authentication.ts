@@ -1,5 +1,6 @@
 /** The platform's OAuth v2 token endpoint (authentication.yaml). */
-import type { Http, RequestSpec } from "../http/http.ts";
+import { buildUrl, type Http, type RequestSpec } from "../http/http.ts";
+import { checkCredentialOrigin } from "../http/origin.ts";
 import { DiazoError } from "../core/errors.ts";
 import { DEVICE_CODE_GRANT, JWT_BEARER_GRANT } from "../aps/grant_types.ts";
 import { PROFILE_READ } from "../aps/operation_scopes.ts";
@@ -127,12 +128,16 @@ export interface DeviceAuthorization {
   interval?: number;
 }
 
-/** Starts a device authorization (RFC 8628 §3.1) at the endpoint the discovery document names. */
+/**
+ * Starts a device authorization (RFC 8628 §3.1) at the endpoint the discovery document names, which
+ * must be on the platform's origin (http/origin.ts): the client id and secret go nowhere else.
+ */
 export async function deviceAuthorization(
   http: Http,
   endpoint: string,
   input: ClientAuth & { scopes: readonly string[] },
 ): Promise<DeviceAuthorization> {
+  checkCredentialOrigin(buildUrl(http.baseUrl, endpoint), http.baseUrl, "the client credentials");
   const { auth, form } = clientAuth(input, { scope: input.scopes.join(" ") });
   const res = await http.request<DeviceAuthorization>({
     method: "POST",

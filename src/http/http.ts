@@ -401,7 +401,7 @@ async function buildHeaders(c: Client, spec: RequestSpec, url: string): Promise<
 
   const auth = spec.auth;
   if (auth && typeof auth === "object") {
-    headers.authorization = basicAuth(url, auth.basic.user, auth.basic.password);
+    headers.authorization = basicAuth(url, c.baseUrl, auth.basic.user, auth.basic.password);
   } else if (auth === "bearer" || (auth === undefined && sameOrigin(url, c.baseUrl))) {
     const token = spec.bearer ?? c.config.token;
     if (token) headers.authorization = `Bearer ${await token()}`;

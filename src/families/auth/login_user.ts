@@ -4,11 +4,12 @@
  */
 import { DiazoError, usageError } from "../../core/errors.ts";
 import { registerSecret } from "../../core/redact.ts";
+import { visible } from "../../core/sanitize.ts";
 import { authorizeUrl, completeLogin, saveUserLogin } from "../../auth/three_legged.ts";
 import { codeFromPaste, listenForCallback } from "../../auth/callback_server.ts";
 import { codeChallenge, codeVerifier, randomState } from "../../auth/pkce.ts";
 import { pollDeviceToken } from "../../auth/device.ts";
-import { openBrowser } from "../../platform/browser.ts";
+import { openBrowser, webAddress } from "../../platform/browser.ts";
 import {
   authorizePreflight,
   deviceAuthorization,
@@ -133,13 +134,18 @@ export async function loginDevice(deps: LoginDeps, opts: LoginOptions): Promise<
   const scopes = userScopes(opts);
   const grant = await deviceAuthorization(authHttp, doc.device_authorization_endpoint, { ...client, scopes });
   registerSecret(grant.device_code);
+  // The platform's words reach the terminal: control characters are shown, not obeyed (core/sanitize.ts).
+  const shown = (v: unknown) => visible(String(v));
   deps.tell(
-    `To sign in, open ${grant.verification_uri} and enter the code ${grant.user_code}` +
-      (grant.verification_uri_complete ? `\n(or open ${grant.verification_uri_complete})` : "") +
-      `\nWaiting for approval (the code expires in ${grant.expires_in} s)...\n`,
+    `To sign in, open ${shown(grant.verification_uri)} and enter the code ${shown(grant.user_code)}` +
+      (grant.verification_uri_complete ? `\n(or open ${shown(grant.verification_uri_complete)})` : "") +
+      `\nWaiting for approval (the code expires in ${shown(grant.expires_in)} s)...\n`,
   );
-  if (opts.browser !== false && !deps.env.DIAZO_NO_BROWSER) {
-    await openBrowser(grant.verification_uri_complete ?? grant.verification_uri).catch(() => false);
+  // Only an http(s) address is opened (platform/browser.ts): the complete one, else the plain one.
+  const page = [grant.verification_uri_complete, grant.verification_uri]
+    .find((u) => typeof u === "string" && webAddress(u) !== undefined);
+  if (page && opts.browser !== false && !deps.env.DIAZO_NO_BROWSER) {
+    await openBrowser(page).catch(() => false);
   }
   const res = await pollDeviceToken({
     poll: () => deviceCodeToken(authHttp, { ...client, deviceCode: grant.device_code }),
