@@ -3,7 +3,7 @@
  * with authentication, and the one place where results are written (README.md, "Output").
  */
 import { type ConfigFile, resolve, type Resolved } from "../config/config.ts";
-import { loadConfig, loadDotenv, saveConfig } from "../config/store.ts";
+import { dotenvPath, loadConfig, loadDotenv, saveConfig } from "../config/store.ts";
 import { usageError } from "../core/errors.ts";
 import { applyQuery, batched, jsonPieces, type OutputFormat, render } from "../core/output.ts";
 import { knownSecrets, redact } from "../core/redact.ts";
@@ -158,6 +158,7 @@ export function createContext(input: ContextInput): Ctx {
         env,
         dotenv,
         config,
+        dotenvFile: dotenvPath(cwd),
       })
     );
   const lines = stderrLines(io, flags);

@@ -236,6 +236,8 @@ export interface ResolveInput {
   env: Record<string, string | undefined>;
   dotenv: Record<string, string>;
   config: ConfigFile;
+  /** The .env file the `dotenv` layer was read from, as named in errors (default ".env"). */
+  dotenvFile?: string;
 }
 
 function pick(
@@ -318,6 +320,28 @@ function credentials(
   };
 }
 
+/**
+ * A .env (a file a cloned directory may bring) may say where the platform is only when it also
+ * supplies the app's credentials: otherwise the client id and secret of the shell or of a profile
+ * would be sent to the host the directory chose. A usage error naming the file and the variable.
+ */
+function checkDotenvAddress(
+  base: Sourced<string | undefined>,
+  creds: { clientId: Sourced<string | undefined>; clientSecret: Sourced<string | undefined> },
+  profileName: string,
+  file: string,
+): void {
+  if (base.source !== "dotenv") return;
+  const elsewhere = [creds.clientId, creds.clientSecret].find((c) =>
+    c.source === "env" || c.source === "profile"
+  );
+  if (!elsewhere) return;
+  const from = elsewhere.source === "env" ? `the environment (${elsewhere.from})` : `profile ${profileName}`;
+  throw new DiazoError("dotenv_redirect", {
+    params: { file, variable: base.from ?? "DIAZO_BASE_URL", from },
+  });
+}
+
 /** Resolves settings by precedence flags > env > .env > profile > defaults; SVC_* before APS_*. */
 export function resolve(input: ResolveInput): Resolved {
   const { flags, env, dotenv, config } = input;
@@ -328,6 +352,7 @@ export function resolve(input: ResolveInput): Resolved {
   const creds = credentials(explicitProfile(chosen.source), profile, env, dotenv);
   const callback = creds.callback;
   const base = pick(["DIAZO_BASE_URL"], env, dotenv, profile.base_url);
+  checkDotenvAddress(base, creds, profileName, input.dotenvFile ?? ".env");
   const envText = (name: string) => env[name] || undefined;
   const { timer, problem } = timerChecker();
   const resolved: Resolved = {

@@ -47,13 +47,18 @@ export async function saveConfig(dir: string, config: ConfigFile): Promise<void>
   await writeFileAtomic(configPath(dir), stringifyConfig(config), 0o600);
 }
 
+/** Path of the .env file a run in `cwd` reads. */
+export function dotenvPath(cwd: string): string {
+  return path.join(cwd, ".env");
+}
+
 /**
  * Reads `.env` from a directory; a missing file is empty, and so is a directory of that name (a
  * Python virtual environment made by `python -m venv .env` is common); an unreadable file, one that
  * is not a regular file (a FIFO, `/dev/zero` through a symlink) or one over 1 MiB is an error.
  */
 export async function loadDotenv(cwd: string): Promise<Record<string, string>> {
-  const file = path.join(cwd, ".env");
+  const file = dotenvPath(cwd);
   let text: string | undefined;
   try {
     text = await readInputText(file, "dotenv", { directory: "absent" });

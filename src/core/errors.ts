@@ -175,6 +175,13 @@ export const CATALOG = {
     hint: "Fix the file by hand or move it away; `diazo config profile list` shows what is loaded.",
     exit: ExitCode.usage,
   },
+  dotenv_redirect: {
+    message:
+      "{file} sets {variable}, but the app's credentials come from {from}: a .env may not choose where credentials it does not supply are sent",
+    hint:
+      "Set {variable} in the shell or the profile instead, or put the client id and secret in {file} too; `diazo help environment` explains.",
+    exit: ExitCode.usage,
+  },
   invalid_dotenv: {
     message: "Invalid .env file {file}:{line}: {detail}",
     hint: "Each line must be KEY=VALUE, `export KEY=VALUE`, a comment (#) or blank.",

@@ -49,7 +49,8 @@ export const ENVIRONMENT: readonly EnvVariable[] = [
   },
   {
     names: ["DIAZO_BASE_URL"],
-    meaning: "platform address (point it at a sandbox)",
+    meaning:
+      "platform address (point it at a sandbox); a .env may set it only if it also sets the app's credentials",
     default: DEFAULT_BASE_URL,
   },
   { names: ["DIAZO_PROFILE"], meaning: "profile to use (as --profile)", default: "the active profile" },
@@ -188,7 +189,10 @@ function environmentText(): string {
     }\n`
   );
   return "Environment variables diazo reads. A .env file in the working directory sets those not already\n" +
-    "set; credentials and settings follow the precedence of `diazo help config`.\n\n" + entries.join("") +
+    "set; credentials and settings follow the precedence of `diazo help config`. A .env (a directory you\n" +
+    "cloned may bring one) may set DIAZO_BASE_URL only if it also sets the client id and secret: the\n" +
+    "credentials of the shell or of a profile are never sent where a .env points (exit 2, naming it).\n\n" +
+    entries.join("") +
     "\nSet by diazo for the programs it starts:\n\n" + table(CHILD_ENVIRONMENT);
 }
 
