@@ -4,6 +4,8 @@
  */
 import { timerNumber, type TimerUnit } from "../core/bounds.ts";
 import { DiazoError, usageError } from "../core/errors.ts";
+import { registerSecret } from "../core/redact.ts";
+import { platformAddress } from "../aps/base_url.ts";
 
 /** Credentials and endpoints of one profile. */
 export interface Profile {
@@ -321,6 +323,19 @@ function credentials(
 }
 
 /**
+ * The platform address without its user name and password (aps/base_url.ts), which are registered as
+ * secrets so that no echo of the variable shows them either.
+ */
+function keptAddress(text: string): string {
+  const { address, userinfo } = platformAddress(text);
+  if (userinfo !== undefined) {
+    registerSecret(userinfo);
+    registerSecret(userinfo.slice(userinfo.indexOf(":") + 1));
+  }
+  return address;
+}
+
+/**
  * A .env (a file a cloned directory may bring) may say where the platform is only when it also
  * supplies the app's credentials: otherwise the client id and secret of the shell or of a profile
  * would be sent to the host the directory chose. A usage error naming the file and the variable.
@@ -367,7 +382,7 @@ export function resolve(input: ResolveInput): Resolved {
       : { value: DEFAULT_CALLBACK_URL, source: "default" },
     daNickname: creds.daNickname,
     baseUrl: base.value
-      ? { ...base, value: base.value.replace(/\/+$/, "") } as Sourced<string>
+      ? { ...base, value: keptAddress(base.value) } as Sourced<string>
       : { value: DEFAULT_BASE_URL, source: "default" },
     timeoutSec: timer(
       flags.timeout !== undefined ? "--timeout" : env.DIAZO_TIMEOUT ? "DIAZO_TIMEOUT" : "settings.timeout",

@@ -5,6 +5,7 @@
  * message, the hint and the exit code; callers choose the code from what they know (HTTP status,
  * resource kind, local validation), never from the text of another message.
  */
+import { visible } from "./sanitize.ts";
 
 /** Process exit codes (README.md, "Errors and exit codes"). */
 export const ExitCode = {
@@ -465,8 +466,16 @@ export type ResourceKind =
   | "acc-record"
   | "generic";
 
-/** Extracts the most useful human text from a platform error body of any of its shapes. */
+/**
+ * Extracts the most useful human text from a platform error body of any of its shapes, on one line:
+ * its control characters (a line feed that would start a forged `error:` line, ESC) are shown as
+ * visible escapes (core/sanitize.ts). This is where the platform's words become an error's text.
+ */
 export function platformDetail(body: unknown): string {
+  return visible(detailText(body));
+}
+
+function detailText(body: unknown): string {
   if (body === undefined || body === null || body === "") return "";
   if (typeof body === "string") return body.slice(0, 300);
   if (typeof body !== "object") return String(body);

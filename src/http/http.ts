@@ -5,7 +5,8 @@
  */
 
 import { DiazoError, errorFromResponse, type ResourceKind, usageError } from "../core/errors.ts";
-import { knownSecrets, redact } from "../core/redact.ts";
+import { knownSecrets, redact, registerSecret } from "../core/redact.ts";
+import { addressShapeProblem, platformAddress } from "../aps/base_url.ts";
 import { VERSION } from "../core/version.ts";
 import { abortableSleep } from "../core/sleep.ts";
 import { deadline } from "../core/deadline.ts";
@@ -147,19 +148,27 @@ export function buildUrl(baseUrl: string, path: string, query?: RequestSpec["que
 const BASE_URL_HINT =
   "Set DIAZO_BASE_URL (or the profile's base_url) to https://developer.api.autodesk.com, or to the sandbox's http://127.0.0.1:<port>.";
 
-/** The base URL checked once: an absolute http(s) URL, else a usage error before any request. */
+/**
+ * The base URL checked once: an absolute http(s) URL without a query or a fragment (they would mangle
+ * every request path), else a usage error before any request; returned without a user name and
+ * password (aps/base_url.ts) and without trailing slashes.
+ */
 export function checkBaseUrl(baseUrl: string): string {
+  const { address, userinfo } = platformAddress(baseUrl);
+  if (userinfo !== undefined) registerSecret(userinfo);
   let url: UrlParts | undefined;
   try {
-    url = urlParts(baseUrl);
+    url = urlParts(address);
   } catch { /* reported below */ }
   // Redacted only for an error: the redaction's patterns cost a valid address's run a few milliseconds.
-  const shown = () => redact(baseUrl.length > 80 ? `${baseUrl.slice(0, 77)}...` : baseUrl, knownSecrets());
+  const shown = () => redact(address.length > 80 ? `${address.slice(0, 77)}...` : address, knownSecrets());
   if (!url) throw usageError(`invalid base URL '${shown()}': it is not a URL`, BASE_URL_HINT);
   if (url.protocol !== "https:" && url.protocol !== "http:") {
     throw usageError(`invalid base URL '${shown()}': only http and https are supported`, BASE_URL_HINT);
   }
-  return baseUrl.replace(/\/+$/, "");
+  const problem = addressShapeProblem(address);
+  if (problem) throw usageError(`invalid base URL '${shown()}': ${problem}`, BASE_URL_HINT);
+  return address;
 }
 
 /** Creates the HTTP client; a base URL that is not http(s) is a usage error here, before any request. */
