@@ -1,5 +1,5 @@
 /**
- * The platform address (aps/base_url.ts, services/http.ts `checkBaseUrl`): a password in it is shown by
+ * The platform address (aps/base_url.ts, http/http.ts `checkBaseUrl`): a password in it is shown by
  * nothing (`--debug`, `auth status`, the `auth_status` tool); one with a query or a fragment is a usage
  * error before any request.
  */
