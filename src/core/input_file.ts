@@ -14,7 +14,7 @@ export const INPUT_LIMITS = {
   body: 1 * MiB,
   key: 1 * MiB,
   profiles: 1 * MiB,
-  pipeline: 16 * MiB,
+  pipeline: 1 * MiB,
   world: 16 * MiB,
   csv: 64 * MiB,
   request: 256 * MiB,
