@@ -25,8 +25,8 @@ Pipeline files (YAML or JSON):
       continue_on_error: false        # true: a failure does not stop the pipeline
 
 Interpolation (one syntax): \${{ vars.<name> }}, \${{ steps.<id>.result.<path> }} (e.g. .urn, .items[0].objectKey),
-\${{ steps.<id>.exit_code }}, \${{ steps.<id>.status }}. In a command a value is always one argument (never re-split).
-Write $\${{ for a literal \${{. A missing variable, step or field is an error, never an empty string.
+\${{ steps.<id>.exit_code }}, \${{ steps.<id>.status }}. In a command a value is one argument (never
+re-split). Write $\${{ for a literal \${{. A missing variable, step or field is an error, never "".
 
 Shell steps (\`shell: <command>\` instead of \`command\`) run through sh -c (Windows cmd /C) only with
 --allow-shell. They take no \${{ }}: values reach them only in their environment, as DIAZO_VAR_<name>
