@@ -16,7 +16,7 @@ export const INPUT_LIMITS = {
   profiles: 1 * MiB,
   config: 1 * MiB,
   plugins: 1 * MiB,
-  pipeline: 16 * MiB,
+  pipeline: 1 * MiB,
   world: 16 * MiB,
   csv: 64 * MiB,
   request: 256 * MiB,

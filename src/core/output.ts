@@ -78,7 +78,7 @@ export async function applyQuery(value: unknown, expression: string): Promise<un
 
 /**
  * `JSON.stringify(record, null, 2) + "\n"` (the json format) in pieces, the list under `key` one item at a time: a
- * 16 MiB pipeline's steps as one string (and its bytes) cost ~100 MB at once.
+ * list of 200,000 items as one string (and its bytes) costs ~100 MB at once.
  */
 export function* jsonPieces(record: unknown, key: string): Generator<string> {
   const list = isPlainObject(record) ? record[key] : undefined;

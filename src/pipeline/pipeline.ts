@@ -6,6 +6,7 @@ import path from "node:path";
 import { DiazoError, isDiazoError, usageError } from "../core/errors.ts";
 import { INPUT_LIMITS, readInputText } from "../core/input_file.ts";
 import { NAME_PATTERN } from "./schema.ts";
+import { MAX_ENV_RESULT_BYTES, shellEnv } from "./shell_env.ts";
 import {
   type Expression,
   referenceText,
@@ -26,8 +27,11 @@ export type { Pipeline, PipelineStep, Problem } from "./validate.ts";
 export type { CommandSpec, OptionSpec } from "./command.ts";
 export type { StepExtensions } from "./alias.ts";
 
-/** The largest pipeline file read, bytes: 200,000 steps fit. */
+/** The largest pipeline file read, bytes (1 MiB: a file people write; about 10,000 steps fit). */
 export const MAX_PIPELINE_BYTES = INPUT_LIMITS.pipeline;
+
+/** The most problems printed for one file; a count of the rest follows. */
+export const MAX_PROBLEMS_SHOWN = 50;
 
 /**
  * Reads a pipeline file; a missing file is "File not found" (exit 2); a directory, a FIFO, a device
@@ -58,14 +62,32 @@ export async function loadPipeline(
   return await validatePipelineText(await readPipelineFile(file, cwd), opts);
 }
 
-/** One problem in the style of compilers: `file:line:col: message`, the line, and a caret under the spot. */
+/**
+ * One problem in the style of compilers: `file:line:col: message`, the line (cut around the spot when
+ * long), and a caret under the spot.
+ */
 export function formatProblem(file: string, p: Problem): string {
   const num = String(p.line);
   const pad = " ".repeat(num.length);
-  const lead = p.source.slice(0, p.column - 1).replace(/[^\t]/g, " ");
+  const lead = p.source.slice(0, p.sourceColumn - 1).replace(/[^\t]/g, " ");
   return `${file}:${p.line}:${p.column}: ${p.message}\n` +
     ` ${num} | ${p.source}\n` +
     ` ${pad} | ${lead}${"^".repeat(Math.max(1, p.length))}\n`;
+}
+
+/**
+ * The problems as printed: the first MAX_PROBLEMS_SHOWN formatted, then one line counting the rest, so
+ * that a file with thousands of mistakes prints a bounded report.
+ */
+export function problemReport(file: string, problems: readonly Problem[]): string[] {
+  const shown = problems.slice(0, MAX_PROBLEMS_SHOWN).map((p) => formatProblem(file, p));
+  const rest = problems.length - shown.length;
+  if (rest > 0) {
+    shown.push(
+      `${file}: ${rest} more problem${rest === 1 ? "" : "s"} not shown (fix the ones above first)\n`,
+    );
+  }
+  return shown;
 }
 
 /** The error that stops an invalid pipeline (exit 2), after its problems were shown. */
@@ -119,7 +141,7 @@ export function planSteps(pipeline: Pipeline, vars: Record<string, string>): Pla
     e.ref.kind === "var" ? resolveReference(e.ref, { vars, steps: new Map() }) : `<${referenceText(e.ref)}>`;
   return pipeline.steps.map((step) => {
     const base = { index: step.index, name: step.name, id: step.id, continueOnError: step.continueOnError };
-    if (step.shell) return { ...base, kind: "shell", command: renderParts(step.shell.parts, resolve) };
+    if (step.shell) return { ...base, kind: "shell", command: step.shell.script };
     const argv = step.command!.words.map((w) => renderParts(w.parts, resolve));
     return { ...base, kind: "command", command: argv.map(displayWord).join(" "), argv };
   });
@@ -165,8 +187,10 @@ export interface PipelineReport {
 export interface StepRunners {
   /** Runs a diazo command (argv without `diazo`) in-process. */
   command(argv: string[], step: PipelineStep): Promise<StepRun>;
-  /** Runs a shell step; `env` holds every variable as `DIAZO_VAR_<name>`. */
+  /** Runs a shell step; `env` carries every value it may read (shell_env.ts), its text none. */
   shell(text: string, env: Record<string, string>, step: PipelineStep): Promise<StepRun>;
+  /** A note about a step on stderr (e.g. a result too large for a shell step's environment). */
+  warn?(message: string): void;
   /** Called before a step starts, with the command as shown. */
   onStart?(step: PipelineStep, shown: string): void;
   /** Called when a step ended. */
@@ -211,9 +235,15 @@ export async function runPipeline(
     };
     try {
       if (step.shell) {
-        report.shell = renderParts(step.shell.parts, resolve);
+        report.shell = step.shell.script;
         announce(report.shell);
-        const env = Object.fromEntries(Object.entries(vars).map(([k, v]) => [`DIAZO_VAR_${k}`, v]));
+        const { env, omitted } = shellEnv(vars, outcomes);
+        for (const o of omitted) {
+          runners.warn?.(
+            `step ${step.index}: ${o.name} is not set: the result is ${o.bytes} bytes of JSON, ` +
+              `over the ${MAX_ENV_RESULT_BYTES} an environment variable may carry here`,
+          );
+        }
         run = await runners.shell(report.shell, env, step);
       } else {
         report.argv = step.command!.words.map((w) => renderParts(w.parts, resolve));

@@ -67,7 +67,9 @@ export const PIPELINE_SCHEMA = {
           type: "string",
           minLength: 1,
           description:
-            "a command for the OS shell (sh -c, cmd /C); runs only with `pipeline run --allow-shell`",
+            "a command for the OS shell (sh -c, cmd /C); runs only with `pipeline run --allow-shell`. " +
+            "No ${{ }}: values are in its environment as DIAZO_VAR_<name>, DIAZO_STEP_<id>_RESULT (JSON), " +
+            "DIAZO_STEP_<id>_EXIT_CODE and DIAZO_STEP_<id>_STATUS",
         },
         continue_on_error: {
           type: "boolean",

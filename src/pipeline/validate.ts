@@ -1,22 +1,22 @@
 /**
- * Loading and validating a pipeline file (YAML or JSON, one tree with offsets so positions work for both):
- * every problem in one pass, each with line, column and the offending line. Block-style files are read by
- * a small line parser (block_yaml.ts), plain JSON by json_tree.ts; anything else by the `yaml` library.
+ * Loading and validating a pipeline file (YAML or JSON, read by the `yaml` library alone; README.md
+ * "Pipelines" caps the file at 1 MiB): every problem in one pass, each with line, column and the offending
+ * line, from the nodes' ranges and the parser's line counter.
  */
-import { parseBlockYaml, type StepHook } from "./block_yaml.ts";
-import { parseJsonTree } from "./json_tree.ts";
-import { fromYaml, type TreeMap, type TreeNode, type TreePair, type TreeScalar } from "./tree.ts";
+import type { Node, Pair, Scalar, YAMLMap } from "yaml";
 import { suggest } from "../core/suggest.ts";
 import { NAME_PATTERN, STEP_KEYS, TOP_LEVEL_KEYS } from "./schema.ts";
 import {
   parseTemplate,
+  type Reference,
+  renderParts,
   splitTemplateWords,
-  type TemplatePart,
   type TemplateProblem,
   type TemplateWord,
 } from "./interpolate.ts";
 import { checkCommandWords, type CommandSpec } from "./command.ts";
 import type { StepExtensions } from "./alias.ts";
+import { shellEnvHint } from "./shell_env.ts";
 
 /** One problem of a pipeline file. Line and column are 1-based. */
 export interface Problem {
@@ -25,9 +25,14 @@ export interface Problem {
   /** How many characters the problem spans on its line (for the caret underline). */
   length: number;
   message: string;
-  /** The text of the offending line. */
+  /** The offending line, cut to at most SOURCE_WIDTH characters around the column (`…` marks a cut). */
   source: string;
+  /** The 1-based column of the problem in `source` (the column itself unless the line was cut). */
+  sourceColumn: number;
 }
+
+/** The most characters of a source line a problem quotes. */
+export const SOURCE_WIDTH = 200;
 
 /** A validated step. */
 export interface PipelineStep {
@@ -39,7 +44,8 @@ export interface PipelineStep {
   /** The line the step starts on. */
   line: number;
   command?: { text: string; words: TemplateWord[]; path: string[] };
-  shell?: { text: string; parts: TemplatePart[] };
+  /** A shell step: its text as written, and the script it runs (`$${{` escapes applied, nothing pasted in). */
+  shell?: { text: string; script: string };
 }
 
 /** A validated pipeline. */
@@ -60,14 +66,21 @@ export interface ValidateOptions {
   extraVariables?: readonly string[];
   /** The aliases and plugins a step's command word may name. */
   extensions?: StepExtensions;
-  /**
-   * Check only: keep no command words or template parts in the steps (what `pipeline validate` prints
-   * is the steps' names and texts; a run needs the rest). Keeps a 16 MiB file's result small.
-   */
+  /** Check only: keep no command words in the steps (what `pipeline validate` prints is names and texts). */
   checkOnly?: boolean;
 }
 
 type Yaml = typeof import("yaml");
+
+/** The part of `line` a problem at 1-based `column` quotes, and the column there. */
+export function excerpt(line: string, column: number): { source: string; sourceColumn: number } {
+  if (line.length <= SOURCE_WIDTH) return { source: line, sourceColumn: column };
+  const width = SOURCE_WIDTH - 2; // room for a `…` at each end
+  const start = Math.max(0, Math.min(column - 1 - Math.floor(width / 2), line.length - width));
+  const end = start + width;
+  const source = (start > 0 ? "…" : "") + line.slice(start, end) + (end < line.length ? "…" : "");
+  return { source, sourceColumn: column - start + (start > 0 ? 1 : 0) };
+}
 
 /** Validates pipeline text; `pipeline` is set only when there is no problem. */
 export async function validatePipelineText(
@@ -78,20 +91,16 @@ export async function validatePipelineText(
   const lineCounter = new yaml.LineCounter();
   lineCounter.addNewLine(0);
   for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) lineCounter.addNewLine(i + 1);
-  // Split only when a problem is shown: a line array of a 16 MiB file costs ~5x the file.
+  // Split only when a problem is shown.
   let lines: string[] | undefined;
   const problems: Problem[] = [];
   const report = (offset: number, length: number, message: string) => {
     const { line, col } = lineCounter.linePos(Math.max(0, Math.min(offset, text.length)));
     lines ??= text.split(/\r?\n|\r/);
-    const source = lines[line - 1] ?? "";
-    problems.push({
-      line,
-      column: col,
-      length: Math.max(1, Math.min(length, source.length - col + 1)),
-      message,
-      source,
-    });
+    const whole = lines[line - 1] ?? "";
+    const cut = excerpt(whole, col);
+    const room = cut.source.length - cut.sourceColumn + 1 - (cut.source.endsWith("…") ? 1 : 0);
+    problems.push({ line, column: col, length: Math.max(1, Math.min(length, room)), message, ...cut });
   };
   const sorted = () => problems.sort((a, b) => a.line - b.line || a.column - b.column);
   const nul = text.indexOf("\0");
@@ -99,27 +108,6 @@ export async function validatePipelineText(
     report(nul, 1, "the file contains a NUL byte: a pipeline is text (is this a binary file?)");
     return { problems };
   }
-  const lineOf = (offset: number) => lineCounter.linePos(offset).line;
-  const c: Check = { text, report, opts, lineOf };
-  // Steps are checked as a reader (block_yaml.ts, json_tree.ts) reads them: their trees never all exist.
-  const checked: (CheckedStep | undefined)[] = [];
-  let checkStep = stepChecker(c);
-  // What the steps' checks found in a reader that then gave up is found again in the next one's tree.
-  const restart = (): undefined => {
-    problems.length = 0;
-    checked.length = 0;
-    checkStep = stepChecker(c);
-  };
-  const onStep: StepHook = (item, i) => {
-    checked.push(checkStep(item, i));
-    return null;
-  };
-  const fast = parseBlockYaml(text, onStep) ?? restart() ?? parseJsonTree(text, onStep);
-  if (fast !== undefined) {
-    const pipeline = checkPipeline(c, fast, checked);
-    return problems.length > 0 ? { problems: sorted() } : { pipeline, problems };
-  }
-  restart();
   // Parsed once: the syntax tree is checked for depth, then composed (as parseDocument would).
   const tokens = Array.from(new yaml.Parser().parse(text));
   const tooDeep = deepCollection(tokens, MAX_NESTING);
@@ -134,7 +122,8 @@ export async function validatePipelineText(
     }
     return { problems: sorted() };
   }
-  const pipeline = checkPipeline(c, fromYaml(yaml, doc.contents));
+  const c: Check = { yaml, text, report, opts, lineOf: (offset) => lineCounter.linePos(offset).line };
+  const pipeline = checkPipeline(c, doc.contents);
   return problems.length > 0 ? { problems: sorted() } : { pipeline, problems };
 }
 
@@ -166,9 +155,13 @@ function deepCollection(tokens: readonly unknown[], max: number): number | undef
   return undefined;
 }
 
-/** The first document of the syntax tree, with an error when more follow (as `yaml.parseDocument`). */
+/**
+ * The first document of the syntax tree, with an error when more follow (as `yaml.parseDocument`).
+ * Duplicate keys are found by the checks below with a set: the library's own check compares each key
+ * with every earlier one, minutes for a 1 MiB flow mapping.
+ */
 function composeDocument(yaml: Yaml, tokens: Iterable<unknown>, length: number) {
-  const composer = new yaml.Composer({ uniqueKeys: true });
+  const composer = new yaml.Composer({ uniqueKeys: false });
   let doc: ReturnType<typeof yaml.parseDocument> | undefined;
   // deno-lint-ignore no-explicit-any
   for (const next of composer.compose(tokens as any, true, length)) {
@@ -186,106 +179,120 @@ function composeDocument(yaml: Yaml, tokens: Iterable<unknown>, length: number) 
 
 type Report = (offset: number, length: number, message: string) => void;
 
-/** What the checks share: the text and where problems go. */
+/** What the checks share: the library, the text and where problems go. */
 interface Check {
+  yaml: Yaml;
   text: string;
   report: Report;
   opts: ValidateOptions;
-  /** The 1-based line of an offset (a binary search: slicing the text per step was quadratic). */
+  /** The 1-based line of an offset (a binary search). */
   lineOf(offset: number): number;
 }
 
-function at(c: Check, node: TreeNode | null | undefined, message: string): void {
-  const { start, end } = node ?? { start: 0, end: 1 };
+/** Where a composed node starts and ends in the text (the start of the file when it has no place). */
+function span(node: unknown): { start: number; end: number } {
+  const range = (node as Node | null | undefined)?.range;
+  return range ? { start: range[0], end: range[1] } : { start: 0, end: 1 };
+}
+
+function at(node: unknown, c: Check, message: string): void {
+  const { start, end } = span(node);
   c.report(start, end - start, message);
 }
 
-function keysOf(
-  c: Check,
-  map: TreeMap,
-  allowed: readonly string[],
-  where: string,
-): Map<string, TreePair> {
-  const pairs = new Map<string, TreePair>();
+/** The node as a scalar, or undefined. */
+function scalar(c: Check, node: unknown): Scalar | undefined {
+  return c.yaml.isScalar(node) ? node : undefined;
+}
+
+/** A mapping's keys: the allowed ones by name; unknown and repeated keys are problems. */
+function keysOf(c: Check, map: YAMLMap, allowed: readonly string[], where: string): Map<string, Pair> {
+  const pairs = new Map<string, Pair>();
+  const seen = new Set<string>();
   for (const pair of map.items) {
-    const keyNode = pair.key;
-    const key = keyNode?.kind === "scalar" ? String(keyNode.value) : "";
+    const keyNode = scalar(c, pair.key);
+    const key = keyNode ? String(keyNode.value) : "";
+    if (keyNode && seen.has(key)) {
+      at(pair.key, c, `duplicate key '${key}' ${where} (keys of a mapping are unique)`);
+      continue;
+    }
+    seen.add(key);
     if (!allowed.includes(key)) {
       const guess = suggest(key, allowed);
-      at(c, keyNode, `unknown key '${key}' ${where}${guess ? ` (did you mean '${guess}'?)` : ""}`);
+      at(pair.key, c, `unknown key '${key}' ${where}${guess ? ` (did you mean '${guess}'?)` : ""}`);
     } else pairs.set(key, pair);
   }
   return pairs;
 }
 
-function stringValue(c: Check, pair: TreePair | undefined, what: string): string | undefined {
+function stringValue(c: Check, pair: Pair | undefined, what: string): string | undefined {
   if (!pair) return undefined;
-  const v = pair.value;
-  if (v?.kind !== "scalar" || typeof v.value !== "string") {
-    at(c, v ?? pair.key, `${what} must be a string`);
+  const v = scalar(c, pair.value);
+  if (typeof v?.value !== "string") {
+    at(pair.value ?? pair.key, c, `${what} must be a string`);
     return undefined;
   }
   if (v.value.trim() === "") {
-    at(c, v, `${what} is empty`);
+    at(v, c, `${what} is empty`);
     return undefined;
   }
   return v.value;
 }
 
-/** Checks the whole file; `checked` holds its steps when the block parser checked them as it read. */
-function checkPipeline(
-  c: Check,
-  root: TreeNode | null,
-  checked?: (CheckedStep | undefined)[],
-): Pipeline | undefined {
-  if (root?.kind !== "map") {
-    at(c, root, root ? "a pipeline file must be a mapping with `name` and `steps`" : "the file is empty");
+/** Checks the whole file. */
+function checkPipeline(c: Check, root: unknown): Pipeline | undefined {
+  if (!c.yaml.isMap(root)) {
+    at(root, c, root ? "a pipeline file must be a mapping with `name` and `steps`" : "the file is empty");
     return undefined;
   }
   const top = keysOf(c, root, TOP_LEVEL_KEYS, "at the top level");
   const version = top.get("version")?.value;
-  if (version && !(version.kind === "scalar" && version.value === 1)) at(c, version, "version must be 1");
+  if (version && scalar(c, version)?.value !== 1) at(version, c, "version must be 1");
   if (top.has("$schema")) stringValue(c, top.get("$schema"), "$schema");
   const name = stringValue(c, top.get("name"), "name");
-  if (!top.has("name")) at(c, root, "missing `name` (the pipeline's name)");
+  if (!top.has("name")) at(root, c, "missing `name` (the pipeline's name)");
   const variables = checkVariables(c, top.get("variables")?.value);
   const stepsPair = top.get("steps");
   if (!stepsPair) {
-    at(c, root, "missing `steps` (a list of steps)");
+    at(root, c, "missing `steps` (a list of steps)");
     return undefined;
   }
   const stepsNode = stepsPair.value;
-  if (stepsNode?.kind !== "seq") {
-    at(c, stepsNode ?? stepsPair.key, "`steps` must be a list of steps");
+  if (!c.yaml.isSeq(stepsNode)) {
+    at(stepsNode ?? stepsPair.key, c, "`steps` must be a list of steps");
     return undefined;
   }
-  if (stepsNode.items.length === 0) at(c, stepsNode, "`steps` is empty");
+  if (stepsNode.items.length === 0) at(stepsNode, c, "`steps` is empty");
   const names = [...Object.keys(variables), ...(c.opts.extraVariables ?? [])];
-  const steps = checked ?? stepsNode.items.map(stepChecker(c));
-  // The steps keep only their command's node from here: the rest of the tree can go.
-  stepsNode.items = [];
+  const steps = stepsNode.items.map(stepChecker(c));
   const ids = stepIds(steps.map((s) => s?.step.id));
   const known = { ids, vars: new Set(names), varNames: names };
   steps.forEach((s, i) => s && checkTemplates(c, s, i, known));
   return { name: name ?? "", variables, steps: steps.filter((s) => s !== undefined).map((s) => s.step) };
 }
 
-function checkVariables(c: Check, node: TreeNode | null | undefined): Record<string, string> {
+function checkVariables(c: Check, node: unknown): Record<string, string> {
   const vars: Record<string, string> = {};
-  if (node === undefined || node === null || (node.kind === "scalar" && node.value === null)) return vars;
-  if (node.kind !== "map") {
-    at(c, node, "`variables` must be a mapping of names to values");
+  if (node === undefined || node === null || (c.yaml.isScalar(node) && node.value === null)) return vars;
+  if (!c.yaml.isMap(node)) {
+    at(node, c, "`variables` must be a mapping of names to values");
     return vars;
   }
   for (const pair of node.items) {
-    const key = pair.key as TreeScalar;
-    const name = String(key.value);
+    const name = String(scalar(c, pair.key)?.value ?? "");
     if (!NAME_PATTERN.test(name)) {
-      at(c, key, `invalid variable name '${name}' (letters, digits, _ and -; not starting with a digit)`);
+      at(
+        pair.key,
+        c,
+        `invalid variable name '${name}' (letters, digits, _ and -; not starting with a digit)`,
+      );
+    } else if (Object.hasOwn(vars, name)) {
+      at(pair.key, c, `duplicate variable '${name}' (keys of a mapping are unique)`);
+      continue;
     }
-    const v = pair.value;
-    if (v?.kind !== "scalar" || v.value === null || typeof v.value === "object") {
-      at(c, v ?? key, `variable '${name}' must be a string, number or boolean`);
+    const v = scalar(c, pair.value);
+    if (!v || v.value === null || typeof v.value === "object") {
+      at(pair.value ?? pair.key, c, `variable '${name}' must be a string, number or boolean`);
       continue;
     }
     vars[name] = String(v.value);
@@ -293,60 +300,58 @@ function checkVariables(c: Check, node: TreeNode | null | undefined): Record<str
   return vars;
 }
 
-/** The empty words, path and parts of every step of a check-only run (frozen: nothing may fill it). */
+/** The empty words and path of every step of a check-only run (frozen: nothing may fill it). */
 const NOTHING = Object.freeze([]) as unknown as never[];
 
 /** A step and the node of its command (or shell) text, for placing its problems. */
-type CheckedStep = { step: PipelineStep; value: TreeScalar | undefined };
+type CheckedStep = { step: PipelineStep; value: Scalar | undefined };
 
 /** Checks steps one at a time, in order (the ids seen so far are kept for duplicates). */
-function stepChecker(c: Check): (node: TreeNode | null, i: number) => CheckedStep | undefined {
+function stepChecker(c: Check): (node: unknown, i: number) => CheckedStep | undefined {
   const seenIds = new Map<string, number>();
-  // A check-only run shares one empty list (nothing fills it): two arrays a step add ~15 MB at 16 MiB.
   const none = (): never[] => c.opts.checkOnly ? NOTHING : [];
   return (node, i) => {
     const index = i + 1;
-    if (node?.kind !== "map") {
-      at(c, node, `step ${index} must be a mapping with \`name\` and \`command\``);
+    if (!c.yaml.isMap(node)) {
+      at(node, c, `step ${index} must be a mapping with \`name\` and \`command\``);
       return undefined;
     }
     const keys = keysOf(c, node, STEP_KEYS, `in step ${index}`);
     const name = stringValue(c, keys.get("name"), `name of step ${index}`);
-    if (!keys.has("name")) at(c, node, `step ${index} has no \`name\``);
+    if (!keys.has("name")) at(node, c, `step ${index} has no \`name\``);
     let id = stringValue(c, keys.get("id"), `id of step ${index}`);
     const idNode = keys.get("id")?.value;
     if (id !== undefined && !NAME_PATTERN.test(id)) {
-      at(c, idNode, `invalid step id '${id}' (letters, digits, _ and -; not starting with a digit)`);
+      at(idNode, c, `invalid step id '${id}' (letters, digits, _ and -; not starting with a digit)`);
       id = undefined;
     } else if (id !== undefined && seenIds.has(id)) {
-      at(c, idNode, `duplicate step id '${id}' (also step ${seenIds.get(id)})`);
+      at(idNode, c, `duplicate step id '${id}' (also step ${seenIds.get(id)})`);
       id = undefined;
     } else if (id !== undefined) seenIds.set(id, index);
     const coe = keys.get("continue_on_error")?.value;
-    if (coe !== undefined && !(coe?.kind === "scalar" && typeof coe.value === "boolean")) {
-      at(c, coe, "continue_on_error must be true or false");
+    if (coe !== undefined && typeof scalar(c, coe)?.value !== "boolean") {
+      at(coe, c, "continue_on_error must be true or false");
     }
     const command = keys.get("command");
     const shell = keys.get("shell");
     if (command && shell) {
-      at(c, shell.key, `step ${index} has both \`command\` and \`shell\`: keep one`);
-    } else if (!command && !shell) at(c, node, `step ${index} has no \`command\``);
+      at(shell.key, c, `step ${index} has both \`command\` and \`shell\`: keep one`);
+    } else if (!command && !shell) at(node, c, `step ${index} has no \`command\``);
     if (shell && !command && !c.opts.allowShell) {
-      at(c, shell.key, "a `shell` step runs only with `pipeline run --allow-shell`");
+      at(shell.key, c, "a `shell` step runs only with `pipeline run --allow-shell`");
     }
     const step: PipelineStep = {
       index,
       name: name ?? `step ${index}`,
       id,
-      continueOnError: coe?.kind === "scalar" && coe.value === true,
-      line: c.lineOf(node.start),
+      continueOnError: scalar(c, coe)?.value === true,
+      line: c.lineOf(span(node).start),
     };
     const commandText = stringValue(c, command, `command of step ${index}`);
     const shellText = command ? undefined : stringValue(c, shell, `shell of step ${index}`);
     if (commandText !== undefined) step.command = { text: commandText, words: none(), path: none() };
-    if (shellText !== undefined) step.shell = { text: shellText, parts: none() };
-    const value = (command ?? shell)?.value;
-    return { step, value: value?.kind === "scalar" ? value : undefined };
+    if (shellText !== undefined) step.shell = { text: shellText, script: shellText };
+    return { step, value: scalar(c, (command ?? shell)?.value) };
   };
 }
 
@@ -371,7 +376,6 @@ interface Known {
 
 /** Checks a step's expressions and, for a command step, its command line. */
 function checkTemplates(c: Check, s: CheckedStep, i: number, known: Known): void {
-  const { varNames } = known;
   const { step, value: valueNode } = s;
   const text = step.command?.text ?? step.shell?.text;
   if (text === undefined || !valueNode) return;
@@ -380,38 +384,21 @@ function checkTemplates(c: Check, s: CheckedStep, i: number, known: Known): void
     c.report(offset, length, p.message);
   };
   // Shell steps leave `$NAME` to the shell (the variables are in its environment).
-  const { parts, problems } = parseTemplate(text, step.shell ? undefined : { vars: varNames });
+  const { parts, problems } = parseTemplate(text, step.shell ? undefined : { vars: known.varNames });
   problems.forEach(here);
-  for (const part of parts) {
-    if (part.kind !== "expr") continue;
-    const ref = part.ref;
-    const span = { offset: part.start, length: part.end - part.start };
-    if (ref.kind === "var") {
-      if (!known.vars.has(ref.name)) {
-        const guess = suggest(ref.name, varNames);
-        here({
-          ...span,
-          message: `undefined variable '${ref.name}'${guess ? ` (did you mean '${guess}'?)` : ""}`,
-        });
-      }
-      continue;
-    }
-    const target = known.ids.index.get(ref.id) ?? -1;
-    if (target < 0) {
-      const guess = suggest(ref.id, known.ids.list.filter((x): x is string => !!x));
-      here({ ...span, message: `no step has id '${ref.id}'${guess ? ` (did you mean '${guess}'?)` : ""}` });
-    } else if (target === i) {
-      here({ ...span, message: `step '${ref.id}' cannot use its own ${ref.field}` });
-    } else if (target > i) {
-      here({
-        ...span,
-        message: `step '${ref.id}' runs later (step ${target + 1}): reference only earlier steps`,
-      });
-    }
-  }
   if (step.shell) {
-    if (!c.opts.checkOnly) step.shell.parts = parts;
+    // A value pasted into shell text is code: `${{ }}` is refused, the environment carries the values.
+    for (const part of parts) {
+      if (part.kind !== "expr") continue;
+      here({ offset: part.start, length: part.end - part.start, message: shellExpression(part.ref) });
+    }
+    step.shell.script = renderParts(parts, () => "");
     return;
+  }
+  for (const part of parts) {
+    if (part.kind === "expr") {
+      checkReference(part.ref, i, known, (message) => here({ ...spanOf(part), message }));
+    }
   }
   let words: TemplateWord[];
   try {
@@ -425,15 +412,45 @@ function checkTemplates(c: Check, s: CheckedStep, i: number, known: Known): void
   if (!c.opts.checkOnly) step.command = { text, words, path: check.path };
 }
 
+function spanOf(part: { start: number; end: number }): { offset: number; length: number } {
+  return { offset: part.start, length: part.end - part.start };
+}
+
+/** The problem of a `${{ }}` in a shell step, with the environment variable that carries its value. */
+function shellExpression(ref: Reference): string {
+  return `a shell step cannot use \${{ }}: values reach the shell only through its environment; ` +
+    `write ${shellEnvHint(ref)}`;
+}
+
+/** Checks that a command step's reference names a known variable or an earlier step. */
+function checkReference(ref: Reference, i: number, known: Known, problem: (message: string) => void): void {
+  if (ref.kind === "var") {
+    if (!known.vars.has(ref.name)) {
+      const guess = suggest(ref.name, known.varNames);
+      problem(`undefined variable '${ref.name}'${guess ? ` (did you mean '${guess}'?)` : ""}`);
+    }
+    return;
+  }
+  const target = known.ids.index.get(ref.id) ?? -1;
+  if (target < 0) {
+    const guess = suggest(ref.id, known.ids.list.filter((x): x is string => !!x));
+    problem(`no step has id '${ref.id}'${guess ? ` (did you mean '${guess}'?)` : ""}`);
+  } else if (target === i) {
+    problem(`step '${ref.id}' cannot use its own ${ref.field}`);
+  } else if (target > i) {
+    problem(`step '${ref.id}' runs later (step ${target + 1}): reference only earlier steps`);
+  }
+}
+
 /** Maps an offset inside a scalar's value to the file (quotes, escapes and block scalars included). */
 function locate(
   text: string,
-  node: TreeScalar,
+  node: Scalar,
   value: string,
   offset: number,
   length: number,
 ): { offset: number; length: number } {
-  const { start, end } = node;
+  const { start, end } = span(node);
   const raw = text.slice(start, end);
   const whole = raw.indexOf(value);
   if (whole >= 0) return { offset: start + whole + offset, length };

@@ -8,15 +8,16 @@ import { knownSecrets, redact } from "../core/redact.ts";
 import {
   type CommandSpec,
   effectiveVariables,
-  formatProblem,
   invalidPipelineError,
   loadPipeline,
+  MAX_PROBLEMS_SHOWN,
   parseVarFlags,
   type Pipeline,
   type PipelineReport,
   type PlannedStep,
   planSteps,
   type Problem,
+  problemReport,
   runPipeline,
   type StepExtensions,
   type StepRunners,
@@ -59,7 +60,7 @@ async function load(opts: PipelineFileOptions, deps: PipelineDeps, checkOnly = f
     extraVariables: Object.keys(overrides),
     checkOnly,
   });
-  for (const p of problems) deps.problem(formatProblem(opts.file, p));
+  for (const text of problemReport(opts.file, problems)) deps.problem(text);
   return { pipeline, problems, overrides };
 }
 
@@ -83,10 +84,12 @@ export async function runPipelineValidate(
   const { file } = opts;
   const { pipeline, problems } = await load(opts, deps, true);
   if (!pipeline) {
-    const shown = problems.map(({ line, column, message, source }) => ({ line, column, message, source }));
+    const shown = problems.slice(0, MAX_PROBLEMS_SHOWN)
+      .map(({ line, column, message, source }) => ({ line, column, message, source }));
+    const more = problems.length - shown.length;
     return {
       valid: false,
-      record: { file, valid: false, problems: shown },
+      record: { file, valid: false, problems: shown, ...(more > 0 ? { moreProblems: more } : {}) },
       error: invalidPipelineError(file, problems),
     };
   }

@@ -14,6 +14,7 @@ import {
   splitTemplateWords,
   type StepOutcome,
 } from "../../src/pipeline/interpolate.ts";
+import { MAX_ENV_RESULT_BYTES } from "../../src/pipeline/shell_env.ts";
 import { check } from "./pipeline_tree.ts";
 
 Deno.test("interpolation: references, paths, escapes and malformed expressions", () => {
@@ -188,4 +189,42 @@ Deno.test("--var flags: name=value, the last wins, a bad one is a usage error", 
       bad,
     );
   }
+});
+
+Deno.test("runPipeline: a shell step gets values only in its environment — variables and earlier steps' outcomes", async () => {
+  const text = [
+    "name: env",
+    "variables: { bucket: '$(touch PWNED)' }",
+    "steps:",
+    "  - { name: List, id: objs, command: bucket list }",
+    "  - { name: Big, id: big, command: bucket list }",
+    "  - { name: Use, shell: 'printf %s \"$DIAZO_STEP_objs_RESULT\" $${{ x' }",
+    "",
+  ].join("\n");
+  const { pipeline, problems } = await check(text, { allowShell: true });
+  assert.deepEqual(problems, []);
+  const shells: { text: string; env: Record<string, string> }[] = [];
+  const warnings: string[] = [];
+  const results = [[{ objectKey: "$(touch PWNED)" }], "x".repeat(MAX_ENV_RESULT_BYTES)];
+  const report = await runPipeline(pipeline!, "p.yaml", { ...pipeline!.variables }, {
+    command: () => Promise.resolve({ exitCode: 0, result: results.shift() }),
+    shell(text, env) {
+      shells.push({ text, env });
+      return Promise.resolve({ exitCode: 0 });
+    },
+    warn: (m) => warnings.push(m),
+  });
+  assert.equal(report.exitCode, 0);
+  assert.equal(shells[0].text, 'printf %s "$DIAZO_STEP_objs_RESULT" ${{ x');
+  assert.equal(report.steps[2].shell, shells[0].text);
+  assert.deepEqual(shells[0].env, {
+    DIAZO_VAR_bucket: "$(touch PWNED)",
+    DIAZO_STEP_objs_RESULT: '[{"objectKey":"$(touch PWNED)"}]',
+    DIAZO_STEP_objs_EXIT_CODE: "0",
+    DIAZO_STEP_objs_STATUS: "ok",
+    DIAZO_STEP_big_EXIT_CODE: "0",
+    DIAZO_STEP_big_STATUS: "ok",
+  });
+  assert.equal(warnings.length, 1);
+  assert.match(warnings[0], /^step 3: DIAZO_STEP_big_RESULT is not set: the result is 98306 bytes of JSON/);
 });

@@ -253,7 +253,9 @@ Deno.test("validation: a file that is not YAML reports the parser's line and col
   assert.match(problems[0].message, /Flow sequence/);
   assert.doesNotMatch(problems[0].message, /at line/, "the position is ours, not repeated in the text");
   const dup = await check("name: a\nname: b\nsteps: []\n");
-  expectProblem(dup.problems, 2, 1, /Map keys must be unique/, "name: b");
+  expectProblem(dup.problems, 2, 1, /^duplicate key 'name' at the top level/, "name: b");
+  const dupVar = await check("name: a\nvariables: { x: 1, x: 2 }\nsteps: []\n");
+  expectProblem(dupVar.problems, 2, 20, /^duplicate variable 'x'/, "variables: { x: 1, x: 2 }");
 });
 
 Deno.test("formatProblem: file:line:col, the line, and a caret under the span", () => {
@@ -263,6 +265,63 @@ Deno.test("formatProblem: file:line:col, the line, and a caret under the span", 
     length: 6,
     message: "unknown key 'comand'",
     source: "    comand: x",
+    sourceColumn: 5,
   });
   assert.equal(text, "p.yaml:8:5: unknown key 'comand'\n 8 |     comand: x\n   |     ^^^^^^\n");
+});
+
+Deno.test("a problem on a long line quotes at most 200 characters around its column, the caret under the spot", async () => {
+  const steps = Array.from({ length: 400 }, (_, i) => `{ id: s${i}, command: bucket list }`).join(", ");
+  const line = `{ name: x, steps: [${steps}, { name: last, comand: bucket list }] }`;
+  const { problems } = await check(line + "\n");
+  const typo = problems.find((p) => /unknown key 'comand'/.test(p.message))!;
+  assert.equal(typo.column, line.indexOf("comand") + 1);
+  assert.ok(typo.source.length <= 200, `${typo.source.length} characters`);
+  assert.equal(typo.source.slice(typo.sourceColumn - 1, typo.sourceColumn + 5), "comand");
+  const shown = formatProblem("p.yaml", typo).split("\n");
+  assert.equal(shown[2].indexOf("^^^^^^") - shown[1].indexOf("|"), typo.sourceColumn + 1);
+  assert.ok(shown.every((l) => l.length < 260), shown.join("\n"));
+  // The first steps' problems sit at the start of the line: their excerpt is cut only at its end.
+  assert.ok(problems[0].source.startsWith("{ name: x") && problems[0].source.endsWith("…"));
+});
+
+Deno.test("a shell step's `${{ }}` is a problem naming the environment variable that carries the value", async () => {
+  const text = [
+    "name: sh",
+    "variables: { bucket: b, my-key: k }",
+    "steps:",
+    "  - { name: a, id: objs, command: bucket list }",
+    "  - name: b",
+    '    shell: echo "${{ steps.objs.result[0].objectKey }}" ${{ vars.bucket }} ${{ vars.my-key }} $${{ x',
+    "  - { name: c, shell: 'echo ${{ steps.objs.exit_code }} $DIAZO_VAR_bucket' }",
+    "",
+  ].join("\n");
+  const { problems } = await check(text, { allowShell: true });
+  const [l6, l7] = [text.split("\n")[5], text.split("\n")[6]];
+  const col = (line: string, what: string) => line.indexOf(what) + 1;
+  assert.deepEqual(problems.map((p) => [p.line, p.column]), [
+    [6, col(l6, "${{ steps")],
+    [6, col(l6, "${{ vars.bucket")],
+    [6, col(l6, "${{ vars.my-key")],
+    [7, col(l7, "${{")],
+  ]);
+  assert.match(
+    problems[0].message,
+    /^a shell step cannot use \$\{\{ \}\}: values reach the shell only through its environment/,
+  );
+  assert.match(
+    problems[0].message,
+    /"\$DIAZO_STEP_objs_RESULT", the step's result as JSON \(e\.g\. printf %s "\$DIAZO_STEP_objs_RESULT" \| jq -r '\.\[0\]\.objectKey'\)/,
+  );
+  assert.match(problems[1].message, /write "\$DIAZO_VAR_bucket" instead of \$\{\{ vars\.bucket \}\}$/);
+  assert.match(problems[2].message, /write "\$\(printenv 'DIAZO_VAR_my-key'\)"/);
+  assert.match(problems[3].message, /write "\$DIAZO_STEP_objs_EXIT_CODE"/);
+  const ok = await check(
+    "name: sh\nsteps:\n  - { name: a, shell: 'echo $${{ not.an.expression }} \"$DIAZO_VAR_x\"' }\n",
+    {
+      allowShell: true,
+    },
+  );
+  assert.deepEqual(ok.problems, []);
+  assert.equal(ok.pipeline?.steps[0].shell?.script, 'echo ${{ not.an.expression }} "$DIAZO_VAR_x"');
 });

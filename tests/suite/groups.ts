@@ -12,6 +12,7 @@ import { fileURLToPath } from "node:url";
 
 /** Files heavy enough for a group of their own, heaviest first (CPU seconds measured alone). */
 export const SOLO: readonly string[] = [
+  "robust/pipeline_flow_size_test.ts", // 7.6: pipelines near the 1 MiB cap through the yaml library
   "e2e/object_test.ts", // 3.8: 300 MiB and 64 MiB transfers
   "e2e/readme_run_test.ts", // ~150 README examples in a row, ~30 s
   "e2e/object_list_pages_test.ts", // 3.4: 1,050 files

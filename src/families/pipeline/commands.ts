@@ -25,12 +25,14 @@ Pipeline files (YAML or JSON):
       continue_on_error: false        # true: a failure does not stop the pipeline
 
 Interpolation (one syntax): \${{ vars.<name> }}, \${{ steps.<id>.result.<path> }} (e.g. .urn, .items[0].objectKey),
-\${{ steps.<id>.exit_code }}, \${{ steps.<id>.status }}. A value is always one argument (never re-split).
-Write $\${{ for a literal \${{. A missing variable, step or field is an error, never an empty string.
+\${{ steps.<id>.exit_code }}, \${{ steps.<id>.status }}. In a command a value is one argument (never
+re-split). Write $\${{ for a literal \${{. A missing variable, step or field is an error, never "".
 
 Shell steps (\`shell: <command>\` instead of \`command\`) run through sh -c (Windows cmd /C) only with
---allow-shell; values are inserted as text, so prefer the environment: every variable is also
-DIAZO_VAR_<name>. Their output goes to stderr; they time out after --timeout seconds (default 600).
+--allow-shell. They take no \${{ }}: values reach them only in their environment, as DIAZO_VAR_<name>
+and, per earlier step with an id, DIAZO_STEP_<id>_RESULT (JSON), DIAZO_STEP_<id>_EXIT_CODE and
+DIAZO_STEP_<id>_STATUS, e.g. shell: printf '%s' "$DIAZO_VAR_bucket". Their output goes to stderr; they
+time out after --timeout seconds (default 600). A pipeline file is at most 1 MiB.
 
 Output: each step's progress and errors go to stderr and a per-step summary follows. With -o json|yaml
 (the default when stdout is not a terminal) stdout carries only the run report (per-step status, exit

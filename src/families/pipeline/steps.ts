@@ -120,6 +120,7 @@ export function stepRunners(
         error: r.code === 0 ? undefined : `the shell step exited with ${r.code}`,
       };
     },
+    warn: (message) => ctx.warn(message),
     onStart: opts.onStart,
     onEnd: opts.onEnd,
   };
