@@ -52,6 +52,11 @@ export const ENVIRONMENT: readonly EnvVariable[] = [
     meaning: "platform address (point it at a sandbox)",
     default: DEFAULT_BASE_URL,
   },
+  {
+    names: ["DIAZO_SANDBOX_TOKEN"],
+    meaning: "token `diazo sandbox` asks of its control API (/_sandbox/)",
+    default: "none on loopback, a random one printed at start on any other --host",
+  },
   { names: ["DIAZO_PROFILE"], meaning: "profile to use (as --profile)", default: "the active profile" },
   {
     names: ["DIAZO_CONFIG_DIR"],
