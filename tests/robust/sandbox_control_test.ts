@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { startSandbox } from "../../src/sandbox/server.ts";
+import { cliEnv, makeHome, spawnChild } from "../e2e/harness.ts";
 import { testSigningKey } from "../e2e/test_sandbox.ts";
 import { api, call, control, token } from "../sandbox/helpers.ts";
 import { rawRequest } from "./_raw_http.ts";
@@ -189,5 +190,40 @@ Deno.test("sandbox control: bound beyond loopback, it asks for the token it was 
     );
   } finally {
     await sb.close();
+  }
+});
+
+/** Reads `stream` until `pattern` matches what came so far; the match. */
+async function readUntil(
+  reader: ReadableStreamDefaultReader<string>,
+  pattern: RegExp,
+): Promise<RegExpExecArray> {
+  let text = "";
+  for (;;) {
+    const m = pattern.exec(text);
+    if (m) return m;
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`ended before ${pattern}: ${text}`);
+    text += value;
+  }
+}
+
+Deno.test("sandbox control: `diazo sandbox --host 0.0.0.0` prints the token its control API asks for", async () => {
+  const home = await makeHome();
+  const child = spawnChild(["sandbox", "--host", "0.0.0.0", "--port", "0"], { env: cliEnv(home) });
+  const out = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  const err = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
+  try {
+    const url = (await readUntil(out, /^(http:\S+)\n/))[1];
+    const shown =
+      (await readUntil(err, /control API: .*Authorization: Bearer <token>.*token: ([0-9a-f]{32})\n/))[1];
+    assert.equal((await control({ url }, "GET", "state")).status, 401);
+    const state = await call(`${url}/_sandbox/state`, { headers: { authorization: `Bearer ${shown}` } });
+    assert.equal(state.status, 200);
+  } finally {
+    child.kill("SIGTERM");
+    await child.status;
+    await Promise.all([out.cancel(), err.cancel()]);
+    await home.cleanup();
   }
 });
