@@ -9,7 +9,13 @@ import { isAbsolute, join } from "node:path";
 import { DiazoError } from "../../src/core/errors.ts";
 import { type Sandbox, startSandbox } from "../../src/sandbox/server.ts";
 import { api, token } from "../sandbox/helpers.ts";
-import { downloadObject, uploadObject } from "../sandbox/object_helpers.ts";
+import {
+  completeUpload,
+  downloadObject,
+  putToUrl,
+  signedUploadUrls,
+  uploadObject,
+} from "../sandbox/object_helpers.ts";
 
 const SCOPES = "bucket:create bucket:read data:read data:write";
 
@@ -130,6 +136,61 @@ Deno.test("sandbox journal: an earlier version's absolute paths inside the objec
     } finally {
       await sb.close();
     }
+  } finally {
+    await Deno.remove(parent, { recursive: true });
+  }
+});
+
+/** Every object of a decoded state with a `file` field (upload parts), wherever it is. */
+function partsIn(
+  value: unknown,
+  out: { file: string; size: number }[] = [],
+): { file: string; size: number }[] {
+  if (Array.isArray(value)) { for (const v of value) partsIn(v, out); }
+  else if (value && typeof value === "object") {
+    const o = value as Record<string, unknown>;
+    if (typeof o.file === "string" && typeof o.size === "number") {
+      out.push(o as { file: string; size: number });
+    }
+    for (const v of Object.values(o)) partsIn(v, out);
+  }
+  return out;
+}
+
+Deno.test("sandbox journal: an upload part of the state file outside the uploads folder is dropped, never moved", async () => {
+  const parent = await Deno.makeTempDir({ prefix: "diazo-journal-" });
+  const dir = join(parent, "data");
+  const secret = join(parent, "secret.txt");
+  try {
+    await Deno.writeTextFile(secret, "not the sandbox's");
+    let sb = await start(dir);
+    let uploadKey: string;
+    try {
+      const t = await token(sb, SCOPES);
+      await api(sb, "POST", "/oss/v2/buckets", t, { bucketKey: "journal-bucket", policyKey: "transient" });
+      const up = await signedUploadUrls(sb, t, "journal-bucket", "open.bin");
+      uploadKey = up.uploadKey;
+      assert.equal((await putToUrl(up.urls[0], new TextEncoder().encode("part one"))).status, 200);
+    } finally {
+      await sb.close();
+    }
+    const statePath = join(dir, "state", "state.json");
+    const state = JSON.parse(await Deno.readTextFile(statePath));
+    const parts = partsIn(state.stores.oss.uploads);
+    assert.ok(parts.length > 0, "the open session has its part");
+    const size = (await Deno.stat(secret)).size;
+    for (const p of parts) Object.assign(p, { file: secret, size });
+    await Deno.writeTextFile(statePath, JSON.stringify(state));
+
+    sb = await start(dir);
+    try {
+      const t = await token(sb, SCOPES);
+      const done = await completeUpload(sb, t, "journal-bucket", "open.bin", { uploadKey });
+      assert.notEqual(done.status, 200, "the upload cannot complete with a part outside its folder");
+    } finally {
+      await sb.close();
+    }
+    assert.equal(await Deno.readTextFile(secret), "not the sandbox's", "the outside file stays where it was");
   } finally {
     await Deno.remove(parent, { recursive: true });
   }
