@@ -3,7 +3,11 @@
 # context is a folder holding the binary as `diazo` (the release workflow copies
 # dist/diazo-<version>-x86_64-unknown-linux-gnu there):
 #   docker build -t diazo-sandbox <folder>   # with this file as <folder>/Dockerfile
-#   docker run -p 8787:8787 -v diazo-data:/data diazo-sandbox
+#   docker run -p 8787:8787 -v diazo-data:/data -e DIAZO_SANDBOX_TOKEN=<token> diazo-sandbox
+# It binds 0.0.0.0, so its control API (/_sandbox/: reset, state, snapshots, faults...) asks every
+# request but /_sandbox/health for `Authorization: Bearer <token>`: the token of DIAZO_SANDBOX_TOKEN,
+# or else a random one printed at start (`docker logs`). Control requests that change something are
+# sent as application/json; see README.md, "sandbox". /data must be empty or a sandbox's data dir.
 FROM busybox:1.36 AS data
 RUN mkdir -p /data && chown 65532:65532 /data
 

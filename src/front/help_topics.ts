@@ -53,6 +53,11 @@ export const ENVIRONMENT: readonly EnvVariable[] = [
       "platform address (point it at a sandbox); a .env may set it only if it also sets the app's credentials",
     default: DEFAULT_BASE_URL,
   },
+  {
+    names: ["DIAZO_SANDBOX_TOKEN"],
+    meaning: "token `diazo sandbox` asks of its control API (/_sandbox/)",
+    default: "none on loopback, a random one printed at start on any other --host",
+  },
   { names: ["DIAZO_PROFILE"], meaning: "profile to use (as --profile)", default: "the active profile" },
   {
     names: ["DIAZO_CONFIG_DIR"],

@@ -1,6 +1,7 @@
 /**
  * The control API under `/_sandbox/`: reset and state dump (over every registered store), apps,
- * service accounts, request log, faults, an object's reported size, clock and settings. It needs no token, is never faulted and is not recorded in the
+ * service accounts, request log, faults, an object's reported size, clock and settings. It needs no
+ * platform token (its own guard is control_guard.ts), is never faulted and is not recorded in the
  * request log.
  */
 
@@ -138,7 +139,9 @@ async function addServiceAccount(req: Request, { sandbox: sb }: RequestContext):
 async function snapshotName(req: Request): Promise<string> {
   const name = (await readObject(req))?.name;
   if (typeof name !== "string" || !SNAPSHOT_NAME.test(name)) {
-    throw badRequest("'name' must be 1 to 64 letters, digits, dots, dashes and underscores");
+    throw badRequest(
+      "'name' must be a plain name: 1 to 64 letters, digits, dots, dashes and underscores, not starting with a dot",
+    );
   }
   return name;
 }

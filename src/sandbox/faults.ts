@@ -9,7 +9,11 @@ import type { ServiceStore } from "./store.ts";
 export interface FaultSpec {
   /** Only this method (any when absent). */
   method?: string;
-  /** A path prefix, or `re:<regex>` tested against the path. */
+  /**
+   * A path prefix (`/oss/`), or `glob:<pattern>` matched against the whole path: `*` is any run of
+   * characters but `/`, `**` any run at all (`glob:/oss/v2/buckets/*` is a bucket's path). No regular
+   * expressions: a pattern is matched in time proportional to its length times the path's.
+   */
   path: string;
   /** Status of the injected answer; without it (and without `drop`) the fault only delays. */
   status?: number;
@@ -46,6 +50,12 @@ export interface FaultStore extends ServiceStore {
   dropArmed(): boolean;
 }
 
+/** The prefix of a glob fault path. */
+const GLOB = "glob:";
+
+/** The longest fault path. */
+export const MAX_FAULT_PATH = 512;
+
 /** The longest delay a fault may ask for. */
 export const MAX_FAULT_DELAY_MS = 600_000;
 
@@ -60,15 +70,12 @@ export function parseFaultSpec(body: unknown): { spec: FaultSpec } | { error: st
     return { error: "body must be a JSON object" };
   }
   const b = body as Record<string, unknown>;
-  if (typeof b.path !== "string" || b.path === "") {
-    return { error: "'path' is required (a prefix or re:<regex>)" };
+  if (typeof b.path !== "string" || b.path === "" || b.path === GLOB) {
+    return { error: "'path' is required (a prefix, or glob:<pattern> with * and **)" };
   }
+  if (b.path.length > MAX_FAULT_PATH) return { error: `'path' must be at most ${MAX_FAULT_PATH} characters` };
   if (b.path.startsWith("re:")) {
-    try {
-      new RegExp(b.path.slice(3));
-    } catch (e) {
-      return { error: `'path' has an invalid regex: ${(e as Error).message}` };
-    }
+    return { error: "'path' takes a prefix or glob:<pattern> (* and **), not a regular expression (re:)" };
   }
   if (b.method !== undefined && (typeof b.method !== "string" || !/^[A-Za-z]+$/.test(b.method))) {
     return { error: "'method' must be an HTTP method name" };
@@ -104,10 +111,46 @@ export function parseFaultSpec(body: unknown): { spec: FaultSpec } | { error: st
   return { spec };
 }
 
+/** One piece of a glob: a literal character, `*` (a run without `/`) or `**` (any run). */
+type GlobPiece = string | typeof STAR | typeof ANY;
+const STAR = 1;
+const ANY = 2;
+
+function globPieces(pattern: string): GlobPiece[] {
+  const pieces: GlobPiece[] = [];
+  for (let i = 0; i < pattern.length; i++) {
+    if (pattern[i] !== "*") pieces.push(pattern[i]);
+    else if (pattern[i + 1] === "*") {
+      while (pattern[i + 1] === "*") i++;
+      pieces.push(ANY);
+    } else pieces.push(STAR);
+  }
+  return pieces;
+}
+
+/**
+ * True when `path` matches the glob's pieces as a whole: one pass per piece over the positions of the
+ * path a prefix of the pieces can end at, so no pattern can take longer than pieces × path length.
+ */
+function globMatches(pieces: readonly GlobPiece[], path: string): boolean {
+  const n = path.length;
+  let at = new Uint8Array(n + 1), next = new Uint8Array(n + 1);
+  at[0] = 1;
+  for (const piece of pieces) {
+    for (let j = 0; j <= n; j++) {
+      if (piece === STAR || piece === ANY) {
+        next[j] = at[j] || (j > 0 && next[j - 1] && (piece === ANY || path[j - 1] !== "/")) ? 1 : 0;
+      } else next[j] = j > 0 && at[j - 1] && path[j - 1] === piece ? 1 : 0;
+    }
+    [at, next] = [next, at];
+  }
+  return at[n] === 1;
+}
+
 function pathMatcher(pattern: string): (path: string) => boolean {
-  if (pattern.startsWith("re:")) {
-    const re = new RegExp(pattern.slice(3));
-    return (path) => re.test(path);
+  if (pattern.startsWith(GLOB)) {
+    const pieces = globPieces(pattern.slice(GLOB.length));
+    return (path) => globMatches(pieces, path);
   }
   return (path) => path.startsWith(pattern);
 }

@@ -1,6 +1,6 @@
 /**
  * The request middleware of a sandbox, each named for what it does: `serveControlApi` (the
- * `/_sandbox/` routes, never faulted nor recorded), `injectFaults`, `answerInternalErrors`,
+ * `/_sandbox/` routes behind their guard, control_guard.ts; never faulted nor recorded), `injectFaults`, `answerInternalErrors`,
  * `logRequests` (request log and access log), `followSandboxClock` (the Date header),
  * `closeWhileDropArmed` and `trackConnections`; `createRequestHandler` composes them around the
  * routes of the emulated services.
@@ -10,6 +10,7 @@ import { abortableSleep } from "../core/sleep.ts";
 import { nowMs } from "./clock.ts";
 import type { RequestContext, SandboxContext } from "./context.ts";
 import { controlRoutes, isControlPath } from "./control.ts";
+import { type ControlAccess, controlRefusal } from "./control_guard.ts";
 import { gatewayError, JSON_API_TYPE, renderError } from "./errors.ts";
 import type { Fault } from "./faults.ts";
 import type { Front } from "./front.ts";
@@ -29,7 +30,12 @@ export interface MiddlewareOptions {
   onRequest?: (entry: RequestLogEntry, url: URL) => void;
   /** Aborted when the sandbox closes, to cut injected delays short. */
   signal?: AbortSignal;
+  /** Who may use the control API; default: its own loopback address, no token. */
+  access?: ControlAccess;
 }
+
+/** The control API's guard when none is given: a sandbox on loopback. */
+const LOOPBACK_ACCESS: ControlAccess = { hostname: "127.0.0.1" };
 
 /** Handles one request; `info` is what `Deno.serve` passes. */
 export type RequestHandler = (req: Request, info: Deno.ServeHandlerInfo<Deno.NetAddr>) => Promise<Response>;
@@ -161,6 +167,11 @@ async function serveControlApi(
   busy: (port: number) => boolean,
 ): Promise<Response> {
   const started = performance.now();
+  const refused = controlRefusal(req, ctx.url, opts.access ?? LOOPBACK_ACCESS);
+  if (refused) {
+    opts.log?.(`${req.method} ${ctx.url.pathname} ${refused.status} refused: ${refused.message}`);
+    return renderError(refused);
+  }
   const wasArmed = sb.faults.dropArmed();
   const { res, error } = await answerInternalErrors(control, req, ctx);
   if (!wasArmed && sb.faults.dropArmed()) opts.connections.closeIdle(busy);

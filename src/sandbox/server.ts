@@ -7,6 +7,8 @@ import { adminRoutes } from "./admin/routes.ts";
 import { generateSigningKey, type SigningKey } from "./auth/jwt.ts";
 import { authRoutes } from "./auth/routes.ts";
 import { createSandboxContext } from "./context.ts";
+import { isLoopbackHost } from "./control_guard.ts";
+import { claimDataDir } from "./data_dir.ts";
 import { daRoutes } from "./da/routes.ts";
 import { derivativeRoutes } from "./derivative/routes.ts";
 import { dmRoutes } from "./dm/routes.ts";
@@ -29,7 +31,10 @@ export interface SandboxOptions {
   hostname?: string;
   /** Port; default 8787; 0 picks a free port. */
   port?: number;
-  /** Directory for object data; default a new temporary directory, removed on close. */
+  /**
+   * Directory for object data; default a new temporary directory, removed on close. A given one must
+   * be new, empty or a sandbox's (src/sandbox/data_dir.ts).
+   */
   dataDir?: string;
   /** Keep every service's state in `dataDir` across restarts (`--data-dir`); default memory only. */
   persist?: boolean;
@@ -47,6 +52,11 @@ export interface SandboxOptions {
    * generating a 2048-bit RSA key costs a few hundred milliseconds.
    */
   signingKey?: SigningKey;
+  /**
+   * The token every control request but the health check must carry (`Authorization: Bearer`).
+   * Default: none on a loopback address, a new random one on any other (`Sandbox.controlToken`).
+   */
+  controlToken?: string;
 }
 
 /** A running sandbox. */
@@ -56,6 +66,8 @@ export interface Sandbox {
   port: number;
   /** Where object data lives. */
   dataDir: string;
+  /** The token its control API asks for; undefined when it asks for none (on loopback). */
+  controlToken?: string;
   /** Stops serving, closes every connection and removes a temporary data directory. */
   close(): Promise<void>;
 }
@@ -89,7 +101,9 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const hostname = opts.hostname ?? "127.0.0.1";
   const ownsDataDir = opts.dataDir === undefined;
   const dataDir = opts.dataDir ?? await Deno.makeTempDir({ prefix: "diazo-sandbox-" });
-  if (!ownsDataDir) await Deno.mkdir(dataDir, { recursive: true });
+  if (!ownsDataDir) await claimDataDir(dataDir);
+  const controlToken = opts.controlToken ||
+    (isLoopbackHost(hostname) ? undefined : crypto.randomUUID().replaceAll("-", ""));
   const removeDataDir = () =>
     ownsDataDir ? Deno.remove(dataDir, { recursive: true }).catch(() => {}) : undefined;
 
@@ -117,6 +131,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       log: opts.log,
       onRequest: opts.onRequest,
       signal: stopping.signal,
+      access: { hostname, token: controlToken },
     });
     // The inner server is reached only through the front, which can drop connections.
     server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, handler);
@@ -141,6 +156,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     url: `http://${urlHost(hostname)}:${port}`,
     port,
     dataDir,
+    controlToken,
     close: () => (closing ??= shutdown(f, s)),
   };
 }

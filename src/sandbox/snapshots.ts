@@ -1,7 +1,8 @@
 /**
  * Named snapshots of a running sandbox (`/_sandbox/snapshot`, `/_sandbox/restore`): a copy of every
- * store's kept fields, and the data dir's files as hard links (files there are written once and
- * never changed in place, so a link is a copy that costs no bytes). Restoring puts both back.
+ * store's kept fields, and the files the sandbox wrote in the data dir (`FILE_DIRS`) as hard links
+ * (files there are written once and never changed in place, so a link is a copy that costs no
+ * bytes). Restoring puts both back and touches nothing else in the data dir.
  */
 
 import { join } from "node:path";
@@ -15,8 +16,18 @@ export const STATE_DIR = "state";
 /** The snapshot of the world a sandbox was seeded with (`--seed`), which a reset returns to. */
 export const SEED_SNAPSHOT = "seed";
 
-/** Names a snapshot may have. */
-export const SNAPSHOT_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
+/**
+ * Names a snapshot may have: plain names, never `.`, `..` or a separator, so that its files stay
+ * in `<data-dir>/.snapshots/<name>`.
+ */
+export const SNAPSHOT_NAME = /^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,63}$/;
+
+/**
+ * The data dir's entries holding the files the sandbox writes (object data, upload parts, derivative
+ * outputs, reality capture photos, design automation packages): what a snapshot links and a restore
+ * replaces. Nothing else in the data dir is touched by either.
+ */
+export const FILE_DIRS: readonly string[] = ["objects", "uploads", "derivatives", "reality", "da"];
 
 /** One saved snapshot. */
 interface Snapshot {
@@ -45,22 +56,18 @@ async function linkTree(from: string, to: string): Promise<void> {
   for await (const e of Deno.readDir(from)) await linkTree(join(from, e.name), join(to, e.name));
 }
 
-/** The data dir's own entries: everything but the snapshots and the persistent state. */
+/** Those of `FILE_DIRS` that are directories under `dir` (a link or a file there is not the sandbox's). */
 async function dataEntries(dir: string): Promise<string[]> {
   const names: string[] = [];
-  try {
-    for await (const e of Deno.readDir(dir)) {
-      if (e.name !== SNAPSHOTS_DIR && e.name !== STATE_DIR) names.push(e.name);
-    }
-  } catch (e) {
-    if (!(e instanceof Deno.errors.NotFound)) throw e;
+  for (const name of FILE_DIRS) {
+    if (await Deno.lstat(join(dir, name)).then((i) => i.isDirectory, () => false)) names.push(name);
   }
   return names;
 }
 
 async function replaceFiles(fromDir: string, toDir: string): Promise<void> {
   await Promise.all(
-    (await dataEntries(toDir)).map((n) => Deno.remove(join(toDir, n), { recursive: true }).catch(() => {})),
+    FILE_DIRS.map((n) => Deno.remove(join(toDir, n), { recursive: true }).catch(() => {})),
   );
   for (const n of await dataEntries(fromDir)) await linkTree(join(fromDir, n), join(toDir, n));
 }
@@ -68,7 +75,10 @@ async function replaceFiles(fromDir: string, toDir: string): Promise<void> {
 /** No snapshots yet, for the stores by name and their files under `dataDir`. */
 export function createSnapshots(stores: () => Record<string, ServiceStore>, dataDir: string): Snapshots {
   const taken = new Map<string, Snapshot>();
-  const filesOf = (name: string) => join(dataDir, SNAPSHOTS_DIR, name);
+  const filesOf = (name: string) => {
+    if (!SNAPSHOT_NAME.test(name)) throw new Error(`'${name}' is not a snapshot name`);
+    return join(dataDir, SNAPSHOTS_DIR, name);
+  };
   return {
     async save(name) {
       const snap = { stores: saveStores(stores()), time: new Date().toISOString() };

@@ -77,6 +77,7 @@ Deno.test("contract: webhooks.yaml", async () => {
         const op = "GET /webhooks/v1/hooks";
         await fetch(`${s.sb.url}/_sandbox/config`, {
           method: "POST",
+          headers: { "content-type": "application/json" },
           body: JSON.stringify({ webhook_page_size: 2 }),
         })
           .then((r) => r.body?.cancel());

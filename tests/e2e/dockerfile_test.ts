@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { api, control, token } from "../sandbox/helpers.ts";
+import { api, call, control, token } from "../sandbox/helpers.ts";
 import { cliEnv, diazo, makeHome, ROOT, spawnSandboxProcess } from "./harness.ts";
 
 const DOCKERFILE = await Deno.readTextFile(join(ROOT, "Dockerfile"));
@@ -46,7 +46,10 @@ Deno.test("Dockerfile: its ENTRYPOINT serves and keeps state, its HEALTHCHECK fo
     args.map((a) => a === "/data" ? join(home.dir, "data") : a === "8787" ? port : a);
   const entry = swap(execForm(/^ENTRYPOINT/));
   const health = swap(execForm(/^HEALTHCHECK/));
-  let running = await spawnSandboxProcess(home, entry);
+  // Bound beyond loopback, its control API asks for a token: given here as a container's env would.
+  const controlToken = { DIAZO_SANDBOX_TOKEN: "dockerfile-test-token" };
+  const bearer = { authorization: `Bearer ${controlToken.DIAZO_SANDBOX_TOKEN}` };
+  let running = await spawnSandboxProcess(home, entry, controlToken);
   try {
     assert.equal(running.url, `http://127.0.0.1:${port}`);
     const ok = await diazo(health, { env: cliEnv(home), cwd: home.dir });
@@ -61,8 +64,9 @@ Deno.test("Dockerfile: its ENTRYPOINT serves and keeps state, its HEALTHCHECK fo
     running.child.kill("SIGTERM");
     assert.equal((await running.child.status).code, 0);
 
-    running = await spawnSandboxProcess(home, entry);
-    const buckets = (await control({ url: running.url }, "GET", "state")).json.buckets;
+    running = await spawnSandboxProcess(home, entry, controlToken);
+    assert.equal((await control({ url: running.url }, "GET", "state")).status, 401, "no token, no state");
+    const buckets = (await call(`${running.url}/_sandbox/state`, { headers: bearer })).json.buckets;
     assert.deepEqual(buckets.map((b: { bucketKey: string }) => b.bucketKey), ["in-volume"]);
     running.child.kill("SIGTERM");
     await running.child.status;

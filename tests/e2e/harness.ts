@@ -218,8 +218,9 @@ export interface SandboxHome {
 export async function spawnSandboxProcess(
   home: TestHome,
   args: readonly string[],
+  extraEnv: Record<string, string> = {},
 ): Promise<{ child: Deno.ChildProcess; url: string }> {
-  const child = spawnChild(args, { env: cliEnv(home) });
+  const child = spawnChild(args, { env: cliEnv(home, extraEnv) });
   const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
   let buf = "";
   while (!buf.includes("\n")) {

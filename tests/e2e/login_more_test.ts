@@ -11,6 +11,7 @@ import { startLogin } from "./login_helpers.ts";
 async function serviceAccount(url: string, dir: string, name: string) {
   const sa = await fetch(`${url}/_sandbox/service-accounts`, {
     method: "POST",
+    headers: { "content-type": "application/json" },
     body: JSON.stringify({ name }),
   }).then((r) => r.json());
   const keyFile = path.join(dir, "sa.pem");
@@ -70,6 +71,7 @@ Deno.test("--device where the platform offers it: code on stderr, approval elsew
   withSandboxHome(async ({ sb, home }) => {
     const cfg = await fetch(`${sb.url}/_sandbox/config`, {
       method: "POST",
+      headers: { "content-type": "application/json" },
       body: JSON.stringify({ device_flow: true, device_interval_seconds: 1 }),
     });
     assert.equal(cfg.status, 200, await cfg.text());
@@ -98,7 +100,11 @@ Deno.test("--device where the platform offers it: code on stderr, approval elsew
     const status = json<{ mode: string }[]>(await diazo(["auth", "status", "-o", "json"], { env }));
     assert.ok(JSON.stringify(status).includes("3-legged"));
     // A user who refuses ends the login with exit 3 and the catalog's message.
-    await fetch(`${sb.url}/_sandbox/config`, { method: "POST", body: JSON.stringify({ consent: "deny" }) })
+    await fetch(`${sb.url}/_sandbox/config`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ consent: "deny" }),
+    })
       .then((r) => r.body?.cancel());
     const refused = await startLogin(["--device"], env, "null", /or open (http:\/\/\S+user_code=\S+)/);
     await fetch(refused.authorize).then((r) => r.body?.cancel());

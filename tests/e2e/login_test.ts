@@ -70,6 +70,7 @@ Deno.test("3-legged login via the callback server, userinfo with the user token,
     // Let the access token expire: the next command refreshes silently.
     await fetch(`${sb.url}/_sandbox/clock`, {
       method: "POST",
+      headers: { "content-type": "application/json" },
       body: JSON.stringify({ advance_seconds: 3600 }),
     }).then((r) => r.body?.cancel());
     const before = await refreshCount(sb.url);
@@ -80,6 +81,7 @@ Deno.test("3-legged login via the callback server, userinfo with the user token,
     // Ten processes need a refresh at once: exactly one refresh reaches the platform.
     await fetch(`${sb.url}/_sandbox/clock`, {
       method: "POST",
+      headers: { "content-type": "application/json" },
       body: JSON.stringify({ advance_seconds: 3600 }),
     }).then((r) => r.body?.cancel());
     const start = await refreshCount(sb.url);
@@ -112,6 +114,7 @@ Deno.test("--no-browser: the pasted redirect URL completes the login", () =>
     // The debug log of the login and of a refresh shows no code, token or secret.
     await fetch(`${sb.url}/_sandbox/clock`, {
       method: "POST",
+      headers: { "content-type": "application/json" },
       body: JSON.stringify({ advance_seconds: 3600 }),
     }).then((r) => r.body?.cancel());
     const refreshed = await diazo(["auth", "whoami", "--debug"], { env });
@@ -145,7 +148,11 @@ Deno.test("login failures: wrong state, access_denied, callback port in use, unk
     assert.match(w.stderr, /error: The login callback carried the wrong state\nhint: /);
 
     // The user refuses.
-    await fetch(`${sb.url}/_sandbox/config`, { method: "POST", body: JSON.stringify({ consent: "deny" }) })
+    await fetch(`${sb.url}/_sandbox/config`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ consent: "deny" }),
+    })
       .then((r) => r.body?.cancel());
     const denied = await startLogin(["--scopes", "data:read"], env);
     await fetch(await approve(denied.authorize)).then((r) => r.body?.cancel());

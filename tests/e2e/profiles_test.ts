@@ -208,6 +208,7 @@ Deno.test("auth status on a terminal: a summary a person reads (profile, app and
   withSandboxHome(async (h) => {
     await fetch(`${h.sb.url}/_sandbox/config`, {
       method: "POST",
+      headers: { "content-type": "application/json" },
       body: JSON.stringify({ device_flow: true, auto_approve: true, device_interval_seconds: 1 }),
     }).then((r) => r.body?.cancel());
     const login = await h.run(["auth", "login", "--device", "--scopes", "data:read"]);

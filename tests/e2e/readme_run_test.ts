@@ -92,6 +92,7 @@ Deno.test("README: every `diazo …` example runs against a sandbox and exits as
     );
     await fetch(`${h.sb.url}/_sandbox/config`, {
       method: "POST",
+      headers: { "content-type": "application/json" },
       body: JSON.stringify({
         device_flow: true,
         auto_approve: true,

@@ -56,6 +56,7 @@ async function translatedModel(env: Record<string, string>, i: number): Promise<
   await dataBucket(env, i);
   await fetch(`${env.DIAZO_BASE_URL}/_sandbox/config`, {
     method: "POST",
+    headers: { "content-type": "application/json" },
     body: JSON.stringify({ job_seconds: 0 }),
   })
     .then((r) => r.body?.cancel());

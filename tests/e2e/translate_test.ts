@@ -230,6 +230,7 @@ Deno.test("a job pending for 30 minutes of sandbox time is reported as probably 
     while ((await manifestReads()) < before + 2) await new Promise((r) => setTimeout(r, 25));
     await fetch(`${fx.sb.url}/_sandbox/clock`, {
       method: "POST",
+      headers: { "content-type": "application/json" },
       body: JSON.stringify({ advance_seconds: 31 * 60 }),
     }).then((r) => r.body?.cancel());
     const out = await child.output();

@@ -17,6 +17,7 @@ Deno.test("translate start: an input over 5 GB exits 2 before any job; --force w
 
     const hook = await fetch(`${md.sb.url}/_sandbox/objects/reported-size`, {
       method: "POST",
+      headers: { "content-type": "application/json" },
       body: JSON.stringify({ bucket_key: md.bucket, object_key: "huge.obj", size: 6 * 1024 ** 3 }),
     });
     assert.equal(hook.status, 200, await hook.text());

@@ -44,7 +44,11 @@ async function loggedIn(url: string, home: TestHome, extra: Record<string, strin
   await (await fetch(redirect.headers.get("location")!)).body?.cancel();
   const done = await login.done;
   assert.equal(done.code, 0, done.stderr);
-  await fetch(`${url}/_sandbox/clock`, { method: "POST", body: JSON.stringify({ advance_seconds: 3600 }) })
+  await fetch(`${url}/_sandbox/clock`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ advance_seconds: 3600 }),
+  })
     .then((r) => r.body?.cancel());
   return env;
 }

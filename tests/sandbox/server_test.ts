@@ -37,7 +37,11 @@ Deno.test("server: two sandboxes run side by side with separate state", async ()
   const b = await startTestSandbox();
   try {
     assert.notEqual(a.port, b.port);
-    await fetch(`${a.url}/_sandbox/clock`, { method: "POST", body: JSON.stringify({ advance_seconds: 500 }) })
+    await fetch(`${a.url}/_sandbox/clock`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ advance_seconds: 500 }),
+    })
       .then((r) => r.body?.cancel());
     const offA = (await (await fetch(`${a.url}/_sandbox/clock`)).json()).offset_seconds;
     const offB = (await (await fetch(`${b.url}/_sandbox/clock`)).json()).offset_seconds;

@@ -1,5 +1,6 @@
 /** `diazo sandbox`: serve the platform emulator on loopback until interrupted. */
 import { type AnyCommand, type ContextFactory, examples } from "../../command/command.ts";
+import type { Ctx } from "../../command/context.ts";
 import { DiazoError, usageError } from "../../core/errors.ts";
 
 /** Well-known sandbox credentials (README.md, "sandbox"). */
@@ -41,24 +42,51 @@ async function checkHealth(host: string, port: number): Promise<void> {
 }
 
 /** Turns on device login, approved as soon as it is asked for, through the sandbox's control API. */
-async function autoApprove(url: string): Promise<void> {
+async function autoApprove(url: string, token?: string): Promise<void> {
   const res = await fetch(`${url}/_sandbox/config`, {
     method: "POST",
-    headers: { "content-type": "application/json" },
+    headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
     body: JSON.stringify({ device_flow: true, auto_approve: true, device_interval_seconds: 1 }),
   });
   await res.body?.cancel();
   if (!res.ok) throw new Error(`the sandbox refused auto-approve (HTTP ${res.status})`);
 }
 
+/** Prints the base URL first (stdout), then how to use the sandbox (stderr). */
+function announce(ctx: Ctx, sandbox: { url: string; controlToken?: string }, autoApproved: boolean): void {
+  ctx.io.stdout.write(sandbox.url + "\n");
+  ctx.info(`Sandbox listening on ${sandbox.url}`);
+  ctx.info(
+    `  credentials: SVC_CLIENT_ID=${SANDBOX_CLIENT_ID} SVC_CLIENT_SECRET=${SANDBOX_CLIENT_SECRET}`,
+  );
+  ctx.info(`  use it:      export DIAZO_BASE_URL=${sandbox.url}`);
+  if (sandbox.controlToken) {
+    const shown = ctx.env.DIAZO_SANDBOX_TOKEN ? "the token of DIAZO_SANDBOX_TOKEN" : sandbox.controlToken;
+    ctx.info(`  control API: /_sandbox/ asks for 'Authorization: Bearer <token>', token: ${shown}`);
+  }
+  if (autoApproved) {
+    ctx.info("  user login:  diazo auth login --device (approved at once, no browser)");
+  }
+}
+
 /** Registers the sandbox command. */
 export function register(program: AnyCommand, makeCtx: ContextFactory): void {
   const cmd = program.command("sandbox")
     .description("serve the platform's API on loopback for offline use and tests; prints the base URL first")
-    .option("--host <host>", "address to bind", "127.0.0.1")
+    .option(
+      "--host <host>",
+      "address to bind; beyond loopback the control API (/_sandbox/) asks for the token printed at start",
+      "127.0.0.1",
+    )
     .option("--port <port>", "port (0 picks a free one)", port, 8787)
-    .option("--data <dir>", "keep objects in this directory (default: a temp dir removed on exit)")
-    .option("--data-dir <dir>", "keep every service's state in this directory across restarts")
+    .option(
+      "--data <dir>",
+      "keep objects in this new or empty directory (default: a temp dir removed on exit)",
+    )
+    .option(
+      "--data-dir <dir>",
+      "keep every service's state across restarts in this directory: new, empty, or one a sandbox wrote",
+    )
     .option("--seed <file>", "start with the world this YAML/JSON file declares (schemas/world.schema.json)")
     .option(
       "--check-health",
@@ -88,6 +116,7 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
           dataDir: opts.dataDir ?? opts.data,
           persist: opts.dataDir !== undefined,
           seed,
+          controlToken: ctx.env.DIAZO_SANDBOX_TOKEN || undefined,
           log: ctx.flags.debug ? (line: string) => ctx.io.stderr.write(`sandbox: ${line}\n`) : undefined,
         });
       } catch (e) {
@@ -99,16 +128,8 @@ export function register(program: AnyCommand, makeCtx: ContextFactory): void {
         }
         throw e;
       }
-      if (opts.autoApprove) await autoApprove(sandbox.url);
-      ctx.io.stdout.write(sandbox.url + "\n");
-      ctx.info(`Sandbox listening on ${sandbox.url}`);
-      ctx.info(
-        `  credentials: SVC_CLIENT_ID=${SANDBOX_CLIENT_ID} SVC_CLIENT_SECRET=${SANDBOX_CLIENT_SECRET}`,
-      );
-      ctx.info(`  use it:      export DIAZO_BASE_URL=${sandbox.url}`);
-      if (opts.autoApprove) {
-        ctx.info("  user login:  diazo auth login --device (approved at once, no browser)");
-      }
+      if (opts.autoApprove) await autoApprove(sandbox.url, sandbox.controlToken);
+      announce(ctx, sandbox, opts.autoApprove === true);
       ctx.info("Press Ctrl-C to stop.");
       await new Promise<void>((resolve) => {
         const stop = () => resolve();

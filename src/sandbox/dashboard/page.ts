@@ -54,7 +54,7 @@ function render(o) {
 }
 async function tick() {
   try {
-    const res = await fetch("overview", { cache: "no-store" });
+    const res = await fetch("overview" + location.search, { cache: "no-store" });
     render(await res.json());
     $("status").textContent = "live";
   } catch (e) {

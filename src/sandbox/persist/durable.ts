@@ -7,7 +7,7 @@
  * and commits that come while one is writing share the next one.
  */
 
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { generateSigningKey, type SigningKey } from "../auth/jwt.ts";
 import type { SandboxContext } from "../context.ts";
 import { uploadsDir } from "../oss/object_files.ts";
@@ -141,12 +141,24 @@ async function readState(path: string): Promise<SavedStores | undefined> {
   return await decodeState(parsed.stores) as SavedStores;
 }
 
-/** Removes upload folders and part files no open session refers to. */
+/** Drops sessions and parts outside the uploads folder; removes upload folders and part files no open session refers to. */
 async function dropStrayParts(sb: SandboxContext): Promise<void> {
   const keep = new Map<string, Set<string>>();
-  for (const s of sb.oss.uploads.values()) {
+  for (const [key, s] of sb.oss.uploads) {
+    // A session's folder is one of the uploads folder, its parts files of that folder: anything else
+    // in the state file was not written by the sandbox, and is dropped rather than read or moved.
+    if (
+      typeof s.dir !== "string" || dirname(s.dir) !== uploadsDir(sb.oss) || basename(s.dir).startsWith(".")
+    ) {
+      sb.oss.uploads.delete(key);
+      continue;
+    }
     for (const [n, p] of s.parts) {
-      if (!await Deno.stat(p.file).then((i) => i.size === p.size, () => false)) s.parts.delete(n);
+      const inside = typeof p.file === "string" && dirname(p.file) === s.dir &&
+        !basename(p.file).startsWith(".");
+      if (!inside || !await Deno.lstat(p.file).then((i) => i.isFile && i.size === p.size, () => false)) {
+        s.parts.delete(n);
+      }
     }
     keep.set(s.dir, new Set([...s.parts.values()].map((p) => p.file)));
   }

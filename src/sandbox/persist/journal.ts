@@ -2,10 +2,13 @@
  * The object journal of a data dir: one JSON line per object put or removed, appended before the
  * request that made the change is answered, and rewritten whole (to a new file, then renamed) when
  * the sandbox starts or the objects were replaced at once. A line the process died while writing is
- * the last one and is skipped; an object whose data files are not whole is dropped.
+ * the last one and is skipped; an object whose data files are not whole is dropped. A line names its
+ * object's files relative to `<data-dir>/objects/` (`<storeId>/1`); a file anywhere else refuses the
+ * start with the line's number, so a journal edited by hand cannot make the sandbox serve other files.
  */
 
-import { join } from "node:path";
+import { isAbsolute, join, normalize, sep as SEPARATOR } from "node:path";
+import { DiazoError } from "../../core/errors.ts";
 import { objectsDir } from "../oss/object_files.ts";
 import type { OssStore, StoredObject } from "../oss/store.ts";
 
@@ -41,9 +44,11 @@ async function* lines(path: string, tail: { torn: boolean }): AsyncGenerator<str
 
 function whole(obj: StoredObject): boolean {
   // Synchronous: the sandbox does not serve yet, and 100,000 pending stats cost memory it keeps.
+  // Not followed through a link: the sandbox writes plain files only.
   for (let i = 0; i < obj.files.length; i++) {
     try {
-      if (Deno.statSync(obj.files[i]).size !== obj.fileSizes[i]) return false;
+      const info = Deno.lstatSync(obj.files[i]);
+      if (!info.isFile || info.size !== obj.fileSizes[i]) return false;
     } catch {
       return false;
     }
@@ -51,23 +56,92 @@ function whole(obj: StoredObject): boolean {
   return true;
 }
 
+/** A name of one path segment: no separator, not `.` or `..`. */
+const PLAIN_NAME = /^(?!\.\.?$)[^/\\]+$/;
+
+/** The journal's form of an object: its files relative to the objects directory, with `/`. */
+function journalObject(oss: OssStore, o: StoredObject): StoredObject {
+  const root = objectsDir(oss) + SEPARATOR;
+  const files = o.files.map((f) => f.startsWith(root) ? f.slice(root.length).replaceAll(SEPARATOR, "/") : f);
+  return { ...o, files };
+}
+
+/** One journal line of the object at `b`/`k` (its removal when `o` is undefined). */
+function journalLine(oss: OssStore, b: string, k: string, o: StoredObject | undefined): string {
+  return JSON.stringify(o ? { b, k, o: journalObject(oss, o) } : { b, k } satisfies JournalLine);
+}
+
+/**
+ * The absolute path of a journal line's file, inside `<objects>/<storeId>/`: relative as written
+ * now, or absolute as earlier versions wrote it; undefined when it is anywhere else.
+ */
+function fileInStore(objects: string, storeId: string, file: unknown): string | undefined {
+  if (typeof file !== "string" || file === "") return undefined;
+  const dir = join(objects, storeId) + SEPARATOR;
+  if (isAbsolute(file)) {
+    const path = normalize(file);
+    return path.startsWith(dir) && path.length > dir.length ? path : undefined;
+  }
+  const parts = file.split("/");
+  if (parts[0] !== storeId || parts.length < 2 || !parts.every((p) => PLAIN_NAME.test(p))) return undefined;
+  return join(objects, ...parts);
+}
+
+/** Checks a parsed line's shape and makes its files absolute; throws, naming the line, when it names a file elsewhere. */
+function checkedLine(value: unknown, objects: string, where: string): JournalLine {
+  const refuse = (what: string) =>
+    new DiazoError("failure", {
+      params: {
+        detail: `${where}: ${what}`,
+        hint: "The journal was changed by hand: remove that line, or start the sandbox on a new --data-dir.",
+      },
+    });
+  const line = value as Partial<JournalLine> | null;
+  if (!line || typeof line !== "object" || typeof line.b !== "string" || typeof line.k !== "string") {
+    throw refuse("not an object line ({b, k, o})");
+  }
+  const o = line.o as Partial<StoredObject> | undefined;
+  if (o === undefined) return line as JournalLine;
+  if (
+    !o || typeof o !== "object" || typeof o.storeId !== "string" || !PLAIN_NAME.test(o.storeId) ||
+    !Array.isArray(o.files) || !Array.isArray(o.fileSizes) || o.files.length !== o.fileSizes.length
+  ) {
+    throw refuse(`object ${line.b}/${line.k} has no valid storeId, files and fileSizes`);
+  }
+  for (let i = 0; i < o.files.length; i++) {
+    const path = fileInStore(objects, o.storeId, o.files[i]);
+    if (path === undefined) {
+      throw refuse(
+        `object ${line.b}/${line.k} names a file outside ${join(objects, o.storeId)}: ${String(o.files[i])}`,
+      );
+    }
+    o.files[i] = path;
+  }
+  return line as JournalLine;
+}
+
 /**
  * Reads the journal into the store's objects (of buckets that exist), keeping only objects whose
  * files are whole; removes object folders nothing refers to. True when the journal holds exactly
- * these objects, one whole line each, so it need not be written anew.
+ * these objects, one whole line each, so it need not be written anew. Throws, naming the line, at a
+ * line whose files are not in the objects directory.
  */
 export async function replayJournal(oss: OssStore, stateDir: string): Promise<boolean> {
   oss.objects.clear();
   const tail = { torn: false };
   let exact = true;
-  for await (const text of lines(journalPath(stateDir), tail)) {
-    let line: JournalLine;
+  let lineNumber = 0;
+  const path = journalPath(stateDir);
+  for await (const text of lines(path, tail)) {
+    lineNumber++;
+    let parsed: unknown;
     try {
-      line = JSON.parse(text);
+      parsed = JSON.parse(text);
     } catch {
       exact = false;
       continue;
     }
+    const line = checkedLine(parsed, objectsDir(oss), `${path} line ${lineNumber}`);
     let bucket = oss.objects.get(line.b);
     if (line.o) {
       if (!bucket) oss.objects.set(line.b, bucket = { byKey: new Map() });
@@ -115,7 +189,7 @@ export async function rewriteJournal(oss: OssStore, stateDir: string): Promise<v
     let batch: string[] = [];
     for (const [b, bucket] of oss.objects) {
       for (const [k, o] of bucket.byKey) {
-        batch.push(JSON.stringify({ b, k, o } satisfies JournalLine));
+        batch.push(journalLine(oss, b, k, o));
         if (batch.length === 1000) {
           await writeAll(file, encoder.encode(batch.join("\n") + "\n"));
           batch = [];
@@ -143,7 +217,7 @@ export async function appendJournal(
   const out: string[] = [];
   for (const [b, k] of keys) {
     const o = oss.objects.get(b)?.byKey.get(k);
-    out.push(JSON.stringify(o ? { b, k, o } : { b, k }));
+    out.push(journalLine(oss, b, k, o));
   }
   if (!out.length) return;
   const file = await Deno.open(journalPath(stateDir), { append: true, create: true });
