@@ -128,7 +128,7 @@ export const FAMILIES: readonly Family[] = [
     name: "da",
     group: "automation",
     summary: "Design Automation: engines, app bundles, activities, work items",
-    load: () => import("../families/da/commands.ts"),
+    load: () => import("../families/da/commands.ts").then((m) => ({ command: m.DA })),
   },
   {
     name: "webhook",
