@@ -134,7 +134,7 @@ export const FAMILIES: readonly Family[] = [
     name: "webhook",
     group: "automation",
     summary: "webhooks: hooks that POST platform events to your URL; test and verify callbacks",
-    load: () => import("../families/webhook/commands.ts"),
+    load: () => import("../families/webhook/commands.ts").then((m) => ({ command: m.WEBHOOK })),
   },
   {
     name: "reality-capture",
