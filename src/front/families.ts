@@ -68,7 +68,7 @@ export const FAMILIES: readonly Family[] = [
     name: "api",
     group: "core",
     summary: "send an authenticated request to any platform path (like `gh api`)",
-    load: () => import("../families/api/commands.ts"),
+    load: () => import("../families/api/commands.ts").then((m) => ({ command: m.API })),
   },
   {
     name: "hub",
