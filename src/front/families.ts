@@ -140,7 +140,7 @@ export const FAMILIES: readonly Family[] = [
     name: "reality-capture",
     group: "automation",
     summary: "photo to 3D: photoscenes, photo upload, processing and results",
-    load: () => import("../families/reality/commands.ts"),
+    load: () => import("../families/reality/commands.ts").then((m) => ({ command: m.REALITY })),
   },
   {
     name: "pipeline",
