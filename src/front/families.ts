@@ -147,7 +147,7 @@ export const FAMILIES: readonly Family[] = [
     aliases: ["pipelines"],
     group: "automation",
     summary: "run and validate pipeline files of diazo steps",
-    load: () => import("../families/pipeline/commands.ts"),
+    load: () => import("../families/pipeline/commands.ts").then((m) => ({ command: m.PIPELINE })),
   },
   {
     name: "serve",
