@@ -173,6 +173,7 @@ export function addDeclared(parent: AnyCommand, decl: CommandTree, makeCtx: Cont
       });
     });
   }
+  if (decl.helpText) cmd.addHelpText("after", decl.helpText);
   if (decl.examples?.length) examples(cmd, decl.examples);
   return cmd;
 }

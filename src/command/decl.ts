@@ -63,6 +63,8 @@ export interface CommandDecl {
   description: string;
   args?: readonly ArgumentDecl[];
   options?: readonly OptionDecl[];
+  /** Text the command's help shows after its lists, before the examples (its own line breaks kept). */
+  helpText?: string;
   /** Command lines shown under "Examples:" in the command's help. */
   examples?: readonly string[];
   /** Subcommands. */

@@ -120,6 +120,7 @@ export function commandHelp(chain: readonly CommandDecl[], helpWidth = 80): stri
   section("Inherited flags:", inherited.map((o) => helpItem(o.flags, termWidth, optionText(o), helpWidth)));
   section("Commands:", subItems.map((s) => helpItem(s.term, termWidth, s.text, helpWidth)));
   let text = out.join("\n");
+  if (cmd.helpText) text += cmd.helpText + "\n";
   if (cmd.examples?.length) text += "\nExamples:\n" + cmd.examples.map((l) => `  $ ${l}`).join("\n") + "\n\n";
   return text;
 }

@@ -1,10 +1,10 @@
-/** `diazo api <path>`: raw authenticated access to any platform path, a thin adapter over families/api/verbs.ts. */
-import { Option } from "@commander-js/extra-typings";
+/** `diazo api <path>`: raw authenticated access to any platform path, declared as data (command/decl.ts) over ./verbs.ts. */
 import { isDiazoError, usageError } from "../../core/errors.ts";
 import { applyQuery } from "../../core/output.ts";
 import { type ApiResult, type BodyChunks, runApi } from "./verbs.ts";
 import { headText } from "./answer.ts";
-import { type AnyCommand, collect, type ContextFactory, examples } from "../../command/command.ts";
+import { collect } from "../../command/command.ts";
+import type { CommandDecl } from "../../command/decl.ts";
 import type { Ctx } from "../../command/context.ts";
 
 /** A binary answer: its bytes on stdout as they came; on a terminal, a note where to send them instead. */
@@ -67,83 +67,112 @@ function refuseJq(expression: string): never {
   );
 }
 
-/** Registers the `api` command. */
-export function register(program: AnyCommand, makeCtx: ContextFactory): void {
-  const api = program.command("api")
-    .description(
-      "send an authenticated request to any platform path and print the answer: JSON pretty-printed, text and bytes as they come (like `gh api`)",
-    )
-    .argument("<path>", "a platform path such as /oss/v2/buckets (or a full URL on the platform's host)")
-    .option(
-      "-X, --method <method>",
-      "HTTP method (default GET; POST when -f, -F or --input is given, as in gh)",
-    )
-    .option(
-      "-f, --field <key=value>",
-      "a string field of the JSON body; makes the default method POST (with -X GET: a query parameter)",
-      collect(),
-    )
-    .option(
-      "-F, --typed-field <key=value>",
-      "a field typed as JSON (true, false, null, numbers), key=@file a file's text, @- stdin; as -f otherwise",
-      collect(),
-    )
-    .option("--input <file>", "the request body as it is, from a file or - for stdin")
-    .option("-H, --header <'Name: value'>", "a request header", collect())
-    .option("--param <key=value>", "a query parameter (the global --query filters the output)", collect())
-    .option(
-      "--paginate",
-      "follow every page (OSS next, JSON:API links.next, ACC and HQ offsets, DA paginationToken)",
-    )
-    .option(
-      "--scopes <list>",
-      "the scope(s) the operation needs, named in errors (default: the scopes diazo knows for that path)",
-    )
-    .addOption(
-      new Option("--as <who>", "act as the app (2-legged) or the logged-in user").choices(
-        ["app", "user"] as const,
-      ).default("app" as const),
-    )
-    .option(
-      "--allow-host <host>",
-      "also allow absolute URLs on this host (no platform token is sent there)",
-      collect(),
-    )
-    .option("-i, --include", "print the answer's status line and headers before its body")
-    .option("--silent", "do not print the answer's body")
-    .addOption(new Option("--jq <expression>").hideHelp())
-    .action(async (target, opts, cmd) => {
-      if (opts.jq !== undefined) refuseJq(opts.jq);
-      const ctx = makeCtx(cmd);
-      const result = await runApi({
-        path: target,
-        method: opts.method,
-        fields: opts.field,
-        typedFields: opts.typedField,
-        input: opts.input,
-        headers: opts.header,
-        params: opts.param,
-        paginate: opts.paginate,
-        scopes: opts.scopes,
-        as: opts.as,
-        allowHosts: opts.allowHost,
-        readStdin: () => ctx.io.stdin.readText(),
-        whole: Boolean(ctx.flags.query) || ctx.run.outputSource === "flag" || ctx.run.outputSource === "env",
-      }, ctx).catch((e) => {
-        // -i shows a refusal whole on stdout, as gh does; the error line follows on stderr.
-        if (opts.include && isDiazoError(e) && e.status !== undefined) {
-          writeRefusal(ctx, { status: e.status, headers: e.headers, data: e.body });
-        }
-        throw e;
-      });
-      await writeResult(ctx, result, opts);
-    });
-  examples(api, [
+/** The options `api` is given. */
+interface ApiOpts {
+  method?: string;
+  field?: string[];
+  typedField?: string[];
+  input?: string;
+  header?: string[];
+  param?: string[];
+  paginate?: true;
+  scopes?: string;
+  as: "app" | "user";
+  allowHost?: string[];
+  include?: true;
+  silent?: true;
+  jq?: string;
+}
+
+/** The `api` command. */
+export const API: CommandDecl = {
+  name: "api",
+  description:
+    "send an authenticated request to any platform path and print the answer: JSON pretty-printed, text and bytes as they come (like `gh api`)",
+  args: [{
+    spec: "<path>",
+    description: "a platform path such as /oss/v2/buckets (or a full URL on the platform's host)",
+  }],
+  options: [
+    {
+      flags: "-X, --method <method>",
+      description: "HTTP method (default GET; POST when -f, -F or --input is given, as in gh)",
+    },
+    {
+      flags: "-f, --field <key=value>",
+      description:
+        "a string field of the JSON body; makes the default method POST (with -X GET: a query parameter)",
+      parse: collect(),
+    },
+    {
+      flags: "-F, --typed-field <key=value>",
+      description:
+        "a field typed as JSON (true, false, null, numbers), key=@file a file's text, @- stdin; as -f otherwise",
+      parse: collect(),
+    },
+    { flags: "--input <file>", description: "the request body as it is, from a file or - for stdin" },
+    { flags: "-H, --header <'Name: value'>", description: "a request header", parse: collect() },
+    {
+      flags: "--param <key=value>",
+      description: "a query parameter (the global --query filters the output)",
+      parse: collect(),
+    },
+    {
+      flags: "--paginate",
+      description:
+        "follow every page (OSS next, JSON:API links.next, ACC and HQ offsets, DA paginationToken)",
+    },
+    {
+      flags: "--scopes <list>",
+      description:
+        "the scope(s) the operation needs, named in errors (default: the scopes diazo knows for that path)",
+    },
+    {
+      flags: "--as <who>",
+      description: "act as the app (2-legged) or the logged-in user",
+      choices: ["app", "user"],
+      default: "app",
+    },
+    {
+      flags: "--allow-host <host>",
+      description: "also allow absolute URLs on this host (no platform token is sent there)",
+      parse: collect(),
+    },
+    { flags: "-i, --include", description: "print the answer's status line and headers before its body" },
+    { flags: "--silent", description: "do not print the answer's body" },
+    { flags: "--jq <expression>", description: "", hidden: true },
+  ],
+  examples: [
     "diazo api /oss/v2/buckets --paginate",
     "diazo api /oss/v2/buckets/my-bucket/objects --param limit=10 --paginate -o json --query '[].objectKey'",
     "diazo api /oss/v2/buckets -f bucketKey=my-bucket -f policyKey=transient -H 'x-ads-region: US'",
     "diazo api /oss/v2/buckets/my-bucket/objects -X GET -f limit=10 -i",
     "diazo api /modelderivative/v2/designdata/job --input job.json",
     "diazo api /project/v1/hubs --as user",
-  ]);
-}
+  ],
+  run: async (ctx, [target]: string[], opts: ApiOpts) => {
+    if (opts.jq !== undefined) refuseJq(opts.jq);
+    const result = await runApi({
+      path: target,
+      method: opts.method,
+      fields: opts.field,
+      typedFields: opts.typedField,
+      input: opts.input,
+      headers: opts.header,
+      params: opts.param,
+      paginate: opts.paginate,
+      scopes: opts.scopes,
+      as: opts.as,
+      allowHosts: opts.allowHost,
+      readStdin: () => ctx.io.stdin.readText(),
+      whole: Boolean(ctx.flags.query) || ctx.run.outputSource === "flag" || ctx.run.outputSource === "env",
+    }, ctx).catch((e) => {
+      // -i shows a refusal whole on stdout, as gh does; the error line follows on stderr.
+      if (opts.include && isDiazoError(e) && e.status !== undefined) {
+        writeRefusal(ctx, { status: e.status, headers: e.headers, data: e.body });
+      }
+      throw e;
+    });
+    await writeResult(ctx, result, opts);
+  },
+};

@@ -1,11 +1,18 @@
 /**
  * `diazo da ...`: Design Automation — the app's nickname, engines, app bundles, activities, work
- * items (da_workitem.ts) and the service's health. The short spellings (`da engines`, `da
- * appbundles`, `da appbundle-create`, `da activities`, `da activity create`, `da workitem ...`, `da
- * status`) and the grouped ones (`da engine list`, `da appbundle create`, ...) share one
- * implementation each.
+ * items (./workitem_commands.ts) and the service's health, declared as data (command/decl.ts). The
+ * short spellings (`da engines`, `da appbundles`, `da appbundle-create`, `da activities`, `da activity
+ * create`, `da workitem ...`, `da status`) and the grouped ones (`da engine list`, `da appbundle
+ * create`, ...) share one implementation each.
  */
-import { checkDaName, checkEngineId, type ParamSpec, parseParamSpec } from "../../aps/da_ids.ts";
+import {
+  checkDaName,
+  checkEngineId,
+  type DaName,
+  type EngineId,
+  type ParamSpec,
+  parseParamSpec,
+} from "../../aps/da_ids.ts";
 import {
   type DaListKind,
   runDaAppBundleCreate,
@@ -15,56 +22,76 @@ import {
   runDaStatus,
 } from "./verbs.ts";
 import { runDaActivityCreate } from "./activity.ts";
-import {
-  type AnyCommand,
-  bodySource,
-  collect,
-  type ContextFactory,
-  examples,
-  positiveNumber,
-} from "../../command/command.ts";
-import { registerWorkItems } from "./workitem_commands.ts";
+import { bodySource, collect, positiveNumber } from "../../command/command.ts";
+import type { CommandDecl } from "../../command/decl.ts";
+import { WORKITEM } from "./workitem_commands.ts";
 
 const ID_COLUMNS = ["id", "owner", "name", "alias"] as const;
 
-/** Adds `name` under `parent`: every id of `kind` (every page unless --limit). */
-function addIdList(
-  parent: AnyCommand,
+/** `name`: every id of `kind` (every page unless --limit). */
+function idList(
   name: string,
-  makeCtx: ContextFactory,
   what: string,
   kind: DaListKind,
   lines: string[],
-): AnyCommand {
-  const cmd = parent.command(name)
-    .description(`list ${what}, following every page`)
-    .option("--limit <n>", "stop after n ids", positiveNumber("--limit", true))
-    .action(async (opts, c) => {
-      const ctx = makeCtx(c);
+  aliases?: readonly string[],
+): CommandDecl {
+  return {
+    name,
+    aliases,
+    description: `list ${what}, following every page`,
+    options: [{
+      flags: "--limit <n>",
+      description: "stop after n ids",
+      parse: positiveNumber("--limit", true),
+    }],
+    examples: lines,
+    run: async (ctx, _args, opts: { limit?: number }) => {
       await ctx.emit(await runDaList({ kind, limit: opts.limit }, ctx), { columns: ID_COLUMNS });
-    });
-  return examples(cmd, lines);
+    },
+  };
 }
 
-/** Collects a repeated option's values. */
-
-/** Adds `name` under `parent`: `appbundle-create` / `appbundle create`. */
-function addAppBundleCreate(parent: AnyCommand, name: string, makeCtx: ContextFactory): void {
-  const cmd = parent.command(name)
-    .description(
+/**
+ * `appbundle-create` / `appbundle create`; `parent` is the word of the command it is declared under
+ * (`da` or `appbundle`), which its examples spell.
+ */
+export function appBundleCreate(parent: string, name: string): CommandDecl {
+  const spelled = parent === "da" ? `da ${name}` : `da ${parent} ${name}`;
+  return {
+    name,
+    description:
       "create an app bundle (or its next version), upload its package through the platform's form, point an alias at it",
-    )
-    .requiredOption(
-      "--id <name>",
-      "unqualified name: letters, digits and underscores",
-      (v) => checkDaName("app bundle name", v),
-    )
-    .requiredOption("--engine <id>", "engine it runs on, e.g. Autodesk.AutoCAD+24", checkEngineId)
-    .option("--package <zip>", "the bundle's package (a .zip, at most 100 MB) to upload")
-    .option("--alias <name>", "alias to point at the new version, e.g. prod", (v) => checkDaName("alias", v))
-    .option("--description <text>", "what it does")
-    .action(async (opts, c) => {
-      const ctx = makeCtx(c);
+    options: [
+      {
+        flags: "--id <name>",
+        description: "unqualified name: letters, digits and underscores",
+        parse: (v: string) => checkDaName("app bundle name", v),
+        required: true,
+      },
+      {
+        flags: "--engine <id>",
+        description: "engine it runs on, e.g. Autodesk.AutoCAD+24",
+        parse: checkEngineId,
+        required: true,
+      },
+      { flags: "--package <zip>", description: "the bundle's package (a .zip, at most 100 MB) to upload" },
+      {
+        flags: "--alias <name>",
+        description: "alias to point at the new version, e.g. prod",
+        parse: (v: string) => checkDaName("alias", v),
+      },
+      { flags: "--description <text>", description: "what it does" },
+    ],
+    examples: [
+      `diazo ${spelled} --id CountLines --engine Autodesk.AutoCAD+24 --package CountLines.zip --alias prod`,
+      `SVC_DA_NICKNAME=MyCompany diazo ${spelled} --id ExtractBlocks --engine Autodesk.AutoCAD+24 --package blocks.zip`,
+    ],
+    run: async (
+      ctx,
+      _args,
+      opts: { id: DaName; engine: EngineId; package?: string; alias?: DaName; description?: string },
+    ) => {
       const created = await runDaAppBundleCreate({
         id: opts.id,
         engine: opts.engine,
@@ -79,164 +106,180 @@ function addAppBundleCreate(parent: AnyCommand, name: string, makeCtx: ContextFa
         );
       }
       await ctx.emit(record, { action: summary });
-    });
-  const spelled = parent.name() === "da" ? `da ${name}` : `da ${parent.name()} ${name}`;
-  examples(cmd, [
-    `diazo ${spelled} --id CountLines --engine Autodesk.AutoCAD+24 --package CountLines.zip --alias prod`,
-    `SVC_DA_NICKNAME=MyCompany diazo ${spelled} --id ExtractBlocks --engine Autodesk.AutoCAD+24 --package blocks.zip`,
-  ]);
+    },
+  };
 }
 
-/** Adds `create` under `activity`. */
-function addActivityCreate(activity: AnyCommand, makeCtx: ContextFactory): void {
-  const cmd = activity.command("create")
-    .description(
-      "create an activity (or its next version) from flags or --from-file, and point an alias at it",
-    )
-    .option("--id <name>", "unqualified name: letters, digits and underscores")
-    .option("--engine <id>", "engine, e.g. Autodesk.AutoCAD+24")
-    .option(
-      "--appbundle <id>",
-      "app bundle it loads: Name, Name+alias or Owner.Name+alias (repeatable)",
-      collect(String),
-    )
-    .option("--command <line>", "command line the engine runs (repeatable)", collect(String))
-    .option(
-      "--param <name:verb[:localName]>",
-      "a parameter: verb get|head|put|post|patch|read (repeatable)",
-      collect(parseParamSpec),
-    )
-    .option("--alias <name>", "alias to point at the new version, e.g. prod")
-    .option("--description <text>", "what it does")
-    .option("--from-file <body>", "the activity as JSON or YAML (- for stdin); flags override its fields")
-    .action(async (opts, c) => {
-      const ctx = makeCtx(c);
-      const created = await runDaActivityCreate({
-        id: opts.id,
-        engine: opts.engine,
-        appbundles: opts.appbundle,
-        commandLine: opts.command,
-        params: opts.param as ParamSpec[] | undefined,
-        alias: opts.alias,
-        description: opts.description,
-        fromFile: bodySource(ctx, opts.fromFile),
-      }, ctx);
-      const { summary, ...record } = created;
-      await ctx.emit(record, { action: summary });
-    });
-  examples(cmd, [
+/** The options `activity create` is given. */
+interface ActivityCreateOpts {
+  id?: string;
+  engine?: string;
+  appbundle?: string[];
+  command?: string[];
+  param?: ParamSpec[];
+  alias?: string;
+  description?: string;
+  fromFile?: string;
+}
+
+/** `activity create`. */
+const ACTIVITY_CREATE: CommandDecl = {
+  name: "create",
+  description: "create an activity (or its next version) from flags or --from-file, and point an alias at it",
+  options: [
+    { flags: "--id <name>", description: "unqualified name: letters, digits and underscores" },
+    { flags: "--engine <id>", description: "engine, e.g. Autodesk.AutoCAD+24" },
+    {
+      flags: "--appbundle <id>",
+      description: "app bundle it loads: Name, Name+alias or Owner.Name+alias (repeatable)",
+      parse: collect(String),
+    },
+    {
+      flags: "--command <line>",
+      description: "command line the engine runs (repeatable)",
+      parse: collect(String),
+    },
+    {
+      flags: "--param <name:verb[:localName]>",
+      description: "a parameter: verb get|head|put|post|patch|read (repeatable)",
+      parse: collect(parseParamSpec),
+    },
+    { flags: "--alias <name>", description: "alias to point at the new version, e.g. prod" },
+    { flags: "--description <text>", description: "what it does" },
+    {
+      flags: "--from-file <body>",
+      description: "the activity as JSON or YAML (- for stdin); flags override its fields",
+    },
+  ],
+  examples: [
     "diazo da activity create --id CountLines --engine Autodesk.AutoCAD+24 --appbundle CountLines+prod --command '$(engine.path)\\accoreconsole.exe /i \"$(args[input].path)\"' --param input:get:input.dwg --param result:put:result.txt --alias prod",
     "diazo da activity create --from-file activity.yaml --alias prod",
-  ]);
-}
+  ],
+  run: async (ctx, _args, opts: ActivityCreateOpts) => {
+    const created = await runDaActivityCreate({
+      id: opts.id,
+      engine: opts.engine,
+      appbundles: opts.appbundle,
+      commandLine: opts.command,
+      params: opts.param,
+      alias: opts.alias,
+      description: opts.description,
+      fromFile: bodySource(ctx, opts.fromFile),
+    }, ctx);
+    const { summary, ...record } = created;
+    await ctx.emit(record, { action: summary });
+  },
+};
 
-/** Adds `status`: every engine's health, exit 1 when one is not fully operational. */
-function addStatus(da: AnyCommand, makeCtx: ContextFactory): void {
-  const cmd = da.command("status")
-    .description("the service's health per engine, as the platform reports it (exit 1 when one is degraded)")
-    .option("--engine <name>", "one engine: autocad, revit, inventor or 3dsmax")
-    .action(async (opts, c) => {
-      const ctx = makeCtx(c);
-      const rows = await runDaStatus({ engine: opts.engine }, ctx);
-      const degraded = rows.filter((r) => !r.ok);
-      await ctx.emit(rows, { columns: ["engine", "status", "ok"] });
-      if (degraded.length) {
-        ctx.warn(`Degraded: ${degraded.map((r) => `${r.engine} (${r.status})`).join(", ")}`);
-        ctx.setExitCode(1);
-      }
-    });
-  examples(cmd, ["diazo da status", "diazo da status --engine revit -o json"]);
-}
+/** `status`: every engine's health, exit 1 when one is not fully operational. */
+const STATUS: CommandDecl = {
+  name: "status",
+  description: "the service's health per engine, as the platform reports it (exit 1 when one is degraded)",
+  options: [{ flags: "--engine <name>", description: "one engine: autocad, revit, inventor or 3dsmax" }],
+  examples: ["diazo da status", "diazo da status --engine revit -o json"],
+  run: async (ctx, _args, opts: { engine?: string }) => {
+    const rows = await runDaStatus({ engine: opts.engine }, ctx);
+    const degraded = rows.filter((r) => !r.ok);
+    await ctx.emit(rows, { columns: ["engine", "status", "ok"] });
+    if (degraded.length) {
+      ctx.warn(`Degraded: ${degraded.map((r) => `${r.engine} (${r.status})`).join(", ")}`);
+      ctx.setExitCode(1);
+    }
+  },
+};
 
-/** The grouped spellings: `da engine list|get`, `da appbundle list|create`, `da activity list|create`. */
-function addGrouped(da: AnyCommand, makeCtx: ContextFactory): void {
-  const engine = da.command("engine").description(
-    "list and inspect engines (AutoCAD, Revit, Inventor, 3ds Max)",
-  );
-  examples(engine, ["diazo da engine list", "diazo da engine get Autodesk.Revit+2024"]);
-  addIdList(engine, "list", makeCtx, "the engines", "engines", [
-    "diazo da engine list",
-    "diazo da engine list -o json --query \"[?name=='Revit'].id\"",
-  ]).alias("ls");
-  const engineGet = engine.command("get").alias("info")
-    .description("show an engine's details")
-    .argument("<id>", "qualified engine id, e.g. Autodesk.AutoCAD+24", checkEngineId)
-    .action(async (id, _opts, cmd) => {
-      const ctx = makeCtx(cmd);
-      await ctx.emit(await runDaEngineGet({ id }, ctx));
-    });
-  examples(engineGet, ["diazo da engine get Autodesk.AutoCAD+24"]);
+/** `da engine list|get`. */
+const ENGINE: CommandDecl = {
+  name: "engine",
+  description: "list and inspect engines (AutoCAD, Revit, Inventor, 3ds Max)",
+  examples: ["diazo da engine list", "diazo da engine get Autodesk.Revit+2024"],
+  commands: [
+    idList("list", "the engines", "engines", [
+      "diazo da engine list",
+      "diazo da engine list -o json --query \"[?name=='Revit'].id\"",
+    ], ["ls"]),
+    {
+      name: "get",
+      aliases: ["info"],
+      description: "show an engine's details",
+      args: [{
+        spec: "<id>",
+        description: "qualified engine id, e.g. Autodesk.AutoCAD+24",
+        parse: checkEngineId,
+      }],
+      examples: ["diazo da engine get Autodesk.AutoCAD+24"],
+      run: async (ctx, [id]: EngineId[]) => {
+        await ctx.emit(await runDaEngineGet({ id }, ctx));
+      },
+    },
+  ],
+};
 
-  const bundle = da.command("appbundle").description(
-    "list and create app bundles (the code an activity runs)",
-  );
-  examples(bundle, [
+/** `da appbundle list|create`. */
+const APPBUNDLE: CommandDecl = {
+  name: "appbundle",
+  description: "list and create app bundles (the code an activity runs)",
+  examples: [
     "diazo da appbundle list",
     "diazo da appbundle create --id MyApp --engine Autodesk.AutoCAD+24 --package MyApp.zip",
-  ]);
-  addIdList(bundle, "list", makeCtx, "the app's app bundles (one id per alias)", "appbundles", [
-    "diazo da appbundle list",
-  ])
-    .alias("ls");
-  addAppBundleCreate(bundle, "create", makeCtx);
+  ],
+  commands: [
+    idList("list", "the app's app bundles (one id per alias)", "appbundles", ["diazo da appbundle list"], [
+      "ls",
+    ]),
+    appBundleCreate("appbundle", "create"),
+  ],
+};
 
-  const activity = da.command("activity").description("list and create activities");
-  examples(activity, ["diazo da activity list", "diazo da activity create --from-file activity.yaml"]);
-  addIdList(
-    activity,
-    "list",
-    makeCtx,
-    "the activities the app can use (its own and shared ones)",
-    "activities",
-    [
+/** `da activity list|create`. */
+const ACTIVITY: CommandDecl = {
+  name: "activity",
+  description: "list and create activities",
+  examples: ["diazo da activity list", "diazo da activity create --from-file activity.yaml"],
+  commands: [
+    idList("list", "the activities the app can use (its own and shared ones)", "activities", [
       "diazo da activity list",
-    ],
-  ).alias("ls");
-  addActivityCreate(activity, makeCtx);
-}
+    ], ["ls"]),
+    ACTIVITY_CREATE,
+  ],
+};
 
-/** Registers the family's commands. */
-export function register(program: AnyCommand, makeCtx: ContextFactory): void {
-  const da = program.command("da")
-    .description("Design Automation: engines, app bundles, activities, work items, health (scope code:all)");
-  examples(da, [
+/** The da family. */
+export const DA: CommandDecl = {
+  name: "da",
+  description: "Design Automation: engines, app bundles, activities, work items, health (scope code:all)",
+  examples: [
     "diazo da engines",
     "diazo da workitem run CountLines+prod --input input=drawing.dwg --out result=result.txt --wait",
     "diazo da status",
-  ]);
-
-  const nickname = da.command("nickname")
-    .description("show the app's nickname (the owner part of its ids), or set it")
-    .argument("[name]", "new nickname: letters, digits and underscores", (v) => checkDaName("nickname", v))
-    .action(async (name, _opts, cmd) => {
-      const ctx = makeCtx(cmd);
-      const answer = await runDaNickname({ name }, ctx);
-      if (name !== undefined) ctx.info(`Nickname set to ${name}`);
-      await ctx.emit(answer);
-    });
-  examples(nickname, ["diazo da nickname", "diazo da nickname MyCompany"]);
-
-  addIdList(da, "engines", makeCtx, "the engines", "engines", [
-    "diazo da engines",
-    "diazo da engines -o json",
-  ]);
-  addIdList(da, "appbundles", makeCtx, "the app's app bundles (one id per alias)", "appbundles", [
-    "diazo da appbundles",
-  ]);
-  addIdList(
-    da,
-    "activities",
-    makeCtx,
-    "the activities the app can use (its own and shared ones)",
-    "activities",
-    [
+  ],
+  commands: [
+    {
+      name: "nickname",
+      description: "show the app's nickname (the owner part of its ids), or set it",
+      args: [{
+        spec: "[name]",
+        description: "new nickname: letters, digits and underscores",
+        parse: (v: string) => checkDaName("nickname", v),
+      }],
+      examples: ["diazo da nickname", "diazo da nickname MyCompany"],
+      run: async (ctx, [name]: (DaName | undefined)[]) => {
+        const answer = await runDaNickname({ name }, ctx);
+        if (name !== undefined) ctx.info(`Nickname set to ${name}`);
+        await ctx.emit(answer);
+      },
+    },
+    idList("engines", "the engines", "engines", ["diazo da engines", "diazo da engines -o json"]),
+    idList("appbundles", "the app's app bundles (one id per alias)", "appbundles", ["diazo da appbundles"]),
+    idList("activities", "the activities the app can use (its own and shared ones)", "activities", [
       "diazo da activities",
       "diazo da activities -o json --limit 5",
-    ],
-  );
-  addAppBundleCreate(da, "appbundle-create", makeCtx);
-
-  addGrouped(da, makeCtx);
-  registerWorkItems(da, makeCtx);
-  addStatus(da, makeCtx);
-}
+    ]),
+    appBundleCreate("da", "appbundle-create"),
+    ENGINE,
+    APPBUNDLE,
+    ACTIVITY,
+    WORKITEM,
+    STATUS,
+  ],
+};

@@ -1,10 +1,10 @@
 /**
- * `diazo da workitem run|get`: work items with their inputs and outputs, and with --wait the
+ * `diazo da workitem run|get`, declared as data (command/decl.ts): work items with their inputs and outputs, and with --wait the
  * status changes on stderr, Ctrl-C (stop waiting; the work item goes on), the report on stderr
  * when one fails (then exit 1), and local outputs downloaded when one succeeds.
  */
 import { parseAssignment } from "../../aps/da_ids.ts";
-import { parseBucketKey } from "../../aps/ids.ts";
+import { type BucketKey, parseBucketKey } from "../../aps/ids.ts";
 import { DiazoError } from "../../core/errors.ts";
 import {
   runDaWorkItemGet,
@@ -14,7 +14,8 @@ import {
   type WorkItemStatus,
   type WorkItemWait,
 } from "./workitem.ts";
-import { type AnyCommand, collect, type ContextFactory, examples } from "../../command/command.ts";
+import { collect } from "../../command/command.ts";
+import type { CommandDecl } from "../../command/decl.ts";
 import type { Ctx } from "../../command/context.ts";
 
 const COLUMNS = ["id", "status", "progress", "activityId", "reportUrl"] as const;
@@ -56,82 +57,98 @@ async function show(
   }
 }
 
-/** Registers `da workitem run|get`. */
-export function registerWorkItems(da: AnyCommand, makeCtx: ContextFactory): void {
-  const workitem = da.command("workitem").description(
-    "run an activity on your inputs and follow the work item",
-  );
-  examples(workitem, [
-    "diazo da workitem run CountLines+prod --input input=drawing.dwg --out result=result.txt --wait",
-    "diazo da workitem get f62103c311a54a6ba571a0950ce6eca3 --wait",
-  ]);
+/** The options `da workitem run` is given. */
+interface RunOpts {
+  input?: ReturnType<typeof parseAssignment>[];
+  out?: ReturnType<typeof parseAssignment>[];
+  value?: ReturnType<typeof parseAssignment>[];
+  bucket?: BucketKey;
+}
 
-  const run = workitem.command("run")
-    .description(
-      "start a work item: local files go up to OSS as signed URLs; with --wait, poll until it ends and fetch local outputs",
-    )
-    .argument("<activity>", "Name, Name+alias (the app's own: needs SVC_DA_NICKNAME) or Owner.Name+alias")
-    .option(
-      "--input <name=file|urn|url>",
-      "an input argument: a local file, an OSS object's URN, or a URL (repeatable)",
-      collect((v) => parseAssignment("--input", v)),
-    )
-    .option(
-      "--out <name=bucket/key|file|url>",
-      "where an output argument goes: an OSS object bucket/key, a local file (./name forces a file), or a URL (repeatable)",
-      collect((v) => parseAssignment("--out", v)),
-    )
-    .option(
-      "--value <name=text>",
-      'a value argument of a `read` parameter, e.g. params={"scale":2} (repeatable)',
-      collect((v) => parseAssignment("--value", v)),
-    )
-    .option(
-      "--bucket <key>",
-      "staging bucket for local files (default: diazo-da-<hash of the client id>)",
-      parseBucketKey,
-    )
-    .action(async (activity, opts, cmd) => {
-      const ctx = makeCtx(cmd);
-      let id: string | undefined;
-      const wait = waitOptions(ctx);
-      const onStatus = wait?.onStatus;
-      await show(ctx, () => id, () =>
-        runDaWorkItemRun({
-          activity,
-          inputs: opts.input ?? [],
-          outputs: opts.out ?? [],
-          values: opts.value,
-          bucket: opts.bucket,
-          wait: wait && {
-            ...wait,
-            onStatus: (s) => {
-              id = s.id;
-              onStatus?.(s);
-            },
-          },
-        }, ctx).then((r) => {
-          if (!wait) ctx.info(`Follow it with: diazo da workitem get ${r.id} --wait`);
-          return r;
-        }));
-    });
-  examples(run, [
+/** `da workitem run`. */
+const RUN: CommandDecl = {
+  name: "run",
+  description:
+    "start a work item: local files go up to OSS as signed URLs; with --wait, poll until it ends and fetch local outputs",
+  args: [{
+    spec: "<activity>",
+    description: "Name, Name+alias (the app's own: needs SVC_DA_NICKNAME) or Owner.Name+alias",
+  }],
+  options: [
+    {
+      flags: "--input <name=file|urn|url>",
+      description: "an input argument: a local file, an OSS object's URN, or a URL (repeatable)",
+      parse: collect((v) => parseAssignment("--input", v)),
+    },
+    {
+      flags: "--out <name=bucket/key|file|url>",
+      description:
+        "where an output argument goes: an OSS object bucket/key, a local file (./name forces a file), or a URL (repeatable)",
+      parse: collect((v) => parseAssignment("--out", v)),
+    },
+    {
+      flags: "--value <name=text>",
+      description: 'a value argument of a `read` parameter, e.g. params={"scale":2} (repeatable)',
+      parse: collect((v) => parseAssignment("--value", v)),
+    },
+    {
+      flags: "--bucket <key>",
+      description: "staging bucket for local files (default: diazo-da-<hash of the client id>)",
+      parse: parseBucketKey,
+    },
+  ],
+  examples: [
     "diazo da workitem run CountLines+prod --input input=drawing.dwg --out result=result.txt --wait",
     "diazo da workitem run MyCompany.CountLines+prod --input input=urn:adsk.objects:os.object:my-bucket/a.dwg --out result=my-bucket/result.txt",
     "diazo da workitem run AutoCAD.PlotToPDF+prod --input HostDwg=https://example.com/a.dwg --out Result=./a.pdf --wait --timeout 900",
-  ]);
+  ],
+  run: async (ctx, [activity]: string[], opts: RunOpts) => {
+    let id: string | undefined;
+    const wait = waitOptions(ctx);
+    const onStatus = wait?.onStatus;
+    await show(ctx, () => id, () =>
+      runDaWorkItemRun({
+        activity,
+        inputs: opts.input ?? [],
+        outputs: opts.out ?? [],
+        values: opts.value,
+        bucket: opts.bucket,
+        wait: wait && {
+          ...wait,
+          onStatus: (s) => {
+            id = s.id;
+            onStatus?.(s);
+          },
+        },
+      }, ctx).then((r) => {
+        if (!wait) ctx.info(`Follow it with: diazo da workitem get ${r.id} --wait`);
+        return r;
+      }));
+  },
+};
 
-  const get = workitem.command("get")
-    .description(
-      "show a work item's status; with --wait, poll until it ends (a failed one shows its report, exit 1)",
-    )
-    .argument("<id>", "work item id, as `da workitem run` printed it")
-    .action(async (id, _opts, cmd) => {
-      const ctx = makeCtx(cmd);
-      await show(ctx, () => id, () => runDaWorkItemGet({ id, wait: waitOptions(ctx) }, ctx));
-    });
-  examples(get, [
+/** `da workitem get`. */
+const GET: CommandDecl = {
+  name: "get",
+  description:
+    "show a work item's status; with --wait, poll until it ends (a failed one shows its report, exit 1)",
+  args: [{ spec: "<id>", description: "work item id, as `da workitem run` printed it" }],
+  examples: [
     "diazo da workitem get f62103c311a54a6ba571a0950ce6eca3",
     "diazo da workitem get f62103c311a54a6ba571a0950ce6eca3 --wait --timeout 600",
-  ]);
-}
+  ],
+  run: async (ctx, [id]: string[]) => {
+    await show(ctx, () => id, () => runDaWorkItemGet({ id, wait: waitOptions(ctx) }, ctx));
+  },
+};
+
+/** `da workitem run|get`. */
+export const WORKITEM: CommandDecl = {
+  name: "workitem",
+  description: "run an activity on your inputs and follow the work item",
+  examples: [
+    "diazo da workitem run CountLines+prod --input input=drawing.dwg --out result=result.txt --wait",
+    "diazo da workitem get f62103c311a54a6ba571a0950ce6eca3 --wait",
+  ],
+  commands: [RUN, GET],
+};

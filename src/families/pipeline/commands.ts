@@ -1,4 +1,7 @@
-/** `diazo pipeline ...`: run, validate and describe pipeline files of diazo steps (YAML or JSON). */
+/**
+ * `diazo pipeline ...`: run, validate and describe pipeline files of diazo steps (YAML or JSON),
+ * declared as data (command/decl.ts).
+ */
 import { schemaText } from "../../pipeline/schema.ts";
 import {
   type PipelineDeps,
@@ -7,7 +10,8 @@ import {
   runPipelineValidate,
 } from "../../pipeline/verbs.ts";
 import { knownSecrets, redact } from "../../core/redact.ts";
-import { type AnyCommand, collect, type ContextFactory, examples } from "../../command/command.ts";
+import { collect } from "../../command/command.ts";
+import type { CommandDecl } from "../../command/decl.ts";
 import type { Ctx } from "../../command/context.ts";
 import { commandTree } from "../../front/describe.ts";
 import { stepExtensions, stepRunners } from "./steps.ts";
@@ -42,6 +46,7 @@ runs nothing. Steps inherit --profile, --debug, --quiet, --non-interactive, --ye
 --concurrency, --no-color, and --output unless the report is the data (a step's own flags win).
 Editors: \`diazo pipeline schema\` prints the file's JSON Schema.`;
 
+/** The options `pipeline run` and `pipeline validate` share. */
 interface LoadOptions {
   var?: string[];
   allowShell?: boolean;
@@ -58,11 +63,13 @@ function pipelineDeps(ctx: Ctx): PipelineDeps {
   };
 }
 
+/** Whether the output format makes the run report the data (json, yaml). */
 async function isReportFormat(ctx: Ctx): Promise<boolean> {
   const format = await ctx.format();
   return format === "json" || format === "yaml";
 }
 
+/** `pipeline run`: the plan with --dry-run, else every step, then the report. */
 async function runAction(ctx: Ctx, file: string, opts: LoadOptions & { dryRun?: boolean }): Promise<void> {
   const fileOpts = { file, vars: opts.var, allowShell: opts.allowShell };
   if (opts.dryRun) {
@@ -90,6 +97,7 @@ async function runAction(ctx: Ctx, file: string, opts: LoadOptions & { dryRun?: 
   ctx.setExitCode(report.exitCode);
 }
 
+/** `pipeline validate`: the file's problems, or its steps when it is valid. */
 async function validateAction(ctx: Ctx, file: string, opts: LoadOptions): Promise<void> {
   const checked = await runPipelineValidate(
     { file, vars: opts.var, allowShell: opts.allowShell },
@@ -102,57 +110,78 @@ async function validateAction(ctx: Ctx, file: string, opts: LoadOptions): Promis
   await ctx.emit(checked.record, { columns: ["file", "valid", "name"], longList: "steps" });
 }
 
-/** Registers the pipeline family. */
-export function register(program: AnyCommand, makeCtx: ContextFactory): void {
-  const pipeline = program.command("pipeline").alias("pipelines")
-    .description("run and validate pipeline files of diazo steps (YAML or JSON)");
+/** The argument `run` and `validate` take. */
+const FILE_ARG = { spec: "<file>", description: "the pipeline file (.yaml, .yml or .json)" };
 
-  const run = pipeline.command("run")
-    .description("validate a pipeline file, then run its steps in order (in this process)")
-    .argument("<file>", "the pipeline file (.yaml, .yml or .json)")
-    .option(
-      "--var <name=value>",
-      "set a variable (repeatable); overrides the file's value",
-      collect(),
-      [] as string[],
-    )
-    .option("--dry-run", "print the resolved steps and run nothing")
-    .option("--allow-shell", "allow `shell` steps (they run through the OS shell)")
-    .action(async (file, opts, cmd) => await runAction(makeCtx(cmd), file, opts));
-  run.addHelpText("after", FILE_HELP);
-  examples(run, [
+/** `pipeline run`. */
+const RUN: CommandDecl = {
+  name: "run",
+  description: "validate a pipeline file, then run its steps in order (in this process)",
+  args: [FILE_ARG],
+  options: [
+    {
+      flags: "--var <name=value>",
+      description: "set a variable (repeatable); overrides the file's value",
+      parse: collect(),
+      default: [] as string[],
+    },
+    { flags: "--dry-run", description: "print the resolved steps and run nothing" },
+    { flags: "--allow-shell", description: "allow `shell` steps (they run through the OS shell)" },
+  ],
+  helpText: FILE_HELP,
+  examples: [
     "diazo pipeline run examples/pipelines/upload-translate.yaml",
     "diazo pipeline run build.yaml --var bucket=my-bucket --var file=house.ifc",
     "diazo pipeline run build.yaml --dry-run",
     "diazo pipeline run build.yaml -o json | jq '.steps[] | {name, status}'",
-  ]);
+  ],
+  run: async (ctx, [file]: string[], opts: LoadOptions & { dryRun?: boolean }) =>
+    await runAction(ctx, file, opts),
+};
 
-  const validate = pipeline.command("validate").alias("check")
-    .description("check a pipeline file and report every problem with file:line:column (exit 2 if any)")
-    .argument("<file>", "the pipeline file (.yaml, .yml or .json)")
-    .option("--var <name=value>", "a variable given at run time (repeatable)", collect())
-    .option("--allow-shell", "accept `shell` steps (as `pipeline run --allow-shell` would)")
-    .action(async (file, opts, cmd) => await validateAction(makeCtx(cmd), file, opts));
-  validate.addHelpText("after", FILE_HELP);
-  examples(validate, [
+/** `pipeline validate`. */
+const VALIDATE: CommandDecl = {
+  name: "validate",
+  aliases: ["check"],
+  description: "check a pipeline file and report every problem with file:line:column (exit 2 if any)",
+  args: [FILE_ARG],
+  options: [
+    {
+      flags: "--var <name=value>",
+      description: "a variable given at run time (repeatable)",
+      parse: collect(),
+    },
+    { flags: "--allow-shell", description: "accept `shell` steps (as `pipeline run --allow-shell` would)" },
+  ],
+  helpText: FILE_HELP,
+  examples: [
     "diazo pipeline validate build.yaml",
     "diazo pipeline validate build.yaml --var file=house.ifc -o json",
-  ]);
+  ],
+  run: async (ctx, [file]: string[], opts: LoadOptions) => await validateAction(ctx, file, opts),
+};
 
-  const schema = pipeline.command("schema")
-    .description("print the JSON Schema of pipeline files (for editor completion and checks)")
-    .action((_opts, cmd) => {
-      makeCtx(cmd).io.stdout.write(schemaText());
-    });
-  schema.addHelpText(
-    "after",
-    "\nIn a YAML pipeline, editors with the YAML language server pick it up from a first line\n" +
-      '  # yaml-language-server: $schema=./pipeline.schema.json\nand JSON files from a "$schema" key.\n',
-  );
-  examples(schema, ["diazo pipeline schema > pipeline.schema.json"]);
-  examples(pipeline, [
+/** `pipeline schema`. */
+const SCHEMA: CommandDecl = {
+  name: "schema",
+  description: "print the JSON Schema of pipeline files (for editor completion and checks)",
+  helpText: "\nIn a YAML pipeline, editors with the YAML language server pick it up from a first line\n" +
+    '  # yaml-language-server: $schema=./pipeline.schema.json\nand JSON files from a "$schema" key.\n',
+  examples: ["diazo pipeline schema > pipeline.schema.json"],
+  run: (ctx) => {
+    ctx.io.stdout.write(schemaText());
+  },
+};
+
+/** The pipeline family. */
+export const PIPELINE: CommandDecl = {
+  name: "pipeline",
+  aliases: ["pipelines"],
+  description: "run and validate pipeline files of diazo steps (YAML or JSON)",
+  examples: [
     "diazo pipeline run examples/pipelines/upload-translate.yaml --var bucket=my-bucket",
     "diazo pipeline validate build.yaml",
     "diazo pipeline schema",
-  ]);
-}
+  ],
+  commands: [RUN, VALIDATE, SCHEMA],
+};

@@ -1,9 +1,9 @@
 /**
  * `diazo webhook ...`: the app's webhooks (2-legged) — list, create, delete — and the local checks
  * of both ends of a callback: `events` (the catalog), `test` (a sample delivery to a receiver) and
- * `verify` (a received payload's signature). A thin commander adapter over ops/webhook*.ts.
+ * `verify` (a received payload's signature). Declared as data (command/decl.ts)
+ * over ./verbs.ts and ./check.ts.
  */
-import { Option } from "@commander-js/extra-typings";
 import { DATA_CENTRES, parseDataCentre } from "../../aps/regions.ts";
 import { DiazoError, usageError } from "../../core/errors.ts";
 import {
@@ -15,17 +15,20 @@ import {
 } from "./verbs.ts";
 import { CALLBACK_BUDGET_MS, runWebhookTest, runWebhookVerify } from "./check.ts";
 import type { Ctx } from "../../command/context.ts";
-import { type AnyCommand, collect, type ContextFactory, examples, positiveNumber } from "../../command/command.ts";
+import { collect, positiveNumber } from "../../command/command.ts";
+import type { CommandDecl, OptionDecl } from "../../command/decl.ts";
 
 const HOOK_COLUMNS = ["hookId", "system", "event", "status", "callbackUrl", "scopeText", "createdDate"];
 
 /** Hidden: the `webhook test` budget in ms instead of the 5-second advice (tests use it not to wait 5 s). */
 const BUDGET_ENV = "DIAZO_WEBHOOK_TEST_BUDGET_MS";
 
-const regionOption = () =>
-  new Option("--region <region>", `the platform region of the hooks (${DATA_CENTRES.join(", ")})`).argParser(
-    parseDataCentre,
-  );
+/** `--region`: the platform region of the hooks. */
+const REGION: OptionDecl = {
+  flags: "--region <region>",
+  description: `the platform region of the hooks (${DATA_CENTRES.join(", ")})`,
+  parse: parseDataCentre,
+};
 
 /**
  * The hook's secret from the environment variable `name` (as `serve --http-secret-env`): a secret in
@@ -63,170 +66,228 @@ async function secretFromStdin(ctx: Ctx): Promise<string> {
   return secret;
 }
 
+/** The `webhook test` budget from the hidden environment variable, if set. */
 function budgetMs(ctx: Ctx): number | undefined {
   const raw = ctx.env[BUDGET_ENV];
   if (raw === undefined || raw === "") return undefined;
   return positiveNumber(BUDGET_ENV, true)(raw);
 }
 
-function addList(webhook: AnyCommand, makeCtx: ContextFactory): void {
-  const list = webhook.command("list").alias("ls")
-    .description("list the app's hooks (of every system, one system or one event), following every page")
-    .option("--system <system>", "only hooks of this system, e.g. data")
-    .option("--event <event>", "only hooks of this event, e.g. dm.version.added (implies its system)")
-    .addOption(regionOption())
-    .addOption(
-      new Option("--status <status>", "only hooks in this state").choices(["active", "inactive"] as const),
-    )
-    .option("--limit <n>", "stop after n hooks", positiveNumber("--limit", true))
-    .action(async (opts, cmd) => {
-      const ctx = makeCtx(cmd);
-      const rows = await runWebhookList(opts, ctx);
-      await ctx.emit(rows, { columns: HOOK_COLUMNS });
-      for (const h of rows.filter((r) => r.status === "inactive")) ctx.warn(inactiveRemedy(h));
-    });
-  examples(list, [
+/** The options `webhook list` is given. */
+interface ListOpts {
+  system?: string;
+  event?: string;
+  region?: string;
+  status?: "active" | "inactive";
+  limit?: number;
+}
+
+/** `webhook list`. */
+const LIST: CommandDecl = {
+  name: "list",
+  aliases: ["ls"],
+  description: "list the app's hooks (of every system, one system or one event), following every page",
+  options: [
+    { flags: "--system <system>", description: "only hooks of this system, e.g. data" },
+    {
+      flags: "--event <event>",
+      description: "only hooks of this event, e.g. dm.version.added (implies its system)",
+    },
+    REGION,
+    { flags: "--status <status>", description: "only hooks in this state", choices: ["active", "inactive"] },
+    { flags: "--limit <n>", description: "stop after n hooks", parse: positiveNumber("--limit", true) },
+  ],
+  examples: [
     "diazo webhook list",
     "diazo webhook list --event dm.version.added --region EMEA",
     "diazo webhook list --status inactive -o json --query '[].hookId'",
-  ]);
+  ],
+  run: async (ctx, _args, opts: ListOpts) => {
+    const rows = await runWebhookList(opts, ctx);
+    await ctx.emit(rows, { columns: HOOK_COLUMNS });
+    for (const h of rows.filter((r) => r.status === "inactive")) ctx.warn(inactiveRemedy(h));
+  },
+};
+
+/** The options `webhook create` is given. */
+interface CreateOpts {
+  url: string;
+  event: string;
+  system?: string;
+  scope?: string[];
+  secretStdin?: true;
+  autoReactivate?: true;
+  region?: string;
 }
 
-function addCreate(webhook: AnyCommand, makeCtx: ContextFactory): void {
-  const create = webhook.command("create")
-    .description("create a hook: the platform POSTs each event of that kind in the scope to the URL")
-    .requiredOption(
-      "--url <url>",
-      "the callback: public, HTTPS in production; the platform waits 7 s for its 2xx (answer within 5 s)",
-    )
-    .requiredOption("--event <event>", "event kind, e.g. dm.version.added (see `diazo webhook events`)")
-    .option("--system <system>", "the event's system (default: the one that has the event), e.g. data")
-    .option("--scope <key=value>", "what to watch, e.g. folder=<folder urn> or workflow=<id>", collect())
-    .option("--secret-stdin", "read a secret from stdin: callbacks then carry x-adsk-signature")
-    .option("--auto-reactivate", "let the platform reactivate the hook after it became inactive")
-    .addOption(regionOption())
-    .action(async (opts, cmd) => {
-      const ctx = makeCtx(cmd);
-      const secret = opts.secretStdin ? await secretFromStdin(ctx) : undefined;
-      const hook = await runWebhookCreate({
-        url: opts.url,
-        event: opts.event,
-        system: opts.system,
-        scope: opts.scope ?? [],
-        region: opts.region,
-        secret,
-        autoReactivate: opts.autoReactivate,
-      }, ctx);
-      await ctx.emit(hook, {
-        action: `Created hook ${hook.hookId} (${hook.event}, ${hook.scopeText})${secret ? ", signed" : ""}`,
-      });
-    });
-  examples(create, [
+/** `webhook create`. */
+const CREATE: CommandDecl = {
+  name: "create",
+  description: "create a hook: the platform POSTs each event of that kind in the scope to the URL",
+  options: [
+    {
+      flags: "--url <url>",
+      description:
+        "the callback: public, HTTPS in production; the platform waits 7 s for its 2xx (answer within 5 s)",
+      required: true,
+    },
+    {
+      flags: "--event <event>",
+      description: "event kind, e.g. dm.version.added (see `diazo webhook events`)",
+      required: true,
+    },
+    {
+      flags: "--system <system>",
+      description: "the event's system (default: the one that has the event), e.g. data",
+    },
+    {
+      flags: "--scope <key=value>",
+      description: "what to watch, e.g. folder=<folder urn> or workflow=<id>",
+      parse: collect(),
+    },
+    {
+      flags: "--secret-stdin",
+      description: "read a secret from stdin: callbacks then carry x-adsk-signature",
+    },
+    {
+      flags: "--auto-reactivate",
+      description: "let the platform reactivate the hook after it became inactive",
+    },
+    REGION,
+  ],
+  examples: [
     "diazo webhook create --url https://example.com/aps --event dm.version.added --scope folder=urn:adsk.wipprod:fs.folder:co.abc",
     "diazo webhook create --url https://example.com/aps --event extraction.finished --scope workflow=nightly",
     'printf %s "$SECRET" | diazo webhook create --url https://example.com/aps --event dm.version.added --scope folder=<urn> --secret-stdin',
-  ]);
-}
-
-function addDelete(webhook: AnyCommand, makeCtx: ContextFactory): void {
-  const del = webhook.command("delete").alias("rm")
-    .description("delete a hook (the remedy for an inactive one: delete and recreate it)")
-    .argument("<hook-id>", "the hook's id, as `webhook list` shows it")
-    .requiredOption("--event <event>", "the hook's event kind")
-    .option("--system <system>", "the hook's system (default: the one that has the event)")
-    .addOption(regionOption())
-    .action(async (hookId, opts, cmd) => {
-      const ctx = makeCtx(cmd);
-      if (!await ctx.confirmOrCancel(`Delete hook ${hookId}?`)) return;
-      const deleted = await runWebhookDelete({ hookId, ...opts }, ctx);
-      await ctx.emit(deleted, { action: `Deleted hook ${hookId} (${deleted.system} ${deleted.event})` });
+  ],
+  run: async (ctx, _args, opts: CreateOpts) => {
+    const secret = opts.secretStdin ? await secretFromStdin(ctx) : undefined;
+    const hook = await runWebhookCreate({
+      url: opts.url,
+      event: opts.event,
+      system: opts.system,
+      scope: opts.scope ?? [],
+      region: opts.region,
+      secret,
+      autoReactivate: opts.autoReactivate,
+    }, ctx);
+    await ctx.emit(hook, {
+      action: `Created hook ${hook.hookId} (${hook.event}, ${hook.scopeText})${secret ? ", signed" : ""}`,
     });
-  examples(del, [
+  },
+};
+
+/** `webhook delete`. */
+const DELETE: CommandDecl = {
+  name: "delete",
+  aliases: ["rm"],
+  description: "delete a hook (the remedy for an inactive one: delete and recreate it)",
+  args: [{ spec: "<hook-id>", description: "the hook's id, as `webhook list` shows it" }],
+  options: [
+    { flags: "--event <event>", description: "the hook's event kind", required: true },
+    { flags: "--system <system>", description: "the hook's system (default: the one that has the event)" },
+    REGION,
+  ],
+  examples: [
     "diazo webhook delete 0f60f6a0-996c-11e7-abf3-51d68cff984c --system data --event dm.version.added --yes",
-  ]);
-}
+  ],
+  run: async (ctx, [hookId]: string[], opts: { event: string; system?: string; region?: string }) => {
+    if (!await ctx.confirmOrCancel(`Delete hook ${hookId}?`)) return;
+    const deleted = await runWebhookDelete({ hookId, ...opts }, ctx);
+    await ctx.emit(deleted, { action: `Deleted hook ${hookId} (${deleted.system} ${deleted.event})` });
+  },
+};
 
-function addChecks(webhook: AnyCommand, makeCtx: ContextFactory): void {
-  const test = webhook.command("test")
-    .description(
-      "send a sample event to a receiver as the platform would (no login); pass = HTTP 200 within 5 s, " +
-        "the advice that leaves a margin under the platform's 7 s window",
-    )
-    .argument("<url>", "the receiver's URL")
-    .option("--event <event>", "the sample's event kind", "dm.version.added")
-    .option("--secret-stdin", "sign the sample with a secret read from stdin (x-adsk-signature)")
-    .action(async (url, opts, cmd) => {
-      const ctx = makeCtx(cmd);
-      const secret = opts.secretStdin ? await secretFromStdin(ctx) : undefined;
-      const report = await runWebhookTest({ url, event: opts.event, secret, budgetMs: budgetMs(ctx) }, ctx);
-      const line = `${url} answered ${
-        report.status ? `HTTP ${report.status}` : "nothing"
-      } in ${report.latency_ms} ms`;
-      await ctx.emit(report, { columns: ["url", "status", "latency_ms", "ok", "signed", "detail"] });
-      if (report.ok && report.detail) ctx.warn(`${line}: ${report.detail}`);
-      if (report.ok) return;
-      ctx.info(`${line}: ${report.detail} (budget ${report.budget_ms ?? CALLBACK_BUDGET_MS} ms)`);
-      throw new DiazoError("webhook_unreachable", { status: report.status || undefined });
-    });
-  examples(test, [
+/** `webhook events`. */
+const EVENTS: CommandDecl = {
+  name: "events",
+  description: "list the systems and event kinds hooks can watch, with their scope key (local, no login)",
+  options: [{ flags: "--system <system>", description: "only this system's events" }],
+  examples: ["diazo webhook events", "diazo webhook events --system derivative -o json"],
+  run: async (ctx, _args, opts: { system?: string }) => {
+    await ctx.emit(runWebhookEvents(opts), { columns: ["system", "event", "scope", "service"] });
+  },
+};
+
+/** `webhook test`. */
+const TEST: CommandDecl = {
+  name: "test",
+  description:
+    "send a sample event to a receiver as the platform would (no login); pass = HTTP 200 within 5 s, " +
+    "the advice that leaves a margin under the platform's 7 s window",
+  args: [{ spec: "<url>", description: "the receiver's URL" }],
+  options: [
+    { flags: "--event <event>", description: "the sample's event kind", default: "dm.version.added" },
+    {
+      flags: "--secret-stdin",
+      description: "sign the sample with a secret read from stdin (x-adsk-signature)",
+    },
+  ],
+  examples: [
     "diazo webhook test https://example.com/aps/callback",
     'printf %s "$SECRET" | diazo webhook test http://localhost:3000/hook --secret-stdin --event extraction.finished',
-  ]);
+  ],
+  run: async (ctx, [url]: string[], opts: { event: string; secretStdin?: true }) => {
+    const secret = opts.secretStdin ? await secretFromStdin(ctx) : undefined;
+    const report = await runWebhookTest({ url, event: opts.event, secret, budgetMs: budgetMs(ctx) }, ctx);
+    const line = `${url} answered ${
+      report.status ? `HTTP ${report.status}` : "nothing"
+    } in ${report.latency_ms} ms`;
+    await ctx.emit(report, { columns: ["url", "status", "latency_ms", "ok", "signed", "detail"] });
+    if (report.ok && report.detail) ctx.warn(`${line}: ${report.detail}`);
+    if (report.ok) return;
+    ctx.info(`${line}: ${report.detail} (budget ${report.budget_ms ?? CALLBACK_BUDGET_MS} ms)`);
+    throw new DiazoError("webhook_unreachable", { status: report.status || undefined });
+  },
+};
 
-  const verify = webhook.command("verify")
-    .description("check the x-adsk-signature of a payload a receiver got (the body on stdin)")
-    .option(
-      "--secret-env <NAME>",
-      "the environment variable holding the hook's secret (the secret never goes in argv)",
-    )
-    .addOption(new Option("--secret <secret>").hideHelp())
-    .option(
-      "--signature <value>",
-      "the x-adsk-signature header (sha1hash=...); stdin is then the body alone, else a request with headers",
-    )
-    .action(async (opts, cmd) => {
-      const ctx = makeCtx(cmd);
-      const secret = secretFromEnv(ctx, opts.secretEnv, opts.secret !== undefined);
-      const input = ctx.io.stdin.readBytes
-        ? await ctx.io.stdin.readBytes()
-        : new TextEncoder().encode(await ctx.io.stdin.readText());
-      const report = await runWebhookVerify({ secret, input, signature: opts.signature });
-      if (!report.valid) {
-        throw new DiazoError("failure", {
-          params: {
-            detail: "Signature does not match the payload",
-            hint:
-              "Check the secret, and pass the body exactly as received (bytes unchanged, not re-serialised JSON).",
-          },
-        });
-      }
-      await ctx.emit(report, { action: `Signature valid (${report.bytes} bytes)` });
-    });
-  examples(verify, [
+/** `webhook verify`. */
+const VERIFY: CommandDecl = {
+  name: "verify",
+  description: "check the x-adsk-signature of a payload a receiver got (the body on stdin)",
+  options: [
+    {
+      flags: "--secret-env <NAME>",
+      description: "the environment variable holding the hook's secret (the secret never goes in argv)",
+    },
+    { flags: "--secret <secret>", description: "", hidden: true },
+    {
+      flags: "--signature <value>",
+      description:
+        "the x-adsk-signature header (sha1hash=...); stdin is then the body alone, else a request with headers",
+    },
+  ],
+  examples: [
     'diazo webhook verify --secret-env WEBHOOK_SECRET --signature "$SIG" < body.json',
     "diazo webhook verify --secret-env WEBHOOK_SECRET < request-with-headers.txt",
-  ]);
-}
+  ],
+  run: async (ctx, _args, opts: { secretEnv?: string; secret?: string; signature?: string }) => {
+    const secret = secretFromEnv(ctx, opts.secretEnv, opts.secret !== undefined);
+    const input = ctx.io.stdin.readBytes
+      ? await ctx.io.stdin.readBytes()
+      : new TextEncoder().encode(await ctx.io.stdin.readText());
+    const report = await runWebhookVerify({ secret, input, signature: opts.signature });
+    if (!report.valid) {
+      throw new DiazoError("failure", {
+        params: {
+          detail: "Signature does not match the payload",
+          hint:
+            "Check the secret, and pass the body exactly as received (bytes unchanged, not re-serialised JSON).",
+        },
+      });
+    }
+    await ctx.emit(report, { action: `Signature valid (${report.bytes} bytes)` });
+  },
+};
 
-/** Registers the webhook family. */
-export function register(program: AnyCommand, makeCtx: ContextFactory): void {
-  const webhook = program.command("webhook")
-    .description("webhooks: hooks that POST platform events to a callback URL, and checks of both ends");
-  examples(webhook, [
+/** The webhook family. */
+export const WEBHOOK: CommandDecl = {
+  name: "webhook",
+  description: "webhooks: hooks that POST platform events to a callback URL, and checks of both ends",
+  examples: [
     "diazo webhook events",
     "diazo webhook list",
     "diazo webhook test https://example.com/aps/callback",
-  ]);
-  addList(webhook, makeCtx);
-  addCreate(webhook, makeCtx);
-  addDelete(webhook, makeCtx);
-  const events = webhook.command("events")
-    .description("list the systems and event kinds hooks can watch, with their scope key (local, no login)")
-    .option("--system <system>", "only this system's events")
-    .action(async (opts, cmd) => {
-      const ctx = makeCtx(cmd);
-      await ctx.emit(runWebhookEvents(opts), { columns: ["system", "event", "scope", "service"] });
-    });
-  examples(events, ["diazo webhook events", "diazo webhook events --system derivative -o json"]);
-  addChecks(webhook, makeCtx);
-}
+  ],
+  commands: [LIST, CREATE, DELETE, EVENTS, TEST, VERIFY],
+};
