@@ -104,13 +104,13 @@ export const FAMILIES: readonly Family[] = [
     name: "admin",
     group: "data",
     summary: "account administration: projects and users of an account",
-    load: () => import("../families/admin/commands.ts"),
+    load: () => import("../families/admin/commands.ts").then((m) => ({ command: m.ADMIN })),
   },
   {
     name: "acc",
     group: "data",
     summary: "construction cloud: assets, submittals, checklists; accounts and projects",
-    load: () => import("../families/acc/commands.ts"),
+    load: () => import("../families/acc/commands.ts").then((m) => ({ command: m.ACC })),
   },
   {
     name: "issue",
@@ -122,7 +122,7 @@ export const FAMILIES: readonly Family[] = [
     name: "rfi",
     group: "data",
     summary: "requests for information (RFIs) of a construction-cloud project",
-    load: () => import("../families/rfi/commands.ts"),
+    load: () => import("../families/rfi/commands.ts").then((m) => ({ command: m.RFI })),
   },
   {
     name: "da",

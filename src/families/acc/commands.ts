@@ -1,21 +1,18 @@
 /**
- * `diazo acc ...`: the construction cloud's families spelled under `acc` — assets (asset.ts),
- * submittals (submittal.ts), checklists (checklist.ts) and the account-administration spellings
- * (acc_admin.ts).
+ * `diazo acc ...`: the construction cloud's families spelled under `acc` — assets
+ * (families/asset/commands.ts), submittals (families/submittal/commands.ts), checklists
+ * (families/checklist/commands.ts) and the account-administration spellings (./admin_commands.ts).
  */
-import { registerAccAdmin } from "./admin_commands.ts";
-import { registerAsset } from "../asset/commands.ts";
-import { registerChecklist } from "../checklist/commands.ts";
-import { type AnyCommand, type ContextFactory, examples } from "../../command/command.ts";
-import { registerSubmittal } from "../submittal/commands.ts";
+import { ACC_ADMIN_COMMANDS } from "./admin_commands.ts";
+import { ASSET } from "../asset/commands.ts";
+import { CHECKLIST } from "../checklist/commands.ts";
+import type { CommandDecl } from "../../command/decl.ts";
+import { SUBMITTAL } from "../submittal/commands.ts";
 
-/** Registers `acc` and its subcommands. */
-export function register(program: AnyCommand, makeCtx: ContextFactory): void {
-  const acc = program.command("acc")
-    .description("construction cloud: assets, submittals, checklists; accounts and projects");
-  examples(acc, ["diazo acc asset list <project>", "diazo acc submittal list <project> --limit 20 -o json"]);
-  registerAsset(acc, makeCtx);
-  registerSubmittal(acc, makeCtx);
-  registerChecklist(acc, makeCtx);
-  registerAccAdmin(acc, makeCtx);
-}
+/** The acc family. */
+export const ACC: CommandDecl = {
+  name: "acc",
+  description: "construction cloud: assets, submittals, checklists; accounts and projects",
+  examples: ["diazo acc asset list <project>", "diazo acc submittal list <project> --limit 20 -o json"],
+  commands: [ASSET, SUBMITTAL, CHECKLIST, ...ACC_ADMIN_COMMANDS],
+};

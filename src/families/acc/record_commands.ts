@@ -1,20 +1,15 @@
 /**
  * The four record commands of a construction-cloud kind (`list`, `get`, `create`, `update`),
- * built once from a spec of flags over families/acc/records.ts: `rfi` (families/rfi/commands.ts) and `acc asset|submittal|
+ * declared once (command/decl.ts) from a spec of flags over families/acc/records.ts: `rfi` (families/rfi/commands.ts) and `acc asset|submittal|
  * checklist` (families/asset/commands.ts, families/submittal/commands.ts, families/checklist/commands.ts) use it. Ids are checked before any request; `--project` takes the GUID, its
  * `b.` form or an ACC URL.
  */
 import { accId } from "../../aps/dm_ids.ts";
 import type { AccProjectId } from "../../aps/ids.ts";
 import { usageError } from "../../core/errors.ts";
-import {
-  type RecordKind,
-  runRecordCreate,
-  runRecordGet,
-  runRecordList,
-  runRecordUpdate,
-} from "./records.ts";
-import { type AnyCommand, bodySource, type ContextFactory, examples, positiveNumber } from "../../command/command.ts";
+import { type RecordKind, runRecordCreate, runRecordGet, runRecordList, runRecordUpdate } from "./records.ts";
+import { bodySource, positiveNumber } from "../../command/command.ts";
+import type { CommandDecl, OptionDecl } from "../../command/decl.ts";
 import type { Ctx } from "../../command/context.ts";
 
 /** A flag that sets one body field (`--title <text>` → `title`). */
@@ -102,96 +97,121 @@ function optionKey(flags: string): string {
   return long.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 }
 
-function withFields(cmd: AnyCommand, fields: readonly FieldFlag[]): AnyCommand {
-  for (const f of fields) cmd.option(f.flags, f.help);
-  return cmd.option("--from-file <file>", FROM_FILE_HELP);
+/** The options setting body fields, then `--from-file`. */
+function fieldOptions(fields: readonly FieldFlag[]): OptionDecl[] {
+  return [
+    ...fields.map((f) => ({ flags: f.flags, description: f.help })),
+    { flags: "--from-file <file>", description: FROM_FILE_HELP },
+  ];
 }
 
 /** Options of a command whose options are built from a spec. */
 type Opts = Record<string, unknown> & { project: AccProjectId; fromFile?: string; limit?: number };
 
-/** Sets `cmd`'s action, given its arguments, options and itself (commander passes them in that order). */
-function act(cmd: AnyCommand, fn: (args: string[], opts: Opts, cmd: AnyCommand) => Promise<void>): void {
-  cmd.action((...all: unknown[]) =>
-    fn(all.slice(0, -2) as string[], all.at(-2) as Opts, all.at(-1) as AnyCommand)
-  );
+/** `--project <id>`, required. */
+export const PROJECT_OPTION: OptionDecl = {
+  flags: "--project <id>",
+  description: PROJECT_HELP,
+  parse: projectOf,
+  required: true,
+};
+
+/** The `<id>` argument of `get` and `update`. */
+function idArgument(noun: string) {
+  return { spec: "<id>", description: `${noun} id`, parse: recordId(noun) };
 }
 
-/** Registers `list`, `get`, `create` and `update` of a kind under `parent`. */
-export function registerRecordCommands<R, F>(
-  parent: AnyCommand,
-  spec: RecordCli<R, F>,
-  makeCtx: ContextFactory,
-): void {
+/** `list` and `get` of a kind. */
+function readCommands<R, F>(spec: RecordCli<R, F>): CommandDecl[] {
   const { kind } = spec;
-  const list: AnyCommand = parent.command("list").alias("ls")
-    .description(`list the project's ${spec.plural}, following every page`)
-    .requiredOption("--project <id>", PROJECT_HELP, projectOf);
-  for (const f of spec.filters) list.option(f.flags, f.help, f.parse ?? ((v: string) => v));
-  list.option("--limit <n>", `stop after n ${spec.plural}`, positiveNumber("--limit", true));
-  act(list, async (_, opts, cmd) => {
-    const ctx = makeCtx(cmd);
-    const filters: Record<string, unknown> = {};
-    for (const f of spec.filters) filters[f.key] = opts[optionKey(f.flags)];
-    const records = await runRecordList(kind, {
-      project: opts.project,
-      filters: filters as F,
-      limit: opts.limit,
-    }, ctx);
-    await emitList(ctx, kind, records);
-  });
-  examples(list, spec.examples.list);
+  const list: CommandDecl = {
+    name: "list",
+    aliases: ["ls"],
+    description: `list the project's ${spec.plural}, following every page`,
+    options: [
+      PROJECT_OPTION,
+      ...spec.filters.map((f) => ({
+        flags: f.flags,
+        description: f.help,
+        parse: f.parse ?? ((v: string) => v),
+      })),
+      {
+        flags: "--limit <n>",
+        description: `stop after n ${spec.plural}`,
+        parse: positiveNumber("--limit", true),
+      },
+    ],
+    examples: spec.examples.list,
+    run: async (ctx, _args, opts: Opts) => {
+      const filters: Record<string, unknown> = {};
+      for (const f of spec.filters) filters[f.key] = opts[optionKey(f.flags)];
+      const records = await runRecordList(kind, {
+        project: opts.project,
+        filters: filters as F,
+        limit: opts.limit,
+      }, ctx);
+      await emitList(ctx, kind, records);
+    },
+  };
+  const get: CommandDecl = {
+    name: "get",
+    aliases: ["info"],
+    description: `show one ${kind.noun} with every field the platform returns`,
+    args: [idArgument(kind.noun)],
+    options: [PROJECT_OPTION],
+    examples: spec.examples.get,
+    run: async (ctx, [id]: string[], opts: Opts) => {
+      await ctx.emit(await runRecordGet(kind, { project: opts.project, id }, ctx));
+    },
+  };
+  return [list, get];
+}
 
-  const get: AnyCommand = parent.command("get").alias("info")
-    .description(`show one ${kind.noun} with every field the platform returns`)
-    .argument("<id>", `${kind.noun} id`, recordId(kind.noun))
-    .requiredOption("--project <id>", PROJECT_HELP, projectOf);
-  act(get, async ([id], opts, cmd) => {
-    const ctx = makeCtx(cmd);
-    await ctx.emit(await runRecordGet(kind, { project: opts.project, id }, ctx));
-  });
-  examples(get, spec.examples.get);
+/** `create` and `update` of a kind. */
+function writeCommands<R, F>(spec: RecordCli<R, F>): CommandDecl[] {
+  const { kind } = spec;
+  const updatable = spec.fields.filter((f) => !f.createOnly);
+  const create: CommandDecl = {
+    name: "create",
+    description: `create ${spec.article} ${kind.noun} from flags and/or --from-file`,
+    options: [PROJECT_OPTION, ...fieldOptions(spec.fields)],
+    examples: spec.examples.create,
+    run: async (ctx, _args, opts: Opts) => {
+      const record = await runRecordCreate(kind, {
+        project: opts.project,
+        fields: fieldsOf(spec.fields, opts),
+        fromFile: bodySource(ctx, opts.fromFile),
+        defaults: spec.createDefaults,
+        flagOf: Object.fromEntries(spec.fields.map((f) => [f.field, f.flags.split(/[ ,]/)[0]])),
+      }, ctx);
+      await ctx.emit(record, { action: `Created ${kind.noun} ${kind.row(record).id}` });
+    },
+  };
+  const update: CommandDecl = {
+    name: "update",
+    description: `change ${spec.article} ${kind.noun}: only the fields that differ are sent`,
+    args: [idArgument(kind.noun)],
+    options: [PROJECT_OPTION, ...fieldOptions(updatable)],
+    examples: spec.examples.update,
+    run: async (ctx, [id]: string[], opts: Opts) => {
+      const result = await runRecordUpdate(kind, {
+        project: opts.project,
+        id,
+        fields: fieldsOf(updatable, opts),
+        fromFile: bodySource(ctx, opts.fromFile),
+      }, ctx);
+      const action = result.changed.length > 0
+        ? `Updated ${kind.noun} ${id}: ${result.changed.join(", ")}`
+        : `${kind.noun} ${id} already has these values: nothing sent`;
+      await ctx.emit(result.record, { action });
+    },
+  };
+  return [create, update];
+}
 
-  const create = withFields(
-    parent.command("create").description(`create ${spec.article} ${kind.noun} from flags and/or --from-file`)
-      .requiredOption("--project <id>", PROJECT_HELP, projectOf),
-    spec.fields,
-  );
-  act(create, async (_, opts, cmd) => {
-    const ctx = makeCtx(cmd);
-    const record = await runRecordCreate(kind, {
-      project: opts.project,
-      fields: fieldsOf(spec.fields, opts),
-      fromFile: bodySource(ctx, opts.fromFile),
-      defaults: spec.createDefaults,
-      flagOf: Object.fromEntries(spec.fields.map((f) => [f.field, f.flags.split(/[ ,]/)[0]])),
-    }, ctx);
-    await ctx.emit(record, { action: `Created ${kind.noun} ${kind.row(record).id}` });
-  });
-  examples(create, spec.examples.create);
-
-  const update = withFields(
-    parent.command("update").description(
-      `change ${spec.article} ${kind.noun}: only the fields that differ are sent`,
-    )
-      .argument("<id>", `${kind.noun} id`, recordId(kind.noun))
-      .requiredOption("--project <id>", PROJECT_HELP, projectOf),
-    spec.fields.filter((f) => !f.createOnly),
-  );
-  act(update, async ([id], opts, cmd) => {
-    const ctx = makeCtx(cmd);
-    const result = await runRecordUpdate(kind, {
-      project: opts.project,
-      id,
-      fields: fieldsOf(spec.fields.filter((f) => !f.createOnly), opts),
-      fromFile: bodySource(ctx, opts.fromFile),
-    }, ctx);
-    const action = result.changed.length > 0
-      ? `Updated ${kind.noun} ${id}: ${result.changed.join(", ")}`
-      : `${kind.noun} ${id} already has these values: nothing sent`;
-    await ctx.emit(result.record, { action });
-  });
-  examples(update, spec.examples.update);
+/** `list`, `get`, `create` and `update` of a kind, in that order. */
+export function recordCommands<R, F>(spec: RecordCli<R, F>): CommandDecl[] {
+  return [...readCommands(spec), ...writeCommands(spec)];
 }
 
 /** A flag parser for a date (YYYY-MM-DD), else a usage error naming the flag. */

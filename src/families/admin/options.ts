@@ -4,14 +4,13 @@
  * `--region` data centre, who a command acts as (`--as user|app`, `--user`), the API generation
  * (`--platform`), and comma lists checked against allowed values — all before any request.
  */
-import { Option } from "@commander-js/extra-typings";
 import { PROJECT_PLATFORMS } from "../../aps/admin.ts";
 import { accId } from "../../aps/dm_ids.ts";
 import type { AccAccountId, AccProjectId } from "../../aps/ids.ts";
 import type { AdminCall } from "./verbs.ts";
 import { DATA_CENTRES, parseDataCentre } from "../../aps/regions.ts";
 import { usageError } from "../../core/errors.ts";
-import type { AnyCommand } from "../../command/command.ts";
+import type { OptionDecl } from "../../command/decl.ts";
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -28,11 +27,11 @@ export const EXAMPLE_USER = "8f2d1c3b-4a5e-4f60-9b7a-1c2d3e4f5a6b";
 export const EXAMPLE_PROJECT = "91f8bd44-058f-480c-adbb-861df5101b22";
 
 /** The `--region` option: checked (upper-cased) before any request; absent sends no header. */
-export const regionOption = (): Option<"--region <region>", undefined, undefined, string> =>
-  new Option(
-    "--region <region>",
-    `data centre of the account (${DATA_CENTRES.join(", ")}); default: the platform's, US`,
-  ).argParser(parseDataCentre);
+export const REGION_OPTION: OptionDecl = {
+  flags: "--region <region>",
+  description: `data centre of the account (${DATA_CENTRES.join(", ")}); default: the platform's, US`,
+  parse: parseDataCentre,
+};
 
 /** An option parser for a comma list whose values must be among `allowed`. */
 export function choices(flag: string, allowed: readonly string[]): (value: string) => string[] {
@@ -59,37 +58,27 @@ export function projectArgument(value: string): AccProjectId {
   return accId(value);
 }
 
-/** Adds `--region`, `--as user|app` and `--user` to an admin command. */
-export function adminOptions<C extends AnyCommand>(cmd: C): C {
-  cmd.addOption(regionOption());
-  cmd.addOption(
-    new Option(
-      "--as <who>",
-      "act as the logged-in user (default) or as the app (2-legged, account:* granted to it)",
-    )
-      .choices(["user", "app"]),
-  );
-  cmd.option("--user <id>", "with --as app: the account user (id or Autodesk id) a write acts for (User-Id)");
-  return cmd;
-}
+/** `--region`, `--as user|app` and `--user`: the options every admin command ends with. */
+export const ADMIN_OPTIONS: readonly OptionDecl[] = [
+  REGION_OPTION,
+  {
+    flags: "--as <who>",
+    description: "act as the logged-in user (default) or as the app (2-legged, account:* granted to it)",
+    choices: ["user", "app"],
+  },
+  {
+    flags: "--user <id>",
+    description: "with --as app: the account user (id or Autodesk id) a write acts for (User-Id)",
+  },
+];
 
-/** Adds `--platform acc|bim360`: the API generation, instead of asking the accounts list for the account's kind. */
-export function platformOption<C extends AnyCommand>(cmd: C): C {
-  cmd.addOption(
-    new Option(
-      "--platform <kind>",
-      "the account's kind, acc (ACC Admin v1) or bim360 (HQ v1); default: as `diazo acc accounts` reports it",
-    ).choices(PROJECT_PLATFORMS),
-  );
-  return cmd;
-}
-
-/** Adds a command built on its own (one definition for two spellings) under `parent`, with the parent's settings (exit and output handling). */
-export function attach(parent: AnyCommand, cmd: AnyCommand): AnyCommand {
-  cmd.copyInheritedSettings(parent);
-  parent.addCommand(cmd);
-  return cmd;
-}
+/** `--platform acc|bim360`: the API generation, instead of asking the accounts list for the account's kind. */
+export const PLATFORM_OPTION: OptionDecl = {
+  flags: "--platform <kind>",
+  description:
+    "the account's kind, acc (ACC Admin v1) or bim360 (HQ v1); default: as `diazo acc accounts` reports it",
+  choices: PROJECT_PLATFORMS,
+};
 
 /** The region and who a command acts as, from its parsed options. */
 export function adminCall(opts: Record<string, unknown>): AdminCall {

@@ -1,10 +1,11 @@
 /**
  * `diazo admin account|user|company ...`, `admin project user add|remove` and `admin project
  * update`: the accounts a login can see, the member directory (list, add, bulk import from CSV),
- * project members and companies. `acc accounts` and `acc add-user` (acc_admin.ts) share the
- * definitions of `admin account list` and `admin user add`.
+ * project members and companies, declared as data (command/decl.ts). `acc accounts` and `acc add-user`
+ * (families/acc/admin_commands.ts) share the declarations of `admin account list` and `admin user add`.
  */
 import { EMAIL_PATTERN, HQ_PROJECT_STATUSES, PRODUCT_ACCESS, PRODUCT_KEYS } from "../../aps/admin.ts";
+import type { AccAccountId, AccProjectId } from "../../aps/ids.ts";
 import { DiazoError, usageError } from "../../core/errors.ts";
 import { runAccountList } from "./account.ts";
 import { IMPORT_COLUMNS, runAdminUserImport } from "./import.ts";
@@ -20,21 +21,20 @@ import {
 import {
   ACCOUNT_HELP,
   accountOption,
+  ADMIN_OPTIONS,
   adminCall,
-  adminOptions,
-  attach,
   choices,
   dateOption,
   EXAMPLE_ACCOUNT,
   EXAMPLE_PROJECT,
   EXAMPLE_USER,
-  platformOption,
+  PLATFORM_OPTION,
   PROJECT_HELP,
   projectArgument,
 } from "./options.ts";
-import { Command } from "@commander-js/extra-typings";
 import { progressLines } from "../../command/progress.ts";
-import { type AnyCommand, type ContextFactory, examples, positiveNumber } from "../../command/command.ts";
+import type { CommandDecl, OptionDecl } from "../../command/decl.ts";
+import { positiveNumber } from "../../command/command.ts";
 
 const USER_COLUMNS = ["id", "name", "email", "role", "status", "company_name"];
 
@@ -63,70 +63,112 @@ function productsOption(value: string): { key: string; access: string }[] {
   });
 }
 
-/** Defines an account-listing command on `cmd` (`admin account list`, `acc accounts`). */
-export function defineAccountList(name: string, makeCtx: ContextFactory, spell: string): AnyCommand {
-  const list = new Command(name)
-    .description(
+/** The options every admin command is given: who it acts as and where (options.ts ADMIN_OPTIONS). */
+type AdminOpts = { region?: string; as?: string; user?: string };
+
+/** `--account <id>`, required. */
+const ACCOUNT_OPTION: OptionDecl = {
+  flags: "--account <id>",
+  description: ACCOUNT_HELP,
+  parse: accountOption,
+  required: true,
+};
+
+/** `--limit <n>`: stop after n of `what`. */
+function limitOption(what: string): OptionDecl {
+  return {
+    flags: "--limit <n>",
+    description: `stop after n ${what}`,
+    parse: positiveNumber("--limit", true),
+  };
+}
+
+/** An account-listing command (`admin account list`, `acc accounts`); `spell` starts its examples. */
+export function accountListCommand(name: string, spell: string): CommandDecl {
+  return {
+    name,
+    description:
       "list the accounts your login (or the app) can see (their data management hubs; needs data:read), with their kind: acc or bim360",
-    )
-    .option("--limit <n>", "stop after n accounts", positiveNumber("--limit", true));
-  adminOptions(list).action(async (o, command) => {
-    const ctx = makeCtx(command);
-    const accounts = await runAccountList({ ...adminCall(o), limit: o.limit as number | undefined }, ctx);
-    await ctx.emit(accounts, { columns: ["id", "name", "platform", "region"] });
-  });
-  examples(list, [spell, `${spell} -o json --query "[?platform=='bim360'].id"`, `${spell} --as app`]);
-  return list;
+    options: [limitOption("accounts"), ...ADMIN_OPTIONS],
+    examples: [spell, `${spell} -o json --query "[?platform=='bim360'].id"`, `${spell} --as app`],
+    run: async (ctx, _args, opts: AdminOpts & { limit?: number }) => {
+      const accounts = await runAccountList({ ...adminCall(opts), limit: opts.limit }, ctx);
+      await ctx.emit(accounts, { columns: ["id", "name", "platform", "region"] });
+    },
+  };
 }
 
-/** Defines a command adding a user to an account's directory on `cmd` (`admin user add`, `acc add-user`). */
-export function defineUserAdd(name: string, makeCtx: ContextFactory, spell: string): AnyCommand {
-  const add = new Command(name)
-    .description("add a user to an account's member directory (invited: pending until they sign in)")
-    .requiredOption("--account <id>", ACCOUNT_HELP, accountOption)
-    .requiredOption("--email <address>", "the user's e-mail address", emailOption)
-    .option("--first-name <name>", "first name")
-    .option("--last-name <name>", "last name")
-    .option("--company <id>", "company id (`diazo admin company list`)")
-    .option("--job-title <text>", "job title");
-  adminOptions(add).action(async (o, command) => {
-    const opts = o as Record<string, unknown> & typeof o;
-    const ctx = makeCtx(command);
-    const user = await runAdminUserAdd({
-      ...adminCall(opts),
-      account: opts.account,
-      user_fields: {
-        email: opts.email,
-        first_name: opts.firstName,
-        last_name: opts.lastName,
-        company_id: opts.company,
-        job_title: opts.jobTitle,
+/** The options of `admin user add` (and `acc add-user`). */
+type UserAddOpts = AdminOpts & {
+  account: AccAccountId;
+  email: string;
+  firstName?: string;
+  lastName?: string;
+  company?: string;
+  jobTitle?: string;
+};
+
+/** A command adding a user to an account's directory (`admin user add`, `acc add-user`); `spell` starts its examples. */
+export function userAddCommand(name: string, spell: string): CommandDecl {
+  return {
+    name,
+    description: "add a user to an account's member directory (invited: pending until they sign in)",
+    options: [
+      ACCOUNT_OPTION,
+      {
+        flags: "--email <address>",
+        description: "the user's e-mail address",
+        parse: emailOption,
+        required: true,
       },
-    }, ctx);
-    ctx.info(`Added ${user.email} (${user.id}), status ${user.status}`);
-    await ctx.emit(user, { columns: USER_COLUMNS });
-  });
-  examples(add, [
-    `${spell} --account ${EXAMPLE_ACCOUNT} --email ada.moreno@example.com --first-name Ada --last-name Moreno`,
-    `${spell} --account ${EXAMPLE_ACCOUNT.slice(2)} --email bo@example.com --as app --user ${EXAMPLE_USER}`,
-  ]);
-  return add;
+      { flags: "--first-name <name>", description: "first name" },
+      { flags: "--last-name <name>", description: "last name" },
+      { flags: "--company <id>", description: "company id (`diazo admin company list`)" },
+      { flags: "--job-title <text>", description: "job title" },
+      ...ADMIN_OPTIONS,
+    ],
+    examples: [
+      `${spell} --account ${EXAMPLE_ACCOUNT} --email ada.moreno@example.com --first-name Ada --last-name Moreno`,
+      `${spell} --account ${EXAMPLE_ACCOUNT.slice(2)} --email bo@example.com --as app --user ${EXAMPLE_USER}`,
+    ],
+    run: async (ctx, _args, opts: UserAddOpts) => {
+      const user = await runAdminUserAdd({
+        ...adminCall(opts),
+        account: opts.account,
+        user_fields: {
+          email: opts.email,
+          first_name: opts.firstName,
+          last_name: opts.lastName,
+          company_id: opts.company,
+          job_title: opts.jobTitle,
+        },
+      }, ctx);
+      ctx.info(`Added ${user.email} (${user.id}), status ${user.status}`);
+      await ctx.emit(user, { columns: USER_COLUMNS });
+    },
+  };
 }
 
-function registerImport(user: AnyCommand, makeCtx: ContextFactory): void {
-  const imp = user.command("import")
-    .description(
-      "add every user of a CSV file to an account, resumably: run it again after a failure to continue " +
-        "(rows already added are skipped, none is added twice)",
-    )
-    .requiredOption("--account <id>", ACCOUNT_HELP, accountOption)
-    .requiredOption(
-      "--from-file <users.csv>",
-      `CSV with a header line; columns: ${IMPORT_COLUMNS.join(", ")}`,
-    );
-  adminOptions(imp).action(async (o, command) => {
-    const opts = o as Record<string, unknown> & typeof o;
-    const ctx = makeCtx(command);
+/** `admin user import`: a CSV of users added resumably. */
+const USER_IMPORT: CommandDecl = {
+  name: "import",
+  description:
+    "add every user of a CSV file to an account, resumably: run it again after a failure to continue " +
+    "(rows already added are skipped, none is added twice)",
+  options: [
+    ACCOUNT_OPTION,
+    {
+      flags: "--from-file <users.csv>",
+      description: `CSV with a header line; columns: ${IMPORT_COLUMNS.join(", ")}`,
+      required: true,
+    },
+    ...ADMIN_OPTIONS,
+  ],
+  examples: [
+    `diazo admin user import --account ${EXAMPLE_ACCOUNT} --from-file users.csv`,
+    `diazo admin user import --account ${EXAMPLE_ACCOUNT} --from-file users.csv --as app --user ${EXAMPLE_USER}`,
+  ],
+  run: async (ctx, _args, opts: AdminOpts & { account: AccAccountId; fromFile: string }) => {
     let progress: ReturnType<typeof progressLines> | undefined;
     const report = await runAdminUserImport({
       ...adminCall(opts),
@@ -152,78 +194,122 @@ function registerImport(user: AnyCommand, makeCtx: ContextFactory): void {
         },
       });
     }
-  });
-  examples(imp, [
-    `diazo admin user import --account ${EXAMPLE_ACCOUNT} --from-file users.csv`,
-    `diazo admin user import --account ${EXAMPLE_ACCOUNT} --from-file users.csv --as app --user ${EXAMPLE_USER}`,
-  ]);
-}
+  },
+};
 
-function registerMembers(project: AnyCommand, makeCtx: ContextFactory): void {
-  const user = project.command("user").description("add or remove the members of a project");
-  examples(user, [
+const PROJECT_ARG = { spec: "<projectId>", description: PROJECT_HELP, parse: projectArgument };
+
+/** The options of `admin project user add`. */
+type MemberAddOpts = AdminOpts & {
+  email: string;
+  products?: { key: string; access: string }[];
+  company?: string;
+  role?: string;
+};
+
+/** `admin project user add|remove`: the members of a project. */
+export const projectUserCommand: CommandDecl = {
+  name: "user",
+  description: "add or remove the members of a project",
+  examples: [
     `diazo admin project user add ${EXAMPLE_PROJECT} --email ada.moreno@example.com`,
     `diazo admin project user remove ${EXAMPLE_PROJECT} ada.moreno@example.com --yes`,
-  ]);
-  const add = user.command("add")
-    .description("give a user (by e-mail) access to a project's products")
-    .argument("<projectId>", PROJECT_HELP, projectArgument)
-    .requiredOption("--email <address>", "the user's e-mail address", emailOption)
-    .option("--products <list>", "key:access pairs (default docs:member)", productsOption)
-    .option("--company <id>", "the company the user represents in the project")
-    .option("--role <ids>", "role ids, comma-separated");
-  adminOptions(add).action(async (projectId, o, command) => {
-    const opts = o as Record<string, unknown> & typeof o;
-    const ctx = makeCtx(command);
-    const member = await runAdminProjectUserAdd({
-      ...adminCall(opts),
-      project: projectId,
-      member: {
-        email: opts.email,
-        products: opts.products ?? [{ key: "docs", access: "member" }],
-        companyId: opts.company,
-        roleIds: opts.role?.split(",").map((r) => r.trim()).filter(Boolean),
+  ],
+  commands: [
+    {
+      name: "add",
+      description: "give a user (by e-mail) access to a project's products",
+      args: [PROJECT_ARG],
+      options: [
+        {
+          flags: "--email <address>",
+          description: "the user's e-mail address",
+          parse: emailOption,
+          required: true,
+        },
+        {
+          flags: "--products <list>",
+          description: "key:access pairs (default docs:member)",
+          parse: productsOption,
+        },
+        { flags: "--company <id>", description: "the company the user represents in the project" },
+        { flags: "--role <ids>", description: "role ids, comma-separated" },
+        ...ADMIN_OPTIONS,
+      ],
+      examples: [
+        `diazo admin project user add ${EXAMPLE_PROJECT} --email ada.moreno@example.com`,
+        `diazo admin project user add ${EXAMPLE_PROJECT} --email bo@example.com --products docs:administrator,build:member`,
+      ],
+      run: async (ctx, [projectId]: AccProjectId[], opts: MemberAddOpts) => {
+        const member = await runAdminProjectUserAdd({
+          ...adminCall(opts),
+          project: projectId,
+          member: {
+            email: opts.email,
+            products: opts.products ?? [{ key: "docs", access: "member" }],
+            companyId: opts.company,
+            roleIds: opts.role?.split(",").map((r) => r.trim()).filter(Boolean),
+          },
+        }, ctx);
+        ctx.info(`Added ${member.email} to project ${projectId}`);
+        await ctx.emit(member, { columns: ["id", "name", "email", "companyName", "status"] });
       },
-    }, ctx);
-    ctx.info(`Added ${member.email} to project ${projectId}`);
-    await ctx.emit(member, { columns: ["id", "name", "email", "companyName", "status"] });
-  });
-  examples(add, [
-    `diazo admin project user add ${EXAMPLE_PROJECT} --email ada.moreno@example.com`,
-    `diazo admin project user add ${EXAMPLE_PROJECT} --email bo@example.com --products docs:administrator,build:member`,
-  ]);
-  const remove = user.command("remove").alias("rm")
-    .description("remove a member from a project (by user id, Autodesk id or e-mail)")
-    .argument("<projectId>", PROJECT_HELP, projectArgument)
-    .argument("<user>", "the member: account user id, Autodesk id or e-mail");
-  adminOptions(remove).action(async (projectId, member, o, command) => {
-    const ctx = makeCtx(command);
-    await ctx.confirmOrCancel(`Remove ${member} from project ${projectId}?`);
-    const done = await runAdminProjectUserRemove({ ...adminCall(o), project: projectId, member }, ctx);
-    ctx.info(`Removed ${done.email ?? done.userId} from project ${projectId}`);
-    await ctx.emit(done);
-  });
-  examples(remove, [
-    `diazo admin project user remove ${EXAMPLE_PROJECT} ada.moreno@example.com --yes`,
-    `diazo admin project user rm ${EXAMPLE_PROJECT} ${EXAMPLE_USER} --yes`,
-  ]);
-}
+    },
+    {
+      name: "remove",
+      aliases: ["rm"],
+      description: "remove a member from a project (by user id, Autodesk id or e-mail)",
+      args: [PROJECT_ARG, {
+        spec: "<user>",
+        description: "the member: account user id, Autodesk id or e-mail",
+      }],
+      options: ADMIN_OPTIONS,
+      examples: [
+        `diazo admin project user remove ${EXAMPLE_PROJECT} ada.moreno@example.com --yes`,
+        `diazo admin project user rm ${EXAMPLE_PROJECT} ${EXAMPLE_USER} --yes`,
+      ],
+      run: async (ctx, args: string[], opts: AdminOpts) => {
+        const [projectId, member] = args as [AccProjectId, string];
+        await ctx.confirmOrCancel(`Remove ${member} from project ${projectId}?`);
+        const done = await runAdminProjectUserRemove({ ...adminCall(opts), project: projectId, member }, ctx);
+        ctx.info(`Removed ${done.email ?? done.userId} from project ${projectId}`);
+        await ctx.emit(done);
+      },
+    },
+  ],
+};
 
-/** Registers `admin project update` (HQ PATCH: a project of either generation). */
-export function registerProjectUpdate(project: AnyCommand, makeCtx: ContextFactory): void {
-  const update = project.command("update")
-    .description("change a project's name, type, status, dates or job number")
-    .argument("<projectId>", PROJECT_HELP, projectArgument)
-    .requiredOption("--account <id>", ACCOUNT_HELP, accountOption)
-    .option("--name <name>", "new name")
-    .option("--type <type>", "new project type")
-    .option("--status <status>", `one of ${HQ_PROJECT_STATUSES.join(", ")}`)
-    .option("--start-date <date>", "first day, YYYY-MM-DD", dateOption("--start-date"))
-    .option("--end-date <date>", "last day, YYYY-MM-DD", dateOption("--end-date"))
-    .option("--job-number <text>", "your own identifier for the project");
-  adminOptions(update).action(async (projectId, o, command) => {
-    const opts = o as Record<string, unknown> & typeof o;
-    const ctx = makeCtx(command);
+/** The options of `admin project update`. */
+type ProjectUpdateOpts = AdminOpts & {
+  account: AccAccountId;
+  name?: string;
+  type?: string;
+  status?: string;
+  startDate?: string;
+  endDate?: string;
+  jobNumber?: string;
+};
+
+/** `admin project update` (HQ PATCH: a project of either generation). */
+export const projectUpdateCommand: CommandDecl = {
+  name: "update",
+  description: "change a project's name, type, status, dates or job number",
+  args: [PROJECT_ARG],
+  options: [
+    ACCOUNT_OPTION,
+    { flags: "--name <name>", description: "new name" },
+    { flags: "--type <type>", description: "new project type" },
+    { flags: "--status <status>", description: `one of ${HQ_PROJECT_STATUSES.join(", ")}` },
+    { flags: "--start-date <date>", description: "first day, YYYY-MM-DD", parse: dateOption("--start-date") },
+    { flags: "--end-date <date>", description: "last day, YYYY-MM-DD", parse: dateOption("--end-date") },
+    { flags: "--job-number <text>", description: "your own identifier for the project" },
+    ...ADMIN_OPTIONS,
+  ],
+  examples: [
+    `diazo admin project update ${EXAMPLE_PROJECT} --account ${EXAMPLE_ACCOUNT} --name 'North Depot II'`,
+    `diazo admin project update ${EXAMPLE_PROJECT} --account ${EXAMPLE_ACCOUNT} --status archived`,
+  ],
+  run: async (ctx, [projectId]: AccProjectId[], opts: ProjectUpdateOpts) => {
     if (opts.status !== undefined) choices("--status", HQ_PROJECT_STATUSES)(opts.status);
     const fields: HqProjectFields = {
       name: opts.name?.trim(),
@@ -245,55 +331,71 @@ export function registerProjectUpdate(project: AnyCommand, makeCtx: ContextFacto
         ctx,
       ),
     );
-  });
-  examples(update, [
-    `diazo admin project update ${EXAMPLE_PROJECT} --account ${EXAMPLE_ACCOUNT} --name 'North Depot II'`,
-    `diazo admin project update ${EXAMPLE_PROJECT} --account ${EXAMPLE_ACCOUNT} --status archived`,
-  ]);
-}
+  },
+};
 
-/** Registers `admin account`, `admin user`, `admin company` and `admin project user`. */
-export function registerAdminPeople(admin: AnyCommand, project: AnyCommand, makeCtx: ContextFactory): void {
-  const account = admin.command("account").description("the accounts your login can see");
-  examples(account, ["diazo admin account list"]);
-  attach(account, defineAccountList("list", makeCtx, "diazo admin account list")).alias("ls");
+/** `admin account list`. */
+export const ACCOUNT: CommandDecl = {
+  name: "account",
+  description: "the accounts your login can see",
+  examples: ["diazo admin account list"],
+  commands: [{ ...accountListCommand("list", "diazo admin account list"), aliases: ["ls"] }],
+};
 
-  const user = admin.command("user").description("the member directory of an account");
-  examples(user, [`diazo admin user list --account ${EXAMPLE_ACCOUNT}`]);
-  const list = user.command("list").alias("ls")
-    .description("list the users of an account, following every page")
-    .requiredOption("--account <id>", ACCOUNT_HELP, accountOption)
-    .option("--limit <n>", "stop after n users", positiveNumber("--limit", true));
-  adminOptions(list).action(async (o, command) => {
-    const ctx = makeCtx(command);
-    const users = await runAdminUserList({ ...adminCall(o), account: o.account, limit: o.limit }, ctx);
-    await ctx.emit(users, { columns: USER_COLUMNS });
-  });
-  examples(list, [
-    `diazo admin user list --account ${EXAMPLE_ACCOUNT}`,
-    `diazo admin user list --account ${EXAMPLE_ACCOUNT.slice(2)} -o csv`,
-    `diazo admin user list --account ${EXAMPLE_ACCOUNT.slice(2)} --region EMEA`,
-  ]);
-  attach(user, defineUserAdd("add", makeCtx, "diazo admin user add"));
-  registerImport(user, makeCtx);
-  registerMembers(project, makeCtx);
+/** `admin user list|add|import`: the member directory of an account. */
+export const USER: CommandDecl = {
+  name: "user",
+  description: "the member directory of an account",
+  examples: [`diazo admin user list --account ${EXAMPLE_ACCOUNT}`],
+  commands: [
+    {
+      name: "list",
+      aliases: ["ls"],
+      description: "list the users of an account, following every page",
+      options: [ACCOUNT_OPTION, limitOption("users"), ...ADMIN_OPTIONS],
+      examples: [
+        `diazo admin user list --account ${EXAMPLE_ACCOUNT}`,
+        `diazo admin user list --account ${EXAMPLE_ACCOUNT.slice(2)} -o csv`,
+        `diazo admin user list --account ${EXAMPLE_ACCOUNT.slice(2)} --region EMEA`,
+      ],
+      run: async (ctx, _args, opts: AdminOpts & { account: AccAccountId; limit?: number }) => {
+        const users = await runAdminUserList(
+          { ...adminCall(opts), account: opts.account, limit: opts.limit },
+          ctx,
+        );
+        await ctx.emit(users, { columns: USER_COLUMNS });
+      },
+    },
+    userAddCommand("add", "diazo admin user add"),
+    USER_IMPORT,
+  ],
+};
 
-  const company = admin.command("company").description("the companies of an account");
-  const companies = company.command("list").alias("ls")
-    .description("list the companies of an account (ACC or BIM 360, by its kind), following every page")
-    .requiredOption("--account <id>", ACCOUNT_HELP, accountOption)
-    .option("--limit <n>", "stop after n companies", positiveNumber("--limit", true));
-  adminOptions(platformOption(companies)).action(async (o, command) => {
-    const opts = o as Record<string, unknown> & typeof o;
-    const ctx = makeCtx(command);
-    const rows = await runAdminCompanyList({
-      ...adminCall(opts),
-      account: opts.account,
-      limit: opts.limit,
-      platform: opts.platform as string | undefined,
-    }, ctx);
-    await ctx.emit(rows, { columns: ["id", "name", "trade"] });
-  });
-  examples(companies, [`diazo admin company list --account ${EXAMPLE_ACCOUNT}`]);
-  examples(company, [`diazo admin company list --account ${EXAMPLE_ACCOUNT} -o json`]);
-}
+/** `admin company list`: the companies of an account. */
+export const COMPANY: CommandDecl = {
+  name: "company",
+  description: "the companies of an account",
+  examples: [`diazo admin company list --account ${EXAMPLE_ACCOUNT} -o json`],
+  commands: [
+    {
+      name: "list",
+      aliases: ["ls"],
+      description: "list the companies of an account (ACC or BIM 360, by its kind), following every page",
+      options: [ACCOUNT_OPTION, limitOption("companies"), PLATFORM_OPTION, ...ADMIN_OPTIONS],
+      examples: [`diazo admin company list --account ${EXAMPLE_ACCOUNT}`],
+      run: async (
+        ctx,
+        _args,
+        opts: AdminOpts & { account: AccAccountId; limit?: number; platform?: string },
+      ) => {
+        const rows = await runAdminCompanyList({
+          ...adminCall(opts),
+          account: opts.account,
+          limit: opts.limit,
+          platform: opts.platform,
+        }, ctx);
+        await ctx.emit(rows, { columns: ["id", "name", "trade"] });
+      },
+    },
+  ],
+};

@@ -1,7 +1,7 @@
 /** `diazo acc asset list|get|create|update`: the assets of a construction-cloud project, as the logged-in user. */
 import { type Asset, ASSET_KIND, type AssetFilters } from "./kind.ts";
-import { type AnyCommand, type ContextFactory, examples } from "../../command/command.ts";
-import { commaList, type RecordCli, registerRecordCommands } from "../acc/record_commands.ts";
+import type { CommandDecl } from "../../command/decl.ts";
+import { commaList, type RecordCli, recordCommands } from "../acc/record_commands.ts";
 
 const P = "91f8bd44-058f-480c-adbb-861df5101b22";
 
@@ -33,9 +33,10 @@ const ASSET_CLI: RecordCli<Asset, AssetFilters> = {
   },
 };
 
-/** Registers `acc asset`. */
-export function registerAsset(acc: AnyCommand, makeCtx: ContextFactory): void {
-  const asset = acc.command("asset").description("assets of a project: equipment and their statuses");
-  examples(asset, [`diazo acc asset list --project ${P}`]);
-  registerRecordCommands(asset, ASSET_CLI, makeCtx);
-}
+/** `acc asset`. */
+export const ASSET: CommandDecl = {
+  name: "asset",
+  description: "assets of a project: equipment and their statuses",
+  examples: [`diazo acc asset list --project ${P}`],
+  commands: recordCommands(ASSET_CLI),
+};

@@ -11,15 +11,10 @@ import {
   TEMPLATE_COLUMNS,
   templateRow,
 } from "./kind.ts";
-import { type AnyCommand, type ContextFactory, examples, positiveNumber } from "../../command/command.ts";
-import {
-  dateValue,
-  oneOf,
-  PROJECT_HELP,
-  projectOf,
-  type RecordCli,
-  registerRecordCommands,
-} from "../acc/record_commands.ts";
+import { positiveNumber } from "../../command/command.ts";
+import type { AccProjectId } from "../../aps/ids.ts";
+import type { CommandDecl } from "../../command/decl.ts";
+import { dateValue, oneOf, PROJECT_OPTION, type RecordCli, recordCommands } from "../acc/record_commands.ts";
 
 const P = "91f8bd44-058f-480c-adbb-861df5101b22";
 
@@ -81,31 +76,33 @@ const CHECKLIST_CLI: RecordCli<ChecklistResource, ChecklistFilters> = {
   },
 };
 
-function registerTemplates(checklist: AnyCommand, makeCtx: ContextFactory): void {
-  const templates = checklist.command("templates")
-    .description("list the project's checklist templates, following every page")
-    .requiredOption("--project <id>", PROJECT_HELP, projectOf)
-    .option("--limit <n>", "stop after n templates", positiveNumber("--limit", true))
-    .action(async (opts, cmd) => {
-      const ctx = makeCtx(cmd);
-      const list = await runChecklistTemplates(opts, ctx);
-      const format = await ctx.format();
-      const scan = (format === "table" || format === "csv") && !ctx.flags.query;
-      await ctx.emit(scan ? list.map(templateRow) : list, { columns: TEMPLATE_COLUMNS });
-    });
-  examples(templates, [
+/** `acc checklist templates`. */
+const TEMPLATES: CommandDecl = {
+  name: "templates",
+  description: "list the project's checklist templates, following every page",
+  options: [
+    PROJECT_OPTION,
+    { flags: "--limit <n>", description: "stop after n templates", parse: positiveNumber("--limit", true) },
+  ],
+  examples: [
     `diazo acc checklist templates --project ${P}`,
     `diazo acc checklist templates --project b.${P} -o json`,
-  ]);
-}
+  ],
+  run: async (ctx, _args, opts: { project: AccProjectId; limit?: number }) => {
+    const list = await runChecklistTemplates(opts, ctx);
+    const format = await ctx.format();
+    const scan = (format === "table" || format === "csv") && !ctx.flags.query;
+    await ctx.emit(scan ? list.map(templateRow) : list, { columns: TEMPLATE_COLUMNS });
+  },
+};
 
-/** Registers `acc checklist`. */
-export function registerChecklist(acc: AnyCommand, makeCtx: ContextFactory): void {
-  const checklist = acc.command("checklist").description("checklists of a project and their templates");
-  examples(checklist, [
+/** `acc checklist`. */
+export const CHECKLIST: CommandDecl = {
+  name: "checklist",
+  description: "checklists of a project and their templates",
+  examples: [
     `diazo acc checklist templates --project ${P}`,
     `diazo acc checklist list --project ${P}`,
-  ]);
-  registerRecordCommands(checklist, CHECKLIST_CLI, makeCtx);
-  registerTemplates(checklist, makeCtx);
-}
+  ],
+  commands: [...recordCommands(CHECKLIST_CLI), TEMPLATES],
+};

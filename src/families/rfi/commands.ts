@@ -5,8 +5,8 @@
  */
 import { RFI_STATUSES } from "../../aps/acc_build.ts";
 import { type Rfi, RFI_KIND, type RfiFilters } from "./kind.ts";
-import { commaList, dateValue, oneOf, type RecordCli, registerRecordCommands } from "../acc/record_commands.ts";
-import { type AnyCommand, type ContextFactory, examples } from "../../command/command.ts";
+import { commaList, dateValue, oneOf, type RecordCli, recordCommands } from "../acc/record_commands.ts";
+import type { CommandDecl } from "../../command/decl.ts";
 
 const P = "91f8bd44-058f-480c-adbb-861df5101b22";
 const PRIORITIES = ["High", "Normal", "Low"];
@@ -95,14 +95,13 @@ export const RFI_CLI: RecordCli<Rfi, RfiFilters> = {
   },
 };
 
-/** Registers `rfi` and its subcommands. */
-export function register(program: AnyCommand, makeCtx: ContextFactory): void {
-  const rfi = program.command("rfi").description(
-    "requests for information of a construction-cloud project (needs `diazo auth login`)",
-  );
-  examples(rfi, [
+/** The rfi family. */
+export const RFI: CommandDecl = {
+  name: "rfi",
+  description: "requests for information of a construction-cloud project (needs `diazo auth login`)",
+  examples: [
     "diazo auth login --scopes data:read,data:write,data:create",
     `diazo rfi list --project ${P}`,
-  ]);
-  registerRecordCommands(rfi, RFI_CLI, makeCtx);
-}
+  ],
+  commands: recordCommands(RFI_CLI),
+};

@@ -1,8 +1,8 @@
 /** `diazo acc submittal list|get|create|update`: the submittal items of an ACC project, as the logged-in user. */
 import { SUBMITTAL_STATES } from "../../aps/acc_build.ts";
 import { SUBMITTAL_KIND, type SubmittalFilters, type SubmittalItem } from "./kind.ts";
-import { type AnyCommand, type ContextFactory, examples } from "../../command/command.ts";
-import { commaList, dateValue, oneOf, type RecordCli, registerRecordCommands } from "../acc/record_commands.ts";
+import type { CommandDecl } from "../../command/decl.ts";
+import { commaList, dateValue, oneOf, type RecordCli, recordCommands } from "../acc/record_commands.ts";
 
 const P = "91f8bd44-058f-480c-adbb-861df5101b22";
 const PRIORITIES = ["Low", "Normal", "High"];
@@ -64,9 +64,10 @@ const SUBMITTAL_CLI: RecordCli<SubmittalItem, SubmittalFilters> = {
   },
 };
 
-/** Registers `acc submittal`. */
-export function registerSubmittal(acc: AnyCommand, makeCtx: ContextFactory): void {
-  const submittal = acc.command("submittal").description("submittal items of an ACC project");
-  examples(submittal, [`diazo acc submittal list --project ${P}`]);
-  registerRecordCommands(submittal, SUBMITTAL_CLI, makeCtx);
-}
+/** `acc submittal`. */
+export const SUBMITTAL: CommandDecl = {
+  name: "submittal",
+  description: "submittal items of an ACC project",
+  examples: [`diazo acc submittal list --project ${P}`],
+  commands: recordCommands(SUBMITTAL_CLI),
+};
