@@ -116,7 +116,7 @@ export const FAMILIES: readonly Family[] = [
     name: "issue",
     group: "data",
     summary: "construction-cloud issues: list, create, update, transition, comment, attach",
-    load: () => import("../families/issue/commands.ts"),
+    load: () => import("../families/issue/commands.ts").then((m) => ({ command: m.ISSUE })),
   },
   {
     name: "rfi",

@@ -1,7 +1,8 @@
 /**
  * `diazo issue ...`: construction-cloud issues — list, get, create, update, types, transition,
  * comments and attachments — always as the logged-in user (`diazo auth login`). `--project` takes
- * the project's GUID, its data management form `b.<guid>`, or its address in the ACC web app.
+ * the project's GUID, its data management form `b.<guid>`, or its address in the ACC web app. Declared
+ * as data (command/decl.ts).
  */
 import { accId } from "../../aps/dm_ids.ts";
 import type { AccProjectId } from "../../aps/ids.ts";
@@ -18,10 +19,11 @@ import {
   runIssueUpdate,
 } from "./verbs.ts";
 import { runIssueAttach, runIssueAttachmentList } from "./attachment.ts";
-import { type AnyCommand, type ContextFactory, examples, positiveNumber } from "../../command/command.ts";
+import { positiveNumber } from "../../command/command.ts";
+import type { ArgumentDecl, CommandDecl, OptionDecl } from "../../command/decl.ts";
 import {
   dateOption,
-  fieldOptions,
+  FIELD_OPTIONS,
   type IssueFieldFlags,
   issueInput,
   sortOption,
@@ -63,56 +65,109 @@ function required<T>(value: T | undefined, flag: string): T {
   return value;
 }
 
-/** `--project` of a subcommand (`comment list`), which commander may have given its parent. */
-function projectOf(opts: { project?: AccProjectId }, cmd: AnyCommand): AccProjectId {
-  return required(opts.project ?? (cmd.parent?.opts().project as AccProjectId | undefined), "--project <id>");
-}
-
 const commas = (value: string) => value.split(",").map((v) => v.trim()).filter(Boolean);
 
-function registerList(issue: AnyCommand, makeCtx: ContextFactory): void {
-  const list = issue.command("list").alias("ls").description("list a project's issues, every page")
-    .requiredOption("--project <id>", PROJECT_HELP, projectOption)
-    .option("--status <list>", `only these statuses (${ISSUE_STATUSES.join(", ")})`, statusList)
-    .option("--assigned-to <ids>", "only issues assigned to these Autodesk ids (comma list; me: you)", commas)
-    .option(
-      "--due-before <date>",
-      "only issues due before this date (YYYY-MM-DD)",
-      dateOption("--due-before"),
-    )
-    .option("--search <text>", "only issues whose title (or number) matches")
-    .option("--type <ids>", "only these issue subtype ids (comma list; see `issue types`)", commas)
-    .option(
-      "--sort <fields>",
-      "order by fields, - for descending, e.g. -dueDate,displayId (default displayId)",
-      sortOption,
-    )
-    .option("--limit <n>", "stop after n issues", positiveNumber("--limit", true))
-    .action(async (opts, cmd) => {
-      const ctx = makeCtx(cmd);
-      const issues = await runIssueList({ ...opts, issueSubtypeId: opts.type, sortBy: opts.sort }, ctx);
-      await ctx.emit(issues, { columns: ISSUE_COLUMNS });
-    });
-  examples(list, [
+/** `--project <id>`, required. */
+const PROJECT: OptionDecl = {
+  flags: "--project <id>",
+  description: PROJECT_HELP,
+  parse: projectOption,
+  required: true,
+};
+/**
+ * `--project <id>` checked in `run`, not by the parser: `comment` and `attachment` have a `list` under
+ * them, and the parser gives the group an option typed after the subcommand's words; `run` is given
+ * its ancestors' options too.
+ */
+const PROJECT_CHECKED_LATER: OptionDecl = {
+  flags: "--project <id>",
+  description: `${PROJECT_HELP} (required)`,
+  parse: projectOption,
+};
+/** The `<issue-id>` argument. */
+const ISSUE_ARG: ArgumentDecl = {
+  spec: "<issue-id>",
+  description: "issue id (a GUID) or number (42)",
+  parse: issueArgument,
+};
+
+/** The options of `issue list`. */
+type ListOpts = {
+  project: AccProjectId;
+  status?: string[];
+  assignedTo?: string[];
+  dueBefore?: string;
+  search?: string;
+  type?: string[];
+  sort?: string;
+  limit?: number;
+};
+
+/** `issue list`. */
+const LIST: CommandDecl = {
+  name: "list",
+  aliases: ["ls"],
+  description: "list a project's issues, every page",
+  options: [
+    PROJECT,
+    {
+      flags: "--status <list>",
+      description: `only these statuses (${ISSUE_STATUSES.join(", ")})`,
+      parse: statusList,
+    },
+    {
+      flags: "--assigned-to <ids>",
+      description: "only issues assigned to these Autodesk ids (comma list; me: you)",
+      parse: commas,
+    },
+    {
+      flags: "--due-before <date>",
+      description: "only issues due before this date (YYYY-MM-DD)",
+      parse: dateOption("--due-before"),
+    },
+    { flags: "--search <text>", description: "only issues whose title (or number) matches" },
+    {
+      flags: "--type <ids>",
+      description: "only these issue subtype ids (comma list; see `issue types`)",
+      parse: commas,
+    },
+    {
+      flags: "--sort <fields>",
+      description: "order by fields, - for descending, e.g. -dueDate,displayId (default displayId)",
+      parse: sortOption,
+    },
+    { flags: "--limit <n>", description: "stop after n issues", parse: positiveNumber("--limit", true) },
+  ],
+  examples: [
     `diazo issue list --project ${P} --status open --assigned-to ABCD1234EFGH --due-before 2026-12-01`,
     `diazo issue list --project b.${P} --search slab -o json`,
     `diazo issue list --project ${P} --assigned-to me --status open,in_progress --sort dueDate`,
-  ]);
+  ],
+  run: async (ctx, _args, opts: ListOpts) => {
+    const issues = await runIssueList({ ...opts, issueSubtypeId: opts.type, sortBy: opts.sort }, ctx);
+    await ctx.emit(issues, { columns: ISSUE_COLUMNS });
+  },
+};
 
-  const get = issue.command("get").description("show an issue")
-    .requiredOption("--project <id>", PROJECT_HELP, projectOption)
-    .argument("<issue-id>", "issue id (a GUID) or number (42)", issueArgument)
-    .action(async (id, opts, cmd) => {
-      const ctx = makeCtx(cmd);
-      await ctx.emit(await runIssueGet({ ...opts, issue: id }, ctx));
-    });
-  examples(get, [`diazo issue get ${I} --project ${P}`, `diazo issue get 42 --project ${P} -o json`]);
-
-  const types = issue.command("types").description("list the issue types and their subtypes")
-    .requiredOption("--project <id>", PROJECT_HELP, projectOption)
-    .action(async (opts, cmd) => {
-      const ctx = makeCtx(cmd);
-      const all = await runIssueTypes(opts, ctx);
+/** `issue get` and `issue types`. */
+const READ: readonly CommandDecl[] = [
+  {
+    name: "get",
+    description: "show an issue",
+    args: [ISSUE_ARG],
+    options: [PROJECT],
+    examples: [`diazo issue get ${I} --project ${P}`, `diazo issue get 42 --project ${P} -o json`],
+    run: async (ctx, [id]: string[], opts: { project: AccProjectId }) => {
+      await ctx.emit(await runIssueGet({ project: opts.project, issue: id }, ctx));
+    },
+  },
+  {
+    name: "types",
+    description: "list the issue types and their subtypes",
+    options: [PROJECT],
+    examples: [`diazo issue types --project ${P}`, `diazo issue types --project ${P} -o json`],
+    run: async (ctx, _args, opts: { project: AccProjectId }) => {
+      const all = await runIssueTypes({ project: opts.project }, ctx);
       const format = await ctx.format();
       if (format !== "table" && format !== "csv") return await ctx.emit(all);
       const rows = all.flatMap((t) =>
@@ -125,36 +180,39 @@ function registerList(issue: AnyCommand, makeCtx: ContextFactory): void {
         }))
       );
       await ctx.emit(rows, { columns: ["subtypeId", "type", "code", "category", "active"] });
-    });
-  examples(types, [`diazo issue types --project ${P}`, `diazo issue types --project ${P} -o json`]);
-}
+    },
+  },
+];
 
-function registerWrite(issue: AnyCommand, makeCtx: ContextFactory): void {
-  const create = fieldOptions(
-    issue.command("create").description("create an issue")
-      .requiredOption("--project <id>", PROJECT_HELP, projectOption),
-  )
-    .action(async (opts, cmd) => {
-      const ctx = makeCtx(cmd);
-      const input = issueInput(opts as IssueFieldFlags, ctx);
+/** `issue create`, `issue update` and `issue transition`. */
+const WRITE: readonly CommandDecl[] = [
+  {
+    name: "create",
+    description: "create an issue",
+    options: [PROJECT, ...FIELD_OPTIONS],
+    examples: [
+      `diazo issue create --project ${P} --title 'Cracked slab edge' --type Defect --due 2026-12-01`,
+      `diazo issue create --project ${P} --from-file issue.yaml --assigned-to ABCD1234EFGH`,
+    ],
+    run: async (ctx, _args, opts: IssueFieldFlags & { project: AccProjectId }) => {
+      const input = issueInput(opts, ctx);
       const created = await runIssueCreate({ project: opts.project, ...input }, ctx);
       await ctx.emit(created, {
         action: `Created issue #${created.displayId} ${created.id} (${created.status})`,
       });
-    });
-  examples(create, [
-    `diazo issue create --project ${P} --title 'Cracked slab edge' --type Defect --due 2026-12-01`,
-    `diazo issue create --project ${P} --from-file issue.yaml --assigned-to ABCD1234EFGH`,
-  ]);
-
-  const update = fieldOptions(
-    issue.command("update").description("change an issue (only what differs is sent)")
-      .requiredOption("--project <id>", PROJECT_HELP, projectOption),
-  )
-    .argument("<issue-id>", "issue id (a GUID) or number (42)", issueArgument)
-    .action(async (id, opts, cmd) => {
-      const ctx = makeCtx(cmd);
-      const input = issueInput(opts as IssueFieldFlags, ctx);
+    },
+  },
+  {
+    name: "update",
+    description: "change an issue (only what differs is sent)",
+    args: [ISSUE_ARG],
+    options: [PROJECT, ...FIELD_OPTIONS],
+    examples: [
+      `diazo issue update ${I} --project ${P} --assigned-to ABCD1234EFGH --due 2026-12-15`,
+      `diazo issue update ${I} --project ${P} --from-file changes.json`,
+    ],
+    run: async (ctx, [id]: string[], opts: IssueFieldFlags & { project: AccProjectId }) => {
+      const input = issueInput(opts, ctx);
       const { issue: updated, changed } = await runIssueUpdate(
         { project: opts.project, issue: id, ...input },
         ctx,
@@ -164,18 +222,22 @@ function registerWrite(issue: AnyCommand, makeCtx: ContextFactory): void {
           ? `Updated issue #${updated.displayId}: ${changed.join(", ")}`
           : `Issue #${updated.displayId} already has those values; nothing sent`,
       });
-    });
-  examples(update, [
-    `diazo issue update ${I} --project ${P} --assigned-to ABCD1234EFGH --due 2026-12-15`,
-    `diazo issue update ${I} --project ${P} --from-file changes.json`,
-  ]);
-
-  const transition = issue.command("transition").description("move an issue to another status")
-    .requiredOption("--project <id>", PROJECT_HELP, projectOption)
-    .argument("<issue-id>", "issue id (a GUID) or number (42)", issueArgument)
-    .requiredOption("--to <status>", "the new status (only those the platform permits from the current one)")
-    .action(async (id, opts, cmd) => {
-      const ctx = makeCtx(cmd);
+    },
+  },
+  {
+    name: "transition",
+    description: "move an issue to another status",
+    args: [ISSUE_ARG],
+    options: [
+      PROJECT,
+      {
+        flags: "--to <status>",
+        description: "the new status (only those the platform permits from the current one)",
+        required: true,
+      },
+    ],
+    examples: [`diazo issue transition ${I} --project ${P} --to in_review`],
+    run: async (ctx, [id]: string[], opts: { project: AccProjectId; to: string }) => {
       const done = await runIssueTransition({ project: opts.project, issue: id, to: opts.to.trim() }, ctx);
       const { displayId, status } = done.issue;
       await ctx.emit(done.issue, {
@@ -183,79 +245,98 @@ function registerWrite(issue: AnyCommand, makeCtx: ContextFactory): void {
           ? `Issue #${displayId} is now ${status}`
           : `Issue #${displayId} is already ${status}: nothing sent`,
       });
-    });
-  examples(transition, [`diazo issue transition ${I} --project ${P} --to in_review`]);
-}
+    },
+  },
+];
 
-function registerThreads(issue: AnyCommand, makeCtx: ContextFactory): void {
-  // `--project` and `--body` are checked here, not by commander: it would ask for them of `comment list` too.
-  const comment = issue.command("comment").description("comment on an issue (`comment list` lists them)")
-    .option("--project <id>", `${PROJECT_HELP} (required)`, projectOption)
-    .argument("<issue-id>", "issue id (a GUID) or number (42)", issueArgument)
-    .option("--body <text>", "the comment, at most 10000 characters (required)")
-    .action(async (id, opts, cmd) => {
-      const ctx = makeCtx(cmd);
-      const project = required(opts.project, "--project <id>");
-      const body = required(opts.body, "--body <text>");
-      const added = await runIssueComment({ project, issue: id, body }, ctx);
-      await ctx.emit(added, { action: `Commented on issue ${id}` });
-    });
-  examples(comment, [
+/** `issue comment` and `issue comment list`. */
+const COMMENT: CommandDecl = {
+  name: "comment",
+  description: "comment on an issue (`comment list` lists them)",
+  args: [ISSUE_ARG],
+  // `--project` and `--body` are checked in `run`, not by the parser: it would ask for them of `comment list` too.
+  options: [
+    PROJECT_CHECKED_LATER,
+    { flags: "--body <text>", description: "the comment, at most 10000 characters (required)" },
+  ],
+  examples: [
     `diazo issue comment ${I} --project ${P} --body 'Fixed on site, please check'`,
     `diazo issue comment list ${I} --project ${P}`,
-  ]);
-  const comments = comment.command("list").alias("ls").description("list an issue's comments")
-    .option("--project <id>", `${PROJECT_HELP} (required)`, projectOption)
-    .argument("<issue-id>", "issue id (a GUID) or number (42)", issueArgument)
-    .option("--limit <n>", "stop after n comments", positiveNumber("--limit", true))
-    .action(async (id, opts, cmd) => {
-      const ctx = makeCtx(cmd);
-      const list = await runIssueCommentList({ ...opts, project: projectOf(opts, cmd), issue: id }, ctx);
-      await ctx.emit(list, { columns: ["id", "createdAt", "createdBy", "body"] });
-    });
-  examples(comments, [`diazo issue comment list ${I} --project ${P} -o json`]);
+  ],
+  run: async (ctx, [id]: string[], opts: { project?: AccProjectId; body?: string }) => {
+    const project = required(opts.project, "--project <id>");
+    const body = required(opts.body, "--body <text>");
+    const added = await runIssueComment({ project, issue: id, body }, ctx);
+    await ctx.emit(added, { action: `Commented on issue ${id}` });
+  },
+  commands: [
+    {
+      name: "list",
+      aliases: ["ls"],
+      description: "list an issue's comments",
+      args: [ISSUE_ARG],
+      options: [
+        PROJECT_CHECKED_LATER,
+        {
+          flags: "--limit <n>",
+          description: "stop after n comments",
+          parse: positiveNumber("--limit", true),
+        },
+      ],
+      examples: [`diazo issue comment list ${I} --project ${P} -o json`],
+      run: async (ctx, [id]: string[], opts: { project?: AccProjectId; limit?: number }) => {
+        const project = required(opts.project, "--project <id>");
+        const list = await runIssueCommentList({ project, issue: id, limit: opts.limit }, ctx);
+        await ctx.emit(list, { columns: ["id", "createdAt", "createdBy", "body"] });
+      },
+    },
+  ],
+};
 
-  const attachment = issue.command("attachment").description(
-    "attach a file to an issue (`attachment list` lists them)",
-  )
-    .option("--project <id>", `${PROJECT_HELP} (required)`, projectOption)
-    .argument("<issue-id>", "issue id (a GUID) or number (42)", issueArgument)
-    .argument("<file>", "the file to upload and attach")
-    .action(async (id, file, opts, cmd) => {
-      const ctx = makeCtx(cmd);
-      const attached = await runIssueAttach({
-        project: required(opts.project, "--project <id>"),
-        issue: id,
-        file,
-        onUploading: (bytes) => ctx.info(`Uploading ${file} (${bytes} bytes) to the project's storage`),
-      }, ctx);
-      await ctx.emit(attached, { action: `Attached ${attached.displayName} to issue ${id}` });
-    });
-  examples(attachment, [
+/** `issue attachment` and `issue attachment list`. */
+const ATTACHMENT: CommandDecl = {
+  name: "attachment",
+  description: "attach a file to an issue (`attachment list` lists them)",
+  args: [ISSUE_ARG, { spec: "<file>", description: "the file to upload and attach" }],
+  options: [PROJECT_CHECKED_LATER],
+  examples: [
     `diazo issue attachment ${I} site-photo.jpg --project ${P}`,
     `diazo issue attachment list ${I} --project ${P}`,
-  ]);
-  const attachments = attachment.command("list").alias("ls").description("list an issue's attachments")
-    .option("--project <id>", `${PROJECT_HELP} (required)`, projectOption)
-    .argument("<issue-id>", "issue id (a GUID) or number (42)", issueArgument)
-    .action(async (id, opts, cmd) => {
-      const ctx = makeCtx(cmd);
-      const list = await runIssueAttachmentList({ ...opts, project: projectOf(opts, cmd), issue: id }, ctx);
-      await ctx.emit(list, { columns: ["attachmentId", "displayName", "fileSize", "createdOn"] });
-    });
-  examples(attachments, [`diazo issue attachment list ${I} --project ${P} -o json`]);
-}
+  ],
+  run: async (ctx, [id, file]: string[], opts: { project?: AccProjectId }) => {
+    const attached = await runIssueAttach({
+      project: required(opts.project, "--project <id>"),
+      issue: id,
+      file,
+      onUploading: (bytes) => ctx.info(`Uploading ${file} (${bytes} bytes) to the project's storage`),
+    }, ctx);
+    await ctx.emit(attached, { action: `Attached ${attached.displayName} to issue ${id}` });
+  },
+  commands: [
+    {
+      name: "list",
+      aliases: ["ls"],
+      description: "list an issue's attachments",
+      args: [ISSUE_ARG],
+      options: [PROJECT_CHECKED_LATER],
+      examples: [`diazo issue attachment list ${I} --project ${P} -o json`],
+      run: async (ctx, [id]: string[], opts: { project?: AccProjectId }) => {
+        const project = required(opts.project, "--project <id>");
+        const list = await runIssueAttachmentList({ project, issue: id }, ctx);
+        await ctx.emit(list, { columns: ["attachmentId", "displayName", "fileSize", "createdOn"] });
+      },
+    },
+  ],
+};
 
-/** Registers the family's commands. */
-export function register(program: AnyCommand, makeCtx: ContextFactory): void {
-  const issue = program.command("issue")
-    .description("construction-cloud issues: list, create, update, transition, comment, attach");
-  examples(issue, [
+/** The issue family. */
+export const ISSUE: CommandDecl = {
+  name: "issue",
+  description: "construction-cloud issues: list, create, update, transition, comment, attach",
+  examples: [
     "diazo auth login --scopes data:read,data:write,data:create",
     `diazo issue list --project ${P} --status open`,
     `diazo issue transition ${I} --project ${P} --to in_review`,
-  ]);
-  registerList(issue, makeCtx);
-  registerWrite(issue, makeCtx);
-  registerThreads(issue, makeCtx);
-}
+  ],
+  commands: [LIST, ...READ, ...WRITE, COMMENT, ATTACHMENT],
+};

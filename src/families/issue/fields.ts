@@ -3,11 +3,11 @@
  * flags for the common ones, `--from-file` (JSON or YAML, or `-` for stdin) for any field of the
  * platform's issue payload (families/issue/verbs.ts assembles and checks the body; a flag wins over the file).
  */
-import { Option } from "@commander-js/extra-typings";
 import { ASSIGNEE_TYPES, ISSUE_SORT_FIELDS, ISSUE_STATUSES, unknownSortFields } from "../../aps/issues.ts";
 import { usageError } from "../../core/errors.ts";
 import { checkIssueStatus, type IssueInput } from "./verbs.ts";
-import { type AnyCommand, bodySource } from "../../command/command.ts";
+import { bodySource } from "../../command/command.ts";
+import type { OptionDecl } from "../../command/decl.ts";
 import type { Ctx } from "../../command/context.ts";
 
 /** The flags of the field options. */
@@ -53,27 +53,41 @@ export function statusOption(flag: string): (value: string) => string {
   return (value) => checkIssueStatus(value, flag);
 }
 
-/** Adds the field flags to `cmd` (create and update share them). */
-export function fieldOptions<C extends AnyCommand>(cmd: C): C {
-  cmd
-    .option("--title <text>", "title")
-    .option("--description <text>", "description")
-    .option("--type <subtype>", "issue type (a subtype id, or its title or code: see `issue types`)")
-    .option("--status <status>", `status (${ISSUE_STATUSES.join(", ")})`, statusOption("--status"))
-    .option("--assigned-to <id>", "assignee's Autodesk id ('none' clears the assignee)")
-    .addOption(
-      new Option("--assignee-type <type>", "what --assigned-to names (default user)").choices(ASSIGNEE_TYPES),
-    )
-    .option(
-      "--due-date, --due <date>", // --due-date as rfi and acc records spell it
-      "due date YYYY-MM-DD ('none' clears it)",
-      (v) => v === "none" ? v : dateOption("--due")(v),
-    )
-    .option("--start-date, --start <date>", "start date YYYY-MM-DD", dateOption("--start"))
-    .option("--location <text>", "location, as text")
-    .option("--from-file <file>", "more fields from a JSON or YAML file (- reads stdin); flags win");
-  return cmd;
-}
+/** The field flags (create and update share them). */
+export const FIELD_OPTIONS: readonly OptionDecl[] = [
+  { flags: "--title <text>", description: "title" },
+  { flags: "--description <text>", description: "description" },
+  {
+    flags: "--type <subtype>",
+    description: "issue type (a subtype id, or its title or code: see `issue types`)",
+  },
+  {
+    flags: "--status <status>",
+    description: `status (${ISSUE_STATUSES.join(", ")})`,
+    parse: statusOption("--status"),
+  },
+  { flags: "--assigned-to <id>", description: "assignee's Autodesk id ('none' clears the assignee)" },
+  {
+    flags: "--assignee-type <type>",
+    description: "what --assigned-to names (default user)",
+    choices: ASSIGNEE_TYPES,
+  },
+  {
+    flags: "--due-date, --due <date>", // --due-date as rfi and acc records spell it
+    description: "due date YYYY-MM-DD ('none' clears it)",
+    parse: (v: string) => v === "none" ? v : dateOption("--due")(v),
+  },
+  {
+    flags: "--start-date, --start <date>",
+    description: "start date YYYY-MM-DD",
+    parse: dateOption("--start"),
+  },
+  { flags: "--location <text>", description: "location, as text" },
+  {
+    flags: "--from-file <file>",
+    description: "more fields from a JSON or YAML file (- reads stdin); flags win",
+  },
+];
 
 /** The flag that sets each field, to name what a person types in messages. */
 const FLAG_OF = { title: "--title", issueSubtypeId: "--type", dueDate: "--due", startDate: "--start" };
