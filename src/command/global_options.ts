@@ -92,6 +92,7 @@ export const HELP_FLAGS = { flags: "-h, --help", description: "show help" };
 
 /** What a flags string declares: its short and long names, its value, and the key commander stores it under. */
 export interface ParsedFlags {
+  /** `-o`; of two long flags ("--due-date, --due <date>"), the first. */
   short?: string;
   long: string;
   /** Whether it takes a value (`<x>`). */
@@ -116,8 +117,12 @@ export function parseFlags(flags: string): ParsedFlags {
       word = "";
     } else word += ch;
   }
-  const short = words.find((w) => w.length === 2 && w[0] === "-" && w[1] !== "-");
-  const long = words.find((w) => w.startsWith("--"))!;
+  const longs = words.filter((w) => w.startsWith("--"));
+  // Two long flags ("--due-date, --due <date>"), as commander reads them: the first is the other
+  // spelling (in `short`), the second names the value.
+  const short = words.find((w) => w.length === 2 && w[0] === "-" && w[1] !== "-") ??
+    (longs.length > 1 ? longs[0] : undefined);
+  const long = longs[longs.length > 1 && short === longs[0] ? 1 : 0];
   const negate = long.startsWith("--no-");
   const name = negate ? long.slice(5) : long.slice(2);
   let key = ""; // `-x` -> `X`: --non-interactive -> nonInteractive

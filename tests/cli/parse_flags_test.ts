@@ -51,3 +51,21 @@ Deno.test("parseFlags reads every declared flags string and odd ones as the regu
     negate: false,
   });
 });
+
+Deno.test("parseFlags reads two long flags as commander does: the first is the other spelling, the second names the key", async () => {
+  const { Option } = await import("@commander-js/extra-typings");
+  for (
+    const flags of [
+      "--due-date, --due <date>",
+      "--assigned-to, --assignee <id>",
+      "--start-date, --start <date>",
+    ]
+  ) {
+    const theirs = new Option(flags, "");
+    const ours = parseFlags(flags);
+    assert.equal(ours.short, theirs.short, flags);
+    assert.equal(ours.long, theirs.long, flags);
+    assert.equal(ours.key, theirs.attributeName(), flags);
+    assert.equal(ours.takesValue, true, flags);
+  }
+});
