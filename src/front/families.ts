@@ -50,7 +50,7 @@ export const FAMILIES: readonly Family[] = [
     aliases: ["objects"],
     group: "core",
     summary: "upload, download, list and share objects in buckets",
-    load: () => import("../families/object/commands.ts"),
+    load: () => import("../families/object/commands.ts").then((m) => ({ command: m.OBJECT })),
   },
   {
     name: "translate",
