@@ -56,7 +56,7 @@ export const FAMILIES: readonly Family[] = [
     name: "translate",
     group: "core",
     summary: "translate models and inspect manifests, metadata and properties",
-    load: () => import("../families/translate/commands.ts"),
+    load: () => import("../families/translate/commands.ts").then((m) => ({ command: m.TRANSLATE })),
   },
   {
     name: "view",
