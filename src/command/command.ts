@@ -126,16 +126,6 @@ export function declareCommand(
   return examples(cmd, decl.examples(parent.name()));
 }
 
-/** The action of a shorthand (decl.ts `forward`): its words parsed and run as those of its subcommand `name`. */
-function forwardTo(cmd: AnyCommand, name: string): void {
-  cmd.action(async (...params: unknown[]) => {
-    const self = params[params.length - 1] as AnyCommand;
-    if (params[0] === undefined) return self.help({ error: true });
-    const sub = self.commands.find((c) => c.name() === name) as AnyCommand;
-    await sub.parseAsync([...self.args], { from: "user" });
-  });
-}
-
 /**
  * Adds the command a data declaration (decl.ts) describes under `parent`, with its subcommands; its
  * action makes the context and calls the declaration's `run` with the arguments, the options (the
@@ -166,7 +156,6 @@ export function addDeclared(parent: AnyCommand, decl: CommandTree, makeCtx: Cont
   for (const sub of decl.commands ?? []) addDeclared(cmd, sub, makeCtx);
   // After the subcommands: commander copies allowExcessArguments to the subcommands added later.
   if (decl.passThrough) cmd.allowUnknownOption().allowExcessArguments();
-  if (decl.forward) forwardTo(cmd, decl.forward);
   const run = decl.run;
   if (run) {
     cmd.action(async (...params: unknown[]) => {

@@ -73,12 +73,6 @@ export interface CommandDecl {
   run?: (ctx: Ctx, args: any[], opts: any, call: Invocation) => Promise<void> | void;
   /** Unknown options and extra arguments are not refused: `run` reads them from `call.rest`. */
   passThrough?: boolean;
-  /**
-   * A shorthand (with `passThrough`, instead of `run`): the words after the command are run as those
-   * of its subcommand of this name (`translate <urn> ...` is `translate start <urn> ...`); without its
-   * first argument the command shows its help as a usage error, as a group of commands does.
-   */
-  forward?: string;
   /** Runs, but is not listed among its parent's commands. */
   hidden?: boolean;
 }

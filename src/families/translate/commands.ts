@@ -19,9 +19,13 @@ import {
   runTranslateViews,
   statusView,
 } from "./verbs.ts";
+import { usageError } from "../../core/errors.ts";
 import { collect, positiveNumber } from "../../command/command.ts";
 import type { Ctx } from "../../command/context.ts";
-import type { ArgumentDecl, CommandDecl, OptionDecl } from "../../command/decl.ts";
+import type { ArgumentDecl, CommandDecl, Invocation, OptionDecl } from "../../command/decl.ts";
+import { commandHelp } from "../../front/help.ts";
+import { parseCommandLine } from "../../front/parse.ts";
+import { programDecl } from "../../front/program.ts";
 import { startFormats } from "./preset.ts";
 import { PRESET } from "./preset_commands.ts";
 import { withProgress } from "./wait.ts";
@@ -297,16 +301,42 @@ const FORMATS: CommandDecl = {
 };
 
 /**
- * The translate family. `translate <urn> --formats svf2` is `translate start`: the words after
- * `translate` go to `start` as they are (`forward`), so that no option of this parent command can
- * shadow one of a subcommand.
+ * `translate <urn> ...`: the words after `translate` (call.rest, as typed) parsed and run as those of
+ * `translate start`, so that no option of this parent command can shadow one of a subcommand.
+ * Without a URN, `translate` is a group named without a subcommand: its help on stderr, a usage error.
  */
+async function runShorthand(ctx: Ctx, urn: unknown, call: Invocation): Promise<void> {
+  const program = { ...programDecl(), commands: [TRANSLATE] };
+  if (urn === undefined) {
+    const stderr = ctx.io.stderr;
+    ctx.io.stderr.write(commandHelp([program, TRANSLATE], stderr.isTerminal ? stderr.columns : undefined));
+    const names = (TRANSLATE.commands ?? []).filter((c) => !c.hidden).map((c) => c.name);
+    throw usageError(
+      `'diazo translate' needs a subcommand: ${names.join(", ")}`,
+      "Run `diazo translate --help` for what each does.",
+    );
+  }
+  const parsed = parseCommandLine(program, ["translate", START.name, ...call.rest]);
+  if (parsed.kind !== "run") {
+    const stdout = ctx.io.stdout;
+    if (parsed.kind === "help") {
+      stdout.write(commandHelp(parsed.chain, stdout.isTerminal ? stdout.columns : undefined));
+    }
+    return;
+  }
+  await START.run!(ctx, parsed.args, parsed.opts, {
+    path: parsed.chain.slice(1).map((c) => c.name),
+    rest: parsed.rest,
+    help: () => commandHelp(parsed.chain),
+  });
+}
+
+/** The translate family; `translate <urn> ...` is `translate start <urn> ...` (runShorthand). */
 export const TRANSLATE: CommandDecl = {
   name: "translate",
   description: "translate models and inspect manifests, metadata and properties",
   args: [{ spec: "[urn]", description: "shorthand for `translate start <urn> ...`" }],
   passThrough: true,
-  forward: "start",
   examples: [
     "diazo translate <urn> --formats svf2 --wait",
     "diazo translate status <urn> --wait --timeout 900",
@@ -325,6 +355,7 @@ export const TRANSLATE: CommandDecl = {
     FORMATS,
     PRESET,
   ],
+  run: (ctx, [urn], _opts, call) => runShorthand(ctx, urn, call),
 };
 
 /** What `translate download` takes besides the URN. */
