@@ -153,8 +153,9 @@ export function addDeclared(parent: AnyCommand, decl: CommandTree, makeCtx: Cont
     if (o.hidden) option.hideHelp();
     cmd.addOption(option);
   }
-  if (decl.passThrough) cmd.allowUnknownOption().allowExcessArguments();
   for (const sub of decl.commands ?? []) addDeclared(cmd, sub, makeCtx);
+  // After the subcommands: commander copies allowExcessArguments to the subcommands added later.
+  if (decl.passThrough) cmd.allowUnknownOption().allowExcessArguments();
   const run = decl.run;
   if (run) {
     cmd.action(async (...params: unknown[]) => {

@@ -2,32 +2,41 @@
  * What the data management commands share: the `--as` and `--limit` options, the example ids of
  * their help, and the flat helpers (name, size, version number) added beside the platform's fields.
  */
-import { Option } from "@commander-js/extra-typings";
 import type { DmResource } from "./verbs.ts";
 import { positiveNumber } from "../../command/command.ts";
+import type { OptionDecl } from "../../command/decl.ts";
 
 const WHO = ["user", "app"] as const;
 
 /** Example ids of the help texts. */
-export const HUB = "b.dc6589d2-9ad1-4301-a2e8-6a1ff3b25cec";
+export const HUB_ID = "b.dc6589d2-9ad1-4301-a2e8-6a1ff3b25cec";
 /** An example project id. */
-export const PROJECT = "b.91f8bd44-058f-480c-adbb-861df5101b22";
+export const PROJECT_ID = "b.91f8bd44-058f-480c-adbb-861df5101b22";
 /** An example folder id. */
-export const FOLDER = "urn:adsk.wipprod:fs.folder:co._4-IQg9mPjRVhoEz9rdqrA";
+export const FOLDER_ID = "urn:adsk.wipprod:fs.folder:co._4-IQg9mPjRVhoEz9rdqrA";
 /** An example item id. */
-export const ITEM = "urn:adsk.wipprod:dm.lineage:w3t4bvtQzhwf41oMYi4F_A";
+export const ITEM_ID = "urn:adsk.wipprod:dm.lineage:w3t4bvtQzhwf41oMYi4F_A";
+
+/** Whose login a command uses (`--as`). */
+export type Who = (typeof WHO)[number];
 
 /** `--as user|app`: whose login a command uses. */
-export function asOption() {
-  return new Option(
-    "--as <who>",
-    "act as the logged-in user (3-legged) or the app (2-legged); default: the user when the profile has a 3-legged login, else the app",
-  ).choices(WHO);
+export function asOption(): OptionDecl {
+  return {
+    flags: "--as <who>",
+    description:
+      "act as the logged-in user (3-legged) or the app (2-legged); default: the user when the profile has a 3-legged login, else the app",
+    choices: WHO,
+  };
 }
 
 /** `--limit <n>`. */
-export function limitOption() {
-  return new Option("--limit <n>", "stop after n results").argParser(positiveNumber("--limit", true));
+export function limitOption(): OptionDecl {
+  return {
+    flags: "--limit <n>",
+    description: "stop after n results",
+    parse: positiveNumber("--limit", true),
+  };
 }
 
 function attr(r: DmResource | undefined, path: string): unknown {

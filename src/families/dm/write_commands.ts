@@ -2,7 +2,7 @@
  * Data management writes as commands: `folder create|rename`, `item upload|bind|download|rename`,
  * the `version` family (`describe`, `rename`) and the `dm` family of short spellings (`dm
  * projects`, `dm upload`, `dm download`, `dm update-item`, `dm create-folder`), each declared once
- * and attached under both names. Thin adapters over families/dm/write.ts.
+ * and listed under both names, as data (command/decl.ts). Thin adapters over families/dm/write.ts.
  */
 import { dmFolderId, dmHubId, dmItemId, dmProjectId, dmVersionId } from "../../aps/dm_ids.ts";
 import { parseBucketKey, parseObjectKey } from "../../aps/ids.ts";
@@ -20,9 +20,19 @@ import {
   runVersionDescribe,
   runVersionRename,
 } from "./write.ts";
-import { type AnyCommand, type ContextFactory, examples, positiveNumber } from "../../command/command.ts";
+import { addDeclared, type AnyCommand, type ContextFactory, positiveNumber } from "../../command/command.ts";
 import type { Ctx } from "../../command/context.ts";
-import { asOption, FOLDER, HUB, ITEM, limitOption, PROJECT, withHelpers } from "./shared.ts";
+import type { ArgumentDecl, CommandDecl } from "../../command/decl.ts";
+import {
+  asOption,
+  FOLDER_ID as FOLDER,
+  HUB_ID as HUB,
+  ITEM_ID as ITEM,
+  limitOption,
+  PROJECT_ID as PROJECT,
+  type Who,
+  withHelpers,
+} from "./shared.ts";
 import { byteBar } from "../../command/progress.ts";
 
 const VERSION = `urn:adsk.wipprod:fs.file:vf.w3t4bvtQzhwf41oMYi4F_A?version=2`;
@@ -72,44 +82,70 @@ function filedRow(f: DmFiled) {
   return { ...withHelpers(f.item, f.version), newVersion: f.newVersion, tip: f.version };
 }
 
+const PROJECT_ARG: ArgumentDecl = {
+  spec: "<project>",
+  description: "project id (b.<guid>)",
+  parse: dmProjectId,
+};
+const FOLDER_ARG: ArgumentDecl = {
+  spec: "<folder>",
+  description: "the folder (urn:adsk.wipprod:fs.folder:co....)",
+  parse: dmFolderId,
+};
+const NEW_NAME = { flags: "--name <name>", description: "the new name", required: true };
+
 /** `folder create` (and `dm create-folder`). */
-function folderCreate(parent: AnyCommand, verb: string, makeCtx: ContextFactory, spelling: string): void {
-  const cmd = parent.command(verb);
-  cmd.description("create a folder in a folder (a project's top folders hold the others)")
-    .argument("<project>", "project id (b.<guid>)", dmProjectId)
-    .argument(
-      "<parent-folder>",
-      "the folder to create it in (urn:adsk.wipprod:fs.folder:co....)",
-      dmFolderId,
-    )
-    .requiredOption("--name <name>", "the new folder's name (1-255 characters)")
-    .addOption(asOption())
-    .action(
-      async (project, parentFolder, opts, c) => {
-        const ctx = makeCtx(c);
-        const folder = await runFolderCreate({ ...opts, project, parent: parentFolder }, ctx);
-        ctx.info(`Created folder ${opts.name} (${folder.id})`);
-        await ctx.emit(withHelpers(folder), { columns: ["name", "id", "lastModified"] });
-      },
-    );
-  examples(cmd, [`diazo ${spelling} ${PROJECT} ${FOLDER} --name Drawings`]);
+function folderCreate(verb: string, spelling: string): CommandDecl {
+  return {
+    name: verb,
+    description: "create a folder in a folder (a project's top folders hold the others)",
+    args: [PROJECT_ARG, {
+      spec: "<parent-folder>",
+      description: "the folder to create it in (urn:adsk.wipprod:fs.folder:co....)",
+      parse: dmFolderId,
+    }],
+    options: [
+      { flags: "--name <name>", description: "the new folder's name (1-255 characters)", required: true },
+      asOption(),
+    ],
+    examples: [`diazo ${spelling} ${PROJECT} ${FOLDER} --name Drawings`],
+    run: async (ctx, [project, parentFolder], opts: { name: string; as?: Who }) => {
+      const folder = await runFolderCreate({ ...opts, project, parent: parentFolder }, ctx);
+      ctx.info(`Created folder ${opts.name} (${folder.id})`);
+      await ctx.emit(withHelpers(folder), { columns: ["name", "id", "lastModified"] });
+    },
+  };
 }
 
 /** `item upload` (and `dm upload`). */
-function itemUpload(parent: AnyCommand, verb: string, makeCtx: ContextFactory, spelling: string): void {
-  const cmd = parent.command(verb);
-  cmd.description(
-    "upload a file into a folder: a new item, or a new version of the item of the same name (multipart, resumable)",
-  )
-    .argument("<project>", "project id (b.<guid>)", dmProjectId)
-    .argument("<folder>", "the folder (urn:adsk.wipprod:fs.folder:co....)", dmFolderId)
-    .argument("<file>", "the file to upload")
-    .option("--name <name>", "the item's name (default: the file's name)")
-    .option("--resume", "continue an interrupted upload of the same file, skipping stored parts")
-    .option("--part-size <MiB>", "part size in MiB (5-512; default 8)", positiveNumber("--part-size", false))
-    .addOption(asOption())
-    .action(async (project, folder, file, opts, c) => {
-      const ctx = makeCtx(c);
+function itemUpload(verb: string, spelling: string): CommandDecl {
+  return {
+    name: verb,
+    description:
+      "upload a file into a folder: a new item, or a new version of the item of the same name (multipart, resumable)",
+    args: [PROJECT_ARG, FOLDER_ARG, { spec: "<file>", description: "the file to upload" }],
+    options: [
+      { flags: "--name <name>", description: "the item's name (default: the file's name)" },
+      {
+        flags: "--resume",
+        description: "continue an interrupted upload of the same file, skipping stored parts",
+      },
+      {
+        flags: "--part-size <MiB>",
+        description: "part size in MiB (5-512; default 8)",
+        parse: positiveNumber("--part-size", false),
+      },
+      asOption(),
+    ],
+    examples: [
+      `diazo ${spelling} ${PROJECT} ${FOLDER} tower.rvt`,
+      `diazo ${spelling} ${PROJECT} ${FOLDER} big.ifc --resume --part-size 16`,
+    ],
+    run: async (
+      ctx,
+      [project, folder, file],
+      opts: { name?: string; resume?: boolean; partSize?: number; as?: Who },
+    ) => {
       const filed = await runItemUpload(
         { ...opts, project, folder, file, partSizeMiB: opts.partSize },
         ctx,
@@ -117,25 +153,41 @@ function itemUpload(parent: AnyCommand, verb: string, makeCtx: ContextFactory, s
       );
       ctx.info(filed.summary);
       await ctx.emit(filedRow(filed), { columns: ITEM_COLUMNS });
-    });
-  examples(cmd, [
-    `diazo ${spelling} ${PROJECT} ${FOLDER} tower.rvt`,
-    `diazo ${spelling} ${PROJECT} ${FOLDER} big.ifc --resume --part-size 16`,
-  ]);
+    },
+  };
 }
 
 /** `item download` (and `dm download`). */
-function itemDownload(parent: AnyCommand, verb: string, makeCtx: ContextFactory, spelling: string): void {
-  const cmd = parent.command(verb);
-  cmd.description("download an item's tip version, or a given version (atomic, resumable, SHA-1 checked)")
-    .argument("<project>", "project id (b.<guid>)", dmProjectId)
-    .argument("<item|version>", "an item id (its tip) or a version id (...?version=N)", itemOrVersion)
-    .option("--out <path>", "file, or directory to write into; default the current directory")
-    .option("--force", "overwrite an existing file")
-    .option("--resume", "keep the part file when interrupted or failing, to go on from it next time")
-    .addOption(asOption())
-    .action(async (project, target, opts, c) => {
-      const ctx = makeCtx(c);
+function itemDownload(verb: string, spelling: string): CommandDecl {
+  return {
+    name: verb,
+    description: "download an item's tip version, or a given version (atomic, resumable, SHA-1 checked)",
+    args: [PROJECT_ARG, {
+      spec: "<item|version>",
+      description: "an item id (its tip) or a version id (...?version=N)",
+      parse: itemOrVersion,
+    }],
+    options: [
+      {
+        flags: "--out <path>",
+        description: "file, or directory to write into; default the current directory",
+      },
+      { flags: "--force", description: "overwrite an existing file" },
+      {
+        flags: "--resume",
+        description: "keep the part file when interrupted or failing, to go on from it next time",
+      },
+      asOption(),
+    ],
+    examples: [
+      `diazo ${spelling} ${PROJECT} ${ITEM} --out ./out/`,
+      `diazo ${spelling} ${PROJECT} '${VERSION}' --out tower-v2.rvt`,
+    ],
+    run: async (
+      ctx,
+      [project, target],
+      opts: { out?: string; force?: boolean; resume?: boolean; as?: Who },
+    ) => {
       const { summary, ...got } = await runItemDownload(
         { ...opts, project, target, signal: ctx.interruptSignal() },
         ctx,
@@ -143,88 +195,99 @@ function itemDownload(parent: AnyCommand, verb: string, makeCtx: ContextFactory,
       );
       ctx.info(summary);
       await ctx.emit(got, { columns: ["file", "size", "versionNumber", "sha1"] });
-    });
-  examples(cmd, [
-    `diazo ${spelling} ${PROJECT} ${ITEM} --out ./out/`,
-    `diazo ${spelling} ${PROJECT} '${VERSION}' --out tower-v2.rvt`,
-  ]);
+    },
+  };
 }
 
 /** `item rename` (and `dm update-item`). */
-function itemRename(parent: AnyCommand, verb: string, makeCtx: ContextFactory, spelling: string): void {
-  const cmd = parent.command(verb);
-  cmd.description("rename an item (its display name)")
-    .argument("<project>", "project id (b.<guid>)", dmProjectId)
-    .argument("<item>", "item id (urn:adsk.wipprod:dm.lineage:...)", dmItemId)
-    .requiredOption("--name <name>", "the new name")
-    .addOption(asOption())
-    .action(async (project, item, opts, c) => {
-      const ctx = makeCtx(c);
+function itemRename(verb: string, spelling: string): CommandDecl {
+  return {
+    name: verb,
+    description: "rename an item (its display name)",
+    args: [PROJECT_ARG, {
+      spec: "<item>",
+      description: "item id (urn:adsk.wipprod:dm.lineage:...)",
+      parse: dmItemId,
+    }],
+    options: [NEW_NAME, asOption()],
+    examples: [`diazo ${spelling} ${PROJECT} ${ITEM} --name "Tower (issued).rvt"`],
+    run: async (ctx, [project, item], opts: { name: string; as?: Who }) => {
       const renamed = await runItemRename({ ...opts, project, item }, ctx);
       const tip = renamed.included.find((r) => r.type === "versions");
       ctx.info(`Renamed item ${item} to ${opts.name}`);
       await ctx.emit(withHelpers(renamed.data, tip), { columns: ITEM_COLUMNS });
-    });
-  examples(cmd, [`diazo ${spelling} ${PROJECT} ${ITEM} --name "Tower (issued).rvt"`]);
+    },
+  };
 }
 
-/** Adds `create` and `rename` to the `folder` family. */
-export function registerFolderWrites(folder: AnyCommand, makeCtx: ContextFactory): void {
-  folderCreate(folder, "create", makeCtx, "folder create");
-  const rename = folder.command("rename")
-    .description("rename a folder")
-    .argument("<project>", "project id (b.<guid>)", dmProjectId)
-    .argument("<folder>", "the folder (urn:adsk.wipprod:fs.folder:co....)", dmFolderId)
-    .requiredOption("--name <name>", "the new name")
-    .addOption(asOption())
-    .action(async (project, id, opts, c) => {
-      const ctx = makeCtx(c);
+/** `create` and `rename` of the `folder` family. */
+export const FOLDER_WRITES: readonly CommandDecl[] = [
+  folderCreate("create", "folder create"),
+  {
+    name: "rename",
+    description: "rename a folder",
+    args: [PROJECT_ARG, FOLDER_ARG],
+    options: [NEW_NAME, asOption()],
+    examples: [`diazo folder rename ${PROJECT} ${FOLDER} --name "Issued drawings"`],
+    run: async (ctx, [project, id], opts: { name: string; as?: Who }) => {
       const renamed = await runFolderRename({ ...opts, project, folder: id }, ctx);
       ctx.info(`Renamed folder ${id} to ${opts.name}`);
       await ctx.emit(withHelpers(renamed), { columns: ["name", "id", "lastModified"] });
-    });
-  examples(rename, [`diazo folder rename ${PROJECT} ${FOLDER} --name "Issued drawings"`]);
-}
+    },
+  },
+];
 
-/** Adds `upload`, `bind`, `download` and `rename` to the `item` family. */
-export function registerItemWrites(item: AnyCommand, makeCtx: ContextFactory): void {
-  itemUpload(item, "upload", makeCtx, "item upload");
-  const bind = item.command("bind")
-    .description(
-      "bind an existing OSS object to a new item in a folder, or as a new version of the item of the same name",
-    )
-    .argument("<project>", "project id (b.<guid>)", dmProjectId)
-    .argument("<folder>", "the folder (urn:adsk.wipprod:fs.folder:co....)", dmFolderId)
-    .argument("<bucket/key|urn>", "the object: <bucket>/<key>, or its URN", ossObject)
-    .option("--name <name>", "the item's name (default: the object key's last segment)")
-    .addOption(asOption())
-    .action(async (project, folder, object, opts, c) => {
-      const ctx = makeCtx(c);
-      const filed = await runItemBind({ ...opts, ...object, project, folder }, ctx);
-      ctx.info(filed.summary);
-      await ctx.emit(filedRow(filed), { columns: ITEM_COLUMNS });
-    });
-  examples(bind, [
+/** `item bind`: an OSS object filed as an item. */
+const ITEM_BIND: CommandDecl = {
+  name: "bind",
+  description:
+    "bind an existing OSS object to a new item in a folder, or as a new version of the item of the same name",
+  args: [PROJECT_ARG, FOLDER_ARG, {
+    spec: "<bucket/key|urn>",
+    description: "the object: <bucket>/<key>, or its URN",
+    parse: ossObject,
+  }],
+  options: [
+    { flags: "--name <name>", description: "the item's name (default: the object key's last segment)" },
+    asOption(),
+  ],
+  examples: [
     `diazo item bind ${PROJECT} ${FOLDER} myco-models/tower.rvt`,
     `diazo item bind ${PROJECT} ${FOLDER} dXJuOmFkc2sub2JqZWN0czpvcy5vYmplY3Q6bXljby1tb2RlbHMvdG93ZXIucnZ0 --name Tower.rvt`,
-  ]);
-  itemDownload(item, "download", makeCtx, "item download");
-  itemRename(item, "rename", makeCtx, "item rename");
-}
+  ],
+  run: async (ctx, [project, folder, object], opts: { name?: string; as?: Who }) => {
+    const filed = await runItemBind({ ...opts, ...object, project, folder }, ctx);
+    ctx.info(filed.summary);
+    await ctx.emit(filedRow(filed), { columns: ITEM_COLUMNS });
+  },
+};
 
-/**
- * Adds `describe` and `rename` of an item's versions under `diazo version` (whose own action
- * prints diazo's version when no verb follows).
- */
-export function registerVersionVerbs(version: AnyCommand, makeCtx: ContextFactory): void {
-  const describe = version.command("describe").alias("get")
-    .description("show one version, with the download jobs (derivative formats) the platform offers for it")
-    .argument("<project>", "project id (b.<guid>)", dmProjectId)
-    .argument("<version>", "version id (urn:adsk.wipprod:fs.file:vf....?version=N)", dmVersionId)
-    .addOption(asOption())
-    .action(async (project, id, opts, cmd) => {
-      const ctx = makeCtx(cmd);
-      const { version: v, downloads } = await runVersionDescribe({ ...opts, project, version: id }, ctx);
+/** `upload`, `bind`, `download` and `rename` of the `item` family. */
+export const ITEM_WRITES: readonly CommandDecl[] = [
+  itemUpload("upload", "item upload"),
+  ITEM_BIND,
+  itemDownload("download", "item download"),
+  itemRename("rename", "item rename"),
+];
+
+/** `version describe` (alias `get`) and `version rename`: the verbs on an item's versions. */
+export const VERSION_VERBS: readonly CommandDecl[] = [
+  {
+    name: "describe",
+    aliases: ["get"],
+    description: "show one version, with the download jobs (derivative formats) the platform offers for it",
+    args: [PROJECT_ARG, {
+      spec: "<version>",
+      description: "version id (urn:adsk.wipprod:fs.file:vf....?version=N)",
+      parse: dmVersionId,
+    }],
+    options: [asOption()],
+    examples: [
+      `diazo version describe ${PROJECT} '${VERSION}'`,
+      `diazo version describe ${PROJECT} '${VERSION}' -o json --query relationships.storage.data.id`,
+    ],
+    run: async (ctx, [project, id], opts: { as?: Who }) => {
+      const { version: v, downloads } = await runVersionDescribe({ as: opts.as, project, version: id }, ctx);
       // formats: the file types of the download jobs, for the table (the jobs themselves in downloads).
       const formats = downloads.map((d) => (d.attributes?.format as { fileType?: string })?.fileType).filter(
         Boolean,
@@ -232,26 +295,29 @@ export function registerVersionVerbs(version: AnyCommand, makeCtx: ContextFactor
       await ctx.emit({ ...withHelpers(v), formats: formats.join(", "), downloads }, {
         columns: ["versionNumber", "name", "size", "formats", "id"],
       });
-    });
-  examples(describe, [
-    `diazo version describe ${PROJECT} '${VERSION}'`,
-    `diazo version describe ${PROJECT} '${VERSION}' -o json --query relationships.storage.data.id`,
-  ]);
-  const rename = version.command("rename")
-    .description("rename a version (the file name it syncs to)")
-    .argument("<project>", "project id (b.<guid>)", dmProjectId)
-    .argument("<version>", "version id", dmVersionId)
-    .requiredOption("--name <name>", "the new name")
-    .addOption(asOption())
-    .action(
-      async (project, id, opts, cmd) => {
-        const ctx = makeCtx(cmd);
-        const v = await runVersionRename({ ...opts, project, version: id }, ctx);
-        ctx.info(`Renamed version ${id} to ${opts.name}`);
-        await ctx.emit(withHelpers(v), { columns: ["versionNumber", "name", "size", "id"] });
-      },
-    );
-  examples(rename, [`diazo version rename ${PROJECT} '${VERSION}' --name tower.rvt`]);
+    },
+  },
+  {
+    name: "rename",
+    description: "rename a version (the file name it syncs to)",
+    args: [PROJECT_ARG, { spec: "<version>", description: "version id", parse: dmVersionId }],
+    options: [NEW_NAME, asOption()],
+    examples: [`diazo version rename ${PROJECT} '${VERSION}' --name tower.rvt`],
+    run: async (ctx, [project, id], opts: { name: string; as?: Who }) => {
+      const v = await runVersionRename({ as: opts.as, name: opts.name, project, version: id }, ctx);
+      ctx.info(`Renamed version ${id} to ${opts.name}`);
+      await ctx.emit(withHelpers(v), { columns: ["versionNumber", "name", "size", "id"] });
+    },
+  },
+];
+
+/**
+ * Adds `describe` and `rename` of an item's versions under `diazo version` (whose own action
+ * prints diazo's version when no verb follows): VERSION_VERBS, for the version family until it is
+ * declared as data itself (then it lists VERSION_VERBS among its commands).
+ */
+export function registerVersionVerbs(version: AnyCommand, makeCtx: ContextFactory): void {
+  for (const verb of VERSION_VERBS) addDeclared(version, verb, makeCtx);
 }
 
 /** `dm projects [hub]`: a hub's projects, or those of every hub the login sees. */
@@ -272,24 +338,29 @@ async function dmProjects(
   return rows.map((p) => withHelpers(p));
 }
 
-/** Registers `dm`: the short spellings of the data management commands. */
-export function registerDm(program: AnyCommand, makeCtx: ContextFactory): void {
-  const dm = program.command("dm").description(
-    "data management shortcuts (the same commands as hub, project, folder and item)",
-  );
-  examples(dm, [`diazo dm projects`, `diazo dm upload ${PROJECT} ${FOLDER} tower.rvt`]);
-  const projects = dm.command("projects")
-    .description("list the projects of a hub, or of every hub your login sees (`project list`)")
-    .argument("[hub]", "hub id (b.<guid> or a.<id>); default every hub", dmHubId)
-    .addOption(limitOption())
-    .addOption(asOption())
-    .action(async (hub, opts, cmd) => {
-      const ctx = makeCtx(cmd);
-      await ctx.emit(await dmProjects(hub, opts, ctx), { columns: ["name", "id", "projectType"] });
-    });
-  examples(projects, ["diazo dm projects", `diazo dm projects ${HUB} -o json`]);
-  itemUpload(dm, "upload", makeCtx, "dm upload");
-  itemDownload(dm, "download", makeCtx, "dm download");
-  itemRename(dm, "update-item", makeCtx, "dm update-item");
-  folderCreate(dm, "create-folder", makeCtx, "dm create-folder");
-}
+/** The `dm` family: the short spellings of the data management commands. */
+export const DM: CommandDecl = {
+  name: "dm",
+  description: "data management shortcuts (the same commands as hub, project, folder and item)",
+  examples: [`diazo dm projects`, `diazo dm upload ${PROJECT} ${FOLDER} tower.rvt`],
+  commands: [
+    {
+      name: "projects",
+      description: "list the projects of a hub, or of every hub your login sees (`project list`)",
+      args: [{
+        spec: "[hub]",
+        description: "hub id (b.<guid> or a.<id>); default every hub",
+        parse: dmHubId,
+      }],
+      options: [limitOption(), asOption()],
+      examples: ["diazo dm projects", `diazo dm projects ${HUB} -o json`],
+      run: async (ctx, [hub], opts: { limit?: number; as?: Who }) => {
+        await ctx.emit(await dmProjects(hub, opts, ctx), { columns: ["name", "id", "projectType"] });
+      },
+    },
+    itemUpload("upload", "dm upload"),
+    itemDownload("download", "dm download"),
+    itemRename("update-item", "dm update-item"),
+    folderCreate("create-folder", "dm create-folder"),
+  ],
+};

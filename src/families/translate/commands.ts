@@ -1,6 +1,8 @@
-/** `diazo translate ...`: translation jobs, their status and manifests, model views, properties, downloads. */
+/**
+ * `diazo translate ...`: translation jobs, their status and manifests, model views, properties,
+ * downloads; declared as data (command/decl.ts) over ./verbs.ts.
+ */
 import path from "node:path";
-import { Option } from "@commander-js/extra-typings";
 import { OUTPUT_TYPES, type OutputFormat, parseOutputType } from "../../aps/derivative_formats.ts";
 import { DATA_CENTRES, parseDataCentre } from "../../aps/regions.ts";
 import { type ParsedUrn, parseUrn } from "../../aps/urn.ts";
@@ -17,17 +19,24 @@ import {
   runTranslateViews,
   statusView,
 } from "./verbs.ts";
-import { type AnyCommand, collect, type ContextFactory, examples, positiveNumber } from "../../command/command.ts";
+import { usageError } from "../../core/errors.ts";
+import { collect, positiveNumber } from "../../command/command.ts";
 import type { Ctx } from "../../command/context.ts";
+import type { ArgumentDecl, CommandDecl, Invocation, OptionDecl } from "../../command/decl.ts";
+import { commandHelp } from "../../front/help.ts";
+import { parseCommandLine } from "../../front/parse.ts";
+import { programDecl } from "../../front/program.ts";
 import { startFormats } from "./preset.ts";
-import { registerPresets } from "./preset_commands.ts";
+import { PRESET } from "./preset_commands.ts";
 import { withProgress } from "./wait.ts";
 
-const regionOption = () =>
-  new Option("--region <region>", `Model Derivative region (${DATA_CENTRES.join(", ")}); default US`)
-    .argParser(
-      parseDataCentre,
-    );
+const REGION: OptionDecl = {
+  flags: "--region <region>",
+  description: `Model Derivative region (${DATA_CENTRES.join(", ")}); default US`,
+  parse: parseDataCentre,
+};
+
+const URN_ARG: ArgumentDecl = { spec: "<urn>", description: "base64 or raw URN", parse: parseUrn };
 
 /** The output formats of a start command: a preset's, then --format values (which replace a preset's of the same type). */
 function chooseFormats(
@@ -84,195 +93,283 @@ function currentManifest(ctx: Ctx, urn: ParsedUrn["urn"], region?: string) {
     : runTranslateStatus({ urn, region }, ctx);
 }
 
-/** Registers the translate family. */
-export function register(program: AnyCommand, makeCtx: ContextFactory): void {
-  const translate = program.command("translate")
-    .description("translate models and inspect manifests, metadata and properties")
-    .argument("[urn]", "shorthand for `translate start <urn> ...`");
-
-  const start = translate.command("start")
-    .description("start a translation job (with --wait: until it succeeds or fails)")
-    .argument("<urn>", "base64 URN or raw urn:adsk.objects:os.object:<bucket>/<key>", parseUrn)
-    .option(
-      "-f, --format <type>",
-      `output type, repeatable or comma-separated (${OUTPUT_TYPES.join(", ")}); default svf2`,
-      collect(String, true),
-    )
-    .option("--formats <list>", "same as --format", collect(String, true))
-    .option("--preset <name>", "a named output spec (see `diazo translate preset list`)")
-    .option("--views <list>", "views of svf/svf2 output: 2d, 3d or 2d,3d (default)")
-    .option(
-      "--force",
-      "rebuild derivatives that exist already (x-ads-force); start even over the 5 GB input limit",
-    )
-    .addOption(regionOption())
-    .option("--root-filename <file>", "the top file when the source is a zip (compressedUrn)")
-    .option("--workflow <id>", "a webhooks workflow id to notify")
-    .action(async (urn, opts, cmd) => await runStart(makeCtx(cmd), urn, opts));
-  examples(start, [
+/** `translate start`. */
+const START: CommandDecl = {
+  name: "start",
+  description: "start a translation job (with --wait: until it succeeds or fails)",
+  args: [{
+    spec: "<urn>",
+    description: "base64 URN or raw urn:adsk.objects:os.object:<bucket>/<key>",
+    parse: parseUrn,
+  }],
+  options: [
+    {
+      flags: "-f, --format <type>",
+      description: `output type, repeatable or comma-separated (${OUTPUT_TYPES.join(", ")}); default svf2`,
+      parse: collect(String, true),
+    },
+    { flags: "--formats <list>", description: "same as --format", parse: collect(String, true) },
+    { flags: "--preset <name>", description: "a named output spec (see `diazo translate preset list`)" },
+    { flags: "--views <list>", description: "views of svf/svf2 output: 2d, 3d or 2d,3d (default)" },
+    {
+      flags: "--force",
+      description:
+        "rebuild derivatives that exist already (x-ads-force); start even over the 5 GB input limit",
+    },
+    REGION,
+    { flags: "--root-filename <file>", description: "the top file when the source is a zip (compressedUrn)" },
+    { flags: "--workflow <id>", description: "a webhooks workflow id to notify" },
+  ],
+  examples: [
     "diazo translate start dXJuOmFkc2sub2JqZWN0czpvcy5vYmplY3Q6bXktYnVja2V0L2hvdXNlLnJ2dA --wait",
     "diazo translate start urn:adsk.objects:os.object:my-bucket/part.obj --format obj,stl --wait --timeout 600",
     "diazo translate start <urn> --preset svf2-3d --force",
-  ]);
+  ],
+  run: async (ctx, [urn], opts: StartOptions) => await runStart(ctx, urn, opts),
+};
 
-  // `translate <urn> --formats svf2`: the same as `translate start`. Options go to `start` as
-  // they are, so that no option of this parent command can shadow one of a subcommand.
-  translate.allowUnknownOption().allowExcessArguments()
-    .action(async (urn, _opts, cmd) => {
-      if (!urn) return cmd.help({ error: true });
-      await start.parseAsync(cmd.args, { from: "user" });
+/** `translate status`. */
+const STATUS: CommandDecl = {
+  name: "status",
+  description: "show a translation's status and progress (with --wait: poll until it ends)",
+  args: [URN_ARG],
+  options: [REGION],
+  examples: ["diazo translate status <urn>", "diazo translate status <urn> --wait --timeout 1800"],
+  run: async (ctx, [{ urn, objectId }]: ParsedUrn[], opts: { region?: string }) => {
+    const manifest = await currentManifest(ctx, urn, opts.region);
+    await ctx.emit(statusView(manifest, objectId), {
+      columns: ["status", "progress", "percent", "objectId"],
     });
-  examples(translate, [
+  },
+};
+
+/** `translate manifest`. */
+const MANIFEST: CommandDecl = {
+  name: "manifest",
+  description: "show the whole manifest: every derivative, its status, messages and URNs",
+  args: [URN_ARG],
+  options: [REGION],
+  examples: ["diazo translate manifest <urn> -o json --query 'derivatives[].outputType'"],
+  run: async (ctx, [{ urn, objectId }]: ParsedUrn[], opts: { region?: string }) => {
+    const m = await runTranslateManifest({ urn, region: opts.region }, ctx);
+    await ctx.emit({ ...m, objectId });
+  },
+};
+
+/** `translate metadata` (alias `views`). */
+const METADATA: CommandDecl = {
+  name: "metadata",
+  aliases: ["views"],
+  description: "list the model views (guid, role, name) of a translated design",
+  args: [URN_ARG],
+  options: [REGION],
+  examples: [
+    "diazo translate metadata <urn>",
+    "diazo translate metadata <urn> -o json --query '[].guid'",
+  ],
+  run: async (ctx, [{ urn }]: ParsedUrn[], opts: { region?: string }) => {
+    const views = await runTranslateViews({ urn, region: opts.region }, ctx);
+    await ctx.emit(views, { columns: ["guid", "role", "name", "isMasterView"] });
+  },
+};
+
+/** What `tree` and `properties` take besides the URN. */
+interface ExtractOptions {
+  guid?: string;
+  objectId?: number;
+  forceGet?: boolean;
+  region?: string;
+}
+
+/** `tree` and `properties`: one model view's extract, waiting while the platform builds it. */
+function extract(
+  head: Pick<CommandDecl, "name" | "aliases" | "description" | "examples">,
+  objectHelp: string,
+  read: typeof runTranslateTree,
+): CommandDecl {
+  return {
+    ...head,
+    args: [URN_ARG],
+    options: [
+      { flags: "--guid <guid>", description: "the model view (default: the master 3D view)" },
+      { flags: "--object-id <n>", description: objectHelp, parse: positiveNumber("--object-id", true) },
+      { flags: "--force-get", description: "allow answers over 20 MB (forceget)" },
+      REGION,
+    ],
+    run: async (ctx, [{ urn }]: ParsedUrn[], opts: ExtractOptions) => {
+      const timeoutMs = ctx.flags.timeout !== undefined ? ctx.flags.timeout * 1000 : undefined;
+      await ctx.emit((await read({ ...opts, urn, timeoutMs }, ctx)).data);
+    },
+  };
+}
+
+const TREE = extract(
+  {
+    name: "tree",
+    description: "show the object tree of a model view (waits while it is extracted)",
+    examples: ["diazo translate tree <urn>", "diazo translate tree <urn> --guid 6bfb4886-... --object-id 1"],
+  },
+  "only this object and its children (objectid)",
+  runTranslateTree,
+);
+
+const PROPERTIES = extract(
+  {
+    name: "properties",
+    aliases: ["props"],
+    description: "show the properties of a model view's objects (waits while they are extracted)",
+    examples: [
+      "diazo translate properties <urn> --object-id 2",
+      "diazo translate properties <urn> -o json --query 'data.collection[].name'",
+    ],
+  },
+  "only this object (objectid)",
+  runTranslateProperties,
+);
+
+/** `translate download`. */
+const DOWNLOAD: CommandDecl = {
+  name: "download",
+  description: "download every derivative (of one output type) into a directory, in parallel",
+  args: [URN_ARG],
+  options: [
+    {
+      flags: "-f, --format <type>",
+      description: `only derivatives of this output type (${OUTPUT_TYPES.join(", ")})`,
+    },
+    {
+      flags: "--out <dir>",
+      description: "directory to write into (created if needed); default the current directory",
+    },
+    { flags: "--force", description: "overwrite files that exist" },
+    REGION,
+  ],
+  examples: [
+    "diazo translate download <urn> --format obj --out ./out",
+    "diazo translate download <urn> --out ./derivatives --concurrency 8",
+  ],
+  run: async (ctx, [target]: ParsedUrn[], opts: DownloadOptions) => await runDownload(ctx, target, opts),
+};
+
+/** `translate thumbnail`. */
+const THUMBNAIL: CommandDecl = {
+  name: "thumbnail",
+  description: "save the design's thumbnail as a PNG file",
+  args: [URN_ARG],
+  options: [
+    { flags: "--out <file>", description: "the PNG file to write", default: "thumbnail.png" },
+    { flags: "--size <px>", description: "width and height", choices: ["100", "200", "400"], default: "200" },
+    REGION,
+  ],
+  examples: ["diazo translate thumbnail <urn> --out house.png --size 400"],
+  run: async (ctx, [{ urn }]: ParsedUrn[], opts: { out: string; size: string; region?: string }) => {
+    const saved = await runTranslateThumbnail(
+      { urn, region: opts.region, file: opts.out, size: Number(opts.size) },
+      ctx,
+    );
+    ctx.info(`Saved the thumbnail to ${saved.file} (${saved.size} bytes)`);
+    await ctx.emit(saved);
+  },
+};
+
+/** `translate delete` (alias `rm`). */
+const DELETE: CommandDecl = {
+  name: "delete",
+  aliases: ["rm"],
+  description: "delete the manifest and every derivative of a design (the source object stays)",
+  args: [URN_ARG],
+  options: [REGION],
+  examples: ["diazo translate delete <urn> --yes"],
+  run: async (ctx, [{ urn, objectId }]: ParsedUrn[], opts: { region?: string }) => {
+    const question = `Delete the manifest and all derivatives of ${objectId}?`;
+    if (!(await ctx.confirmOrCancel(question))) return;
+    const answer = await runTranslateDelete({ urn, region: opts.region }, ctx);
+    await ctx.emit({ ...answer, urn, objectId, deleted: true }, {
+      action: `Deleted the manifest and derivatives of ${objectId}`,
+    });
+  },
+};
+
+/** `translate formats`. */
+const FORMATS: CommandDecl = {
+  name: "formats",
+  description: "list the source file types each output type can be made from",
+  examples: ["diazo translate formats", "diazo translate formats -o json --query obj"],
+  run: async (ctx) => {
+    await ctx.emit(await runTranslateFormats({}, ctx));
+  },
+};
+
+/**
+ * `translate <urn> ...`: the words after `translate` (call.rest, as typed) parsed and run as those of
+ * `translate start`, so that no option of this parent command can shadow one of a subcommand.
+ * Without a URN, `translate` is a group named without a subcommand: its help on stderr, a usage error.
+ */
+async function runShorthand(ctx: Ctx, urn: unknown, call: Invocation): Promise<void> {
+  const program = { ...programDecl(), commands: [TRANSLATE] };
+  if (urn === undefined) {
+    const stderr = ctx.io.stderr;
+    ctx.io.stderr.write(commandHelp([program, TRANSLATE], stderr.isTerminal ? stderr.columns : undefined));
+    const names = (TRANSLATE.commands ?? []).filter((c) => !c.hidden).map((c) => c.name);
+    throw usageError(
+      `'diazo translate' needs a subcommand: ${names.join(", ")}`,
+      "Run `diazo translate --help` for what each does.",
+    );
+  }
+  const parsed = parseCommandLine(program, ["translate", START.name, ...call.rest]);
+  if (parsed.kind !== "run") {
+    const stdout = ctx.io.stdout;
+    if (parsed.kind === "help") {
+      stdout.write(commandHelp(parsed.chain, stdout.isTerminal ? stdout.columns : undefined));
+    }
+    return;
+  }
+  await START.run!(ctx, parsed.args, parsed.opts, {
+    path: parsed.chain.slice(1).map((c) => c.name),
+    rest: parsed.rest,
+    help: () => commandHelp(parsed.chain),
+  });
+}
+
+/** The translate family; `translate <urn> ...` is `translate start <urn> ...` (runShorthand). */
+export const TRANSLATE: CommandDecl = {
+  name: "translate",
+  description: "translate models and inspect manifests, metadata and properties",
+  args: [{ spec: "[urn]", description: "shorthand for `translate start <urn> ...`" }],
+  passThrough: true,
+  examples: [
     "diazo translate <urn> --formats svf2 --wait",
     "diazo translate status <urn> --wait --timeout 900",
     "diazo translate download <urn> --format obj --out ./out",
-  ]);
+  ],
+  commands: [
+    START,
+    STATUS,
+    MANIFEST,
+    METADATA,
+    TREE,
+    PROPERTIES,
+    DOWNLOAD,
+    THUMBNAIL,
+    DELETE,
+    FORMATS,
+    PRESET,
+  ],
+  run: (ctx, [urn], _opts, call) => runShorthand(ctx, urn, call),
+};
 
-  registerReads(translate, makeCtx);
-  registerFiles(translate, makeCtx);
-  registerPresets(translate, makeCtx);
-}
-
-/** Registers the reading commands: status, manifest, metadata, tree and properties. */
-function registerReads(translate: AnyCommand, makeCtx: ContextFactory): void {
-  const status = translate.command("status")
-    .description("show a translation's status and progress (with --wait: poll until it ends)")
-    .argument("<urn>", "base64 or raw URN", parseUrn)
-    .addOption(regionOption())
-    .action(async ({ urn, objectId }, opts, cmd) => {
-      const ctx = makeCtx(cmd);
-      const manifest = await currentManifest(ctx, urn, opts.region);
-      await ctx.emit(statusView(manifest, objectId), {
-        columns: ["status", "progress", "percent", "objectId"],
-      });
-    });
-  examples(status, ["diazo translate status <urn>", "diazo translate status <urn> --wait --timeout 1800"]);
-
-  const manifest = translate.command("manifest")
-    .description("show the whole manifest: every derivative, its status, messages and URNs")
-    .argument("<urn>", "base64 or raw URN", parseUrn)
-    .addOption(regionOption())
-    .action(async ({ urn, objectId }, opts, cmd) => {
-      const ctx = makeCtx(cmd);
-      const m = await runTranslateManifest({ urn, region: opts.region }, ctx);
-      await ctx.emit({ ...m, objectId });
-    });
-  examples(manifest, ["diazo translate manifest <urn> -o json --query 'derivatives[].outputType'"]);
-
-  const metadata = translate.command("metadata").alias("views")
-    .description("list the model views (guid, role, name) of a translated design")
-    .argument("<urn>", "base64 or raw URN", parseUrn)
-    .addOption(regionOption())
-    .action(async ({ urn }, opts, cmd) => {
-      const ctx = makeCtx(cmd);
-      const views = await runTranslateViews({ urn, region: opts.region }, ctx);
-      await ctx.emit(views, { columns: ["guid", "role", "name", "isMasterView"] });
-    });
-  examples(metadata, [
-    "diazo translate metadata <urn>",
-    "diazo translate metadata <urn> -o json --query '[].guid'",
-  ]);
-
-  const extract = (
-    name: string,
-    description: string,
-    objectHelp: string,
-    read: typeof runTranslateTree,
-  ) =>
-    translate.command(name)
-      .description(description)
-      .argument("<urn>", "base64 or raw URN", parseUrn)
-      .option("--guid <guid>", "the model view (default: the master 3D view)")
-      .option("--object-id <n>", objectHelp, positiveNumber("--object-id", true))
-      .option("--force-get", "allow answers over 20 MB (forceget)")
-      .addOption(regionOption())
-      .action(async ({ urn }, opts, cmd) => {
-        const ctx = makeCtx(cmd);
-        const timeoutMs = ctx.flags.timeout !== undefined ? ctx.flags.timeout * 1000 : undefined;
-        await ctx.emit((await read({ ...opts, urn, timeoutMs }, ctx)).data);
-      });
-  const tree = extract(
-    "tree",
-    "show the object tree of a model view (waits while it is extracted)",
-    "only this object and its children (objectid)",
-    runTranslateTree,
-  );
-  examples(tree, [
-    "diazo translate tree <urn>",
-    "diazo translate tree <urn> --guid 6bfb4886-... --object-id 1",
-  ]);
-  const props = extract(
-    "properties",
-    "show the properties of a model view's objects (waits while they are extracted)",
-    "only this object (objectid)",
-    runTranslateProperties,
-  ).alias("props");
-  examples(props, [
-    "diazo translate properties <urn> --object-id 2",
-    "diazo translate properties <urn> -o json --query 'data.collection[].name'",
-  ]);
-}
-
-/** Registers the commands over derivatives as files: download, thumbnail, delete, and the formats. */
-function registerFiles(translate: AnyCommand, makeCtx: ContextFactory): void {
-  const download = translate.command("download")
-    .description("download every derivative (of one output type) into a directory, in parallel")
-    .argument("<urn>", "base64 or raw URN", parseUrn)
-    .option("-f, --format <type>", `only derivatives of this output type (${OUTPUT_TYPES.join(", ")})`)
-    .option("--out <dir>", "directory to write into (created if needed); default the current directory")
-    .option("--force", "overwrite files that exist")
-    .addOption(regionOption())
-    .action(async (target, opts, cmd) => await runDownload(makeCtx(cmd), target, opts));
-  examples(download, [
-    "diazo translate download <urn> --format obj --out ./out",
-    "diazo translate download <urn> --out ./derivatives --concurrency 8",
-  ]);
-
-  const thumbnail = translate.command("thumbnail")
-    .description("save the design's thumbnail as a PNG file")
-    .argument("<urn>", "base64 or raw URN", parseUrn)
-    .option("--out <file>", "the PNG file to write", "thumbnail.png")
-    .addOption(new Option("--size <px>", "width and height").choices(["100", "200", "400"]).default("200"))
-    .addOption(regionOption())
-    .action(async ({ urn }, opts, cmd) => {
-      const ctx = makeCtx(cmd);
-      const saved = await runTranslateThumbnail(
-        { urn, region: opts.region, file: opts.out, size: Number(opts.size) },
-        ctx,
-      );
-      ctx.info(`Saved the thumbnail to ${saved.file} (${saved.size} bytes)`);
-      await ctx.emit(saved);
-    });
-  examples(thumbnail, ["diazo translate thumbnail <urn> --out house.png --size 400"]);
-
-  const del = translate.command("delete").alias("rm")
-    .description("delete the manifest and every derivative of a design (the source object stays)")
-    .argument("<urn>", "base64 or raw URN", parseUrn)
-    .addOption(regionOption())
-    .action(async ({ urn, objectId }, opts, cmd) => {
-      const ctx = makeCtx(cmd);
-      const question = `Delete the manifest and all derivatives of ${objectId}?`;
-      if (!(await ctx.confirmOrCancel(question))) return;
-      const answer = await runTranslateDelete({ urn, region: opts.region }, ctx);
-      await ctx.emit({ ...answer, urn, objectId, deleted: true }, {
-        action: `Deleted the manifest and derivatives of ${objectId}`,
-      });
-    });
-  examples(del, ["diazo translate delete <urn> --yes"]);
-
-  const formats = translate.command("formats")
-    .description("list the source file types each output type can be made from")
-    .action(async (_opts, cmd) => {
-      const ctx = makeCtx(cmd);
-      await ctx.emit(await runTranslateFormats({}, ctx));
-    });
-  examples(formats, ["diazo translate formats", "diazo translate formats -o json --query obj"]);
+/** What `translate download` takes besides the URN. */
+interface DownloadOptions {
+  format?: string;
+  out?: string;
+  force?: boolean;
+  region?: string;
 }
 
 async function runDownload(
   ctx: Ctx,
   { urn, objectId }: ParsedUrn,
-  opts: { format?: string; out?: string; force?: boolean; region?: string },
+  opts: DownloadOptions,
 ): Promise<void> {
   const outputType = opts.format === undefined ? undefined : parseOutputType(opts.format);
   const dir = path.resolve(ctx.cwd, opts.out ?? ".");
