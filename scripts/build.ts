@@ -13,9 +13,6 @@ import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from "no
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { VERSION } from "../src/core/version.ts";
-import { eagerFunctions } from "./bundle_eager.ts";
-import { profileBundle } from "./bundle_profile.ts";
-import { regroupBundle } from "./bundle_regroup.ts";
 import { cycloneDxSbom, type DenoLock, formatSha256Sums, sha256Hex } from "./release_files.ts";
 
 /** Targets `deno compile --target` accepts (Deno 2.9), aarch64 Windows included. */
@@ -102,14 +99,17 @@ export function lazyRequire(chunk: string): string {
   return chunk.replace(EAGER_REQUIRE, "var __require = (id) => globalThis.process.getBuiltinModule(id);");
 }
 
+/** The bundle's entry file name: what the release binary is compiled from and the benchmark runs. */
+export const BUNDLE_ENTRY = "diazo.js";
+
 /**
  * `deno bundle` with code splitting into `outDir`: `diazo.js`, the entry, loads only what a command
  * needs (each family, the sandbox, the MCP SDK are chunks behind their dynamic imports), unlike the
- * single-file bundle, which evaluates every static import of every module at start. The chunks are
- * then regrouped (bundle_regroup.ts) so that the hot path loads a few files, not ~60.
+ * single-file bundle, which evaluates every static import of every module at start. This is the
+ * program users get: the release binary is compiled from it (`compileArgs`), and `deno task bench`
+ * runs it.
  */
 export async function bundle(outDir: string, root = ROOT): Promise<string> {
-  // Only an earlier bundle's files go: the directory may hold other things (never dist/ itself).
   await Deno.mkdir(outDir, { recursive: true });
   for (const e of readdirSync(outDir).filter((n) => n.endsWith(".js"))) {
     await Deno.remove(path.join(outDir, e));
@@ -139,19 +139,8 @@ export async function bundle(outDir: string, root = ROOT): Promise<string> {
     const lazy = lazyRequire(text);
     if (lazy !== text) writeFileSync(file, lazy);
   }
-  const entry = path.join(outDir, "diazo.js");
+  const entry = path.join(outDir, BUNDLE_ENTRY);
   await Deno.rename(path.join(outDir, "main.js"), entry);
-  const fastStart = await regroupBundle(outDir);
-  // The fast start's functions that its commands run are compiled eagerly (bundle_eager.ts).
-  const ran = await profileBundle(entry, [
-    ...COMPILE_PERMISSIONS,
-    "--no-config",
-    "--unstable-lazy-dynamic-imports",
-  ]);
-  for (const name of fastStart) {
-    const file = path.join(outDir, name);
-    writeFileSync(file, eagerFunctions(readFileSync(file, "utf8"), ran.get(name) ?? new Set()));
-  }
   return entry;
 }
 
@@ -214,25 +203,30 @@ function stage(dir: string, date: string): void {
   cpSync(path.join(ROOT, "deno.lock"), path.join(dir, "deno.lock"));
 }
 
-async function compile(stageDir: string, target: string, outDir: string, check: boolean): Promise<string> {
+/**
+ * The arguments of `deno compile` for one target: the bundle's entry (`bundle`, in the stage dir), with
+ * no project config, so the binary holds exactly the program `deno task bench` measures.
+ */
+export function compileArgs(entry: string, target: string, out: string): string[] {
+  return [
+    "compile",
+    "--no-config",
+    "--no-check",
+    ...compilePermissions(target),
+    ...COMPILE_V8_FLAGS,
+    "--target",
+    target,
+    "-o",
+    out,
+    entry,
+  ];
+}
+
+async function compile(entry: string, target: string, outDir: string): Promise<string> {
   const out = path.join(outDir, binaryName(VERSION, target));
   const res = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "compile",
-      "--config",
-      path.join(stageDir, "deno.json"),
-      "--frozen",
-      "--exclude-unused-npm",
-      ...(check ? [] : ["--no-check"]),
-      ...compilePermissions(target),
-      ...COMPILE_V8_FLAGS,
-      "--target",
-      target,
-      "-o",
-      out,
-      path.join(stageDir, "src/main.ts"),
-    ],
-    cwd: stageDir,
+    args: compileArgs(entry, target, out),
+    cwd: path.dirname(entry),
     stdout: "piped",
     stderr: "piped",
   }).output();
@@ -244,10 +238,22 @@ async function compile(stageDir: string, target: string, outDir: string, check: 
       denortBin: Deno.env.get("DENORT_BIN"),
     }));
   }
-  // The "Embedded Files" report: what the binary holds.
   await Deno.stderr.write(res.stdout);
   await Deno.stderr.write(res.stderr);
   return out;
+}
+
+/** Type-checks the staged program (the bundle itself is not checked): one `error:` line when it fails. */
+async function typeCheck(stageDir: string): Promise<void> {
+  const res = await new Deno.Command(Deno.execPath(), {
+    args: ["check", "--config", path.join(stageDir, "deno.json"), path.join(stageDir, "src/main.ts")],
+    cwd: stageDir,
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  if (res.code !== 0) {
+    throw new BuildError("type checking failed; see `deno check src/main.ts`, or pass --no-check");
+  }
 }
 
 /** Writes the SBOM and SHA256SUMS for the binaries of this version found in `outDir`. */
@@ -333,7 +339,9 @@ async function main(args: readonly string[]): Promise<void> {
     const stageDir = await Deno.makeTempDir({ prefix: "diazo-build-" });
     try {
       stage(stageDir, buildDate(Deno.env.get("SOURCE_DATE_EPOCH"), new Date()));
-      for (const t of opts.targets) console.log(await compile(stageDir, t, opts.outDir, opts.check));
+      if (opts.check) await typeCheck(stageDir);
+      const entry = await bundle(path.join(stageDir, "bundle"), stageDir);
+      for (const t of opts.targets) console.log(await compile(entry, t, opts.outDir));
     } finally {
       await Deno.remove(stageDir, { recursive: true }).catch(() => {});
     }
