@@ -31,7 +31,7 @@ export const FAMILIES: readonly Family[] = [
     name: "auth",
     group: "core",
     summary: "log in, test and inspect credentials and tokens",
-    load: () => import("../families/auth/commands.ts"),
+    load: () => import("../families/auth/commands.ts").then((m) => ({ command: m.AUTH })),
   },
   {
     name: "bucket",

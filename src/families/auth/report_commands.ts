@@ -1,37 +1,41 @@
-/** `diazo auth diagnose|support-report|migrate-from-forge|scope-report`: adapters over families/auth/report.ts. */
+/** `diazo auth diagnose|support-report|migrate-from-forge|scope-report`: declared as data over families/auth/report.ts. */
 import { runDiagnose, runMigrateFromForge, runScopeReport, runSupportReport } from "./report.ts";
-import { type AnyCommand, type ContextFactory, examples } from "../../command/command.ts";
+import type { CommandDecl } from "../../command/decl.ts";
 
-/** Registers the report commands on `auth`. */
-export function registerReportCommands(auth: AnyCommand, makeCtx: ContextFactory): void {
-  const diag = auth.command("diagnose").description(
-    "check credentials, callback URL, token store, connectivity and clock skew",
-  )
-    .action(async (_o, cmd) => {
-      const ctx = makeCtx(cmd);
+/** The report commands of `auth`, in help order. */
+export const REPORT_COMMANDS: readonly CommandDecl[] = [
+  {
+    name: "diagnose",
+    description: "check credentials, callback URL, token store, connectivity and clock skew",
+    examples: ["diazo auth diagnose"],
+    run: async (ctx) => {
       const checks = await runDiagnose({}, ctx);
       // Each check is said once: in the result (a table on a terminal), not again on stderr.
       if (checks.some((c) => !c.ok)) ctx.setExitCode(1);
       await ctx.emit(checks, { columns: ["check", "ok", "detail"] });
-    });
-  examples(diag, ["diazo auth diagnose"]);
-
-  const report = auth.command("support-report").description(
-    "a report to share when asking for help; never contains secrets",
-  )
-    .option("--sanitize", "also mask client ids, user ids and local paths")
-    .action(async (opts, cmd) => {
-      const ctx = makeCtx(cmd);
+    },
+  },
+  {
+    name: "support-report",
+    description: "a report to share when asking for help; never contains secrets",
+    options: [{ flags: "--sanitize", description: "also mask client ids, user ids and local paths" }],
+    examples: ["diazo auth support-report --sanitize -o json > report.json"],
+    run: async (ctx, _args, opts: { sanitize?: boolean }) => {
       await ctx.emit(await runSupportReport(opts, ctx));
-    });
-  examples(report, ["diazo auth support-report --sanitize -o json > report.json"]);
-
-  const migrate = auth.command("migrate-from-forge")
-    .description("copy legacy FORGE_* credentials into a profile; scope names are unchanged")
-    .option("--verify-scopes", "request a token with the profile's scopes to prove they are granted")
-    .option("--scopes <list>", "legacy scope list to carry over (default: the profile's)")
-    .action(async (opts, cmd) => {
-      const ctx = makeCtx(cmd);
+    },
+  },
+  {
+    name: "migrate-from-forge",
+    description: "copy legacy FORGE_* credentials into a profile; scope names are unchanged",
+    options: [
+      {
+        flags: "--verify-scopes",
+        description: "request a token with the profile's scopes to prove they are granted",
+      },
+      { flags: "--scopes <list>", description: "legacy scope list to carry over (default: the profile's)" },
+    ],
+    examples: ["FORGE_CLIENT_ID=... FORGE_CLIENT_SECRET=... diazo auth migrate-from-forge --verify-scopes"],
+    run: async (ctx, _args, opts: { verifyScopes?: boolean; scopes?: string }) => {
       const result = await runMigrateFromForge(opts, ctx);
       if (result.verified === false) ctx.setExitCode(3);
       await ctx.emit(result, {
@@ -39,17 +43,14 @@ export function registerReportCommands(auth: AnyCommand, makeCtx: ContextFactory
           ? `Moved ${result.moved.join(", ")} into profile ${result.profile}`
           : "No FORGE_* variables to move (already configured or not set).",
       });
-    });
-  examples(migrate, [
-    "FORGE_CLIENT_ID=... FORGE_CLIENT_SECRET=... diazo auth migrate-from-forge --verify-scopes",
-  ]);
-
-  const scopeReport = auth.command("scope-report").description(
-    "which scopes your commands used in a period, and granted ones never used",
-  )
-    .option("--period <period>", "period, e.g. 7d, 24h", "30d")
-    .action(async (opts, cmd) => {
-      const ctx = makeCtx(cmd);
+    },
+  },
+  {
+    name: "scope-report",
+    description: "which scopes your commands used in a period, and granted ones never used",
+    options: [{ flags: "--period <period>", description: "period, e.g. 7d, 24h", default: "30d" }],
+    examples: ["diazo auth scope-report --period 7d"],
+    run: async (ctx, _args, opts: { period: string }) => {
       const result = await runScopeReport(opts, ctx);
       if (result.unused_granted.length) {
         ctx.info(
@@ -59,6 +60,6 @@ export function registerReportCommands(auth: AnyCommand, makeCtx: ContextFactory
         );
       }
       await ctx.emit(result);
-    });
-  examples(scopeReport, ["diazo auth scope-report --period 7d"]);
-}
+    },
+  },
+];

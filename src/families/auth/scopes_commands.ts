@@ -1,4 +1,4 @@
-/** `diazo auth scopes|inspect-token|test-scope|test-scopes|extend-scopes|reduce-scopes`: adapters over families/auth/scopes.ts. */
+/** `diazo auth scopes|inspect-token|test-scope|test-scopes|extend-scopes|reduce-scopes`: declared as data over families/auth/scopes.ts. */
 import {
   runExtendScopes,
   runInspectToken,
@@ -7,69 +7,74 @@ import {
   runTestScope,
   runTestScopes,
 } from "./scopes.ts";
-import { type AnyCommand, type ContextFactory, examples } from "../../command/command.ts";
+import type { CommandDecl } from "../../command/decl.ts";
 
-/** Registers the scope-related auth commands. */
-export function registerScopeCommands(auth: AnyCommand, makeCtx: ContextFactory): void {
-  const scopes = auth.command("scopes").description(
-    "the platform's scopes: what each is for, the modes the platform grants it in, and what diazo recommends",
-  )
-    .action(async (_o, cmd) => {
-      await makeCtx(cmd).emit(runScopes(), {
+/** The scope-related commands of `auth`, in help order. */
+export const SCOPE_COMMANDS: readonly CommandDecl[] = [
+  {
+    name: "scopes",
+    description:
+      "the platform's scopes: what each is for, the modes the platform grants it in, and what diazo recommends",
+    examples: [
+      "diazo auth scopes",
+      "diazo auth scopes -o json --query \"[?contains(granted_by_platform, '2-legged')].scope\"",
+    ],
+    run: async (ctx) => {
+      await ctx.emit(runScopes(), {
         columns: ["scope", "granted_by_platform", "recommended_by_diazo", "purpose", "note"],
       });
-    });
-  examples(scopes, [
-    "diazo auth scopes",
-    "diazo auth scopes -o json --query \"[?contains(granted_by_platform, '2-legged')].scope\"",
-  ]);
-
-  const inspect = auth.command("inspect-token")
-    .description(
+    },
+  },
+  {
+    name: "inspect-token",
+    description:
       "decode a token: scopes, client id, user, expiry (the cached one by default; '-' reads stdin)",
-    )
-    .option("--token <jwt>", "the token to decode, or - to read it from stdin")
-    .action(async (opts, cmd) => {
-      const ctx = makeCtx(cmd);
+    options: [{ flags: "--token <jwt>", description: "the token to decode, or - to read it from stdin" }],
+    examples: ["diazo auth inspect-token", 'echo "$TOKEN" | diazo auth inspect-token --token -'],
+    run: async (ctx, _args, opts: { token?: string }) => {
       const token = opts.token === "-" ? (await ctx.io.stdin.readText()).trim() : opts.token;
       await ctx.emit(await runInspectToken({ token }, ctx));
-    });
-  examples(inspect, ["diazo auth inspect-token", 'echo "$TOKEN" | diazo auth inspect-token --token -']);
-
-  const testScope = auth.command("test-scope")
-    .description("check that the app can obtain a 2-legged token with a scope")
-    .argument("<scope>", "a scope name, e.g. bucket:read")
-    .action(async (scope, _o, cmd) => {
-      const ctx = makeCtx(cmd);
+    },
+  },
+  {
+    name: "test-scope",
+    description: "check that the app can obtain a 2-legged token with a scope",
+    args: [{ spec: "<scope>", description: "a scope name, e.g. bucket:read" }],
+    examples: ["diazo auth test-scope bucket:delete"],
+    run: async (ctx, [scope]: string[]) => {
       await ctx.emit(await runTestScope({ scope }, ctx));
-    });
-  examples(testScope, ["diazo auth test-scope bucket:delete"]);
-
-  const testScopes = auth.command("test-scopes")
-    .description("call an endpoint with a token that has exactly the given scopes")
-    .requiredOption("--scopes <list>", "scopes of the test token")
-    .requiredOption("--endpoint <path>", "a GET path, e.g. /oss/v2/buckets")
-    .action(async (opts, cmd) => {
-      const ctx = makeCtx(cmd);
+    },
+  },
+  {
+    name: "test-scopes",
+    description: "call an endpoint with a token that has exactly the given scopes",
+    options: [
+      { flags: "--scopes <list>", description: "scopes of the test token", required: true },
+      { flags: "--endpoint <path>", description: "a GET path, e.g. /oss/v2/buckets", required: true },
+    ],
+    examples: ["diazo auth test-scopes --scopes bucket:read --endpoint /oss/v2/buckets"],
+    run: async (ctx, _args, opts: { scopes: string; endpoint: string }) => {
       await ctx.emit(await runTestScopes(opts, ctx));
-    });
-  examples(testScopes, ["diazo auth test-scopes --scopes bucket:read --endpoint /oss/v2/buckets"]);
-
-  const extend = auth.command("extend-scopes").description("add scopes to the profile's 2-legged tokens")
-    .requiredOption("--add <list>", "scopes to add")
-    .action(async (opts, cmd) => {
-      const ctx = makeCtx(cmd);
+    },
+  },
+  {
+    name: "extend-scopes",
+    description: "add scopes to the profile's 2-legged tokens",
+    options: [{ flags: "--add <list>", description: "scopes to add", required: true }],
+    examples: ["diazo auth extend-scopes --add bucket:delete,data:write"],
+    run: async (ctx, _args, opts: { add: string }) => {
       const change = await runExtendScopes(opts, ctx);
       await ctx.emit(change, { action: `Profile ${change.profile} now has ${change.after.join(" ")}` });
-    });
-  examples(extend, ["diazo auth extend-scopes --add bucket:delete,data:write"]);
-
-  const reduce = auth.command("reduce-scopes").description("remove scopes from the profile's 2-legged tokens")
-    .requiredOption("--remove <list>", "scopes to remove")
-    .action(async (opts, cmd) => {
-      const ctx = makeCtx(cmd);
+    },
+  },
+  {
+    name: "reduce-scopes",
+    description: "remove scopes from the profile's 2-legged tokens",
+    options: [{ flags: "--remove <list>", description: "scopes to remove", required: true }],
+    examples: ["diazo auth reduce-scopes --remove bucket:delete"],
+    run: async (ctx, _args, opts: { remove: string }) => {
       const change = await runReduceScopes(opts, ctx);
       await ctx.emit(change, { action: `Profile ${change.profile} now has ${change.after.join(" ")}` });
-    });
-  examples(reduce, ["diazo auth reduce-scopes --remove bucket:delete"]);
-}
+    },
+  },
+];
