@@ -159,13 +159,13 @@ export const FAMILIES: readonly Family[] = [
     name: "plugin",
     group: "extend",
     summary: "list, enable, disable and create plugins; manage aliases",
-    load: () => import("../families/plugin/commands.ts"),
+    load: () => import("../families/plugin/commands.ts").then((m) => ({ command: m.PLUGIN })),
   },
   {
     name: "alias",
     group: "extend",
     summary: "list command aliases",
-    load: () => import("../families/alias/commands.ts"),
+    load: () => import("../families/alias/commands.ts").then((m) => ({ command: m.ALIAS })),
   },
   {
     name: "config",
@@ -177,7 +177,7 @@ export const FAMILIES: readonly Family[] = [
     name: "logs",
     group: "local",
     summary: "local logs (scope usage)",
-    load: () => import("../families/logs/commands.ts"),
+    load: () => import("../families/logs/commands.ts").then((m) => ({ command: m.LOGS })),
   },
   {
     name: "sandbox",

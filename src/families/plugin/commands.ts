@@ -6,80 +6,92 @@ import {
   runPluginList,
   runPluginToggle,
 } from "../../extend/verbs.ts";
-import { BUILTIN_RULES as rules, registerAliasList } from "../alias/commands.ts";
-import { type AnyCommand, type ContextFactory, examples } from "../../command/command.ts";
+import { ALIAS_LIST, BUILTIN_RULES as rules } from "../alias/commands.ts";
+import type { CommandDecl } from "../../command/decl.ts";
 
-function registerToggle(plugin: AnyCommand, makeCtx: ContextFactory, enabled: boolean): void {
+/** `plugin enable` or `plugin disable`. */
+function toggleCommand(enabled: boolean): CommandDecl {
   const verb = enabled ? "enable" : "disable";
-  const cmd = plugin.command(verb)
-    .description(`${verb} a plugin in plugins.json (other content of the file is kept)`)
-    .argument("<name>", "the plugin's name, without diazo-")
-    .action(async (name, _opts, c) => {
-      const ctx = makeCtx(c);
+  return {
+    name: verb,
+    description: `${verb} a plugin in plugins.json (other content of the file is kept)`,
+    args: [{ spec: "<name>", description: "the plugin's name, without diazo-" }],
+    examples: [`diazo plugin ${verb} hello`],
+    run: async (ctx, [name]: string[]) => {
       await ctx.emit(await runPluginToggle({ name, enabled, rules }, ctx));
-    });
-  examples(cmd, [`diazo plugin ${verb} hello`]);
+    },
+  };
 }
 
-function registerAliases(plugin: AnyCommand, makeCtx: ContextFactory): void {
-  const alias = plugin.command("alias").alias("aliases")
-    .description("command aliases: a first word replaced by a diazo command line");
-  examples(alias, ["diazo plugin alias list"]);
-  registerAliasList(alias, makeCtx);
+/** `plugin alias ...`: list, add and remove aliases. */
+const ALIASES: CommandDecl = {
+  name: "alias",
+  aliases: ["aliases"],
+  description: "command aliases: a first word replaced by a diazo command line",
+  examples: ["diazo plugin alias list"],
+  commands: [
+    ALIAS_LIST,
+    {
+      name: "add",
+      aliases: ["set"],
+      description: "add an alias; $1, $2... take arguments by position, the rest are appended",
+      args: [
+        { spec: "<name>", description: "the alias: letters, digits, '_', '-', '.'" },
+        { spec: "<expansion>", description: "what it stands for, as one quoted argument" },
+      ],
+      options: [{ flags: "--force", description: "replace an alias of that name" }],
+      examples: [
+        `diazo plugin alias add lsb "bucket list"`,
+        `diazo plugin alias add up "object upload $1 --resume"   # diazo up my-bucket a.obj b.obj`,
+        `diazo plugin alias add hi "hello --output json"         # an alias to a plugin`,
+      ],
+      run: async (ctx, [name, expansion]: string[], opts: { force?: boolean }) => {
+        await ctx.emit(await runAliasAdd({ name, expansion, force: opts.force, rules }, ctx));
+      },
+    },
+    {
+      name: "remove",
+      aliases: ["rm"],
+      description: "remove an alias",
+      args: [{ spec: "<name>", description: "the alias" }],
+      examples: ["diazo plugin alias remove lsb"],
+      run: async (ctx, [name]: string[]) => {
+        await ctx.emit(await runAliasRemove({ name }, ctx));
+      },
+    },
+  ],
+};
 
-  const add = alias.command("add").alias("set")
-    .description("add an alias; $1, $2... take arguments by position, the rest are appended")
-    .argument("<name>", "the alias: letters, digits, '_', '-', '.'")
-    .argument("<expansion>", "what it stands for, as one quoted argument")
-    .option("--force", "replace an alias of that name")
-    .action(async (name, expansion, opts, cmd) => {
-      const ctx = makeCtx(cmd);
-      await ctx.emit(await runAliasAdd({ name, expansion, force: opts.force, rules }, ctx));
-    });
-  examples(add, [
-    `diazo plugin alias add lsb "bucket list"`,
-    `diazo plugin alias add up "object upload $1 --resume"   # diazo up my-bucket a.obj b.obj`,
-    `diazo plugin alias add hi "hello --output json"         # an alias to a plugin`,
-  ]);
-
-  const remove = alias.command("remove").alias("rm")
-    .description("remove an alias")
-    .argument("<name>", "the alias")
-    .action(async (name, _opts, cmd) => {
-      const ctx = makeCtx(cmd);
-      await ctx.emit(await runAliasRemove({ name }, ctx));
-    });
-  examples(remove, ["diazo plugin alias remove lsb"]);
-}
-
-/** Registers the family's commands. */
-export function register(program: AnyCommand, makeCtx: ContextFactory): void {
-  const plugin = program.command("plugin")
-    .description("list, enable, disable and create plugins (diazo-<name> on PATH); manage aliases");
-  examples(plugin, ["diazo plugin list", "diazo plugin create hello"]);
-
-  const list = plugin.command("list").alias("ls")
-    .description("list discovered and configured plugins; warnings (not executable, shadowed, ...) on stderr")
-    .action(async (_opts, cmd) => {
-      const ctx = makeCtx(cmd);
-      await ctx.emit(await runPluginList({ rules }, ctx), {
-        columns: ["name", "path", "enabled", "description", "source"],
-      });
-    });
-  examples(list, ["diazo plugin list", "diazo plugin list -o json --query '[?enabled].name'"]);
-
-  registerToggle(plugin, makeCtx, true);
-  registerToggle(plugin, makeCtx, false);
-
-  const create = plugin.command("create")
-    .description("write a new plugin script that follows diazo's conventions")
-    .argument("<name>", "the plugin's name: it runs as `diazo <name>`")
-    .option("--dir <dir>", "where to write it (default: the current directory)")
-    .action(async (name, opts, cmd) => {
-      const ctx = makeCtx(cmd);
-      await ctx.emit(await runPluginCreate({ name, dir: opts.dir, rules }, ctx));
-    });
-  examples(create, ["diazo plugin create hello --dir ~/bin", "diazo hello --output json"]);
-
-  registerAliases(plugin, makeCtx);
-}
+/** The plugin family. */
+export const PLUGIN: CommandDecl = {
+  name: "plugin",
+  description: "list, enable, disable and create plugins (diazo-<name> on PATH); manage aliases",
+  examples: ["diazo plugin list", "diazo plugin create hello"],
+  commands: [
+    {
+      name: "list",
+      aliases: ["ls"],
+      description:
+        "list discovered and configured plugins; warnings (not executable, shadowed, ...) on stderr",
+      examples: ["diazo plugin list", "diazo plugin list -o json --query '[?enabled].name'"],
+      run: async (ctx) => {
+        await ctx.emit(await runPluginList({ rules }, ctx), {
+          columns: ["name", "path", "enabled", "description", "source"],
+        });
+      },
+    },
+    toggleCommand(true),
+    toggleCommand(false),
+    {
+      name: "create",
+      description: "write a new plugin script that follows diazo's conventions",
+      args: [{ spec: "<name>", description: "the plugin's name: it runs as `diazo <name>`" }],
+      options: [{ flags: "--dir <dir>", description: "where to write it (default: the current directory)" }],
+      examples: ["diazo plugin create hello --dir ~/bin", "diazo hello --output json"],
+      run: async (ctx, [name]: string[], opts: { dir?: string }) => {
+        await ctx.emit(await runPluginCreate({ name, dir: opts.dir, rules }, ctx));
+      },
+    },
+    ALIASES,
+  ],
+};
