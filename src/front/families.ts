@@ -171,7 +171,7 @@ export const FAMILIES: readonly Family[] = [
     name: "config",
     group: "local",
     summary: "profiles and settings",
-    load: () => import("../families/config/commands.ts"),
+    load: () => import("../families/config/commands.ts").then((m) => ({ command: m.CONFIG })),
   },
   {
     name: "logs",
