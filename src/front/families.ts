@@ -62,7 +62,7 @@ export const FAMILIES: readonly Family[] = [
     name: "view",
     group: "core",
     summary: "open a translated model in the platform's viewer",
-    load: () => import("../families/view/commands.ts"),
+    load: () => import("../families/view/commands.ts").then((m) => ({ command: m.VIEW })),
   },
   {
     name: "api",
@@ -189,13 +189,13 @@ export const FAMILIES: readonly Family[] = [
     name: "demo",
     group: "local",
     summary: "run the main flow against the sandbox (no account needed)",
-    load: () => import("../families/demo/commands.ts"),
+    load: () => import("../families/demo/commands.ts").then((m) => ({ command: m.DEMO })),
   },
   {
     name: "generate",
     group: "local",
     summary: "write synthetic engineering files (obj, stl, dxf, ifc) for demos and tests",
-    load: () => import("../families/generate/commands.ts"),
+    load: () => import("../families/generate/commands.ts").then((m) => ({ command: m.GENERATE })),
   },
   {
     name: "completions",

@@ -1,10 +1,10 @@
 /**
- * `diazo demo`: the commander adapter over families/demo/verbs.ts; it picks the platform — an in-process
+ * `diazo demo`: declared as data (command/decl.ts) over families/demo/verbs.ts; it picks the platform — an in-process
  * sandbox when no credentials are configured (or with --sandbox) — and shows the steps.
  */
 import { throwawayTokenStore } from "../auth/verbs.ts";
 import { runDemo } from "./verbs.ts";
-import { type AnyCommand, type ContextFactory, examples } from "../../command/command.ts";
+import type { CommandDecl } from "../../command/decl.ts";
 import type { Ctx } from "../../command/context.ts";
 import { SANDBOX_CLIENT_ID, SANDBOX_CLIENT_SECRET } from "../sandbox/commands.ts";
 
@@ -38,32 +38,33 @@ async function demoContext(
   return { ctx, close: () => sandbox.close() };
 }
 
-/** Registers the demo command. */
-export function register(program: AnyCommand, makeCtx: ContextFactory): void {
-  const cmd = program.command("demo")
-    .description(
-      "run the whole flow: bucket, generated model, multipart upload, translation, properties, derivative download, clean-up; uses the sandbox when no credentials are set",
-    )
-    .option("--sandbox", "use the in-process sandbox even when credentials are configured")
-    .option("--keep", "leave the bucket and the local files in place")
-    .action(async (opts, command) => {
-      const { ctx, close } = await demoContext(makeCtx(command), Boolean(opts.sandbox));
-      try {
-        const { summary, steps } = await runDemo(
-          { keep: opts.keep, sandbox: close !== undefined, timeoutSec: ctx.flags.timeout },
-          ctx,
-        );
-        ctx.info(`Demo finished: ${steps.length} steps ok.`);
-        // A table of a nested summary is unreadable: show the steps there, everything elsewhere.
-        if ((await ctx.format()) === "table" && !ctx.flags.query) {
-          await ctx.emit(steps, { columns: ["step", "ok", "ms", "detail"] });
-        } else {
-          const base = (await ctx.settings()).baseUrl.value;
-          await ctx.emit({ base_url: base, sandbox: close !== undefined, ...summary, steps });
-        }
-      } finally {
-        await close?.();
+/** The demo family: one command. */
+export const DEMO: CommandDecl = {
+  name: "demo",
+  description:
+    "run the whole flow: bucket, generated model, multipart upload, translation, properties, derivative download, clean-up; uses the sandbox when no credentials are set",
+  options: [
+    { flags: "--sandbox", description: "use the in-process sandbox even when credentials are configured" },
+    { flags: "--keep", description: "leave the bucket and the local files in place" },
+  ],
+  examples: ["diazo demo", "diazo demo --sandbox -o json", "diazo demo --keep"],
+  run: async (outer, _args, opts: { sandbox?: boolean; keep?: boolean }) => {
+    const { ctx, close } = await demoContext(outer, Boolean(opts.sandbox));
+    try {
+      const { summary, steps } = await runDemo(
+        { keep: opts.keep, sandbox: close !== undefined, timeoutSec: ctx.flags.timeout },
+        ctx,
+      );
+      ctx.info(`Demo finished: ${steps.length} steps ok.`);
+      // A table of a nested summary is unreadable: show the steps there, everything elsewhere.
+      if ((await ctx.format()) === "table" && !ctx.flags.query) {
+        await ctx.emit(steps, { columns: ["step", "ok", "ms", "detail"] });
+      } else {
+        const base = (await ctx.settings()).baseUrl.value;
+        await ctx.emit({ base_url: base, sandbox: close !== undefined, ...summary, steps });
       }
-    });
-  examples(cmd, ["diazo demo", "diazo demo --sandbox -o json", "diazo demo --keep"]);
-}
+    } finally {
+      await close?.();
+    }
+  },
+};

@@ -1,8 +1,9 @@
-/** `diazo generate <format>`: the commander adapter over families/generate/verbs.ts. */
+/** `diazo generate <format>`: declared as data (command/decl.ts) over families/generate/verbs.ts. */
 import { usageError } from "../../core/errors.ts";
 import { GENERATOR, runGenerate } from "./verbs.ts";
 import { writeChunksTo } from "../../platform/fs.ts";
-import { type AnyCommand, type ContextFactory, examples, positiveNumber } from "../../command/command.ts";
+import type { CommandDecl } from "../../command/decl.ts";
+import { positiveNumber } from "../../command/command.ts";
 
 /** The --seed option: a whole number that fits 32 bits. */
 function seed(value: string): number {
@@ -16,62 +17,73 @@ function seed(value: string): number {
   return n;
 }
 
-/** Registers the generate command. */
-export function register(program: AnyCommand, makeCtx: ContextFactory): void {
-  const cmd = program.command("generate")
-    .description(
-      `write a synthetic engineering file (${GENERATOR.formats.join(", ")}) of exactly --size bytes, ` +
-        "for upload and translation demos and tests",
-    )
-    .argument("<format>", GENERATOR.formats.join(" | "))
-    .option(
-      "--size <size>",
-      "exact size: bytes, or a number with KB MB GB (1000s) or KiB MiB GiB (1024s)",
-      "1MiB",
-    )
-    .option("--out <file>", "file to write, or - for standard output (default: model.<format>)")
-    .option(
-      "--objects <n>",
-      `groups/elements in the file (default: grows with --size, up to ${GENERATOR.defaultMaxObjects}; at most ${GENERATOR.maxObjects})`,
-      positiveNumber("--objects", true),
-    )
-    .option(
-      "--seed <n>",
-      "seed of the geometry: the same seed gives the same bytes",
-      seed,
-      GENERATOR.defaultSeed,
-    )
-    .option("--force", "overwrite the file if it exists")
-    .action(async (format, opts, command) => {
-      const ctx = makeCtx(command);
-      const { generated, description } = await runGenerate(
-        {
-          ...opts,
-          format,
-          signal: ctx.interruptSignal(),
-          // The run's stdout (a test's or a pipeline step's capture), not the process's.
-          toStream: (chunks, o) => writeChunksTo(ctx.io.stdout, chunks, o),
-        },
-        ctx,
-      );
-      // The bytes went to stdout: a summary there would corrupt them.
-      if (!generated.file) return ctx.info(`Wrote ${description}`);
-      await ctx.emit(generated, {
-        columns: ["file", "format", "size", "sha1", "objects"],
-        action: `Wrote ${description}`,
-      });
-    });
-  cmd.addHelpText(
-    "after",
+/** The options of `generate`, by key. */
+interface GenerateOpts {
+  size: string;
+  out?: string;
+  objects?: number;
+  seed: number;
+  force?: boolean;
+}
+
+/** The generate family: one command. */
+export const GENERATE: CommandDecl = {
+  name: "generate",
+  description:
+    `write a synthetic engineering file (${GENERATOR.formats.join(", ")}) of exactly --size bytes, ` +
+    "for upload and translation demos and tests",
+  args: [{ spec: "<format>", description: GENERATOR.formats.join(" | ") }],
+  options: [
+    {
+      flags: "--size <size>",
+      description: "exact size: bytes, or a number with KB MB GB (1000s) or KiB MiB GiB (1024s)",
+      default: "1MiB",
+    },
+    {
+      flags: "--out <file>",
+      description: "file to write, or - for standard output (default: model.<format>)",
+    },
+    {
+      flags: "--objects <n>",
+      description:
+        `groups/elements in the file (default: grows with --size, up to ${GENERATOR.defaultMaxObjects}; at most ${GENERATOR.maxObjects})`,
+      parse: positiveNumber("--objects", true),
+    },
+    {
+      flags: "--seed <n>",
+      description: "seed of the geometry: the same seed gives the same bytes",
+      parse: seed,
+      default: GENERATOR.defaultSeed,
+    },
+    { flags: "--force", description: "overwrite the file if it exists" },
+  ],
+  helpText:
     "\nEvery format is written to the exact byte: OBJ, DXF and IFC are padded with comments, ASCII STL\n" +
-      "(which has none) with trailing zeros in the first solid's coordinates. Groups: OBJ `o`/`g`,\n" +
-      "STL solids, DXF layers, IFC elements, named like Beam_0001, Column_0002, ...\n" +
-      "--out names the file; -o/--output sets the summary's format.",
-  );
-  examples(cmd, [
+    "(which has none) with trailing zeros in the first solid's coordinates. Groups: OBJ `o`/`g`,\n" +
+    "STL solids, DXF layers, IFC elements, named like Beam_0001, Column_0002, ...\n" +
+    "--out names the file; -o/--output sets the summary's format.",
+  examples: [
     "diazo generate obj --size 5MiB",
     "diazo generate ifc --size 300MB --objects 500 --out tower.ifc",
     "diazo generate stl --size 1GiB --seed 7 --out big.stl --force -o json",
     "diazo generate dxf --size 64KiB --out - | wc -c",
-  ]);
-}
+  ],
+  run: async (ctx, [format]: string[], opts: GenerateOpts) => {
+    const { generated, description } = await runGenerate(
+      {
+        ...opts,
+        format,
+        signal: ctx.interruptSignal(),
+        // The run's stdout (a test's or a pipeline step's capture), not the process's.
+        toStream: (chunks, o) => writeChunksTo(ctx.io.stdout, chunks, o),
+      },
+      ctx,
+    );
+    // The bytes went to stdout: a summary there would corrupt them.
+    if (!generated.file) return ctx.info(`Wrote ${description}`);
+    await ctx.emit(generated, {
+      columns: ["file", "format", "size", "sha1", "objects"],
+      action: `Wrote ${description}`,
+    });
+  },
+};
