@@ -153,7 +153,7 @@ export const FAMILIES: readonly Family[] = [
     name: "serve",
     group: "automation",
     summary: "serve diazo's tools to AI assistants (Model Context Protocol)",
-    load: () => import("../families/serve/commands.ts"),
+    load: () => import("../families/serve/commands.ts").then((m) => ({ command: m.SERVE })),
   },
   {
     name: "plugin",
@@ -183,7 +183,7 @@ export const FAMILIES: readonly Family[] = [
     name: "sandbox",
     group: "local",
     summary: "run the offline platform emulator",
-    load: () => import("../families/sandbox/commands.ts"),
+    load: () => import("../families/sandbox/commands.ts").then((m) => ({ command: m.SANDBOX })),
   },
   {
     name: "demo",

@@ -1,5 +1,5 @@
 /** `diazo sandbox`: serve the platform emulator on loopback until interrupted. */
-import { type AnyCommand, type ContextFactory, examples } from "../../command/command.ts";
+import type { CommandDecl } from "../../command/decl.ts";
 import type { Ctx } from "../../command/context.ts";
 import { DiazoError, usageError } from "../../core/errors.ts";
 
@@ -8,6 +8,7 @@ export const SANDBOX_CLIENT_ID = "diazo-sandbox";
 /** Well-known sandbox secret; it opens nothing but the local emulator. */
 export const SANDBOX_CLIENT_SECRET = "diazo-sandbox-secret";
 
+/** The --port option: 0-65535. */
 function port(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0 || n > 65535) {
@@ -69,81 +70,102 @@ function announce(ctx: Ctx, sandbox: { url: string; controlToken?: string }, aut
   }
 }
 
-/** Registers the sandbox command. */
-export function register(program: AnyCommand, makeCtx: ContextFactory): void {
-  const cmd = program.command("sandbox")
-    .description("serve the platform's API on loopback for offline use and tests; prints the base URL first")
-    .option(
-      "--host <host>",
-      "address to bind; beyond loopback the control API (/_sandbox/) asks for the token printed at start",
-      "127.0.0.1",
-    )
-    .option("--port <port>", "port (0 picks a free one)", port, 8787)
-    .option(
-      "--data <dir>",
-      "keep objects in this new or empty directory (default: a temp dir removed on exit)",
-    )
-    .option(
-      "--data-dir <dir>",
-      "keep every service's state across restarts in this directory: new, empty, or one a sandbox wrote",
-    )
-    .option("--seed <file>", "start with the world this YAML/JSON file declares (schemas/world.schema.json)")
-    .option(
-      "--check-health",
-      "ask the sandbox on --host/--port whether it is healthy (exit 0) instead of serving",
-    )
-    .option(
-      "--auto-approve",
-      "offer device login and approve it at once as the sandbox user: `diazo auth login --device` needs no browser",
-    )
-    .action(async (opts, command) => {
-      const ctx = makeCtx(command);
-      if (opts.checkHealth) return await checkHealth(opts.host, opts.port);
-      if (opts.data !== undefined && opts.dataDir !== undefined) {
-        throw usageError(
-          "--data and --data-dir cannot be combined",
-          "--data-dir keeps objects too: use it alone.",
-        );
-      }
-      const { startSandbox } = await import("../../sandbox/server.ts");
-      const { readWorldFile } = await import("../../sandbox/seed/validate.ts");
-      const seed = opts.seed === undefined ? undefined : await readWorldFile(opts.seed, ctx.cwd);
-      let sandbox;
-      try {
-        sandbox = await startSandbox({
-          hostname: opts.host,
-          port: opts.port,
-          dataDir: opts.dataDir ?? opts.data,
-          persist: opts.dataDir !== undefined,
-          seed,
-          controlToken: ctx.env.DIAZO_SANDBOX_TOKEN || undefined,
-          log: ctx.flags.debug ? (line: string) => ctx.io.stderr.write(`sandbox: ${line}\n`) : undefined,
-        });
-      } catch (e) {
-        if (e instanceof Deno.errors.AddrInUse) {
-          throw usageError(
-            `port ${opts.port} is already in use`,
-            "Pick another with --port, or --port 0 for any free port.",
-          );
-        }
-        throw e;
-      }
-      if (opts.autoApprove) await autoApprove(sandbox.url, sandbox.controlToken);
-      announce(ctx, sandbox, opts.autoApprove === true);
-      ctx.info("Press Ctrl-C to stop.");
-      await new Promise<void>((resolve) => {
-        const stop = () => resolve();
-        ctx.onInterrupt(stop);
-        if (Deno.build.os !== "windows") Deno.addSignalListener("SIGTERM", stop);
-      });
-      await sandbox.close();
-      ctx.info("Sandbox stopped.");
+/** The options of `sandbox`, by key. */
+interface SandboxOpts {
+  host: string;
+  port: number;
+  data?: string;
+  dataDir?: string;
+  seed?: string;
+  checkHealth?: boolean;
+  autoApprove?: boolean;
+}
+
+/** Serves the sandbox until Ctrl-C or SIGTERM (or, with --check-health, asks a running one). */
+async function runSandbox(ctx: Ctx, opts: SandboxOpts): Promise<void> {
+  if (opts.checkHealth) return await checkHealth(opts.host, opts.port);
+  if (opts.data !== undefined && opts.dataDir !== undefined) {
+    throw usageError(
+      "--data and --data-dir cannot be combined",
+      "--data-dir keeps objects too: use it alone.",
+    );
+  }
+  const { startSandbox } = await import("../../sandbox/server.ts");
+  const { readWorldFile } = await import("../../sandbox/seed/validate.ts");
+  const seed = opts.seed === undefined ? undefined : await readWorldFile(opts.seed, ctx.cwd);
+  let sandbox;
+  try {
+    sandbox = await startSandbox({
+      hostname: opts.host,
+      port: opts.port,
+      dataDir: opts.dataDir ?? opts.data,
+      persist: opts.dataDir !== undefined,
+      seed,
+      controlToken: ctx.env.DIAZO_SANDBOX_TOKEN || undefined,
+      log: ctx.flags.debug ? (line: string) => ctx.io.stderr.write(`sandbox: ${line}\n`) : undefined,
     });
-  examples(cmd, [
+  } catch (e) {
+    if (e instanceof Deno.errors.AddrInUse) {
+      throw usageError(
+        `port ${opts.port} is already in use`,
+        "Pick another with --port, or --port 0 for any free port.",
+      );
+    }
+    throw e;
+  }
+  if (opts.autoApprove) await autoApprove(sandbox.url, sandbox.controlToken);
+  announce(ctx, sandbox, opts.autoApprove === true);
+  ctx.info("Press Ctrl-C to stop.");
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    ctx.onInterrupt(stop);
+    if (Deno.build.os !== "windows") Deno.addSignalListener("SIGTERM", stop);
+  });
+  await sandbox.close();
+  ctx.info("Sandbox stopped.");
+}
+
+/** The sandbox family: one command. */
+export const SANDBOX: CommandDecl = {
+  name: "sandbox",
+  description: "serve the platform's API on loopback for offline use and tests; prints the base URL first",
+  options: [
+    {
+      flags: "--host <host>",
+      description:
+        "address to bind; beyond loopback the control API (/_sandbox/) asks for the token printed at start",
+      default: "127.0.0.1",
+    },
+    { flags: "--port <port>", description: "port (0 picks a free one)", parse: port, default: 8787 },
+    {
+      flags: "--data <dir>",
+      description: "keep objects in this new or empty directory (default: a temp dir removed on exit)",
+    },
+    {
+      flags: "--data-dir <dir>",
+      description:
+        "keep every service's state across restarts in this directory: new, empty, or one a sandbox wrote",
+    },
+    {
+      flags: "--seed <file>",
+      description: "start with the world this YAML/JSON file declares (schemas/world.schema.json)",
+    },
+    {
+      flags: "--check-health",
+      description: "ask the sandbox on --host/--port whether it is healthy (exit 0) instead of serving",
+    },
+    {
+      flags: "--auto-approve",
+      description:
+        "offer device login and approve it at once as the sandbox user: `diazo auth login --device` needs no browser",
+    },
+  ],
+  examples: [
     "diazo sandbox --port 0",
     "diazo sandbox --data-dir ./sandbox-data   # state survives a restart",
     "diazo sandbox --seed world.yaml           # hubs, projects, files, issues and buckets of your own",
     "diazo sandbox --auto-approve   # then: diazo auth login --device",
     "DIAZO_BASE_URL=http://127.0.0.1:8787 SVC_CLIENT_ID=diazo-sandbox SVC_CLIENT_SECRET=diazo-sandbox-secret diazo bucket list",
-  ]);
-}
+  ],
+  run: (ctx, _args, opts: SandboxOpts) => runSandbox(ctx, opts),
+};

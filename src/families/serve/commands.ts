@@ -1,9 +1,9 @@
 /** `diazo serve`: diazo's tools for AI assistants over the Model Context Protocol (stdio or HTTP). */
 import path from "node:path";
-import { Option } from "@commander-js/extra-typings";
 import { usageError } from "../../core/errors.ts";
 import type { ToolServerDeps } from "../../session/deps.ts";
-import { type AnyCommand, collect, type ContextFactory, examples, port } from "../../command/command.ts";
+import type { CommandDecl } from "../../command/decl.ts";
+import { collect, port } from "../../command/command.ts";
 import type { Ctx } from "../../command/context.ts";
 
 /** Assistants `--print-config` writes a snippet for. */
@@ -79,6 +79,7 @@ export function serveDeps(ctx: Ctx, allowDir: readonly string[] = []): ToolServe
   };
 }
 
+/** Serves the tools (stdio or HTTP) until the assistant or Ctrl-C stops it, or prints a config snippet. */
 async function runServe(ctx: Ctx, opts: ServeOptions): Promise<void> {
   if (opts.toolsets) {
     // A typo is told now, not when the assistant starts the server.
@@ -143,41 +144,65 @@ async function runServe(ctx: Ctx, opts: ServeOptions): Promise<void> {
   await running.stop();
 }
 
-/** Registers the serve command. */
-export function register(program: AnyCommand, makeCtx: ContextFactory): void {
-  const cmd = program.command("serve")
-    .description(
-      "serve diazo's tools to AI assistants (Model Context Protocol) over stdio, or Streamable HTTP on 127.0.0.1",
-    )
-    .option("--http", "serve Streamable HTTP on 127.0.0.1 instead of stdio (prints the URL first)")
-    .option("--port <n>", `port of --http (0 picks a free one)`, port, DEFAULT_SERVE_PORT)
-    .option(
-      "--http-secret-env <NAME>",
-      "require `Authorization: Bearer <value of $NAME>` on every HTTP request (the secret never goes in argv)",
-    )
-    .option(
-      "--toolsets <names>",
-      "offer only these toolsets, comma-separated: context, storage, derivative, dm, acc, admin, automation, events, reality, or all (default all)",
-      collect(String, true),
-    )
-    .option("--read-only", "offer only tools that change nothing (the others are not even listed)")
-    .option(
-      "--allow-dir <dir>",
-      "a directory whose files tools may upload (repeatable; default the working directory; never diazo's config or state dir)",
-      collect(),
-    )
-    .option("--tools <names>", "offer only these tools, comma-separated", collect(String, true))
-    .option("--exclude-tools <names>", "never offer these tools (wins over --tools)", collect(String, true))
-    .addOption(
-      new Option("--print-config <client>", "print the server entry for an assistant's config file and exit")
-        .choices(CONFIG_CLIENTS),
-    )
-    .action(async (opts, command) => await runServe(makeCtx(command), opts));
-  examples(cmd, [
+/** The serve family: one command. */
+export const SERVE: CommandDecl = {
+  name: "serve",
+  description:
+    "serve diazo's tools to AI assistants (Model Context Protocol) over stdio, or Streamable HTTP on 127.0.0.1",
+  options: [
+    {
+      flags: "--http",
+      description: "serve Streamable HTTP on 127.0.0.1 instead of stdio (prints the URL first)",
+    },
+    {
+      flags: "--port <n>",
+      description: `port of --http (0 picks a free one)`,
+      parse: port,
+      default: DEFAULT_SERVE_PORT,
+    },
+    {
+      flags: "--http-secret-env <NAME>",
+      description:
+        "require `Authorization: Bearer <value of $NAME>` on every HTTP request (the secret never goes in argv)",
+    },
+    {
+      flags: "--toolsets <names>",
+      description:
+        "offer only these toolsets, comma-separated: context, storage, derivative, dm, acc, admin, automation, events, reality, or all (default all)",
+      parse: collect(String, true),
+    },
+    {
+      flags: "--read-only",
+      description: "offer only tools that change nothing (the others are not even listed)",
+    },
+    {
+      flags: "--allow-dir <dir>",
+      description:
+        "a directory whose files tools may upload (repeatable; default the working directory; never diazo's config or state dir)",
+      parse: collect(),
+    },
+    {
+      flags: "--tools <names>",
+      description: "offer only these tools, comma-separated",
+      parse: collect(String, true),
+    },
+    {
+      flags: "--exclude-tools <names>",
+      description: "never offer these tools (wins over --tools)",
+      parse: collect(String, true),
+    },
+    {
+      flags: "--print-config <client>",
+      description: "print the server entry for an assistant's config file and exit",
+      choices: CONFIG_CLIENTS,
+    },
+  ],
+  examples: [
     "diazo serve --print-config claude",
     "diazo serve --read-only --profile work",
     "diazo serve --toolsets dm,acc --read-only",
     "diazo serve --tools bucket_list,object_list,translate_status",
     "MCP_SECRET=$(openssl rand -hex 32) diazo serve --http --port 8765 --http-secret-env MCP_SECRET",
-  ]);
-}
+  ],
+  run: (ctx, _args, opts: ServeOptions) => runServe(ctx, opts),
+};
