@@ -207,6 +207,6 @@ export const FAMILIES: readonly Family[] = [
     name: "version",
     group: "local",
     summary: "print diazo's version (--json for bug reports); describe|rename a data management file version",
-    load: () => import("../families/version/commands.ts"),
+    load: () => import("../families/version/commands.ts").then((m) => ({ command: m.VERSION })),
   },
 ];

@@ -20,7 +20,7 @@ import {
   runVersionDescribe,
   runVersionRename,
 } from "./write.ts";
-import { addDeclared, type AnyCommand, type ContextFactory, positiveNumber } from "../../command/command.ts";
+import { positiveNumber } from "../../command/command.ts";
 import type { Ctx } from "../../command/context.ts";
 import type { ArgumentDecl, CommandDecl } from "../../command/decl.ts";
 import {
@@ -310,15 +310,6 @@ export const VERSION_VERBS: readonly CommandDecl[] = [
     },
   },
 ];
-
-/**
- * Adds `describe` and `rename` of an item's versions under `diazo version` (whose own action
- * prints diazo's version when no verb follows): VERSION_VERBS, for the version family until it is
- * declared as data itself (then it lists VERSION_VERBS among its commands).
- */
-export function registerVersionVerbs(version: AnyCommand, makeCtx: ContextFactory): void {
-  for (const verb of VERSION_VERBS) addDeclared(version, verb, makeCtx);
-}
 
 /** `dm projects [hub]`: a hub's projects, or those of every hub the login sees. */
 async function dmProjects(

@@ -1,12 +1,10 @@
 /**
- * The `version` command word, which holds two things: diazo's own version (version_report.ts) and
- * the verbs `version describe|rename` on a version of a data management file (dm_write.ts).
+ * The `version` command word, which holds two things: diazo's own version (./report.ts) and the
+ * verbs `version describe|rename` on a version of a data management file (families/dm/write_commands.ts).
  */
-import type { AnyCommand, ContextFactory } from "../../command/command.ts";
-import { registerVersionVerbs } from "../dm/write_commands.ts";
-import { defineVersionReport } from "./report.ts";
+import type { CommandDecl } from "../../command/decl.ts";
+import { VERSION_VERBS } from "../dm/write_commands.ts";
+import { VERSION_REPORT } from "./report.ts";
 
-/** Registers `version` and its subcommands. */
-export function register(program: AnyCommand, makeCtx: ContextFactory): void {
-  registerVersionVerbs(defineVersionReport(program, makeCtx), makeCtx);
-}
+/** The version family: the report, with the data management verbs as subcommands. */
+export const VERSION: CommandDecl = { ...VERSION_REPORT, commands: VERSION_VERBS };

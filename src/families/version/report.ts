@@ -1,7 +1,7 @@
 /** `diazo version`: diazo's own version, build and runtime facts; `--json` (or `-o json`) for bug reports. */
 import { applyQuery, render } from "../../core/output.ts";
 import { versionInfo, versionText } from "../../core/version.ts";
-import { type AnyCommand, type ContextFactory, examples } from "../../command/command.ts";
+import type { CommandDecl } from "../../command/decl.ts";
 
 /** What `version --json` reports. */
 export interface VersionReport {
@@ -35,36 +35,36 @@ export function versionReport(dirs: { configDir: string; stateDir: string }): Ve
   };
 }
 
-/** Defines the `version` command: the report of diazo's own version (its subcommands are added by the caller). */
-export function defineVersionReport(program: AnyCommand, makeCtx: ContextFactory): AnyCommand {
-  const cmd = program.command("version")
-    .description(
-      "print diazo's version, build date, Deno version, target and directories (--json for bug reports); " +
-        "`version describe|rename` act on a version of a data management file",
-    )
-    .option("--json", "print JSON (the same as -o json)")
-    .action(async (opts, command) => {
-      const ctx = makeCtx(command as AnyCommand);
-      const report = versionReport(ctx);
-      // Human text unless a format is asked for (--json, -o, DIAZO_OUTPUT), whatever the terminal or setting.
-      const { output, outputSource, outputError } = ctx.run;
-      if (!opts.json && outputSource !== "flag" && outputSource !== "env") {
-        ctx.io.stdout.write(
-          versionText() +
-            `runtime ${report.os} ${report.arch}, ${report.compiled ? "compiled binary" : "from source"}\n` +
-            `config ${report.config_dir}\nstate ${report.state_dir}\n`,
-        );
-        return;
-      }
-      if (!opts.json && outputError !== undefined) throw outputError;
-      const shown = ctx.flags.query ? await applyQuery(report, ctx.flags.query) : report;
-      ctx.io.stdout.write(await render(shown, { format: opts.json ? "json" : output, color: ctx.color }));
-    });
-  examples(cmd, [
+/**
+ * The `version` command: the report of diazo's own version. Its subcommands (`describe`, `rename`)
+ * are the data management verbs of families/dm/write_commands.ts.
+ */
+export const VERSION_REPORT: CommandDecl = {
+  name: "version",
+  description:
+    "print diazo's version, build date, Deno version, target and directories (--json for bug reports); " +
+    "`version describe|rename` act on a version of a data management file",
+  options: [{ flags: "--json", description: "print JSON (the same as -o json)" }],
+  examples: [
     "diazo version",
     "diazo version --json",
     "diazo --version",
     "diazo version describe b.91f8bd44-058f-480c-adbb-861df5101b22 'urn:adsk.wipprod:fs.file:vf.w3t4bvtQzhwf41oMYi4F_A?version=2'",
-  ]);
-  return cmd;
-}
+  ],
+  run: async (ctx, _args, opts: { json?: boolean }) => {
+    const report = versionReport(ctx);
+    // Human text unless a format is asked for (--json, -o, DIAZO_OUTPUT), whatever the terminal or setting.
+    const { output, outputSource, outputError } = ctx.run;
+    if (!opts.json && outputSource !== "flag" && outputSource !== "env") {
+      ctx.io.stdout.write(
+        versionText() +
+          `runtime ${report.os} ${report.arch}, ${report.compiled ? "compiled binary" : "from source"}\n` +
+          `config ${report.config_dir}\nstate ${report.state_dir}\n`,
+      );
+      return;
+    }
+    if (!opts.json && outputError !== undefined) throw outputError;
+    const shown = ctx.flags.query ? await applyQuery(report, ctx.flags.query) : report;
+    ctx.io.stdout.write(await render(shown, { format: opts.json ? "json" : output, color: ctx.color }));
+  },
+};
