@@ -1,5 +1,5 @@
 /**
- * Entry point: argv -> alias expansion -> plugin dispatch -> command tree (ARCHITECTURE.md), with an
+ * Entry point: argv -> alias expansion -> plugin dispatch -> the declared command (ARCHITECTURE.md), with an
  * update check in the background whose notice, once it is ready, ends the command's stderr.
  */
 import { VERSION, versionText } from "./core/version.ts";
@@ -24,16 +24,12 @@ if (args.length === 1 && (args[0] === "--version" || args[0] === "-V")) {
   ]);
   Deno.exit(await runComplete(args.slice(1), processIo(), Deno.env.toObject()));
 } else {
-  // The hot path (front/hot.ts) first: `--help` and the commands scripts run most without commander;
-  // the command tree only for what it does not serve. The update check only where it may run.
+  // The front door and the update check's decision load in one wave; a command loads its own family only.
   const env = Deno.env.toObject();
-  // A command's run (hot_run.ts: the modules the command tree shares with it) loads in the same wave.
-  const help = args.length === 0 || args[0] === "--help" || args[0] === "-h";
-  const [{ runHot }, { processIo }, { updateCheckDisabled }] = await Promise.all([
-    import("./front/hot.ts"),
+  const [{ runCli }, { processIo }, { updateCheckDisabled }] = await Promise.all([
+    import("./front/root.ts"),
     import("./command/io.ts"),
     import("./front/update_notice.ts"),
-    help ? undefined : import("./front/hot_run.ts"),
   ]);
   const where = {
     env,
@@ -50,8 +46,7 @@ if (args.length === 1 && (args[0] === "--version" || args[0] === "-V")) {
   );
   const io = processIo();
   const cwd = Deno.cwd();
-  const code = await runHot(args, io, env, cwd) ??
-    await (await import("./front/root.ts")).runCommandTree(args, io, env, cwd);
+  const code = await runCli(args, io, env, cwd);
   const notice = await check?.finishWithin(UPDATE_GRACE_MS);
   if (notice) await Deno.stderr.write(new TextEncoder().encode(notice));
   Deno.exit(code);

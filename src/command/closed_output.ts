@@ -1,6 +1,6 @@
 /**
  * A run whose reader went away (`diazo ... | head -c1`): how it is recognised and the exit code it
- * ends with. Apart from run_common.ts so that the hot path's `--help` (hot.ts) uses it without
+ * ends with. Apart from run_common.ts so that the program's `--help` (front/root.ts) uses it without
  * loading the run's modules.
  */
 

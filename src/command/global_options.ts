@@ -1,17 +1,16 @@
 /**
- * The program's global options, description and examples as plain data (no commander): root.ts
- * declares them to commander from here, and the commander-free hot path (hot.ts, root_help.ts)
- * parses and prints them from the same list.
+ * The program's global options, description and examples as plain data: the program's declaration
+ * (front/program.ts) and its help (front/root_help.ts) read them from here.
  */
 import { OUTPUT_FORMATS } from "../core/output.ts";
 import { positiveNumber, timerOption } from "./command.ts";
 
-/** One global option: commander's flags string, its help line, and how its value is read. */
+/** One global option: its flags string, its help line, and how its value is read. */
 export interface GlobalOption {
-  /** As commander takes it, e.g. "-o, --output <format>" or "--no-color". */
+  /** e.g. "-o, --output <format>" or "--no-color". */
   flags: string;
   description: string;
-  /** The values allowed (shown in help as commander shows `.choices()`). */
+  /** The values allowed (shown in help as `(choices: …)`). */
   choices?: readonly string[];
   /** Reads the option's value (a usage error when it is not valid). */
   parse?: (value: string) => unknown;
@@ -90,7 +89,7 @@ export const VERSION_FLAGS = {
 /** The help option, as root.ts declares it. */
 export const HELP_FLAGS = { flags: "-h, --help", description: "show help" };
 
-/** What a flags string declares: its short and long names, its value, and the key commander stores it under. */
+/** What a flags string declares: its short and long names, its value, and the key its value is stored under. */
 export interface ParsedFlags {
   /** `-o`; of two long flags ("--due-date, --due <date>"), the first. */
   short?: string;
@@ -104,7 +103,7 @@ export interface ParsedFlags {
 }
 
 /**
- * Splits a commander flags string ("-o, --output <format>") into its parts. By hand, not by regular
+ * Splits a flags string ("-o, --output <format>") into its parts. By hand, not by regular
  * expressions: the fast start parses every global and hot option as it loads, and each expression's
  * first use compiles it (ARCHITECTURE.md, "Start-up").
  */

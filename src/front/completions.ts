@@ -3,7 +3,6 @@
  * `diazo __complete <shell> -- <words...>` (answered by `runComplete`, before the command tree runs)
  * at TAB time, so commands, flags, choices and the plugins on PATH are always current.
  */
-import { Argument } from "@commander-js/extra-typings";
 import {
   completeWords,
   type CompletionExtras,
@@ -17,7 +16,7 @@ import { usageError } from "../core/errors.ts";
 import { loadPluginsFile } from "../extend/plugins_config.ts";
 import { configDirFor } from "../platform/dirs.ts";
 import { pluginNamesOnPath } from "../platform/which.ts";
-import { type AnyCommand, type ContextFactory, examples } from "../command/command.ts";
+import type { CommandDecl } from "../command/decl.ts";
 import { commandTree } from "./describe.ts";
 import type { Io } from "../command/io.ts";
 
@@ -52,20 +51,19 @@ export async function runComplete(
   return 0;
 }
 
-/** Registers `completions <shell>`. */
-export function register(program: AnyCommand, makeCtx: ContextFactory): void {
-  const cmd = program.command("completions")
-    .description("print a shell completion script: commands, subcommands, flags, choices and plugins on PATH")
-    .addArgument(new Argument("<shell>", "the shell to complete for").choices(SHELLS))
-    .action((shell, _opts, command) => {
-      const ctx = makeCtx(command as AnyCommand);
-      if (!isShell(shell)) throw usageError(`unknown shell '${shell}'`, `Use one of: ${SHELLS.join(", ")}.`);
-      ctx.io.stdout.write(completionScript(shell));
-    });
-  examples(cmd, [
+/** `completions <shell>`. */
+export const COMPLETIONS: CommandDecl = {
+  name: "completions",
+  description: "print a shell completion script: commands, subcommands, flags, choices and plugins on PATH",
+  args: [{ spec: "<shell>", description: "the shell to complete for", choices: SHELLS }],
+  examples: [
     "source <(diazo completions bash)        # bash, this shell (add to ~/.bashrc to keep it)",
     'diazo completions zsh > "${fpath[1]}/_diazo"   # zsh, with compinit',
     "diazo completions fish > ~/.config/fish/completions/diazo.fish",
     "diazo completions powershell | Out-String | Invoke-Expression   # add to $PROFILE to keep it",
-  ]);
-}
+  ],
+  run: (ctx, [shell]: string[]) => {
+    if (!isShell(shell)) throw usageError(`unknown shell '${shell}'`, `Use one of: ${SHELLS.join(", ")}.`);
+    ctx.io.stdout.write(completionScript(shell));
+  },
+};

@@ -1,23 +1,14 @@
 /**
- * The command tree as plain data, described once from commander's tree: pipeline step validation
- * (pipeline/command.ts) and shell completion (complete_words.ts) both read this description, and
- * tests/cli/describe_test.ts checks it against each command's help.
+ * The command tree as plain data for pipeline step validation (pipeline/command.ts) and shell
+ * completion (complete_words.ts), read from the declarations (command/decl.ts) — the same ones the
+ * parser and every help page read.
  */
-import type { Argument, Option } from "@commander-js/extra-typings";
+import type { CommandDecl } from "../command/decl.ts";
 import type { CommandSpec, OptionSpec } from "../pipeline/command.ts";
-import type { AnyCommand } from "../command/command.ts";
-import { HELP_FLAGS } from "../command/global_options.ts";
+import { HELP_FLAGS, parseFlags } from "../command/global_options.ts";
 import type { Io } from "../command/io.ts";
-
-/** The parts of a commander command the description reads (some are not in its public types). */
-interface CommanderInternals {
-  options: readonly Option[];
-  registeredArguments: readonly Argument[];
-  commands: readonly AnyCommand[];
-  _hidden?: boolean;
-  _allowUnknownOption?: boolean;
-  _allowExcessArguments?: boolean;
-}
+import { argumentName } from "./help.ts";
+import { fullProgram } from "./program.ts";
 
 const HELP: OptionSpec = {
   long: "--help",
@@ -26,39 +17,41 @@ const HELP: OptionSpec = {
   description: HELP_FLAGS.description,
 };
 
-/** Describes a commander command and its subcommands as plain data. */
-export function describeCommand(cmd: AnyCommand): CommandSpec {
-  const c = cmd as unknown as CommanderInternals;
-  const options: OptionSpec[] = c.options.map((o) => ({
-    long: o.long,
-    short: o.short,
-    takesValue: o.required || o.optional,
-    optionalValue: o.optional,
-    mandatory: o.mandatory && o.defaultValue === undefined,
-    ...(o.argChoices ? { choices: o.argChoices } : {}),
-    description: o.description,
-    ...(o.hidden ? { hidden: true } : {}),
-  }));
+/** Describes a declared command and its subcommands as plain data. */
+export function describeCommand(cmd: CommandDecl): CommandSpec {
+  const options: OptionSpec[] = (cmd.options ?? []).map((o) => {
+    const f = parseFlags(o.flags);
+    const optional = o.flags.includes("[");
+    return {
+      long: f.long,
+      ...(f.short ? { short: f.short } : {}),
+      takesValue: f.takesValue || optional,
+      optionalValue: optional,
+      mandatory: o.required === true && o.default === undefined,
+      ...(o.choices ? { choices: o.choices } : {}),
+      description: o.description,
+      ...(o.hidden ? { hidden: true } : {}),
+    };
+  });
   return {
-    name: cmd.name(),
-    aliases: cmd.aliases(),
-    description: cmd.summary() || cmd.description().split("\n")[0],
-    ...(c._hidden ? { hidden: true } : {}),
+    name: cmd.name,
+    aliases: [...(cmd.aliases ?? [])],
+    description: cmd.description.split("\n")[0],
+    ...(cmd.hidden ? { hidden: true } : {}),
     options: [...options, HELP],
-    arguments: c.registeredArguments.map((a) => ({
-      name: a.name(),
-      required: a.required,
-      variadic: a.variadic,
-      ...(a.argChoices ? { choices: a.argChoices } : {}),
+    arguments: (cmd.args ?? []).map((a) => ({
+      name: argumentName(a),
+      required: a.spec.startsWith("<"),
+      variadic: a.spec.includes("..."),
+      ...(a.choices ? { choices: a.choices } : {}),
     })),
-    subcommands: c.commands.map(describeCommand),
-    allowUnknownOptions: c._allowUnknownOption === true,
-    allowExcessArguments: c._allowExcessArguments === true,
+    subcommands: (cmd.commands ?? []).map(describeCommand),
+    allowUnknownOptions: cmd.passThrough === true,
+    allowExcessArguments: cmd.passThrough === true,
   };
 }
 
 /** The whole diazo command tree, described. */
-export async function commandTree(io: Io): Promise<CommandSpec> {
-  const { buildFullProgram } = await import("./root.ts");
-  return describeCommand(await buildFullProgram(io));
+export async function commandTree(_io?: Io): Promise<CommandSpec> {
+  return describeCommand(await fullProgram());
 }

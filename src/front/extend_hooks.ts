@@ -12,7 +12,6 @@ import {
   postHooksRun,
 } from "../extend/hooks.ts";
 import type { LoadedPlugins } from "../extend/plugins_config.ts";
-import type { AnyCommand } from "../command/command.ts";
 import type { Io } from "../command/io.ts";
 
 /** Families that read plugins.json themselves and report it broken as their error. */
@@ -30,41 +29,13 @@ export interface HookRunnerInput {
   load(): Promise<{ ok?: LoadedPlugins; error?: unknown }>;
 }
 
-/** The command's path below the program, e.g. ["object", "upload"]. */
-export function commandPathOf(cmd: AnyCommand): string[] {
-  const names: string[] = [];
-  for (let c: AnyCommand | null = cmd; c && c.parent; c = c.parent as AnyCommand | null) {
-    names.unshift(c.name());
-  }
-  return names;
-}
-
-/** The command's arguments by their declared names. */
-function namedArgs(cmd: AnyCommand): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  cmd.registeredArguments.forEach((a, i) => {
-    out[a.name()] = cmd.processedArgs[i];
-  });
-  return out;
-}
-
-/** What the pre/post hooks know of the command about to act (from commander, or the hot path). */
+/** What the pre/post hooks know of the command about to act (from the parsed line, run_line.ts). */
 export interface HookSubject {
   commandPath: string[];
   args: Record<string, unknown>;
   options: Record<string, unknown>;
   /** --no-hooks was given. */
   noHooks: boolean;
-}
-
-/** The hook subject of a commander command. */
-export function hookSubjectOf(cmd: AnyCommand): HookSubject {
-  return {
-    commandPath: commandPathOf(cmd),
-    args: namedArgs(cmd),
-    options: cmd.opts() as Record<string, unknown>,
-    noHooks: (cmd.optsWithGlobals() as { hooks?: boolean }).hooks === false,
-  };
 }
 
 function truthy(v: string | undefined): boolean {

@@ -45,25 +45,15 @@ export function programDecl(loaded: ReadonlyMap<Family, CommandDecl> = new Map()
   };
 }
 
-/** A family's declaration (undefined while the family still registers itself with commander). */
-export async function loadFamily(f: Family): Promise<CommandDecl | undefined> {
-  return (await f.load()).command;
-}
-
-/** The program with the family `word` names loaded (the others stubs); undefined if that family is not data yet. */
-export async function programFor(word: string | undefined): Promise<CommandDecl | undefined> {
+/** The program with the family `word` names loaded (the others stubs). */
+export async function programFor(word: string | undefined): Promise<CommandDecl> {
   const family = familyOf(word);
-  if (!family) return programDecl();
-  const decl = await loadFamily(family);
-  return decl && programDecl(new Map([[family, decl]]));
+  return programDecl(family ? new Map([[family, await family.load()]]) : undefined);
 }
 
 /** The program with every family loaded: for help pages, completion and pipeline validation, never a run. */
 export async function fullProgram(): Promise<CommandDecl> {
   const loaded = new Map<Family, CommandDecl>();
-  for (const f of FAMILIES) {
-    const decl = await loadFamily(f);
-    if (decl) loaded.set(f, decl);
-  }
+  for (const f of FAMILIES) loaded.set(f, await f.load());
   return programDecl(loaded);
 }

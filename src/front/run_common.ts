@@ -1,6 +1,5 @@
 /**
- * The parts of a run that do not need commander, shared by the command tree (root.ts) and the hot
- * path (hot.ts): one `error:`/`hint:` report per failure, the closed-pipe exit, the scope-usage
+ * The parts of every run (root.ts, run_line.ts): one `error:`/`hint:` report per failure, the closed-pipe exit, the scope-usage
  * record, Ctrl-C, the global flags as a command sees them, and the run's skeleton around an action.
  */
 import { ExitCode, isDiazoError, toDiazoError } from "../core/errors.ts";
@@ -19,7 +18,7 @@ import { CLI_SURFACE } from "../command/field_names.ts";
 
 export { CLOSED_OUTPUT_EXIT, isClosedOutput };
 
-/** The global flags as a command sees them, from commander's `optsWithGlobals()` or the hot path's parse. */
+/** The global flags as a command sees them, from the program's options as the parser read them (parse.ts). */
 export function globalFlagsOf(o: Record<string, unknown>): GlobalFlags {
   return {
     output: o.output as string | undefined,

@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { runCli } from "../../src/front/root.ts";
 import { captureIo } from "../storage/_cli.ts";
+import type { CommandDecl } from "../../src/command/decl.ts";
 
 const FILE = new URL("./golden/help.txt", import.meta.url);
 const ENV = {
@@ -60,20 +61,17 @@ function parse(text: string): Case[] {
   });
 }
 
-/** Every command path of the program, from the command tree's own listing (`diazo help` of each). */
+/** Every command path of the program, from the declarations (src/front/program.ts). */
 async function commandPaths(): Promise<string[][]> {
-  const { buildFullProgram } = await import("../../src/front/root.ts");
-  const program = await buildFullProgram(captureIo().io);
+  const { fullProgram } = await import("../../src/front/program.ts");
   const paths: string[][] = [];
-  // deno-lint-ignore no-explicit-any
-  const walk = (cmd: any, path: string[]) => {
-    for (const sub of cmd.commands) {
-      if (sub.name() === "help") continue;
-      paths.push([...path, sub.name()]);
-      walk(sub, [...path, sub.name()]);
+  const walk = (cmd: CommandDecl, path: string[]) => {
+    for (const sub of cmd.commands ?? []) {
+      paths.push([...path, sub.name]);
+      walk(sub, [...path, sub.name]);
     }
   };
-  walk(program, []);
+  walk(await fullProgram(), []);
   return paths;
 }
 

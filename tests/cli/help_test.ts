@@ -5,9 +5,11 @@
 import assert from "node:assert/strict";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { AnyCommand } from "../../src/command/command.ts";
+import type { CommandDecl } from "../../src/command/decl.ts";
 import { ENVIRONMENT } from "../../src/front/help_topics.ts";
-import { buildFullProgram, runCli } from "../../src/front/root.ts";
+import { fullProgram } from "../../src/front/program.ts";
+import { runCli } from "../../src/front/root.ts";
+import { helpOf } from "../../src/front/run_line.ts";
 import { captureIo } from "../e2e/capture.ts";
 
 const SRC = path.resolve(fileURLToPath(new URL("../../src/", import.meta.url)));
@@ -18,15 +20,10 @@ async function run(args: string[]): Promise<{ code: number; stdout: string; stde
   return { code, stdout: cap.stdout(), stderr: cap.stderr() };
 }
 
-/** The help text of `cmd` as `--help` prints it (with the text added after it). */
-function helpOf(cmd: AnyCommand, out: () => string): string {
-  const before = out().length;
-  cmd.outputHelp();
-  return out().slice(before);
-}
-
-function commandsOf(cmd: AnyCommand, path: string[] = []): { cmd: AnyCommand; path: string[] }[] {
-  return [{ cmd, path }, ...cmd.commands.flatMap((c) => commandsOf(c as AnyCommand, [...path, c.name()]))];
+/** Every command with its chain of declarations (the program first). */
+function commandsOf(chain: CommandDecl[]): CommandDecl[][] {
+  const cmd = chain[chain.length - 1];
+  return [chain, ...(cmd.commands ?? []).flatMap((c) => commandsOf([...chain, c]))];
 }
 
 Deno.test("bucket list --help shows --output, --query, --profile and --debug as inherited flags", async () => {
@@ -46,19 +43,19 @@ Deno.test("bucket list --help shows --output, --query, --profile and --debug as 
 });
 
 Deno.test("every command's help has an example, shows inherited flags and lists each option its text names", async () => {
-  const cap = captureIo();
-  const program = await buildFullProgram(cap.io);
   const problems: string[] = [];
-  for (const { cmd, path } of commandsOf(program)) {
+  for (const chain of commandsOf([await fullProgram()])) {
+    const cmd = chain[chain.length - 1];
+    const path = chain.slice(1).map((c) => c.name);
     const name = ["diazo", ...path].join(" ");
-    const help = helpOf(cmd, cap.stdout);
+    const help = helpOf(chain, 80);
     if (!/\nExamples:\n {2}\$ .*\bdiazo /.test(help)) problems.push(`${name}: no example`);
     if (path.length > 0 && !help.includes("\nInherited flags:\n")) {
       problems.push(`${name}: no inherited flags`);
     }
     // The options its own description names must be in its help (own or inherited).
     const listed = new Set([...help.matchAll(/^ {2}(?:-\w, )?(--[\w-]+)/gm)].map((m) => m[1]));
-    const text = cmd.description().replace(/`[^`]*`/g, "");
+    const text = cmd.description.replace(/`[^`]*`/g, "");
     for (const [flag] of text.matchAll(/--[a-z][\w-]*/g)) {
       if (!listed.has(flag) && !listed.has(flag.replace(/^--no-/, "--"))) {
         problems.push(`${name}: mentions ${flag} without listing it`);

@@ -48,7 +48,14 @@ Deno.test("`diazo --version` statically loads no npm package, no sandbox, no too
 });
 
 Deno.test("the command tree and the bucket family load neither yaml, the MCP SDK nor the sandbox", async () => {
-  for (const entry of ["src/front/root.ts", "src/families/bucket/commands.ts", "src/families/auth/commands.ts", "src/families/config/commands.ts"]) {
+  for (
+    const entry of [
+      "src/front/root.ts",
+      "src/families/bucket/commands.ts",
+      "src/families/auth/commands.ts",
+      "src/families/config/commands.ts",
+    ]
+  ) {
     const mods = await staticClosure(entry);
     for (const m of mods) for (const h of HEAVY) assert.doesNotMatch(m, h, `${entry} statically loads ${m}`);
   }

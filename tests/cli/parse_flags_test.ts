@@ -1,9 +1,15 @@
-/** parseFlags (cli/global_options.ts) reads a flags string as commander does: names, value, key. */
+/** parseFlags (src/command/global_options.ts) reads a flags string: names, value, key. */
 import assert from "node:assert/strict";
 import { GLOBAL_OPTIONS, parseFlags } from "../../src/command/global_options.ts";
-import { AUTH_STATUS, BUCKET_LIST, OBJECT_DOWNLOAD, OBJECT_LIST } from "../../src/command/declarations.ts";
+import type { CommandDecl } from "../../src/command/decl.ts";
+import { fullProgram } from "../../src/front/program.ts";
 
-/** The same reading by regular expressions, as commander's own splitting does it. */
+/** Every flags string the program declares. */
+function flagsOf(cmd: CommandDecl): string[] {
+  return [...(cmd.options ?? []).map((o) => o.flags), ...(cmd.commands ?? []).flatMap(flagsOf)];
+}
+
+/** The same reading by regular expressions (of a flags string with at most one long flag). */
 function byRegex(flags: string) {
   const words = flags.split(/[ ,|]+/).filter(Boolean);
   const short = words.find((w) => /^-[^-]$/.test(w));
@@ -19,15 +25,10 @@ function byRegex(flags: string) {
   };
 }
 
-Deno.test("parseFlags reads every declared flags string and odd ones as the regular expressions do", () => {
-  const declared = [
-    GLOBAL_OPTIONS,
-    BUCKET_LIST.options,
-    OBJECT_LIST.options,
-    OBJECT_DOWNLOAD.options,
-    AUTH_STATUS.options,
-  ]
-    .flat().map((o) => o.flags);
+Deno.test("parseFlags reads every declared flags string and odd ones as the regular expressions do", async () => {
+  const declared = [...GLOBAL_OPTIONS.map((o) => o.flags), ...flagsOf(await fullProgram())]
+    .filter((f) => (f.match(/--/g) ?? []).length === 1);
+  assert.ok(declared.length > 300, `${declared.length} declared flags strings`);
   const odd = [
     "-o, --output <format>",
     "--no-color",
@@ -52,20 +53,14 @@ Deno.test("parseFlags reads every declared flags string and odd ones as the regu
   });
 });
 
-Deno.test("parseFlags reads two long flags as commander does: the first is the other spelling, the second names the key", async () => {
-  const { Option } = await import("@commander-js/extra-typings");
-  for (
-    const flags of [
-      "--due-date, --due <date>",
-      "--assigned-to, --assignee <id>",
-      "--start-date, --start <date>",
-    ]
-  ) {
-    const theirs = new Option(flags, "");
-    const ours = parseFlags(flags);
-    assert.equal(ours.short, theirs.short, flags);
-    assert.equal(ours.long, theirs.long, flags);
-    assert.equal(ours.key, theirs.attributeName(), flags);
-    assert.equal(ours.takesValue, true, flags);
-  }
+Deno.test("parseFlags reads two long flags: the first is the other spelling, the second names the key", () => {
+  assert.deepEqual(parseFlags("--due-date, --due <date>"), {
+    short: "--due-date",
+    long: "--due",
+    takesValue: true,
+    key: "due",
+    negate: false,
+  });
+  assert.deepEqual(parseFlags("--assigned-to, --assignee <id>").key, "assignee");
+  assert.deepEqual(parseFlags("--start-date, --start <date>").short, "--start-date");
 });

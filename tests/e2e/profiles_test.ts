@@ -186,21 +186,18 @@ Deno.test("config set --help describes its arguments; every command's arguments 
   assert.doesNotMatch(help.stdout, /key\s+key\b/);
   assert.match(help.stdout, /key\s+a setting \(output, timeout/);
   assert.match(help.stdout, /value\s+the new value/);
-  const { buildFullProgram } = await import("../../src/front/root.ts");
+  const { fullProgram } = await import("../../src/front/program.ts");
+  const { argumentName } = await import("../../src/front/help.ts");
   const bare: string[] = [];
-  type Cmd = {
-    name(): string;
-    commands: Cmd[];
-    registeredArguments?: { name(): string; description?: string }[];
-  };
+  type Cmd = Awaited<ReturnType<typeof fullProgram>>;
   const walk = (c: Cmd, at: string) => {
-    for (const a of c.registeredArguments ?? []) {
+    for (const a of c.args ?? []) {
       const d = (a.description ?? "").trim().toLowerCase();
-      if (!d || d === a.name().toLowerCase()) bare.push(`${at} <${a.name()}>`);
+      if (!d || d === argumentName(a).toLowerCase()) bare.push(`${at} <${argumentName(a)}>`);
     }
-    for (const s of c.commands) walk(s, `${at} ${s.name()}`.trim());
+    for (const s of c.commands ?? []) walk(s, `${at} ${s.name}`.trim());
   };
-  walk(await buildFullProgram(captureIo().io) as unknown as Cmd, "");
+  walk(await fullProgram(), "");
   assert.deepEqual(bare, []);
 });
 

@@ -3,7 +3,13 @@ import { startTestSandbox } from "../e2e/test_sandbox.ts";
 import assert from "node:assert/strict";
 import { DiazoError } from "../../src/core/errors.ts";
 import { fileTokenStore, type StoredToken } from "../../src/auth/token_store.ts";
-import { appScopes, runAuthStatus, runAuthTest, runLogout, scopeStatus } from "../../src/families/auth/verbs.ts";
+import {
+  appScopes,
+  runAuthStatus,
+  runAuthTest,
+  runLogout,
+  scopeStatus,
+} from "../../src/families/auth/verbs.ts";
 import { runExtendScopes, runInspectToken, runReduceScopes } from "../../src/families/auth/scopes.ts";
 import { runDiagnose, runMigrateFromForge } from "../../src/families/auth/report.ts";
 import { runLogin } from "../../src/families/auth/login.ts";

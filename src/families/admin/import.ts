@@ -12,12 +12,7 @@ import type { AccAccountId } from "../../aps/ids.ts";
 import { DiazoError, usageError } from "../../core/errors.ts";
 import { readInputText } from "../../core/input_file.ts";
 import { type AccountUserInput, createAccountUser } from "./api_hq.ts";
-import {
-  type ImportState,
-  importStatePath,
-  readImportState,
-  writeImportState,
-} from "./import_state.ts";
+import { type ImportState, importStatePath, readImportState, writeImportState } from "./import_state.ts";
 import { type AdminCall, adminClient } from "./account.ts";
 import type { OpsDeps } from "../../session/deps.ts";
 

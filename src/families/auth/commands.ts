@@ -1,19 +1,34 @@
 /** `diazo auth ...`: credentials and tokens, declared as data (command/decl.ts) over ./verbs.ts. */
-import { runAuthTest, runLogout, runWhoami } from "./verbs.ts";
-import { authStatusAction } from "../../front/hot_actions.ts";
+import { runAuthStatus, runAuthTest, runLogout, runWhoami, scopeStatus } from "./verbs.ts";
 import type { CommandDecl } from "../../command/decl.ts";
-import { AUTH_STATUS } from "../../command/declarations.ts";
 import { LOGIN } from "./login_commands.ts";
 import { SCOPE_COMMANDS } from "./scopes_commands.ts";
 import { REPORT_COMMANDS } from "./report_commands.ts";
 
-/** `auth status`: the options the hot path (command/declarations.ts) parses, run by front/hot_actions.ts. */
+/** `auth status`: the credentials in use and the cached tokens, or with --scopes the scope table. */
 const STATUS: CommandDecl = {
-  name: AUTH_STATUS.name,
-  description: AUTH_STATUS.description,
-  options: AUTH_STATUS.options,
-  examples: AUTH_STATUS.examples("auth"),
-  run: (ctx, _args, opts: { scopes?: boolean; verbose?: boolean }) => authStatusAction(ctx, opts),
+  name: "status",
+  description: "show the credentials in use and the cached tokens of the profile",
+  options: [
+    {
+      flags: "--scopes",
+      description: "show only the scopes: the profile's, each token's, and what each scope is for",
+    },
+    { flags: "--verbose", description: "also show each token's decoded claims" },
+  ],
+  examples: ["diazo auth status", "diazo auth status -o json --query 'tokens[].expires_at'"],
+  run: async (ctx, _args, opts: { scopes?: boolean; verbose?: boolean }) => {
+    const { statusSummary } = await import("./status_text.ts");
+    const st = await runAuthStatus({ verbose: opts.verbose }, ctx);
+    // As `gh auth status`: scripts read exit 1 as "not logged in" (no app credentials, no user login).
+    if (!st.usable) ctx.setExitCode(1);
+    if (opts.scopes) {
+      ctx.info(statusSummary(st));
+      await ctx.emit(scopeStatus(st), { columns: ["scope", "in_profile", "in_valid_token", "purpose"] });
+    } else {
+      await ctx.emit(st, { action: statusSummary(st) });
+    }
+  },
 };
 
 /** The auth family. */

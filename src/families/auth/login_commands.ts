@@ -1,5 +1,4 @@
 /** `diazo auth login`: declared as data (command/decl.ts) over families/auth/login.ts. */
-import { runLogin } from "./login.ts";
 import type { LoginDeps } from "./login_shared.ts";
 import type { CommandDecl } from "../../command/decl.ts";
 import type { Ctx } from "../../command/context.ts";
@@ -48,6 +47,8 @@ export const LOGIN: CommandDecl = {
     "diazo auth login --service-account SA_ID --key-file sa.pem",
   ],
   run: async (ctx, _args, opts: LoginOpts) => {
+    // The login flows (and node: modules) load only for a login.
+    const { runLogin } = await import("./login.ts");
     const { login, action } = await runLogin({
       twoLegged: Boolean(opts["2legged"]),
       threeLegged: Boolean(opts["3legged"]),

@@ -2,13 +2,7 @@
 import { z } from "zod";
 import { parseBucketKey } from "../../aps/ids.ts";
 import { BUCKET_REGIONS } from "../../aps/regions.ts";
-import {
-  POLICIES,
-  runBucketCreate,
-  runBucketDelete,
-  runBucketInfo,
-  runBucketList,
-} from "./verbs.ts";
+import { POLICIES, runBucketCreate, runBucketDelete, runBucketInfo, runBucketList } from "./verbs.ts";
 import { confirmed, confirmInput, DESTROYS } from "../../mcp/confirm.ts";
 import { listAnswer } from "../../mcp/result.ts";
 import { type AnyTool, cursorInput, defineTool, limitInput, listOutput, READ } from "../../mcp/tool.ts";

@@ -7,14 +7,7 @@ import { BUCKET_REGIONS, type parseBucketRegion } from "../../aps/regions.ts";
 import { DiazoError } from "../../core/errors.ts";
 import { isoOfEpochMs } from "../../core/output_human.ts";
 import type { Http } from "../../http/http.ts";
-import {
-  type Bucket,
-  bucketsRequest,
-  createBucket,
-  deleteBucket,
-  getBucket,
-  POLICIES,
-} from "./api.ts";
+import { type Bucket, bucketsRequest, createBucket, deleteBucket, getBucket, POLICIES } from "./api.ts";
 import { objectsRequest } from "../../transfer/oss_objects.ts";
 import { fetchPage, invalidCursor } from "../../http/pagination.ts";
 import type { OpsDeps } from "../../session/deps.ts";

@@ -2,16 +2,18 @@
 import { z } from "zod";
 import { accId } from "../../aps/dm_ids.ts";
 import { ASSIGNEE_TYPES, ISSUE_REF, ISSUE_STATUSES } from "../../aps/issues.ts";
-import {
-  runIssueComment,
-  runIssueCreate,
-  runIssueGet,
-  runIssueListPage,
-  runIssueUpdate,
-} from "./verbs.ts";
+import { runIssueComment, runIssueCreate, runIssueGet, runIssueListPage, runIssueUpdate } from "./verbs.ts";
 import { USER_LOGIN_HOW } from "../../mcp/login.ts";
 import { listAnswer } from "../../mcp/result.ts";
-import { type AnyTool, camelKeys, cursorInput, defineTool, limitInput, listOutput, READ } from "../../mcp/tool.ts";
+import {
+  type AnyTool,
+  camelKeys,
+  cursorInput,
+  defineTool,
+  limitInput,
+  listOutput,
+  READ,
+} from "../../mcp/tool.ts";
 import { toolScopes } from "../../mcp/tool_scopes.ts";
 
 const LOGIN =

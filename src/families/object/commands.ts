@@ -1,12 +1,11 @@
 /** `diazo object ...`: objects in buckets, declared as data (command/decl.ts) over families/object/verbs.ts. */
-import { type ObjectKey, parseBucketKey, parseObjectKey } from "../../aps/ids.ts";
+import { type BucketKey, type ObjectKey, parseBucketKey, parseObjectKey } from "../../aps/ids.ts";
 import { runObjectDelete, runObjectInfo, runObjectSignedUrl, runObjectUrn, SIGNED_ACCESS } from "./verbs.ts";
-import { runObjectUpload } from "./upload.ts";
 import { emitBatch } from "../../command/batch_output.ts";
 import { positiveNumber } from "../../command/command.ts";
 import type { ArgumentDecl, CommandDecl } from "../../command/decl.ts";
-import { OBJECT_DOWNLOAD, OBJECT_LIST } from "../../command/declarations.ts";
-import { objectDownloadAction, type ObjectDownloadFlags, objectListAction } from "../../front/hot_actions.ts";
+import type { Ctx } from "../../command/context.ts";
+import { usageError } from "../../core/errors.ts";
 import { byteBar } from "../../command/progress.ts";
 
 const BUCKET_ARG: ArgumentDecl = { spec: "<bucketKey>", description: "the bucket", parse: parseBucketKey };
@@ -55,6 +54,8 @@ const UPLOAD: CommandDecl = {
     [bucketKey, files],
     opts: { key?: ObjectKey; prefix?: string; batch?: boolean; resume?: boolean; partSize?: number },
   ) => {
+    // The upload verbs (and node:crypto) load only for an upload.
+    const { runObjectUpload } = await import("./upload.ts");
     const up = await runObjectUpload(
       { ...opts, bucketKey, files, partSizeMiB: opts.partSize },
       ctx,
@@ -69,28 +70,106 @@ const UPLOAD: CommandDecl = {
   },
 };
 
-/** `object list`: the hot path's declaration (command/declarations.ts), run by the hot path's action. */
+/** `object list <bucketKey>`: every page unless --limit. */
 const LIST: CommandDecl = {
-  name: OBJECT_LIST.name,
-  aliases: OBJECT_LIST.aliases,
-  description: OBJECT_LIST.description,
-  args: OBJECT_LIST.args,
-  options: OBJECT_LIST.options,
-  examples: OBJECT_LIST.examples("object"),
-  run: (ctx, [bucketKey], opts: { prefix?: string; limit?: number }) =>
-    objectListAction(ctx, bucketKey, opts),
+  name: "list",
+  aliases: ["ls"],
+  description: "list a bucket's objects, following every page",
+  args: [BUCKET_ARG],
+  options: [
+    { flags: "--prefix <prefix>", description: "only keys starting with this" },
+    { flags: "--limit <n>", description: "stop after n objects", parse: positiveNumber("--limit", true) },
+  ],
+  examples: ["diazo object list myco-models", "diazo object list myco-models --prefix 2026/ -o json"],
+  run: async (ctx, [bucketKey], opts: { prefix?: string; limit?: number }) => {
+    const { runObjectList } = await import("./verbs.ts");
+    const page = await runObjectList({ bucketKey, prefix: opts.prefix, limit: opts.limit }, ctx);
+    await ctx.emit(page.items, { columns: ["objectKey", "size", "sha1"] });
+  },
 };
 
-/** `object download`: the hot path's declaration (command/declarations.ts), run by the hot path's action. */
+/** What `object download` takes besides the bucket and keys. */
+interface ObjectDownloadFlags {
+  out?: string;
+  prefix?: string;
+  force?: boolean;
+  resume?: boolean;
+}
+
+/** `object download <bucketKey> [objectKeys...]`: one object to a file or stdout, or several (batch-signed). */
+async function objectDownload(
+  ctx: Ctx,
+  bucketKey: BucketKey,
+  objectKeys: readonly string[],
+  opts: ObjectDownloadFlags,
+): Promise<void> {
+  // Ctrl-C stops the transfer so that its part file is removed (kept with --resume), then exit 130.
+  const signal = ctx.interruptSignal();
+  const keys = objectKeys.map(parseObjectKey);
+  if (keys.length === 0 && opts.prefix === undefined) {
+    throw usageError(
+      "name an object key, or --prefix",
+      "Example: diazo object download myco-models house.rvt",
+    );
+  }
+  if (keys.length > 1 || opts.prefix !== undefined) {
+    // Several keys or a prefix are signed 25 at a time (download_batch.ts).
+    const { runObjectDownloadMany } = await import("./download_batch.ts");
+    const many = await runObjectDownloadMany({ bucketKey, objectKeys: keys, ...opts, signal }, ctx);
+    const columns = ["status", "objectKey", "file", "size", "error"];
+    return await emitBatch(ctx, many.outcomes, many.summary, columns, (o) => o.objectKey);
+  }
+  const { runObjectDownload } = await import("./download.ts");
+  const toStdout = opts.out === "-";
+  const { summary, ...got } = await runObjectDownload(
+    {
+      bucketKey,
+      objectKey: keys[0],
+      ...opts,
+      signal,
+      stdout: toStdout ? ctx.io.stdout : undefined, // the run's stdout, not the process's
+    },
+    ctx,
+    toStdout ? undefined : byteBar(ctx),
+  );
+  ctx.info(summary);
+  if (!toStdout) await ctx.emit(got);
+}
+
+/** `object download`. */
 const DOWNLOAD: CommandDecl = {
-  name: OBJECT_DOWNLOAD.name,
-  aliases: OBJECT_DOWNLOAD.aliases,
-  description: OBJECT_DOWNLOAD.description,
-  args: OBJECT_DOWNLOAD.args,
-  options: OBJECT_DOWNLOAD.options,
-  examples: OBJECT_DOWNLOAD.examples("object"),
+  name: "download",
+  aliases: ["get"],
+  description:
+    "download objects (streamed, SHA-1 checked; never writes outside the target directory); several keys or --prefix sign 25 at a time",
+  args: [BUCKET_ARG, {
+    spec: "[objectKeys...]",
+    description: "object keys (one, several, or none with --prefix)",
+  }],
+  options: [
+    {
+      flags: "--out <path>",
+      description:
+        "file, or directory (existing, or ending in /) to write into; default the current directory",
+    },
+    {
+      flags: "--prefix <prefix>",
+      description: "also every object whose key starts with this (written under its key)",
+    },
+    { flags: "--force", description: "overwrite an existing file" },
+    {
+      flags: "--resume",
+      description: "keep the part file when interrupted or failing, to go on from it next time",
+    },
+  ],
+  examples: [
+    "diazo object download myco-models house.rvt",
+    "diazo object download myco-models plans/a.dwg --out ./out/",
+    "diazo object download myco-models house.rvt --out - | sha1sum",
+    "diazo object download myco-models --prefix 2026/ --out ./out/",
+  ],
   run: (ctx, [bucketKey, objectKeys], opts: ObjectDownloadFlags) =>
-    objectDownloadAction(ctx, bucketKey, objectKeys, opts),
+    objectDownload(ctx, bucketKey, objectKeys, opts),
 };
 
 /** `object info`. */

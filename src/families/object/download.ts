@@ -1,7 +1,7 @@
 /**
  * `object download` of one object: to a file (atomic, resumable) or standard output, SHA-1 checked.
  * Apart from families/object/verbs.ts so that a download loads no upload code (nor node:crypto for a small
- * object): it is on the hot path (front/hot.ts).
+ * object).
  */
 import type { BucketKey, ObjectKey } from "../../aps/ids.ts";
 import { usageError } from "../../core/errors.ts";

@@ -2,13 +2,7 @@
 import { z } from "zod";
 import { parseBucketKey, parseObjectKey } from "../../aps/ids.ts";
 import { toolFile } from "../../session/file_roots.ts";
-import {
-  runObjectDelete,
-  runObjectList,
-  runObjectSignedUrl,
-  runObjectUrn,
-  SIGNED_ACCESS,
-} from "./verbs.ts";
+import { runObjectDelete, runObjectList, runObjectSignedUrl, runObjectUrn, SIGNED_ACCESS } from "./verbs.ts";
 import { runObjectUploadFile } from "./upload.ts";
 import { confirmed, confirmInput, DESTROYS } from "../../mcp/confirm.ts";
 import { toolProgress } from "../../mcp/progress.ts";

@@ -17,12 +17,7 @@ import {
   RC_FORMATS,
   type SceneProgress,
 } from "./api.ts";
-import {
-  forgetSceneRecord,
-  type Photo,
-  type PhotoOutcome,
-  uploadPhotos,
-} from "./upload.ts";
+import { forgetSceneRecord, type Photo, type PhotoOutcome, uploadPhotos } from "./upload.ts";
 import { expandInputs } from "../../transfer/upload_batch.ts";
 import type { OpsDeps } from "../../session/deps.ts";
 

@@ -32,13 +32,7 @@ import {
 } from "./api.ts";
 import type { OpsDeps } from "../../session/deps.ts";
 
-export {
-  type Manifest,
-  manifestMessages,
-  manifestProgress,
-  type ModelView,
-  progressPercent,
-} from "./api.ts";
+export { type Manifest, manifestMessages, manifestProgress, type ModelView, progressPercent } from "./api.ts";
 
 /** What every translate verb names: the design's URN and the region of its derivatives. */
 export interface DesignRef {
