@@ -9,6 +9,7 @@ import type { ArgumentDecl, CommandDecl, OptionDecl } from "../command/decl.ts";
 import { type ParsedFlags, parseFlags } from "../command/global_options.ts";
 import { type DiazoError, usageError } from "../core/errors.ts";
 import { argumentName, hasHelpCommand } from "./help.ts";
+import { suggest } from "../core/suggest.ts";
 
 /** What a command line asks for. */
 export type ParsedLine =
@@ -228,6 +229,28 @@ function unknownCommand(cmd: CommandDecl, word: string): DiazoError {
   return failure(`unknown command '${word}'`, didYouMean(word, names));
 }
 
+/**
+ * The error of `diazo help <words>` (or `diazo <group> help <word>`) naming no command: the whole path
+ * it asked for, a close name, and the help that lists the commands. `also`: other names it may have
+ * meant (the help topics, at the program).
+ */
+export function unknownHelpSubject(
+  chain: readonly CommandDecl[],
+  word: string,
+  also: readonly string[] = [],
+): DiazoError {
+  const cmd = chain[chain.length - 1];
+  const path = chain.slice(1).map((c) => c.name);
+  const guess = suggest(word, [...(cmd.commands ?? []).map((c) => c.name), ...also]);
+  const where = ["diazo", ...path].join(" ");
+  return usageError(
+    `unknown command '${[...path, word].join(" ")}'`,
+    guess
+      ? `Did you mean '${guess}'? Run \`${where} --help\` for the commands.`
+      : `Run \`${where} --help\` for the commands.`,
+  );
+}
+
 /** The positional values of `cmd` from `args`: counted, then each read by its declaration. */
 function processArguments(cmd: CommandDecl, args: readonly string[]): unknown[] {
   const declared: readonly ArgumentDecl[] = cmd.args ?? [];
@@ -299,7 +322,7 @@ export function parseCommandLine(program: CommandDecl, args: readonly string[]):
       const asked = findCommand(cmd, operands[1]);
       if (operands[1] === undefined) return { kind: "help", chain, error: false };
       if (asked) return { kind: "help", chain: [...chain, asked], error: false };
-      throw unknownCommand(cmd, operands[1]);
+      throw unknownHelpSubject(chain, operands[1]);
     }
     const all = [...operands, ...unknown];
     if ((cmd.commands ?? []).length && all.length === 0 && !cmd.run) {

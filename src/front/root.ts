@@ -3,8 +3,7 @@
  * families (parse.ts), and every failure as one `error:` line, one `hint:` line and an exit code
  * (README.md, "Errors and exit codes").
  */
-import { ExitCode, usageError } from "../core/errors.ts";
-import { suggest } from "../core/suggest.ts";
+import { ExitCode } from "../core/errors.ts";
 import { commandWord, commandWordIndex, loadFrontFiles, resolveRunGlobals } from "./argv.ts";
 import { createContext, type Ctx, type GlobalFlags, type RunState } from "../command/context.ts";
 import type { CommandDecl } from "../command/decl.ts";
@@ -12,30 +11,12 @@ import { createExtensions } from "./extend.ts";
 import { type Io, processIo } from "../command/io.ts";
 import { HELP_TOPICS } from "../command/global_options.ts";
 import { CLOSED_OUTPUT_EXIT, guardedRun, isClosedOutput } from "./run_common.ts";
-import { findCommand } from "./parse.ts";
+import { findCommand, unknownHelpSubject } from "./parse.ts";
 import { programFor } from "./program.ts";
 import { helpOf, runLine } from "./run_line.ts";
 import { rootHelp } from "./root_help.ts";
 
 export { CLOSED_OUTPUT_EXIT, isClosedOutput };
-
-/** A usage error for a word that names no subcommand of `cmd` (at `path`), with a suggestion. */
-function unknownCommand(
-  cmd: CommandDecl,
-  path: readonly string[],
-  word: string,
-  also: readonly string[] = [],
-) {
-  const names = [...(cmd.commands ?? []).map((c) => c.name), ...also];
-  const guess = suggest(word, names);
-  const where = ["diazo", ...path].join(" ");
-  return usageError(
-    `unknown command '${[...path, word].join(" ")}'`,
-    guess
-      ? `Did you mean '${guess}'? Run \`${where} --help\` for the commands.`
-      : `Run \`${where} --help\` for the commands.`,
-  );
-}
 
 /**
  * `diazo help [command...]`: the help of that command, or of a topic (help_topics.ts), on stdout,
@@ -53,16 +34,8 @@ async function showHelp(words: readonly string[], io: Io): Promise<number> {
   const chain: CommandDecl[] = [program];
   for (const word of words) {
     const next = findCommand(chain[chain.length - 1], word);
-    if (!next) {
-      const path = chain.slice(1).map((c) => c.name);
-      // `diazo help <word>` may also have meant a topic.
-      throw unknownCommand(
-        chain[chain.length - 1],
-        path,
-        word,
-        path.length === 0 ? Object.keys(HELP_TOPICS) : [],
-      );
-    }
+    // `diazo help <word>` may also have meant a topic.
+    if (!next) throw unknownHelpSubject(chain, word, chain.length === 1 ? Object.keys(HELP_TOPICS) : []);
     chain.push(next);
   }
   io.stdout.write(helpOf(chain, io.stdout.isTerminal ? io.stdout.columns : undefined));

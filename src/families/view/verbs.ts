@@ -59,8 +59,8 @@ export async function runViewStart(
 ): Promise<ViewerServer> {
   const resolved = await deps.settings();
   // The page's token is the app's: it may carry only what the profile grants the app.
-  if (!profileScopes(resolved).includes("viewables:read")) {
-    throw new DiazoError("insufficient_scope", { params: { scope: "viewables:read" } });
+  if (!profileScopes(resolved).includes(VIEWER_SCOPES[0])) {
+    throw new DiazoError("insufficient_scope", { params: { scope: VIEWER_SCOPES[0] } });
   }
   const store = await deps.tokenStore();
   const authHttp = await deps.http({ auth: "none" });
