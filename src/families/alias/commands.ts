@@ -1,10 +1,13 @@
 /** The `alias` family: `alias list`, the same command as `plugin alias list`. */
 import { runAliasList } from "../../extend/verbs.ts";
-import { commandWordIndex, isBuiltinWord } from "../../front/argv.ts";
 import type { CommandDecl } from "../../command/decl.ts";
 
 /** The front door's words, as the plugin and alias verbs need them. */
-export const BUILTIN_RULES = { isBuiltin: isBuiltinWord, wordIndex: commandWordIndex };
+/** What counts as a built-in word (the front door's rules), loaded when a command needs them. */
+export async function builtinRules() {
+  const { commandWordIndex, isBuiltinWord } = await import("../../front/argv.ts");
+  return { isBuiltin: isBuiltinWord, wordIndex: commandWordIndex };
+}
 
 /** `list` (alias `ls`): the aliases in effect, with a warning for those a built-in hides. */
 export const ALIAS_LIST: CommandDecl = {
@@ -13,7 +16,9 @@ export const ALIAS_LIST: CommandDecl = {
   description: "list the aliases of plugins.json",
   examples: ["diazo alias list", "diazo alias list -o json --query '[].name'"],
   run: async (ctx) => {
-    await ctx.emit(await runAliasList({ rules: BUILTIN_RULES }, ctx), { columns: ["name", "expansion"] });
+    await ctx.emit(await runAliasList({ rules: await builtinRules() }, ctx), {
+      columns: ["name", "expansion"],
+    });
   },
 };
 

@@ -13,7 +13,6 @@ import { knownSecrets, redact } from "../../core/redact.ts";
 import { collect } from "../../command/command.ts";
 import type { CommandDecl } from "../../command/decl.ts";
 import type { Ctx } from "../../command/context.ts";
-import { commandTree } from "../../front/describe.ts";
 import { stepExtensions, stepRunners } from "./steps.ts";
 
 const FILE_HELP = `
@@ -58,7 +57,7 @@ function pipelineDeps(ctx: Ctx): PipelineDeps {
     cwd: ctx.cwd,
     info: (line) => ctx.info(line),
     problem: (text) => ctx.io.stderr.write(text + "\n"),
-    tree: () => commandTree(ctx.io),
+    tree: async () => (await import("../../front/describe.ts")).commandTree(ctx.io),
     extensions: () => stepExtensions(ctx),
   };
 }

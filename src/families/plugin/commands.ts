@@ -6,7 +6,7 @@ import {
   runPluginList,
   runPluginToggle,
 } from "../../extend/verbs.ts";
-import { ALIAS_LIST, BUILTIN_RULES as rules } from "../alias/commands.ts";
+import { ALIAS_LIST, builtinRules } from "../alias/commands.ts";
 import type { CommandDecl } from "../../command/decl.ts";
 
 /** `plugin enable` or `plugin disable`. */
@@ -18,7 +18,7 @@ function toggleCommand(enabled: boolean): CommandDecl {
     args: [{ spec: "<name>", description: "the plugin's name, without diazo-" }],
     examples: [`diazo plugin ${verb} hello`],
     run: async (ctx, [name]: string[]) => {
-      await ctx.emit(await runPluginToggle({ name, enabled, rules }, ctx));
+      await ctx.emit(await runPluginToggle({ name, enabled, rules: await builtinRules() }, ctx));
     },
   };
 }
@@ -46,7 +46,9 @@ const ALIASES: CommandDecl = {
         `diazo plugin alias add hi "hello --output json"         # an alias to a plugin`,
       ],
       run: async (ctx, [name, expansion]: string[], opts: { force?: boolean }) => {
-        await ctx.emit(await runAliasAdd({ name, expansion, force: opts.force, rules }, ctx));
+        await ctx.emit(
+          await runAliasAdd({ name, expansion, force: opts.force, rules: await builtinRules() }, ctx),
+        );
       },
     },
     {
@@ -75,7 +77,7 @@ export const PLUGIN: CommandDecl = {
         "list discovered and configured plugins; warnings (not executable, shadowed, ...) on stderr",
       examples: ["diazo plugin list", "diazo plugin list -o json --query '[?enabled].name'"],
       run: async (ctx) => {
-        await ctx.emit(await runPluginList({ rules }, ctx), {
+        await ctx.emit(await runPluginList({ rules: await builtinRules() }, ctx), {
           columns: ["name", "path", "enabled", "description", "source"],
         });
       },
@@ -89,7 +91,7 @@ export const PLUGIN: CommandDecl = {
       options: [{ flags: "--dir <dir>", description: "where to write it (default: the current directory)" }],
       examples: ["diazo plugin create hello --dir ~/bin", "diazo hello --output json"],
       run: async (ctx, [name]: string[], opts: { dir?: string }) => {
-        await ctx.emit(await runPluginCreate({ name, dir: opts.dir, rules }, ctx));
+        await ctx.emit(await runPluginCreate({ name, dir: opts.dir, rules: await builtinRules() }, ctx));
       },
     },
     ALIASES,

@@ -23,9 +23,6 @@ import { usageError } from "../../core/errors.ts";
 import { collect, positiveNumber } from "../../command/command.ts";
 import type { Ctx } from "../../command/context.ts";
 import type { ArgumentDecl, CommandDecl, Invocation, OptionDecl } from "../../command/decl.ts";
-import { commandHelp } from "../../front/help.ts";
-import { parseCommandLine } from "../../front/parse.ts";
-import { programDecl } from "../../front/program.ts";
 import { startFormats } from "./preset.ts";
 import { PRESET } from "./preset_commands.ts";
 import { withProgress } from "./wait.ts";
@@ -306,6 +303,12 @@ const FORMATS: CommandDecl = {
  * Without a URN, `translate` is a group named without a subcommand: its help on stderr, a usage error.
  */
 async function runShorthand(ctx: Ctx, urn: unknown, call: Invocation): Promise<void> {
+  // The front door's parser and help, loaded by the one command that parses its own words.
+  const [{ commandHelp }, { parseCommandLine }, { programDecl }] = await Promise.all([
+    import("../../front/help.ts"),
+    import("../../front/parse.ts"),
+    import("../../front/program.ts"),
+  ]);
   const program = { ...programDecl(), commands: [TRANSLATE] };
   if (urn === undefined) {
     const stderr = ctx.io.stderr;
