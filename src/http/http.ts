@@ -309,6 +309,7 @@ function resolve(baseUrl: string, spec: RequestSpec): string {
   return url;
 }
 
+// long: one attempt in order: its transport, the redirects it follows, the bounded read of its answer
 async function attemptOnce(
   c: Client,
   spec: RequestSpec,
@@ -329,11 +330,7 @@ async function attemptOnce(
   let res: Response | undefined;
   const okCap = type === "none" ? 0 : spec.maxBytes ?? MAX_ANSWER_BYTES;
   try {
-    // Streamed answers and bodies go by fetch; the raw transport reads an answer whole, to its cap.
-    const raw = c.config.rawFetch && type !== "stream" && spec.bodyStream === undefined &&
-        (spec.transport === "raw" || spec.transport === undefined)
-      ? c.config.rawFetch
-      : undefined;
+    const raw = rawTransportFor(c, spec, type);
     // The raw transport takes the deadline as it is; fetch an AbortSignal (made only for it).
     const signal = spec.signal
       ? AbortSignal.any([timer.abortSignal(), spec.signal])
@@ -396,6 +393,12 @@ async function attemptOnce(
   } finally {
     timer.clear();
   }
+}
+
+/** The raw transport when it carries `spec`: answers read whole, bodies in memory; fetch (undefined) else. */
+function rawTransportFor(c: Client, spec: RequestSpec, type: string): RawFetch | undefined {
+  const whole = type !== "stream" && spec.bodyStream === undefined;
+  return whole && (spec.transport ?? "raw") === "raw" ? c.config.rawFetch : undefined;
 }
 
 /** The request's headers, names in lower case (a plain record: `Headers` costs a run's start-up ~2 ms). */

@@ -30,15 +30,16 @@ export function idleGuard(
   let finished = false;
   let pending = false; // only a read waiting for the server counts as silence, not a slow consumer
   let fail: ((e: unknown) => void) | undefined;
+  let failure: DiazoError | undefined;
   const watch = (ms: number) => {
     const d = deadline(ms);
     d.addEventListener("abort", () => {
       if (finished) return;
       const quiet = performance.now() - last;
       if (!pending || quiet < timeoutMs) return watch(pending ? timeoutMs - quiet : timeoutMs);
-      const error = stalled(host, timeoutMs);
-      reader.cancel(error).catch(() => {});
-      fail?.(error);
+      failure = stalled(host, timeoutMs);
+      fail?.(failure); // before the cancel, which ends the pending read as if the body had ended
+      reader.cancel(failure).catch(() => {});
     });
   };
   watch(timeoutMs);
@@ -50,6 +51,7 @@ export function idleGuard(
       try {
         const { done, value } = await Promise.race([reader.read(), quiet]);
         pending = false;
+        if (failure) throw failure;
         if (done) {
           finished = true;
           controller.close();
