@@ -11,6 +11,8 @@ import { COMPILE_PERMISSIONS } from "../build.ts";
 import { endless, endlessSha1, type Hostile, startHostile } from "../../tests/robust/_hostile.ts";
 import { peakRss } from "./transfer.ts";
 import { scratchEnv } from "../scratch_env.ts";
+import { gzipBomb } from "../../tests/robust/_bomb.ts";
+import { put, spawnDiazo, startRaw } from "../../tests/robust/_raw_server.ts";
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../..");
 const MiB = 1024 * 1024;
@@ -69,8 +71,81 @@ async function measured(args: string[], env: Record<string, string>, cwd: string
   };
 }
 
-/** Prints the four runs. */
+/**
+ * A gzip body of zeros inflating to 2 GiB (13.5 MB, made by hand: tests/robust/_bomb.ts) on a JSON
+ * answer, an error answer, a work item's report and through `api`, and an endless chunk-size line:
+ * peak RSS of each run beside the cap it must stay within twice of.
+ */
+async function benchBombs(): Promise<void> {
+  const bomb = gzipBomb(2 * 1024 * MiB);
+  const line = new TextEncoder().encode("f".repeat(64 * 1024));
+  const answer = (status: number, headers: string, body: Uint8Array) => async (conn: Deno.Conn) => {
+    if (
+      await put(
+        conn,
+        `HTTP/1.1 ${status} X\r\n${headers}content-length: ${body.length}\r\nconnection: close\r\n\r\n`,
+      )
+    ) {
+      await put(conn, body);
+    }
+  };
+  const gz = "content-type: application/json\r\ncontent-encoding: gzip\r\n";
+  const s = startRaw((hit, conn) => {
+    const t = hit.target;
+    if (t.startsWith(DA)) {
+      const json = new TextEncoder().encode(
+        JSON.stringify({ id: "hostile01", status: "failedInstructions", reportUrl: `${s.url}/report` }),
+      );
+      return answer(200, "content-type: application/json\r\n", json)(conn);
+    }
+    if (t.startsWith("/oss/v2/buckets?region=US")) return answer(200, gz, bomb.body)(conn);
+    if (t.startsWith("/oss/v2/buckets?region=EMEA")) return answer(500, gz, bomb.body)(conn);
+    if (t.startsWith("/report") || t.startsWith("/big")) return answer(200, gz, bomb.body)(conn);
+    if (t.startsWith("/oss/v2/buckets?region=APAC")) {
+      return (async () => {
+        if (!await put(conn, "HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n")) return;
+        for (const end = performance.now() + 120_000; performance.now() < end;) {
+          if (!await put(conn, line)) return;
+        }
+      })();
+    }
+    return undefined;
+  });
+  console.log(
+    `\nhostile bodies (a ${(bomb.body.length / 1e6).toFixed(1)} MB gzip inflating to 2 GiB; peak RSS, cap)`,
+  );
+  const runs: [string, string[], string][] = [
+    ["bomb on a JSON answer (bucket list)", ["bucket", "list", "--region", "US"], "cap 256 MiB"],
+    [
+      "bomb on an error answer (HTTP 500)",
+      ["bucket", "list", "--region", "EMEA", "--timeout", "10"],
+      "cap 64 KiB",
+    ],
+    ["bomb as a work item's report", ["da", "workitem", "get", "hostile01"], "cap 1 MiB"],
+    ["bomb through api (streamed)", ["api", "/big"], "streamed, no cap"],
+    [
+      "endless chunk-size line, --timeout 5",
+      ["bucket", "list", "--region", "APAC", "--timeout", "5"],
+      "≤ 100 MB",
+    ],
+  ];
+  try {
+    for (const [name, args, cap] of runs) {
+      const r = await spawnDiazo(args, s.url);
+      const line = r.stderr.split("\n").find((l) => l.startsWith("error:")) ?? "";
+      console.log(
+        `  ${name}: exit ${r.code}, peak ${r.peakMiB.toFixed(0)} MiB (${cap}), ${r.seconds.toFixed(1)} s, ` +
+          `${(r.stdoutBytes / MiB).toFixed(0)} MiB out ${line.slice(0, 90)}`,
+      );
+    }
+  } finally {
+    s.close();
+  }
+}
+
+/** Prints the four runs, then the hostile bodies. */
 export async function benchHostile(): Promise<void> {
+  await benchBombs();
   const scale = Number(Deno.env.get("BENCH_HOSTILE_SCALE") ?? "1") || 1;
   const size = {
     report: Math.round(3 * GB * scale),

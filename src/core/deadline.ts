@@ -17,6 +17,11 @@ export interface StopSignal {
 
 /** A deadline: aborted (with a TimeoutError) once its time is up, unless cleared first. */
 export interface Deadline extends StopSignal {
+  /**
+   * When the time is up, on `performance.now()`'s clock: a reader that never yields long enough for
+   * the timer to fire compares it with the clock itself (http/raw_transport.ts).
+   */
+  readonly endsAt: number;
   /** Stops the timer; the deadline then never aborts. */
   clear(): void;
   /** The same deadline as an AbortSignal (for `fetch`), made when first asked for. */
@@ -34,6 +39,7 @@ export function deadline(ms: number): Deadline {
   let listeners: (() => void)[] = [];
   let signal: AbortSignal | undefined;
   const d: { -readonly [K in keyof Deadline]: Deadline[K] } = {
+    endsAt: performance.now() + (Number.isNaN(ms) ? Infinity : Math.max(0, ms)),
     aborted: false,
     reason: undefined,
     throwIfAborted() {

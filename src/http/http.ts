@@ -10,14 +10,16 @@ import { addressShapeProblem, platformAddress } from "../aps/base_url.ts";
 import { VERSION } from "../core/version.ts";
 import { abortableSleep } from "../core/sleep.ts";
 import { deadline } from "../core/deadline.ts";
-import { nextHop, REDIRECTS } from "./redirect.ts";
+import { nextHop, REDIRECTS, refuseForeign } from "./redirect.ts";
 import {
+  knownCut,
   MAX_ANSWER_BYTES,
   MAX_ERROR_BYTES,
   type RawFetch,
   readResponseCapped,
   sizeText,
 } from "./body_limit.ts";
+import { idleGuard } from "./idle.ts";
 import { clip, logRequest, logResponseHeaders, statusLine } from "./log.ts";
 import { basicAuth, sameOrigin } from "./origin.ts";
 import { type UrlParts, urlParts, withQuery } from "./url_text.ts";
@@ -55,12 +57,10 @@ export interface HttpConfig {
   fetch?: typeof fetch;
   /**
    * The raw HTTP/1.1 transport (raw_transport.ts), used when set for every request whose body fits
-   * in memory (streamed answers by `rawStreamFetch` when that is set too); `fetch` for the others, and
-   * for all when absent (a proxy).
+   * in memory and whose answer is read whole; `fetch` for streamed bodies and answers, and for all
+   * when absent (a proxy). ARCHITECTURE.md, "Raw HTTP/1.1 or fetch", gives the figures it buys.
    */
   rawFetch?: RawFetch;
-  /** The raw transport's streamed GET (raw_stream.ts), for streamed answers when `rawFetch` is set. */
-  rawStreamFetch?: RawFetch;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   random?: () => number;
   now?: () => number;
@@ -78,8 +78,8 @@ export interface RequestSpec {
   form?: Record<string, string>;
   body?: Uint8Array | string;
   /**
-   * Default: the client's raw transport when it has one and the answer is not a stream, else fetch.
-   * "raw": also a large byte body, sent straight from its buffer. "fetch": always fetch.
+   * Default: the client's raw transport when it has one and neither body nor answer is a stream,
+   * else fetch. "raw": a large byte body, sent straight from its buffer. "fetch": always fetch.
    */
   transport?: "fetch" | "raw";
   /** A factory so that a retry can re-create the stream. */
@@ -309,6 +309,7 @@ function resolve(baseUrl: string, spec: RequestSpec): string {
   return url;
 }
 
+// long: one attempt in order: its transport, the redirects it follows, the bounded read of its answer
 async function attemptOnce(
   c: Client,
   spec: RequestSpec,
@@ -328,12 +329,8 @@ async function attemptOnce(
   const type = spec.responseType ?? "json";
   let res: Response | undefined;
   const okCap = type === "none" ? 0 : spec.maxBytes ?? MAX_ANSWER_BYTES;
-  // The raw transport reads a whole answer before its status is seen: to the larger of both caps.
-  const maxBodyBytes = Math.max(okCap, MAX_ERROR_BYTES);
   try {
-    const rawPath = c.config.rawFetch &&
-      (spec.transport === "raw" || (spec.transport === undefined && spec.bodyStream === undefined));
-    const raw = rawPath ? (type === "stream" ? c.config.rawStreamFetch : c.config.rawFetch) : undefined;
+    const raw = rawTransportFor(c, spec, type);
     // The raw transport takes the deadline as it is; fetch an AbortSignal (made only for it).
     const signal = spec.signal
       ? AbortSignal.any([timer.abortSignal(), spec.signal])
@@ -342,7 +339,13 @@ async function attemptOnce(
       : timer.abortSignal();
     const go = (to: string, init: RequestInit) =>
       raw
-        ? raw(to, { ...init, signal, redirect: "manual", maxBodyBytes })
+        ? raw(to, {
+          ...init,
+          signal,
+          redirect: "manual",
+          maxBodyBytes: okCap,
+          maxErrorBytes: MAX_ERROR_BYTES,
+        })
         : c.fetch(to, { ...init, signal: signal as AbortSignal, redirect: "manual" });
     res = await go(url, { method, headers, body });
     for (let at = url, hops = 0;; hops++) {
@@ -357,13 +360,16 @@ async function attemptOnce(
     }
     if (res.ok && type === "stream") {
       log?.(`< ${statusLine(res)} (${took()})`);
-      return { kind: "ok", res, data: res.body };
+      // Past its headers a stream has no deadline but silence: no byte for the timeout ends it.
+      return { kind: "ok", res, data: res.body && idleGuard(res.body, timeoutMs, urlParts(url).host) };
     }
     if (res.ok && type === "none") {
       await res.body?.cancel();
       log?.(`< ${statusLine(res)} (${took()})`);
       return { kind: "ok", res, data: undefined };
     }
+    // A raw answer already past the cap fails before its bytes are joined.
+    if (knownCut(res) && res.ok && spec.overflow !== "cut") throw tooLarge(url, res.status, okCap);
     const read = await readResponseCapped(res, res.ok ? okCap : MAX_ERROR_BYTES);
     log?.(`< ${statusLine(res)} (${took()})`);
     if (log) logResponseHeaders(log, res.headers);
@@ -382,11 +388,17 @@ async function attemptOnce(
     if (error instanceof DiazoError) throw error;
     await res?.body?.cancel().catch(() => {});
     if (spec.signal?.aborted) throw new DiazoError("interrupted", { cause: spec.signal.reason });
-    if (timer.aborted) return { kind: "timeout" };
+    if (timer.aborted || (error as Error | undefined)?.name === "TimeoutError") return { kind: "timeout" };
     return { kind: "network", error };
   } finally {
     timer.clear();
   }
+}
+
+/** The raw transport when it carries `spec`: answers read whole, bodies in memory; fetch (undefined) else. */
+function rawTransportFor(c: Client, spec: RequestSpec, type: string): RawFetch | undefined {
+  const whole = type !== "stream" && spec.bodyStream === undefined;
+  return whole && (spec.transport ?? "raw") === "raw" ? c.config.rawFetch : undefined;
 }
 
 /** The request's headers, names in lower case (a plain record: `Headers` costs a run's start-up ~2 ms). */
@@ -431,16 +443,7 @@ const MAX_REDIRECTS = 5;
 
 /** A redirect to another origin, or one too many, is refused: it fails before anything is sent there. */
 function refuseRedirect(from: string, to: string, status: number, hops: number): void {
-  const target = new URL(to);
-  if (target.origin !== new URL(from).origin) {
-    // No `status`: the refusal is diazo's, not an answer a caller would restate (families/api/answer.ts).
-    throw new DiazoError("request_failed", {
-      params: {
-        status,
-        detail: `the answer redirects to another host (${target.host}), which diazo does not follow`,
-      },
-    });
-  }
+  refuseForeign(from, to, status, "the answer redirects");
   if (hops >= MAX_REDIRECTS) {
     throw new DiazoError("request_failed", {
       params: { status, detail: `more than ${MAX_REDIRECTS} redirects` },

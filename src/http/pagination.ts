@@ -7,6 +7,7 @@ import type { DiazoError } from "../core/errors.ts";
 import { fieldError } from "../core/field_error.ts";
 import { base64urlOf } from "../core/bytes.ts";
 import { buildUrl, type Http, type RequestSpec } from "./http.ts";
+import { refuseForeign } from "./redirect.ts";
 import { sortedQueryUrl } from "./url_text.ts";
 
 /**
@@ -30,26 +31,15 @@ export async function* paginate<T>(
 ): AsyncGenerator<T> {
   const limit = opts.limit;
   if (limit !== undefined && limit <= 0) return;
-  const seen = new Set<string>();
-  const pages = new Set<string>();
+  const guard = pageGuard(http, spec);
   let current: RequestSpec | undefined = { ...spec, responseType: "json" };
   let count = 0;
   for (let n = 1; current; n++) {
-    seen.add(requestKey(http, current));
+    guard.visit(current);
     const res = await http.request<unknown>(current);
     const page: Page = isObject(res.data) ? res.data : {};
     const items = itemsOf(page, scheme);
-    // A page whose items repeat an earlier page's whole (a server that loops): not returned twice.
-    const print = items.length > 0 ? fingerprint(items) : "";
-    if (print && pages.has(print)) {
-      http.warn?.(
-        `warning: page ${n} of ${
-          pathOf(spec)
-        } repeats an earlier page; stopped there (its items are not listed twice)`,
-      );
-      return;
-    }
-    pages.add(print);
+    if (!guard.fresh(n, items)) return;
     opts.onPage?.(page);
     for (const item of items) {
       yield item as T;
@@ -58,12 +48,64 @@ export async function* paginate<T>(
     }
     // An empty page ends the list even when a next link is (wrongly) present.
     if (items.length === 0) return;
-    const next = nextRequest(page, scheme, spec, current);
-    if (next && seen.has(requestKey(http, next))) {
-      http.warn?.(`warning: page ${n} of ${pathOf(spec)} links back to an earlier page; the list ends there`);
-    }
-    current = next && !seen.has(requestKey(http, next)) ? next : undefined;
+    current = guard.next(n, nextRequest(page, scheme, spec, current), res.url);
   }
+}
+
+/** After how many pages, and items, a list that goes on says so (and again at each multiple). */
+export const LONG_LIST_PAGES = 1000;
+/** See LONG_LIST_PAGES. */
+export const LONG_LIST_ITEMS = 100_000;
+
+/**
+ * The one guard of a list's pages, for `paginate` and `fetchPage`: a page whose items repeat an
+ * earlier page's whole (a server that loops) ends the list with a warning, and so does a next link
+ * back to a page already read; a next link to another host is refused as a redirect there is
+ * (redirect.ts); a list that goes on says so every LONG_LIST_PAGES pages or LONG_LIST_ITEMS items.
+ */
+function pageGuard(http: Http, spec: RequestSpec) {
+  const seen = new Set<string>();
+  const prints = new Set<string>();
+  let items = 0;
+  let toldItems = 0;
+  return {
+    /** Records a page's request as read. */
+    visit(request: RequestSpec): void {
+      seen.add(requestKey(http, request));
+    },
+    /** False (with a warning) when page `n`'s items repeat an earlier page's; says when the list is long. */
+    fresh(n: number, pageItems: unknown[]): boolean {
+      const print = pageItems.length > 0 ? fingerprint(pageItems) : "";
+      if (print && prints.has(print)) {
+        http.warn?.(
+          `warning: page ${n} of ${
+            pathOf(spec)
+          } repeats an earlier page; stopped there (its items are not listed twice)`,
+        );
+        return false;
+      }
+      prints.add(print);
+      items += pageItems.length;
+      const itemMark = Math.floor(items / LONG_LIST_ITEMS);
+      if (n % LONG_LIST_PAGES === 0 || itemMark > toldItems) {
+        toldItems = itemMark;
+        http.warn?.(
+          `notice: ${pathOf(spec)} has given ${n} pages (${items} items) and goes on; ` +
+            "--limit <n> stops a list after n items",
+        );
+      }
+      return true;
+    },
+    /** The request of the page after page `n` (read from `from`), unless it was read already. */
+    next(n: number, next: RequestSpec | undefined, from: string): RequestSpec | undefined {
+      if (!next) return undefined;
+      const key = requestKey(http, next);
+      refuseForeign(from, key, 200, "the list's next link points");
+      if (!seen.has(key)) return next;
+      http.warn?.(`warning: page ${n} of ${pathOf(spec)} links back to an earlier page; the list ends there`);
+      return undefined;
+    },
+  };
 }
 
 /** The path a list was asked for, for a warning (no query: it may carry a cursor). */
@@ -106,15 +148,16 @@ export async function fetchPage<T>(
   const start = opts.cursor ? decodeCursor(http, spec, opts.cursor) : { request: spec, skip: 0 };
   const items: T[] = [];
   const origins: { request: RequestSpec; index: number }[] = [];
-  const seen = new Set<string>();
+  const guard = pageGuard(http, spec);
   let current: RequestSpec | undefined = { ...start.request, responseType: "json" };
   let skip = start.skip;
   let nextCursor: string | undefined;
-  while (current && items.length < opts.limit) {
-    seen.add(requestKey(http, current));
+  for (let n = 1; current && items.length < opts.limit; n++) {
+    guard.visit(current);
     const res = await http.request<unknown>(current);
     const page: Page = isObject(res.data) ? res.data : {};
     const pageItems = itemsOf(page, scheme);
+    if (!guard.fresh(n, pageItems)) break;
     const next: RequestSpec | undefined = pageItems.length === 0
       ? undefined
       : nextRequest(page, scheme, spec, current);
@@ -127,7 +170,7 @@ export async function fetchPage<T>(
       nextCursor = encodeCursor(current, last.index + 1);
       break;
     }
-    current = next && !seen.has(requestKey(http, next)) ? next : undefined;
+    current = guard.next(n, next, res.url);
     skip = 0;
     if (items.length >= opts.limit && current) nextCursor = encodeCursor(current, 0);
   }

@@ -10,8 +10,8 @@
  */
 
 import { byteStringOf, concatBytes } from "../core/bytes.ts";
-import type { StopSignal } from "../core/deadline.ts";
-import { type CappedInit, fetchInit, readCapped } from "./body_limit.ts";
+import type { Deadline, StopSignal } from "../core/deadline.ts";
+import { type ByteSink, byteSink, type CappedInit, fetchInit } from "./body_limit.ts";
 import { isIdempotent } from "./retry.ts";
 import { headerPairs, wireHeaders, wireResponse } from "./wire.ts";
 import { type UrlParts, urlParts } from "./url_text.ts";
@@ -35,6 +35,11 @@ export interface Connection {
   idleSince?: number;
   /** Whether the current answer has begun to arrive (then a failure is the answer's, not a stale connection's). */
   answering?: boolean;
+  /**
+   * When the request's deadline passes (performance.now()): checked at each read, so that an answer
+   * arriving as fast as it is read cannot outrun a timer that has no turn to fire.
+   */
+  endsAt?: number;
 }
 
 const idle = new Map<string, Connection[]>();
@@ -134,6 +139,9 @@ export async function writeAll(conn: Deno.Conn, bytes: Uint8Array): Promise<void
 
 /** Reads from the connection, serving leftover bytes first; null at end of stream. */
 async function readSome(c: Connection, into: Uint8Array): Promise<Uint8Array | null> {
+  if (c.endsAt !== undefined && performance.now() > c.endsAt) {
+    throw new DOMException("attempt timed out", "TimeoutError");
+  }
   if (c.leftover.length > 0) {
     const out = c.leftover;
     c.leftover = new Uint8Array(0);
@@ -232,136 +240,157 @@ export function bodyFraming(head: Head): { chunked: boolean; length?: number } {
   return { chunked: false, ...(length !== null ? { length: contentLength(length) } : {}) };
 }
 
+/** The longest line of chunked framing (a size with its extensions, or a trailer). */
+const MAX_CHUNK_LINE = 8 * 1024;
+/** What is handed to a decompressor at once: a deflate stream inflates at most ~1,032 times its size. */
+const INFLATE_STEP = 4 * 1024;
+
+/** Where an answer's body bytes go: `write` says false once the decoded body passed its cap. */
+interface BodyOut {
+  write(wire: Uint8Array): Promise<boolean>;
+  end(): Promise<void>;
+  sink: ByteSink;
+}
+
 /**
- * Reads one answer, its body at most `cap` bytes (`cut` then: the rest is left unread and the
- * connection closed, so an endless or huge answer is never held); says whether the connection may
- * carry another request.
+ * The body as sent before its content coding, into a sink of `cap` decoded bytes. A compressed body
+ * is inflated a few KiB of input at a time and counted as it comes, so a small body that inflates to
+ * gigabytes stops at the cap. Any coding but gzip or deflate fails rather than passing on bytes
+ * nobody can read (the raw transport sends no Accept-Encoding).
+ */
+function bodyOut(coding: string | null, cap: number): BodyOut {
+  const sink = byteSink(cap);
+  const name = (coding ?? "").trim().toLowerCase();
+  if (name === "" || name === "identity") {
+    return { sink, write: (wire) => Promise.resolve(sink.push(wire)), end: () => Promise.resolve() };
+  }
+  if (name !== "gzip" && name !== "x-gzip" && name !== "deflate") {
+    throw new TypeError(`unsupported content encoding '${name.slice(0, 40)}'`);
+  }
+  const inflate = new DecompressionStream(name === "deflate" ? "deflate" : "gzip");
+  const writer = inflate.writable.getWriter();
+  const reader = inflate.readable.getReader();
+  let failed: unknown;
+  const pump = (async () => {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done || !sink.push(value)) return;
+    }
+  })().catch((e) => void (failed = e));
+  const stop = () => reader.cancel().catch(() => {});
+  return {
+    sink,
+    async write(wire) {
+      for (let at = 0; at < wire.length && !sink.cut; at += INFLATE_STEP) {
+        await writer.write(wire.slice(at, at + INFLATE_STEP)).catch((e) => void (failed ??= e));
+        if (failed) throw failed;
+      }
+      if (sink.cut) await stop();
+      return !sink.cut;
+    },
+    async end() {
+      if (sink.cut) return;
+      await writer.close().catch((e) => void (failed ??= e));
+      await pump;
+      if (failed) throw failed;
+    },
+  };
+}
+
+/**
+ * Reads one answer, its body at most `caps.ok` decoded bytes for a 2xx answer and `caps.error` for
+ * any other (`cut` then: the rest is left unread and the connection closed, so an endless, huge or
+ * inflating answer is never held); says whether the connection may carry another request.
  */
 async function readAnswer(
   c: Connection,
   method: string,
-  cap = Infinity,
-): Promise<{ head: Head; body: Uint8Array; reusable: boolean; cut: boolean }> {
+  caps: { ok: number; error: number },
+): Promise<{ head: Head; body: ByteSink; reusable: boolean; cut: boolean }> {
   const scratch = new Uint8Array(64 * 1024);
-  const { head, rest: afterHead, noBody } = await readHead(c, method, scratch);
-  let rest: Uint8Array = afterHead;
+  const { head, rest, noBody } = await readHead(c, method, scratch);
   const framing = noBody ? { chunked: false, length: 0 } : bodyFraming(head);
-  let body: Uint8Array;
-  let reusable = head.keepAlive;
-  let cut = false;
-  if (noBody) body = new Uint8Array(0);
-  else if (framing.chunked) ({ body, rest, cut } = await readChunked(c, rest, scratch, cap));
-  else {
-    // Chunks are gathered and joined once: joining at each read would copy a large answer over and over.
-    const n = framing.length ?? Infinity;
-    const want = Math.min(n, cap);
-    const parts = [rest];
-    let got = rest.length;
-    while (got < want) {
-      const chunk = await readSome(c, scratch);
-      if (chunk === null) {
-        if (framing.length === undefined) break; // delimited by the connection's end
-        throw new TypeError("connection closed in the middle of the answer");
-      }
-      parts.push(chunk);
-      got += chunk.length;
-    }
-    rest = concatBytes(parts);
-    cut = got > cap || (n > cap && got >= cap);
-    body = rest.subarray(0, Math.min(n, cap, rest.length));
-    rest = rest.subarray(body.length);
-    if (framing.length === undefined || cut) {
-      rest = new Uint8Array(0);
-      reusable = false;
-    }
-  }
-  if (cut) reusable = false;
-  c.leftover = rest.slice();
-  return { head, body, reusable, cut };
+  const out = bodyOut(
+    noBody ? null : head.headers.get("content-encoding"),
+    head.status >= 200 && head.status < 300 ? caps.ok : caps.error,
+  );
+  const src = { c, scratch, buf: rest };
+  const whole = framing.chunked ? await readChunked(src, out) : await readDelimited(src, framing.length, out);
+  if (whole) await out.end();
+  c.leftover = whole ? src.buf.slice() : new Uint8Array(0);
+  const delimited = framing.chunked || framing.length !== undefined;
+  const cut = !whole || out.sink.cut;
+  return { head, body: out.sink, reusable: head.keepAlive && !cut && delimited, cut };
 }
 
-async function readChunked(
-  c: Connection,
-  start: Uint8Array,
-  scratch: Uint8Array,
-  cap: number,
-): Promise<{ body: Uint8Array; rest: Uint8Array; cut: boolean }> {
-  let buf: Uint8Array = start;
-  const parts: Uint8Array[] = [];
-  let total = 0;
-  const more = async () => {
-    const chunk = await readSome(c, scratch);
-    if (chunk === null) throw new TypeError("connection closed in a chunked answer");
-    buf = concatBytes([buf, chunk]);
-  };
-  for (;;) {
-    let lineEnd = buf.indexOf(10);
-    while (lineEnd < 0) {
-      await more();
-      lineEnd = buf.indexOf(10);
-    }
-    const sizeText = new TextDecoder().decode(buf.subarray(0, lineEnd)).split(";")[0].trim();
-    if (!/^[0-9a-f]{1,12}$/i.test(sizeText)) throw new TypeError("malformed chunk size");
-    const size = parseInt(sizeText, 16);
-    buf = buf.subarray(lineEnd + 1);
-    if (size === 0) {
-      // Trailers end with an empty line.
-      for (;;) {
-        let e = buf.indexOf(10);
-        while (e < 0) {
-          await more();
-          e = buf.indexOf(10);
-        }
-        const line = buf.subarray(0, e);
-        buf = buf.subarray(e + 1);
-        if (line.length <= 1) break;
-      }
-      return { body: concatBytes(parts), rest: buf, cut: false };
-    }
-    // Past the cap the answer is cut: what is read so far, and no more.
-    const take = Math.min(size, cap - total);
-    if (buf.length < take + 2) {
-      // A large chunk is gathered and joined once, not joined again at each read.
-      const pending = [buf];
-      for (let have = buf.length; have < Math.min(take + 2, size + 2);) {
-        const chunk = await readSome(c, scratch);
-        if (chunk === null) throw new TypeError("connection closed in a chunked answer");
-        pending.push(chunk);
-        have += chunk.length;
-      }
-      buf = concatBytes(pending);
-    }
-    parts.push(buf.slice(0, take));
-    total += take;
-    if (take < size) return { body: concatBytes(parts), rest: new Uint8Array(0), cut: true };
-    buf = buf.subarray(size + 2);
-  }
+/** Bytes of the connection read but not used yet, and where to read more. */
+interface Source {
+  c: Connection;
+  scratch: Uint8Array;
+  buf: Uint8Array;
+}
+
+/** More bytes into `src.buf`; fails at the connection's end with `what`. */
+async function fill(src: Source, what: string): Promise<void> {
+  const chunk = await readSome(src.c, src.scratch);
+  if (chunk === null) throw new TypeError(what);
+  src.buf = src.buf.length === 0 ? chunk : concatBytes([src.buf, chunk]);
 }
 
 /**
- * What undoes an answer's content coding (gzip, deflate, which servers rarely apply unasked: the raw
- * transport sends no Accept-Encoding), or undefined when it has none. Any other coding fails rather
- * than passing on bytes nobody can read (fetch would decode br and pass an unknown coding through).
+ * A body of `length` bytes (or up to the connection's end) into `out`; false when it was cut at the
+ * cap (the rest is not read).
  */
-export function decompressorFor(coding: string | null): DecompressionStream | undefined {
-  const name = (coding ?? "").trim().toLowerCase();
-  if (name === "" || name === "identity") return undefined;
-  if (name !== "gzip" && name !== "x-gzip" && name !== "deflate") {
-    throw new TypeError(`unsupported content encoding '${name.slice(0, 40)}'`);
+async function readDelimited(src: Source, length: number | undefined, out: BodyOut): Promise<boolean> {
+  let left = length ?? Infinity;
+  for (;;) {
+    const take = src.buf.subarray(0, Math.min(left, src.buf.length));
+    src.buf = src.buf.subarray(take.length);
+    left -= take.length;
+    if (take.length > 0 && !await out.write(take)) return false;
+    if (left === 0) return true;
+    const chunk = await readSome(src.c, src.scratch);
+    if (chunk === null) {
+      if (length === undefined) return true; // delimited by the connection's end
+      throw new TypeError("connection closed in the middle of the answer");
+    }
+    src.buf = chunk;
   }
-  return new DecompressionStream(name === "deflate" ? "deflate" : "gzip");
 }
 
-/** The answer's body as sent before any content coding, at most `cap` bytes of it. */
-async function decoded(
-  body: Uint8Array,
-  coding: string | null,
-  cap: number,
-): Promise<{ bytes: Uint8Array; cut: boolean }> {
-  const decompressor = body.length === 0 ? undefined : decompressorFor(coding);
-  if (!decompressor) return { bytes: body, cut: false };
-  const stream = new Blob([body as Uint8Array<ArrayBuffer>]).stream().pipeThrough(decompressor);
-  return await readCapped(stream, cap);
+/** One line of chunked framing, at most MAX_CHUNK_LINE bytes (an endless line fails). */
+async function chunkLine(src: Source): Promise<string> {
+  for (;;) {
+    const end = src.buf.indexOf(10);
+    if (end >= 0) {
+      const line = byteStringOf(src.buf.subarray(0, end)).replace(/\r$/, "");
+      src.buf = src.buf.subarray(end + 1);
+      return line;
+    }
+    if (src.buf.length > MAX_CHUNK_LINE) throw new TypeError("malformed chunked answer: a line without end");
+    await fill(src, "connection closed in a chunked answer");
+  }
+}
+
+/** A chunked body into `out`, trailers skipped; false when it was cut at the cap (the rest is not read). */
+async function readChunked(src: Source, out: BodyOut): Promise<boolean> {
+  for (;;) {
+    const sizeText = (await chunkLine(src)).split(";")[0].trim();
+    if (!/^[0-9a-f]{1,12}$/i.test(sizeText)) throw new TypeError("malformed chunk size");
+    let left = parseInt(sizeText, 16);
+    if (left === 0) {
+      while ((await chunkLine(src)) !== ""); // trailers end with an empty line
+      return true;
+    }
+    while (left > 0) {
+      if (src.buf.length === 0) await fill(src, "connection closed in a chunked answer");
+      const take = src.buf.subarray(0, Math.min(left, src.buf.length));
+      src.buf = src.buf.subarray(take.length);
+      left -= take.length;
+      if (!await out.write(take)) return false;
+    }
+    if ((await chunkLine(src)) !== "") throw new TypeError("malformed chunked answer");
+  }
 }
 
 /** A request's head: its line, host, the caller's headers (but framing ones) and the body's length. */
@@ -385,7 +414,9 @@ export function requestHead(
 
 /**
  * Sends one request with a byte or text body (or none) and returns the whole answer as a Response
- * (wire.ts), its body at most `init.maxBodyBytes` (the response's `cut` says whether it was cut). Aborting the signal closes the connection. An idle connection the server closed
+ * (wire.ts), its body at most `init.maxBodyBytes` decoded bytes (`maxErrorBytes` for an answer that
+ * is not 2xx; the response's `cut` says whether it was cut). Aborting the signal, or its deadline
+ * passing, closes the connection. An idle connection the server closed
  * meanwhile is retried once on a new one, for requests safe to send twice.
  */
 export async function rawFetch(input: string | URL | Request, init: CappedInit = {}): Promise<Response> {
@@ -404,7 +435,11 @@ export async function rawFetch(input: string | URL | Request, init: CappedInit =
   if (!body) throw new TypeError("rawFetch sends only byte or text bodies");
   const signal = init.signal ?? undefined;
   signal?.throwIfAborted();
-  const cap = init.maxBodyBytes ?? Infinity;
+  const caps = {
+    ok: init.maxBodyBytes ?? Infinity,
+    error: init.maxErrorBytes ?? init.maxBodyBytes ?? Infinity,
+  };
+  const endsAt = (signal as Partial<Deadline> | undefined)?.endsAt;
   const headBytes = requestHead(url, method, init.headers, body.length);
   const idempotent = isIdempotent(method);
   for (let fresh = false;; fresh = true) {
@@ -412,18 +447,17 @@ export async function rawFetch(input: string | URL | Request, init: CappedInit =
     if (!c) return await fetch(input, fetchInit(init)); // nothing was sent: fetch sends the request
     const onAbort = () => c.conn.close();
     signal?.addEventListener("abort", onAbort, { once: true });
+    c.endsAt = endsAt;
     let sent = false;
     try {
       await writeAll(c.conn, headBytes);
       sent = true;
       if (body.length > 0) await writeAll(c.conn, body);
-      const answer = await readAnswer(c, method, cap);
+      const answer = await readAnswer(c, method, caps);
       if (answer.reusable) release(url.origin, { conn: c.conn, leftover: c.leftover });
       else c.conn.close();
       const { status, statusText, headers } = answer.head;
-      const { bytes, cut } = await decoded(answer.body, headers.get("content-encoding"), cap);
-      const got = bytes.slice();
-      return wireResponse({ status, statusText, headers, body: got, url: url.href, cut: answer.cut || cut });
+      return wireResponse({ status, statusText, headers, body: answer.body, url: url.href, cut: answer.cut });
     } catch (e) {
       try {
         c.conn.close();

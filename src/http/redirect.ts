@@ -3,6 +3,22 @@
  * next request is the one fetch itself would send after the answer, not the first request again.
  */
 
+import { DiazoError } from "../core/errors.ts";
+
+/**
+ * The one rule of where diazo follows the platform (a redirect, a list's next link): only to the
+ * origin it asked, else a request_failed error before anything is sent to `to`. `what` says what
+ * pointed there ("the answer redirects", "the list's next link points").
+ */
+export function refuseForeign(from: string, to: string, status: number, what: string): void {
+  const target = new URL(to);
+  if (target.origin === new URL(from).origin) return;
+  // No `status`: the refusal is diazo's, not an answer a caller would restate (families/api/answer.ts).
+  throw new DiazoError("request_failed", {
+    params: { status, detail: `${what} to another host (${target.host}), which diazo does not follow` },
+  });
+}
+
 /** The statuses fetch follows (the Fetch standard's redirect statuses). */
 export const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 

@@ -4,7 +4,7 @@
  * `Response` and `fetch` lazily, at about 8 ms of a run's start-up: an answer read off
  * the socket is handed over in these plain objects so that a short command never pays for them.
  */
-import { concatBytes } from "../core/bytes.ts";
+import type { ByteSink } from "./body_limit.ts";
 
 /** Header pairs with lower-case names, in order received. */
 type Pairs = [string, string][];
@@ -62,7 +62,8 @@ export interface WireAnswer {
   status: number;
   statusText: string;
   headers: Headers;
-  body: Uint8Array;
+  /** The body, or the sink it was read into (joined only when it is read). */
+  body: Uint8Array | ByteSink;
   url: string;
   /** True when the body was cut at the cap it was read with (body_limit.ts). */
   cut?: boolean;
@@ -71,10 +72,12 @@ export interface WireAnswer {
 /** A `Response` over a whole answer already read: status, headers, and its body read once. */
 export function wireResponse(answer: WireAnswer): Response {
   let used = false;
+  const whole = answer.body;
+  const size = whole instanceof Uint8Array ? whole.length : whole.size;
   const take = async (): Promise<Uint8Array> => {
     if (used) throw new TypeError("Body already consumed.");
     used = true;
-    return await Promise.resolve(answer.body);
+    return await Promise.resolve(whole instanceof Uint8Array ? whole : whole.bytes());
   };
   const res = {
     status: answer.status,
@@ -89,7 +92,7 @@ export function wireResponse(answer: WireAnswer): Response {
       return used;
     },
     get body(): ReadableStream<Uint8Array> | null {
-      if (answer.body.length === 0 && !used) return null;
+      if (size === 0 && !used) return null;
       // Only a caller that asks for a stream pays for Deno's streams.
       return new ReadableStream<Uint8Array>({
         start: async (controller) => {
@@ -115,28 +118,4 @@ function readers(take: () => Promise<Uint8Array>) {
     text: async () => new TextDecoder().decode(await take()),
     json: async () => JSON.parse(new TextDecoder().decode(await take())),
   };
-}
-
-/** A `Response` whose body is still arriving: `body` is the stream; the readers drain it. */
-export function wireStreamResponse(
-  answer: Omit<WireAnswer, "body"> & { body: ReadableStream<Uint8Array> },
-): Response {
-  let used = false;
-  const take = async (): Promise<Uint8Array> => {
-    if (used) throw new TypeError("Body already consumed.");
-    used = true;
-    const parts: Uint8Array[] = [];
-    for await (const chunk of answer.body) parts.push(chunk);
-    return concatBytes(parts);
-  };
-  const res = {
-    ...wireResponse({ ...answer, body: new Uint8Array(0) }),
-    cut: undefined, // still arriving: read to a cap from `body` (body_limit.ts)
-    get bodyUsed() {
-      return used || answer.body.locked;
-    },
-    body: answer.body,
-    ...readers(take),
-  };
-  return res as unknown as Response;
 }

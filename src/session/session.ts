@@ -186,7 +186,5 @@ function baseConfig(resolved: Resolved, env: Record<string, string | undefined>)
     maxRetryAfterMs: resolved.maxRetryAfterSec * 1000,
     userAgent: userAgent(),
     rawFetch: proxyConfigured(env) ? undefined : rawFetch,
-    rawStreamFetch: async (input, init) =>
-      (await import("../http/raw_stream.ts")).rawStreamFetch(input, init),
   };
 }

@@ -5,7 +5,6 @@
 import assert from "node:assert/strict";
 import { createHttp } from "../../src/http/http.ts";
 import { rawFetch } from "../../src/http/raw_transport.ts";
-import { rawStreamFetch } from "../../src/http/raw_stream.ts";
 import { getReport } from "../../src/families/da/workitems_api.ts";
 import { endless, endlessSha1, hashingIo, hostileHome, runWith, startHostile } from "./_hostile.ts";
 import { run } from "./_run.ts";
@@ -23,7 +22,6 @@ Deno.test("item 1: a work item's 200 MB report is read to 1 MiB and cut with a n
       maxAttempts: 1,
       retryBaseMs: 1,
       rawFetch,
-      rawStreamFetch,
     });
     const report = await getReport(http, `${h.url}/report`);
     assert.match(report, /\[report cut at 1 MiB; the whole report is at its reportUrl\]$/);

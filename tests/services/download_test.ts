@@ -71,9 +71,7 @@ function payloadServer(payload: Uint8Array<ArrayBuffer>) {
   return { base: `http://127.0.0.1:${server.addr.port}`, ranges, close: () => server.shutdown() };
 }
 
-Deno.test("a streamed download over the raw transport: ranges joined, progress as bytes arrive, a part file continued", async () => {
-  const { rawFetch } = await import("../../src/http/raw_transport.ts");
-  const { rawStreamFetch } = await import("../../src/http/raw_stream.ts");
+Deno.test("a streamed download by fetch beside the raw transport: ranges joined, progress as bytes arrive, a part file continued", async () => {
   const payload = new Uint8Array(3 * 1024 * 1024 + 17).map((_, i) => (i * 7) % 251);
   const sha1 = hexOf(await crypto.subtle.digest("SHA-1", payload));
   const s = payloadServer(payload);
@@ -85,9 +83,8 @@ Deno.test("a streamed download over the raw transport: ranges joined, progress a
       timeoutMs: 5000,
       maxAttempts: 1,
       retryBaseMs: 1,
-      rawFetch,
-      rawStreamFetch: (input, init) => (streamed++, rawStreamFetch(input, init)),
-      fetch: () => Promise.reject(new Error("fetch is not expected here")),
+      rawFetch: () => Promise.reject(new Error("the raw transport is not expected here")),
+      fetch: (input, init) => (streamed++, fetch(input, init)),
     });
     const expect = { expectedSize: payload.length, expectedSha1: sha1, label: "f" };
     const shown: number[] = [];

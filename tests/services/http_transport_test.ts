@@ -1,13 +1,12 @@
 /**
- * The Http client's two transports: the raw HTTP/1.1 one (raw_transport.ts, raw_stream.ts) for
- * every request whose body fits in memory, fetch for streamed bodies and when the raw one is not
- * configured; what the raw one cannot do (follow a redirect) goes to fetch.
+ * The Http client's two transports: the raw HTTP/1.1 one (raw_transport.ts) for every request whose
+ * body fits in memory and whose answer is read whole, fetch for streamed bodies and answers and when
+ * the raw one is not configured.
  */
 import assert from "node:assert/strict";
 import { DiazoError } from "../../src/core/errors.ts";
 import { createHttp, type HttpConfig } from "../../src/http/http.ts";
 import { rawFetch } from "../../src/http/raw_transport.ts";
-import { rawStreamFetch } from "../../src/http/raw_stream.ts";
 import { json, withServer } from "./_server.ts";
 
 /** A client with both transports, counting the requests each one sends. */
@@ -70,23 +69,20 @@ Deno.test("raw transport: every answer but a stream, and every body but a stream
   });
 });
 
-Deno.test("raw transport: with its streamed GET configured, a streamed answer comes raw, its redirect too", async () => {
+Deno.test("a streamed answer goes by fetch, its redirect too, and a stream's error answer is read", async () => {
   await withServer((req) => {
     const p = new URL(req.url).pathname;
     if (p === "/moved") return new Response(null, { status: 307, headers: { location: "/file" } });
     if (p === "/gone") return json({ reason: "no such object" }, 404);
     return new Response("x".repeat(300_000));
   }, async (base) => {
-    let streamed = 0;
-    const { http, sent } = counted(base, {
-      rawStreamFetch: (input, init) => (streamed++, rawStreamFetch(input, init)),
-    });
+    const { http, sent } = counted(base);
     const got = await http.request<ReadableStream<Uint8Array>>({ path: "/file", responseType: "stream" });
     assert.equal((await new Response(got.data).text()).length, 300_000);
-    assert.deepEqual([streamed, sent.fetch], [1, 0]);
+    assert.deepEqual([sent.raw, sent.fetch], [0, 1]);
     const moved = await http.request<ReadableStream<Uint8Array>>({ path: "/moved", responseType: "stream" });
     assert.equal((await new Response(moved.data).text()).length, 300_000);
-    assert.deepEqual([streamed, sent.fetch], [3, 0], "the redirect's next hop went by the raw stream");
+    assert.deepEqual([sent.raw, sent.fetch], [0, 3], "the redirect's next hop went by fetch");
     await assert.rejects(
       http.request({ path: "/gone", responseType: "stream" }),
       (e) => e instanceof DiazoError && e.status === 404,

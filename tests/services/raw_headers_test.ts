@@ -6,7 +6,6 @@
  */
 import assert from "node:assert/strict";
 import { rawFetch } from "../../src/http/raw_transport.ts";
-import { rawStreamFetch } from "../../src/http/raw_stream.ts";
 import { byteStringOf } from "../../src/core/bytes.ts";
 import { server } from "./_tcp_server.ts";
 
@@ -48,7 +47,6 @@ Deno.test("raw transport: header values read as fetch reads them, byte for byte"
     assert.equal(byFetch.latin1, "caf\u00e9", "fetch's own reading, the yardstick");
     assert.equal(byFetch.utf8, "caf\u00c3\u00a9");
     assert.deepEqual(await shown(await rawFetch(s.url)), byFetch);
-    assert.deepEqual(await shown(await rawStreamFetch(s.url)), byFetch);
     assert.equal(
       (await rawFetch(s.url)).statusText,
       "Fine\u00e9",
