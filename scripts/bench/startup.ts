@@ -53,7 +53,10 @@ export const STARTUP_CASES: readonly { name: string; diazo: string[]; peer?: str
   { name: "rfi list", diazo: ["rfi", "list", "--project", PROJECT, "-o", "json"] },
   { name: "webhook list", diazo: ["webhook", "list", "-o", "json"] },
   { name: "da engines", diazo: ["da", "engines", "-o", "json"] },
-  { name: "admin project list", diazo: ["admin", "project", "list", "-o", "json"] },
+  {
+    name: "admin project list",
+    diazo: ["admin", "project", "list", "--account", HUB.slice(2), "-o", "json"],
+  },
   { name: "config list", diazo: ["config", "list", "-o", "json"] },
   {
     name: "auth status",
@@ -270,7 +273,10 @@ export async function benchStartup(): Promise<Timing[]> {
         (name, e) => console.error(`${name}: ${(e as Error).message.split("\n")[0]}`),
       );
       const [bundled, emptyBeside] = timings;
-      if (!bundled || !emptyBeside) throw new Error(`diazo ${c.name} failed`);
+      if (!bundled || !emptyBeside) {
+        console.error(`diazo ${c.name}: not measured (it failed)`);
+        continue;
+      }
       rows.push({
         name: c.name,
         bundle: bundled,
