@@ -74,10 +74,12 @@ export function subjectEnv(ctx: Pick<HookContext, "commandPath" | "args" | "opti
 > {
   const r = resultRecord(ctx.result);
   const a = ctx.args;
+  // `--key` is the bucket key in the bucket family and the object key of `object upload`.
   const bucketOption = ctx.commandPath[0] === "bucket" ? ctx.options.key : ctx.options.bucket;
+  const objectKeyOption = ctx.commandPath.join(" ") === "object upload" ? ctx.options.key : undefined;
   const pick: Record<string, unknown[]> = {
     DIAZO_BUCKET: [r.bucketKey, a.bucketKey, a.bucket, bucketOption],
-    DIAZO_OBJECT_KEY: [r.objectKey, a.objectKey],
+    DIAZO_OBJECT_KEY: [r.objectKey, a.objectKey, objectKeyOption],
     DIAZO_URN: [r.urn, a.urn],
     DIAZO_FILE: [r.file, a.files, a.file],
   };
@@ -120,3 +122,21 @@ export function hookTimeoutMs(value: string | undefined): number | undefined {
 
 /** The default hook timeout, seconds. */
 export const DEFAULT_HOOK_TIMEOUT_S = 60;
+
+/**
+ * How a timed-out hook's warning ends, by what its stop reached on `os`: on Linux every process it
+ * started (found through /proc), on Windows its process tree (`taskkill /T`) or, when that failed,
+ * the shell alone and why; elsewhere its process group.
+ */
+export function hookStopText(os: string, r: { escaped?: number; killFailure?: string }): string {
+  if (os === "windows") {
+    return r.killFailure
+      ? `only its shell was stopped: the processes it started may still run (${r.killFailure})`
+      : "was stopped with every process it started (taskkill /T)";
+  }
+  if (os !== "linux") {
+    return "was stopped with its process group (a process it moved to a session of its own is not)";
+  }
+  const other = r.escaped ? ` (${r.escaped} of them in a session of their own)` : "";
+  return `was stopped with every process it started${other}`;
+}

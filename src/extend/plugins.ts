@@ -34,10 +34,15 @@ export interface RegistryInput {
   isBuiltin(word: string): boolean;
 }
 
-/** A configured path, resolved against the config file's directory; `~/` is the home directory. */
-export function configuredPath(p: string, configFile: string, home?: string): string {
-  if (home && (p === "~" || p.startsWith("~/") || p.startsWith("~\\"))) return path.join(home, p.slice(1));
-  return path.resolve(path.dirname(configFile), p);
+/**
+ * A configured path, resolved against the config file's directory; `~/` is the home directory. The
+ * path rules are those of `os` (the lookup's), never the host's: the lookup stays pure.
+ */
+export function configuredPath(p: string, configFile: string, home: string | undefined, os: string): string {
+  const rules = os === "windows" ? path.win32 : path.posix;
+  const homeRelative = p === "~" || p.startsWith("~/") || (os === "windows" && p.startsWith("~\\"));
+  if (home && homeRelative) return rules.join(home, p.slice(1));
+  return rules.resolve(rules.dirname(configFile), p);
 }
 
 function homeOf(lookup: LookupOptions, env?: Record<string, string | undefined>): string | undefined {
@@ -59,7 +64,7 @@ export function listPlugins(
   };
   for (const [name, setting] of Object.entries(config.plugins)) {
     if (!setting.path) continue;
-    const file = configuredPath(setting.path, input.configFile, homeOf(lookup, env));
+    const file = configuredPath(setting.path, input.configFile, homeOf(lookup, env), lookup.os);
     if (!lookup.view.isExecutable(file)) {
       warnings.push(`plugin '${name}': configured path ${file} does not exist or is not executable`);
     }
@@ -136,7 +141,7 @@ export function resolvePlugin(
   const setting = entry?.[1];
   let file: string | undefined;
   if (setting?.path) {
-    file = configuredPath(setting.path, input.configFile, homeOf(lookup, env));
+    file = configuredPath(setting.path, input.configFile, homeOf(lookup, env), lookup.os);
     if (!lookup.view.isExecutable(file)) {
       if (!setting.enabled) file = undefined;
       else {

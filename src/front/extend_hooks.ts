@@ -8,6 +8,7 @@ import {
   hookEnv,
   hookNames,
   type HookPhase,
+  hookStopText,
   hookTimeoutMs,
   postHooksRun,
 } from "../extend/hooks.ts";
@@ -91,7 +92,7 @@ export function createHookRunner(input: HookRunnerInput): {
           );
           if (r.timedOut) {
             input.warn(
-              `hook ${hookName}: \`${command}\` timed out after ${limit / 1000} s and ${stopped(r.escaped)}`,
+              `hook ${hookName}: \`${command}\` timed out after ${limit / 1000} s and ${hookStopText(os, r)}`,
             );
           } else if (r.code !== 0) {
             input.warn(`hook ${hookName}: \`${command}\` exited with ${r.code}`);
@@ -142,13 +143,4 @@ export function createHookRunner(input: HookRunnerInput): {
       }
     },
   };
-}
-
-/** What a timed-out hook's stop reached: on Linux every process it started, elsewhere its process group. */
-function stopped(escaped: number | undefined): string {
-  if (Deno.build.os !== "linux") {
-    return "was stopped with its process group (a process it moved to a session of its own is not)";
-  }
-  const other = escaped ? ` (${escaped} of them in a session of their own)` : "";
-  return `was stopped with every process it started${other}`;
 }

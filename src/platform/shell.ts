@@ -21,6 +21,11 @@ export interface ShellResult {
    * stopped too (Linux, where /proc shows who started whom).
    */
   escaped?: number;
+  /**
+   * On a timeout on Windows, why `taskkill /T` could not stop the tree (the shell alone was then
+   * terminated); absent when it did.
+   */
+  killFailure?: string;
   elapsedMs: number;
 }
 
@@ -57,13 +62,13 @@ export async function runShell(command: string, opts: ShellOptions): Promise<She
   }).spawn();
   let timedOut = false;
   let exited = false;
-  let escaped = 0;
+  let killed: Promise<KillOutcome> = Promise.resolve({ escaped: 0 });
   let expire: () => void = () => {};
   const expired = new Promise<void>((resolve) => expire = resolve);
   const timer = setTimeout(() => {
     if (!exited) {
       timedOut = true;
-      escaped = killTree(child.pid);
+      killed = killTree(child);
     }
     expire();
   }, opts.timeoutMs);
@@ -82,10 +87,12 @@ export async function runShell(command: string, opts: ShellOptions): Promise<She
     await Promise.race([pumped, graceOver]);
     clearTimeout(grace);
     await Promise.all(readers.map((r) => r.cancel().catch(() => {})));
+    const { escaped, failure } = await killed;
     return {
       code: timedOut ? null : status.code,
       timedOut,
       ...(escaped > 0 ? { escaped } : {}),
+      ...(failure ? { killFailure: failure } : {}),
       elapsedMs: Math.round(performance.now() - started),
     };
   } finally {
@@ -96,12 +103,20 @@ export async function runShell(command: string, opts: ShellOptions): Promise<She
 /** How long output is still read after the timeout, for the last words of a killed command. */
 const OUTPUT_GRACE_MS = 200;
 
+/** What a timeout's kill did: processes stopped outside the group (Linux), or why the tree was not stopped (Windows). */
+interface KillOutcome {
+  escaped: number;
+  failure?: string;
+}
+
 /**
- * Kills a process and everything in its group (POSIX) or tree (Windows). On Linux its descendants
- * are found first through /proc (by parent), so that one that moved to its own session (`setsid`)
- * is stopped too; returns how many of those were outside the group.
+ * Kills a process and everything in its group (POSIX) or tree (Windows, `taskkill /T`, checked). On
+ * Linux its descendants are found first through /proc (by parent), so that one that moved to its own
+ * session (`setsid`) is stopped too; `escaped` counts those outside the group.
  */
-function killTree(pid: number): number {
+async function killTree(child: Deno.ChildProcess): Promise<KillOutcome> {
+  if (Deno.build.os === "windows") return await taskkillTree(child);
+  const pid = child.pid;
   let escaped = 0;
   for (const d of Deno.build.os === "linux" ? descendantsOf(pid) : []) {
     try {
@@ -110,18 +125,35 @@ function killTree(pid: number): number {
     } catch { /* already gone */ }
   }
   try {
-    if (Deno.build.os === "windows") {
-      new Deno.Command("taskkill", {
-        args: ["/T", "/F", "/PID", String(pid)],
-        stdout: "null",
-        stderr: "null",
-      })
-        .spawn();
-    } else {
-      Deno.kill(-pid, "SIGKILL");
-    }
+    Deno.kill(-pid, "SIGKILL");
   } catch { /* already gone */ }
-  return escaped;
+  return { escaped };
+}
+
+/**
+ * `taskkill /T /F` on the shell's tree; when it fails (not found, refused, not there), the shell
+ * itself is terminated and the failure returned, for the warning to say what was not stopped.
+ */
+async function taskkillTree(child: Deno.ChildProcess): Promise<KillOutcome> {
+  let failure: string | undefined;
+  try {
+    const out = await new Deno.Command("taskkill", {
+      args: ["/T", "/F", "/PID", String(child.pid)],
+      stdin: "null",
+      stdout: "null",
+      stderr: "piped",
+    }).output();
+    const said = new TextDecoder().decode(out.stderr).trim().split(/\r?\n/)[0];
+    if (!out.success) failure = `taskkill exited with ${out.code}${said ? `: ${said}` : ""}`;
+  } catch (e) {
+    failure = `taskkill could not be run: ${(e as Error).message}`;
+  }
+  if (failure) {
+    try {
+      child.kill("SIGKILL");
+    } catch { /* already gone */ }
+  }
+  return { escaped: 0, ...(failure ? { failure } : {}) };
 }
 
 /** Every process under `root` (children, their children...) with its process group, from /proc. */

@@ -33,7 +33,8 @@ export async function extHome(): Promise<ExtHome> {
     home,
     bin,
     bin2,
-    env: (extra = {}) => cliEnv(home, { PATH: `${bin}:${bin2}:${Deno.env.get("PATH") ?? ""}`, ...extra }),
+    env: (extra = {}) =>
+      cliEnv(home, { PATH: [bin, bin2, Deno.env.get("PATH") ?? ""].join(path.delimiter), ...extra }),
     async script(name, body, opts = {}) {
       const file = path.join(opts.dir ?? bin, name);
       await Deno.writeTextFile(file, body, { mode: opts.mode ?? 0o755 });

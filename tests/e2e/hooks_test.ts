@@ -214,3 +214,28 @@ Deno.test("--no-hooks and DIAZO_NO_HOOKS=1 skip hooks; --debug shows each hook r
     await x.close();
   }
 });
+
+Deno.test({
+  name: "hooks: a pre_upload hook sees the object key given with --key in DIAZO_OBJECT_KEY",
+  // sh syntax; the Windows group (tests/windows/smoke_test.ts) checks the same through cmd.exe.
+  ignore: Deno.build.os === "windows",
+  async fn() {
+    const x = await extHome();
+    const sb = await sandboxProfile(x);
+    try {
+      const env = x.env();
+      assert.equal((await spawnDiazo(["bucket", "create", "--key", "hook-key-bucket"], { env })).code, 0);
+      await Deno.writeTextFile(x.file("model.txt"), "m\n");
+      await x.pluginsJson({ hooks: { pre_upload: ['echo "$DIAZO_OBJECT_KEY" > key.txt'] } });
+      const r = await spawnDiazo(
+        ["object", "upload", "hook-key-bucket", "model.txt", "--key", "renamed/by-key.txt"],
+        { env, cwd: x.home.cwd },
+      );
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(await Deno.readTextFile(x.file("key.txt")), "renamed/by-key.txt\n");
+    } finally {
+      await sb.close();
+      await x.close();
+    }
+  },
+});

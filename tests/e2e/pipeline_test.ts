@@ -341,7 +341,9 @@ Deno.test("pipeline: a step may use an alias of plugins.json (checked as its exp
   const x = await extHome();
   const sb = await sandboxProfile(x);
   try {
-    await x.script("diazo-hello", PROBE_PLUGIN);
+    // A plugin on Windows needs a PATHEXT extension: a `#!/bin/sh` file without one is no plugin there.
+    if (Deno.build.os === "windows") await x.script("diazo-hello.cmd", "@echo off\r\necho hello\r\n");
+    else await x.script("diazo-hello", PROBE_PLUGIN);
     await x.pluginsJson({ aliases: { mkb: "bucket create --key $1", "ls-in": "object list $1 --limit 5" } });
     await Deno.writeTextFile(
       x.file("a.yaml"),

@@ -1,5 +1,12 @@
 import assert from "node:assert/strict";
-import { hookEnv, hookNames, hookTimeoutMs, postHooksRun, subjectEnv } from "../../src/extend/hooks.ts";
+import {
+  hookEnv,
+  hookNames,
+  hookStopText,
+  hookTimeoutMs,
+  postHooksRun,
+  subjectEnv,
+} from "../../src/extend/hooks.ts";
 
 Deno.test("hookNames: short names where the platform's users expect them, then pre_<family>_<sub>", () => {
   assert.deepEqual(hookNames(["object", "upload"], "pre"), ["pre_upload", "pre_object_upload"]);
@@ -40,6 +47,15 @@ Deno.test("subjectEnv: bucket, object key, URN and file from the arguments and o
     subjectEnv({ commandPath: ["object", "list"], args: {}, options: { key: "not-a-bucket" } }),
     {},
     "--key means a bucket only for the bucket family",
+  );
+  assert.deepEqual(
+    subjectEnv({
+      commandPath: ["object", "upload"],
+      args: { bucketKey: "b1", files: ["C:\\in\\a.obj"] },
+      options: { key: "models/renamed.obj" },
+    }),
+    { DIAZO_BUCKET: "b1", DIAZO_OBJECT_KEY: "models/renamed.obj", DIAZO_FILE: "C:\\in\\a.obj" },
+    "object upload names its object with --key: a pre_upload hook sees it",
   );
   assert.deepEqual(
     subjectEnv({ commandPath: ["translate"], args: { urn: "dXJu" }, options: {} }),
@@ -116,4 +132,19 @@ Deno.test("hookTimeoutMs: seconds (fractions allowed) to ms; unset is undefined;
       /DIAZO_HOOK_TIMEOUT must be a positive number of seconds up to 2147483/,
     );
   }
+});
+
+Deno.test("hookStopText: what a timed-out hook's stop reached, in the words of the OS it ran on", () => {
+  assert.equal(hookStopText("windows", {}), "was stopped with every process it started (taskkill /T)");
+  assert.equal(
+    hookStopText("windows", { killFailure: "taskkill exited with 128: ERROR: not found" }),
+    "only its shell was stopped: the processes it started may still run (taskkill exited with 128: ERROR: not found)",
+  );
+  assert.doesNotMatch(hookStopText("windows", {}), /process group|session/, "no POSIX words on Windows");
+  assert.equal(
+    hookStopText("linux", { escaped: 2 }),
+    "was stopped with every process it started (2 of them in a session of their own)",
+  );
+  assert.equal(hookStopText("linux", {}), "was stopped with every process it started");
+  assert.match(hookStopText("darwin", {}), /^was stopped with its process group/);
 });

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import path from "node:path";
 import { DiazoError } from "../../src/core/errors.ts";
-import { listPlugins, resolvePlugin } from "../../src/extend/plugins.ts";
+import { configuredPath, listPlugins, resolvePlugin } from "../../src/extend/plugins.ts";
 import { emptyPluginsConfig, type PluginsConfig } from "../../src/extend/plugins_config.ts";
 import type { LookupOptions } from "../../src/platform/which.ts";
 
@@ -112,5 +112,23 @@ Deno.test("resolvePlugin: PATH lookup, explicit path, disabled and missing plugi
     () => resolvePlugin("gone", input({ gone: { enabled: true, path: "/nowhere/x" } })),
     (e: unknown) =>
       e instanceof DiazoError && e.code === "plugin_path_missing" && /\/nowhere\/x/.test(e.message),
+  );
+});
+
+Deno.test("configuredPath follows the injected OS's path rules, never the host's", () => {
+  // POSIX rules on any host: an absolute path stays as it is, a relative one joins the config dir.
+  assert.equal(configuredPath("/opt/tool", CONFIG_FILE, "/home/u", "linux"), "/opt/tool");
+  assert.equal(configuredPath("bin/t", CONFIG_FILE, "/home/u", "darwin"), "/home/u/.config/diazo/bin/t");
+  assert.equal(configuredPath("~/bin/t", CONFIG_FILE, "/home/u", "linux"), "/home/u/bin/t");
+  // Windows rules on any host: drive letters, backslashes, %USERPROFILE% for `~`.
+  const winConfig = "C:\\Users\\u\\AppData\\Roaming\\diazo\\plugins.json";
+  assert.equal(configuredPath("D:\\tools\\t.exe", winConfig, "C:\\Users\\u", "windows"), "D:\\tools\\t.exe");
+  assert.equal(
+    configuredPath("bin/t.cmd", winConfig, "C:\\Users\\u", "windows"),
+    "C:\\Users\\u\\AppData\\Roaming\\diazo\\bin\\t.cmd",
+  );
+  assert.equal(
+    configuredPath("~\\bin\\t.exe", winConfig, "C:\\Users\\u", "windows"),
+    "C:\\Users\\u\\bin\\t.exe",
   );
 });
