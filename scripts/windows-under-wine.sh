@@ -46,7 +46,15 @@ sandbox_pid=""
 wineserver=""
 cleanup() {
   [ -n "$sandbox_pid" ] && kill "$sandbox_pid" 2>/dev/null && wait "$sandbox_pid" 2>/dev/null
-  [ -n "$wineserver" ] && WINEPREFIX="$work/prefix" "$wineserver" -k 2>/dev/null
+  if [ -n "$wineserver" ] && [ -d "$work/prefix" ]; then
+    WINEPREFIX="$work/prefix" "$wineserver" -k 2>/dev/null
+    # Wine keeps its server's socket in /tmp/wine-XXXXXX/server-<device>-<inode of the prefix>.
+    local sdir
+    sdir="server-$(stat -c %D "$work/prefix")-$(printf %x "$(stat -c %i "$work/prefix")")"
+    for d in /tmp/wine-*/"$sdir" /tmp/.wine-"$(id -u)"/"$sdir"; do
+      [ -d "$d" ] && rm -rf "$d" && rmdir "$(dirname "$d")" 2>/dev/null
+    done
+  fi
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -174,6 +182,7 @@ export WINEPREFIX="$work/prefix" WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml
 mkdir -p "$WINEPREFIX/drive_c/windows/system32"
 [ -f "$zlib_dll" ] && cp "$zlib_dll" "$WINEPREFIX/drive_c/windows/system32/"
 "$wine_bin" wineboot -i >/dev/null 2>&1
+"$wineserver" -w >/dev/null 2>&1 # the registry files are written when the server ends
 [ -f "$WINEPREFIX/system.reg" ] || die "wineboot did not make a prefix in $WINEPREFIX"
 # A prefix links the user's Documents, Downloads... to $HOME: folders of their own instead.
 find "$WINEPREFIX/drive_c/users" -maxdepth 2 -type l | while read -r link; do
