@@ -228,12 +228,12 @@ passed=${passed:-0}
 failed=${failed:-1}
 
 step "Ctrl-C stops a waiting Windows run with exit 130"
-# The sandbox holds the answer to `bucket list` for a minute; SIGINT reaches the Windows process as a
+# The sandbox holds every answer to `bucket list` (each retry too) for a minute; SIGINT reaches the Windows process as a
 # console Ctrl-C.
 http() { # method path [body]: the sandbox's answer, through the Linux Deno (no other client needed)
   DENO_DIR="$LINUX_DENO_DIR" scripts/deno eval --quiet "const r = await fetch('$url$2', { method: '$1', headers: { 'content-type': 'application/json' }, body: Deno.args[0] || undefined }); console.log(await r.text());" "${3:-}"
 }
-http POST /_sandbox/faults '{"method":"GET","path":"/oss/v2/buckets","delay_ms":60000,"count":1}' | grep -q '"id"' ||
+http POST /_sandbox/faults '{"method":"GET","path":"/oss/v2/buckets","delay_ms":60000,"count":100}' | grep -q '"id"' ||
   echo "   (the sandbox did not take the fault: the check below fails)"
 http DELETE /_sandbox/requests >/dev/null
 cc="$work/ctrlc"
