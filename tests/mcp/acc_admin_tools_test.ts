@@ -28,6 +28,7 @@ Deno.test("tools: accounts, projects and users; issue_types gives the type issue
       const added = await ok(serve.client, "admin_project_user_add", {
         project_id: project,
         email: "new.member@example.com",
+        confirm: true,
       });
       assert.equal(added.member.email, "new.member@example.com");
       const after = await ok(serve.client, "admin_project_users", { project_id: project, limit: 200 });

@@ -36,6 +36,7 @@ Deno.test("tools: a webhook created on a folder sees the version item_upload add
       url,
       event: "dm.version.added",
       scope: { folder },
+      confirm: true,
     });
     assert.equal(hook.status, "active");
     const listed = await ok(serve.client, "webhook_list", { event: "dm.version.added" });

@@ -116,6 +116,7 @@ Deno.test("serve: initialize, tools/list as snapshotted, and a call of every too
       bucket_key: bucket,
       object_key: "cube.obj",
       minutes: 5,
+      confirm: true,
     });
     const fetched = await fetch(signed.signedUrl);
     assert.equal(await fetched.text(), CUBE_OBJ);

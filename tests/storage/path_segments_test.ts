@@ -55,7 +55,7 @@ Deno.test("the object tools refuse keys . and .. before any storage request", as
     const calls: [string, Record<string, unknown>][] = [
       ["object_delete", { bucket_key: f.bucket, object_key: "..", confirm: true }],
       ["object_delete", { bucket_key: f.bucket, object_key: ".", confirm: true }],
-      ["object_signed_url", { bucket_key: f.bucket, object_key: ".." }],
+      ["object_signed_url", { bucket_key: f.bucket, object_key: "..", confirm: true }],
       ["object_upload", { bucket_key: f.bucket, file: "m.obj", object_key: ".." }],
     ];
     for (const [name, args] of calls) {

@@ -9,6 +9,7 @@ import { runAdminProjectList, runAdminProjectUsers } from "./verbs.ts";
 import { runAccountList } from "./account.ts";
 import { runAdminProjectUserAdd } from "./users.ts";
 import { USER_LOGIN_HOW } from "../../mcp/login.ts";
+import { confirmed, confirmInput, DESTROYS } from "../../mcp/confirm.ts";
 import { listAnswer } from "../../mcp/result.ts";
 import { type AnyTool, defineTool, limitInput, listOutput, READ } from "../../mcp/tool.ts";
 import { toolScopes } from "../../mcp/tool_scopes.ts";
@@ -100,7 +101,7 @@ const projectUserAdd = defineTool({
   title: "Add a user to a project",
   description:
     "Gives a user (by e-mail) access to a project's products (default docs as member); an e-mail the account " +
-    `does not know joins its directory. ${NEEDS}`,
+    `does not know joins its directory. ${DESTROYS} ${NEEDS}`,
   input: {
     project_id: projectInput,
     email: z.email().describe("The user's e-mail address."),
@@ -111,12 +112,22 @@ const projectUserAdd = defineTool({
     company_id: z.string().optional().describe("The company the user represents in the project."),
     role_ids: z.array(z.string()).optional().describe("Role ids."),
     region: regionInput,
+    confirm: confirmInput,
   },
   output: { member: z.looseObject({ id: z.string(), email: z.string().optional() }) },
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   scopes: toolScopes("admin_project_user_add"),
   login: "user",
   async run(args, ctx) {
+    const products = (args.products ?? [{ key: "docs", access: "member" }]).map((p) =>
+      `${p.key} ${p.access}`
+    );
+    await confirmed(
+      ctx,
+      args.confirm,
+      `Give ${args.email} access to project ${args.project_id} (${products.join(", ")})?`,
+      "grant",
+    );
     const member = await runAdminProjectUserAdd({
       project: accId(args.project_id),
       region: args.region,

@@ -1,13 +1,29 @@
 /** Tools over objects in buckets: list, upload, delete, signed URL, URN — adapters over families/object/verbs.ts. */
 import { z } from "zod";
-import { parseBucketKey, parseObjectKey } from "../../aps/ids.ts";
+import { type BucketKey, type ObjectKey, parseBucketKey, parseObjectKey } from "../../aps/ids.ts";
+import { isDiazoError } from "../../core/errors.ts";
 import { toolFile } from "../../session/file_roots.ts";
-import { runObjectDelete, runObjectList, runObjectSignedUrl, runObjectUrn, SIGNED_ACCESS } from "./verbs.ts";
+import {
+  runObjectDelete,
+  runObjectInfo,
+  runObjectList,
+  runObjectSignedUrl,
+  runObjectUrn,
+  SIGNED_ACCESS,
+} from "./verbs.ts";
 import { runObjectUploadFile } from "./upload.ts";
 import { confirmed, confirmInput, DESTROYS } from "../../mcp/confirm.ts";
 import { toolProgress } from "../../mcp/progress.ts";
 import { listAnswer } from "../../mcp/result.ts";
-import { type AnyTool, cursorInput, defineTool, limitInput, listOutput, READ } from "../../mcp/tool.ts";
+import {
+  type AnyTool,
+  cursorInput,
+  defineTool,
+  limitInput,
+  listOutput,
+  READ,
+  type ToolContext,
+} from "../../mcp/tool.ts";
 import { bucketKeyInput } from "../bucket/tools.ts";
 import { toolScopes } from "../../mcp/tool_scopes.ts";
 
@@ -48,19 +64,31 @@ const objectList = defineTool({
   },
 });
 
+/** Whether the object exists already (an upload would replace it); a 404 of any kind means no. */
+async function objectExists(bucketKey: BucketKey, objectKey: ObjectKey, ctx: ToolContext): Promise<boolean> {
+  try {
+    await runObjectInfo({ bucketKey, objectKey }, ctx);
+    return true;
+  } catch (e) {
+    if (isDiazoError(e) && e.status === 404) return false;
+    throw e;
+  }
+}
+
 const objectUpload = defineTool({
   name: "object_upload",
   title: "Upload a local file",
   description:
     "Uploads a file from this machine (the computer running the server) into a bucket, in parallel parts with a " +
-    "SHA-1 check. `file` is an absolute path, or relative to the server's working directory, inside the " +
-    "directories the server allows (its working directory unless started with --allow-dir). Replaces an object " +
-    "with the same key. Reports byte progress; a cancelled call stops the upload (no object is made). Answers the " +
-    "object's details with the URN for translate_start.",
+    "SHA-1 check. `file` is an absolute path, or relative to the first directory the server allows, inside the " +
+    "directories the server allows (its working directory unless started with --allow-dir). Onto an existing " +
+    `key it replaces that object: ${DESTROYS} Reports byte progress; a cancelled call stops the upload (no ` +
+    "object is made). Answers the object's details with the URN for translate_start.",
   input: {
     bucket_key: bucketKeyInput,
     file: z.string().min(1).describe("Path of the local file, e.g. /home/me/models/house.rvt."),
     object_key: objectKeyInput.optional().describe("Object key; default the file's name."),
+    confirm: confirmInput,
   },
   output: {
     bucketKey: z.string(),
@@ -81,8 +109,12 @@ const objectUpload = defineTool({
     const key = args.object_key === undefined ? undefined : parseObjectKey(args.object_key);
     // Only files inside the allowed roots, never diazo's own config or state (symlinks resolved first).
     const file = await toolFile(args.file, ctx.cwd, ctx.fileRoots);
+    const objectKey = key ?? parseObjectKey(file.split(/[\\/]/).pop() ?? "");
+    if (await objectExists(bucketKey, objectKey, ctx)) {
+      await confirmed(ctx, args.confirm, `Replace object ${objectKey} of bucket ${bucketKey} with ${file}?`);
+    }
     const { result: r } = await runObjectUploadFile(
-      { bucketKey, key, file, signal: ctx.signal },
+      { bucketKey, key: objectKey, file, signal: ctx.signal },
       ctx,
       toolProgress(ctx),
     );
@@ -121,13 +153,14 @@ const objectSignedUrl = defineTool({
   title: "Create a signed URL",
   description:
     "Creates a URL that lets anyone holding it read (or write) one object without credentials until it expires " +
-    "(1-60 minutes). Treat the URL as a secret: share it only where the user asked.",
+    "(1-60 minutes). Treat the URL as a secret: share it only where the user asked. " + DESTROYS,
   input: {
     bucket_key: bucketKeyInput,
     object_key: objectKeyInput,
     minutes: z.number().int().min(1).max(60).default(60).describe("Lifetime in minutes (1-60)."),
     access: z.enum(SIGNED_ACCESS).default("read").describe("What the URL allows."),
     single_use: z.boolean().default(false).describe("The URL works once."),
+    confirm: confirmInput,
   },
   output: {
     signedUrl: z.string(),
@@ -135,13 +168,20 @@ const objectSignedUrl = defineTool({
     expiresAt: z.string().optional(),
     singleUse: z.boolean().optional(),
   },
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   scopes: toolScopes("object_signed_url"),
   login: "app",
   async run(args, ctx) {
+    const ids = { bucketKey: parseBucketKey(args.bucket_key), objectKey: parseObjectKey(args.object_key) };
+    const what = `${args.access} ${ids.bucketKey}/${ids.objectKey}`;
+    await confirmed(
+      ctx,
+      args.confirm,
+      `Mint a URL that lets anyone ${what} for ${args.minutes} min?`,
+      "grant",
+    );
     const res = await runObjectSignedUrl({
-      bucketKey: parseBucketKey(args.bucket_key),
-      objectKey: parseObjectKey(args.object_key),
+      ...ids,
       minutes: args.minutes,
       access: args.access,
       singleUse: args.single_use,

@@ -2,6 +2,7 @@
 import { usageError } from "../../core/errors.ts";
 import { suggest } from "../../core/suggest.ts";
 import type { AnyTool } from "../../mcp/tool.ts";
+import { CONFIRM_INSTRUCTIONS } from "../../mcp/confirm.ts";
 import { parseToolsets, type Toolset, TOOLSET_TEXT, TOOLSETS } from "./toolsets.ts";
 import { REALITY_TOOLS } from "../reality/tools.ts";
 import { RECORD_GET_TOOLS } from "../acc/record_get_tools.ts";
@@ -50,7 +51,9 @@ export function instructionsFor(tools: readonly AnyTool[]): string {
     : "";
   return `diazo's tools for Autodesk Platform Services. This server offers ${
     sets.map((s) => TOOLSET_TEXT[s]).join("; ") || "no tools"
-  }.${auth} Lists answer \`limit\` items; when has_more is true, pass next_cursor as \`cursor\` to continue.`;
+  }.${auth} Lists answer \`limit\` items; when has_more is true, pass next_cursor as \`cursor\` to continue.${
+    tools.some((t) => "confirm" in t.input.shape) ? ` ${CONFIRM_INSTRUCTIONS}` : ""
+  }`;
 }
 
 /** The operator's controls (`serve --toolsets dm,acc --read-only --tools a,b --exclude-tools c`). */

@@ -83,7 +83,7 @@ const webhookCreate = defineTool({
   description:
     "Creates a hook: the platform then POSTs each event of that kind within the scope (e.g. a folder and its " +
     "sub-folders) to url, which must answer HTTP 200 within 5 seconds (webhook_test checks it). " +
-    `Answers the hook. ${APP}`,
+    `Answers the hook. ${DESTROYS} ${APP}`,
   input: {
     url: z.string().min(1).describe("The receiver's absolute https URL."),
     event: eventInput,
@@ -95,12 +95,15 @@ const webhookCreate = defineTool({
     auto_reactivate: z.boolean().optional().describe(
       "Reactivate the hook by itself after failed deliveries.",
     ),
+    confirm: confirmInput,
   },
   output: { hook },
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   scopes: toolScopes("webhook_create"),
   login: "app",
   async run(args, ctx) {
+    const scope = Object.entries(args.scope).map(([k, v]) => `${k} ${v}`).join(", ");
+    await confirmed(ctx, args.confirm, `Send every ${args.event} event of ${scope} to ${args.url}?`, "grant");
     const created = await runWebhookCreate({
       url: args.url,
       event: args.event,
