@@ -16,6 +16,7 @@ export const SOLO: readonly string[] = [
   "e2e/object_test.ts", // 3.8: 300 MiB and 64 MiB transfers
   "e2e/readme_run_test.ts", // ~150 README examples in a row, ~30 s
   "e2e/object_list_pages_test.ts", // 3.4: 1,050 files
+  "mcp/paging_test.ts", // 3.3: 160 webhooks and every list tool paged to its end
   "scripts/build_test.ts", // 2.5: a real compile
   "e2e/bundle_test.ts", // 1.9, and ~10 s of child processes
   "e2e/completions_test.ts", // 2.3: real shells

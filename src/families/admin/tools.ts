@@ -11,7 +11,8 @@ import { runAdminProjectUserAdd } from "./users.ts";
 import { USER_LOGIN_HOW } from "../../mcp/login.ts";
 import { confirmed, confirmInput, DESTROYS } from "../../mcp/confirm.ts";
 import { listAnswer } from "../../mcp/result.ts";
-import { type AnyTool, defineTool, limitInput, listOutput, READ } from "../../mcp/tool.ts";
+import { type AnyTool, cursorInput, defineTool, limitInput, listOutput, READ } from "../../mcp/tool.ts";
+import { pageFromStart } from "../../http/list.ts";
 import { toolScopes } from "../../mcp/tool_scopes.ts";
 
 const NEEDS = `Acts as your user login (account:read to read, account:write to change): ${USER_LOGIN_HOW}`;
@@ -23,26 +24,26 @@ const regionInput = z.enum(["US", "EMEA", "AUS"]).optional().describe(
   "The account's data centre (default US).",
 );
 
-/** A whole list fetched up to one item more than `limit`: the list answer says whether more exist. */
-function upTo<T extends Record<string, unknown>>(rows: T[], limit: number) {
-  const answer = listAnswer({ nextCursor: undefined, cursorAfter: () => undefined }, rows.slice(0, limit));
-  return { ...answer, has_more: rows.length > limit || answer.has_more };
-}
-
 const accountList = defineTool({
   name: "admin_account_list",
   title: "List accounts",
   description:
     `Lists the construction-cloud accounts (ACC or BIM 360) the login can see, with region and hub id. ${NEEDS}`,
-  input: { limit: limitInput("accounts") },
+  input: { limit: limitInput("accounts"), cursor: cursorInput },
   output: listOutput(
     z.looseObject({ id: z.string(), name: z.string(), platform: z.string(), hubId: z.string() }),
   ),
   annotations: READ,
   scopes: toolScopes("admin_account_list"),
   login: "user",
-  run: async (args, ctx) =>
-    upTo((await runAccountList({ limit: args.limit + 1 }, ctx)).map((a) => ({ ...a })), args.limit),
+  async run(args, ctx) {
+    const page = await pageFromStart(
+      (upTo) => runAccountList({ limit: upTo }, ctx),
+      args,
+      "admin_account_list",
+    );
+    return listAnswer(page, page.items.map((a) => ({ ...a })));
+  },
 });
 
 const projectList = defineTool({
@@ -60,21 +61,22 @@ const projectList = defineTool({
     ),
     region: regionInput,
     limit: limitInput("projects"),
+    cursor: cursorInput,
   },
   output: listOutput(z.looseObject({ id: z.string(), name: z.string() })),
   annotations: READ,
   scopes: toolScopes("admin_project_list"),
   login: "user",
   async run(args, ctx) {
-    const rows = await runAdminProjectList({
-      account: accId(args.account_id, "account_id"),
-      status: args.status,
-      name: args.name,
-      platform: args.platform,
-      region: args.region,
-      limit: args.limit + 1,
-    }, ctx);
-    return upTo(rows.map((p) => ({ ...p })), args.limit);
+    const { limit, cursor, ...filters } = args;
+    const account = accId(args.account_id, "account_id");
+    const read = (upTo: number) => runAdminProjectList({ ...filters, account, limit: upTo }, ctx);
+    const page = await pageFromStart(
+      read,
+      { limit, cursor },
+      `admin_project_list ${JSON.stringify(filters)}`,
+    );
+    return listAnswer(page, page.items.map((p) => ({ ...p })));
   },
 });
 
@@ -82,17 +84,16 @@ const projectUsers = defineTool({
   name: "admin_project_users",
   title: "List a project's users",
   description: `Lists the members of a project with their products and roles. ${NEEDS}`,
-  input: { project_id: projectInput, region: regionInput, limit: limitInput("users") },
+  input: { project_id: projectInput, region: regionInput, limit: limitInput("users"), cursor: cursorInput },
   output: listOutput(z.looseObject({ id: z.string(), email: z.string().optional() })),
   annotations: READ,
   scopes: toolScopes("admin_project_users"),
   login: "user",
   async run(args, ctx) {
-    const rows = await runAdminProjectUsers(
-      { project: accId(args.project_id), region: args.region, limit: args.limit + 1 },
-      ctx,
-    );
-    return upTo(rows.map((u) => ({ ...u })), args.limit);
+    const project = accId(args.project_id);
+    const read = (upTo: number) => runAdminProjectUsers({ project, region: args.region, limit: upTo }, ctx);
+    const page = await pageFromStart(read, args, `admin_project_users ${project} ${args.region ?? ""}`);
+    return listAnswer(page, page.items.map((u) => ({ ...u })));
   },
 });
 

@@ -10,7 +10,16 @@ import { type DaListKind, runDaList } from "./verbs.ts";
 import { runDaWorkItemGet, runDaWorkItemRun, type WorkItemWait } from "./workitem.ts";
 import { toolFile } from "../../session/file_roots.ts";
 import { listAnswer } from "../../mcp/result.ts";
-import { type AnyTool, defineTool, limitInput, listOutput, READ, type ToolContext } from "../../mcp/tool.ts";
+import {
+  type AnyTool,
+  cursorInput,
+  defineTool,
+  limitInput,
+  listOutput,
+  READ,
+  type ToolContext,
+} from "../../mcp/tool.ts";
+import { pageFromStart } from "../../http/list.ts";
 import { toolScopes } from "../../mcp/tool_scopes.ts";
 
 const APP = "Acts as the app (its own 2-legged login, scope code:all).";
@@ -22,18 +31,14 @@ function listTool(kind: DaListKind, name: string, what: string): AnyTool {
     name,
     title: `List ${what}`,
     description: `Lists the ${what} the app can use (ids as Owner.Name+alias, with their parts). ${APP}`,
-    input: { limit: limitInput(what) },
+    input: { limit: limitInput(what), cursor: cursorInput },
     output: listOutput(z.looseObject({ id: z.string() })),
     annotations: READ,
     scopes: toolScopes(name),
     login: "app",
     async run(args, ctx) {
-      const rows = await runDaList({ kind, limit: args.limit + 1 }, ctx);
-      const answer = listAnswer(
-        { nextCursor: undefined, cursorAfter: () => undefined },
-        rows.slice(0, args.limit).map((r) => ({ ...r })),
-      );
-      return { ...answer, has_more: rows.length > args.limit || answer.has_more };
+      const page = await pageFromStart((upTo) => runDaList({ kind, limit: upTo }, ctx), args, name);
+      return listAnswer(page, page.items.map((r) => ({ ...r })));
     },
   });
 }

@@ -12,7 +12,8 @@ import {
 } from "./verbs.ts";
 import { runWebhookTest } from "./check.ts";
 import { listAnswer } from "../../mcp/result.ts";
-import { type AnyTool, defineTool, limitInput, listOutput, READ } from "../../mcp/tool.ts";
+import { type AnyTool, cursorInput, defineTool, limitInput, listOutput, READ } from "../../mcp/tool.ts";
+import { pageFromStart } from "../../http/list.ts";
 import { confirmed, confirmInput, DESTROYS } from "../../mcp/confirm.ts";
 import { toolScopes } from "../../mcp/tool_scopes.ts";
 
@@ -63,17 +64,20 @@ const webhookList = defineTool({
     region: regionInput,
     status: z.enum(["active", "inactive"]).optional().describe("Only hooks of this status."),
     limit: limitInput("hooks"),
+    cursor: cursorInput,
   },
   output: listOutput(hook),
   annotations: READ,
   scopes: toolScopes("webhook_list"),
   login: "app",
   async run(args, ctx) {
-    const rows = await runWebhookList({ ...args, limit: args.limit + 1 }, ctx);
-    const kept = rows.slice(0, args.limit).map((h) => ({ ...h }));
-    const answer = listAnswer({ nextCursor: undefined, cursorAfter: () => undefined }, kept);
-    // More hooks than `limit`: say so (a narrower event, system or status finds the rest).
-    return { ...answer, has_more: rows.length > args.limit || answer.has_more };
+    const { limit, cursor, ...filters } = args;
+    const page = await pageFromStart(
+      (upTo) => runWebhookList({ ...filters, limit: upTo }, ctx),
+      { limit, cursor },
+      `webhook_list ${JSON.stringify(filters)}`,
+    );
+    return listAnswer(page, page.items.map((h) => ({ ...h })));
   },
 });
 
