@@ -1,12 +1,14 @@
 /**
  * Tool server benchmark: time from spawning `diazo serve` to `initialize` answered, and the latency
- * of `tools/call bucket_list` against a sandbox, through the SDK's Client over stdio.
+ * of `tools/call bucket_list` against a sandbox, through the SDK's Client over stdio; then the sizes a
+ * model reads (scripts/bench/serve_sizes.ts).
  */
 import path from "node:path";
 import { Client, StdioClientTransport } from "../../src/mcp/sdk.ts";
 import { startSandbox } from "../../src/sandbox/server.ts";
 import { COMPILE_PERMISSIONS } from "../build.ts";
 import type { Timing } from "./startup.ts";
+import { benchServeSizes } from "./serve_sizes.ts";
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../..");
 const SPAWNS = Number(Deno.env.get("BENCH_RUNS") ?? 10);
@@ -91,6 +93,7 @@ export async function benchServe(): Promise<Timing[]> {
           r.min.toFixed(1).padStart(9) + r.max.toFixed(1).padStart(9),
       );
     }
+    await benchServeSizes();
     return results;
   } finally {
     await sb.close();

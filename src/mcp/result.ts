@@ -1,6 +1,7 @@
 /**
- * Tool results: structured content plus the same JSON as text, failures as `isError` results with the
- * catalog's message and hint, and lists capped in size with a cursor to the rest.
+ * Tool results: structured content beside a one-line text summary (the whole JSON as text only for a
+ * client of a protocol before structured content), failures as one `isError` text with the catalog's
+ * message and hint, and lists capped in size with a cursor to the rest.
  */
 import { DiazoError, toDiazoError } from "../core/errors.ts";
 import { phrased, TOOL_SURFACE } from "../core/field_error.ts";
@@ -15,8 +16,14 @@ import { TOOL_HINTS } from "./tool_hints.ts";
  */
 export const MAX_RESULT_CHARS = 60_000;
 
-/** A successful result: `value` as structured content and as JSON text. */
-export function toolResult(value: Record<string, unknown>): CallToolResult {
+/** The first protocol version with structured tool results. */
+export const STRUCTURED_SINCE = "2025-06-18";
+
+/**
+ * A successful result: `value` as structured content, and as text a one-line summary (`summary`) or,
+ * for a client that cannot read structured content, the same JSON.
+ */
+export function toolResult(value: Record<string, unknown>, summary = true): CallToolResult {
   const text = JSON.stringify(value);
   if (text.length > MAX_RESULT_CHARS) {
     throw new DiazoError("failure", {
@@ -26,7 +33,37 @@ export function toolResult(value: Record<string, unknown>): CallToolResult {
       },
     });
   }
-  return { content: [{ type: "text", text }], structuredContent: value };
+  return { content: [{ type: "text", text: summary ? summaryOf(value) : text }], structuredContent: value };
+}
+
+const SUMMARY_CHARS = 300;
+
+/** One line that says what an answer holds; the answer itself is the structured content. */
+export function summaryOf(value: Record<string, unknown>): string {
+  if (Array.isArray(value.items)) {
+    const names = value.items.slice(0, 5).map((i) => labelOf(i)).filter(Boolean);
+    const more = value.has_more === true ? `; has_more: true, next_cursor: ${value.next_cursor}` : "";
+    const total = typeof value.total === "number" ? ` of ${value.total}` : "";
+    const line = `${value.items.length}${total} items${
+      names.length ? ` (${names.join(", ")}${value.items.length > names.length ? ", ..." : ""})` : ""
+    }${more}. The items are in the structured content.`;
+    return line.length > SUMMARY_CHARS + 200 ? line.slice(0, SUMMARY_CHARS + 200) + "…" : line;
+  }
+  const parts: string[] = [];
+  for (const [k, v] of Object.entries(value)) {
+    if (v === null || typeof v === "object") continue;
+    parts.push(`${k}: ${String(v)}`);
+  }
+  const line = parts.join(", ") || Object.keys(value).join(", ");
+  return (line.length > SUMMARY_CHARS ? line.slice(0, SUMMARY_CHARS) + "…" : line) +
+    ". The whole answer is in the structured content.";
+}
+
+function labelOf(item: unknown): string {
+  if (typeof item !== "object" || item === null) return String(item);
+  const r = item as Record<string, unknown>;
+  const label = r.name ?? r.title ?? r.bucketKey ?? r.objectKey ?? r.hookId ?? r.id ?? r.objectid;
+  return typeof label === "string" || typeof label === "number" ? String(label).slice(0, 60) : "";
 }
 
 /** The catalog error a failure stands for; anything else is an unexpected failure. */
@@ -35,9 +72,9 @@ export function asDiazoError(e: unknown): DiazoError {
 }
 
 /**
- * A failure as a result the model can act on: `isError`, the catalog's message and hint, and the
- * same as JSON (`{"error":{code,message,hint,status}}`, as the CLI prints with `-o json`).
- * No structured content: it would have to match the success schema.
+ * A failure as a result the model can act on: `isError` and one text of the catalog's message, hint,
+ * code and HTTP status (when there is one). No structured content: it would have to match the success
+ * schema.
  */
 export function errorResult(e: unknown): CallToolResult {
   const de = asDiazoError(e);
@@ -46,13 +83,10 @@ export function errorResult(e: unknown): CallToolResult {
   const toolHint = TOOL_HINTS[de.code]?.replace(/\{(\w+)\}/g, (_, k: string) => String(de.params[k] ?? ""));
   const message = redact(words.message, secrets);
   const hint = redact(toolHint ?? words.hint, secrets);
-  const error = { code: de.code, message, hint, status: de.status ?? null };
+  const status = de.status === undefined ? "" : ` (HTTP ${de.status})`;
   return {
     isError: true,
-    content: [
-      { type: "text", text: `error: ${message}\nhint: ${hint}` },
-      { type: "text", text: JSON.stringify({ error }) },
-    ],
+    content: [{ type: "text", text: `error: ${message}\nhint: ${hint}\ncode: ${de.code}${status}` }],
   };
 }
 

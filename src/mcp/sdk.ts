@@ -22,6 +22,7 @@ export {
   CallToolRequestSchema,
   ElicitRequestSchema,
   ErrorCode,
+  InitializeRequestSchema,
   ListToolsRequestSchema,
   McpError,
 } from "@modelcontextprotocol/sdk/types.js";

@@ -117,3 +117,21 @@ export function camelKeys(args: Record<string, unknown>, keys: readonly string[]
   }
   return out;
 }
+
+/** The `fields` argument of a list tool whose items are compact by default. */
+export const fieldsInput: z.ZodOptional<z.ZodArray<z.ZodString>> = z.array(z.string().min(1)).optional()
+  .describe(
+    'More of each item than the compact default, by field name (e.g. ["description"]); ["*"] for every field.',
+  );
+
+/** `record` reduced to `keys` plus the `fields` asked for; every field when `fields` holds "*". */
+export function pickFields(
+  record: Record<string, unknown>,
+  keys: readonly string[],
+  fields: readonly string[] = [],
+): Record<string, unknown> {
+  if (fields.includes("*")) return { ...record };
+  const out: Record<string, unknown> = {};
+  for (const k of [...keys, ...fields]) if (record[k] !== undefined) out[k] = record[k];
+  return out;
+}

@@ -369,7 +369,8 @@ Deno.test("serve: rfi_list, asset_list, submittal_list, checklist_list page with
       let cursor: string | undefined;
       let calls = 0;
       do {
-        const page = await ok(serve.client, name, { project_id: `b.${project}`, limit: 40, cursor });
+        const args = { project_id: `b.${project}`, limit: 40, cursor, fields: ["*"] };
+        const page = await ok(serve.client, name, args);
         assert.ok(
           page.count > 0 && page.items.every((i: { record: unknown }) => typeof i.record === "object"),
         );

@@ -17,8 +17,10 @@ import {
   type AnyTool,
   cursorInput,
   defineTool,
+  fieldsInput,
   limitInput,
   listOutput,
+  pickFields,
   READ,
   type ToolContext,
 } from "../../mcp/tool.ts";
@@ -37,13 +39,15 @@ const record = z.object({
   status: z.unknown().optional().describe("Status (a submittal's stateId, an asset's statusId)."),
   assignee: z.unknown().optional().describe("Assignee ids, comma-separated, where the record has one."),
   dueDate: z.unknown().optional(),
-  record: z.record(z.string(), z.unknown()).describe("The platform's record, with its own field names."),
+  record: z.record(z.string(), z.unknown()).optional().describe(
+    'The platform\'s record, with its own field names: only the fields asked for (fields), or all of it with ["*"].',
+  ),
 });
 
 /** One page of a kind's records as a list answer: what a person scans, and the record itself. */
 async function page<R, F>(
   kind: RecordKind<R, F>,
-  args: { project_id: string; limit: number; cursor?: string },
+  args: { project_id: string; limit: number; cursor?: string; fields?: string[] },
   filters: F,
   ctx: ToolContext,
 ) {
@@ -57,12 +61,20 @@ async function page<R, F>(
     found,
     found.items.map((r) => {
       const { id, title, status, assignee, dueDate } = kind.row(r);
-      return { id, title, status, assignee, dueDate, record: r as Record<string, unknown> };
+      const asked = args.fields?.length
+        ? { record: pickFields(r as Record<string, unknown>, [], args.fields) }
+        : {};
+      return { id, title, status, assignee, dueDate, ...asked };
     }),
   );
 }
 
-const common = { project_id: projectIdInput, limit: limitInput("records"), cursor: cursorInput };
+const common = {
+  project_id: projectIdInput,
+  limit: limitInput("records"),
+  cursor: cursorInput,
+  fields: fieldsInput,
+};
 const LIST = {
   output: listOutput(record),
   annotations: READ,

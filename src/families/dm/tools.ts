@@ -13,7 +13,15 @@ import {
 } from "./verbs.ts";
 import { authInput, USER_LOGIN_HOW } from "../../mcp/login.ts";
 import { listAnswer } from "../../mcp/result.ts";
-import { type AnyTool, cursorInput, defineTool, limitInput, listOutput, READ } from "../../mcp/tool.ts";
+import {
+  type AnyTool,
+  cursorInput,
+  defineTool,
+  fieldsInput,
+  limitInput,
+  listOutput,
+  READ,
+} from "../../mcp/tool.ts";
 import { toolScopes } from "../../mcp/tool_scopes.ts";
 
 /** How the ids of data management look, for tool descriptions. */
@@ -38,14 +46,19 @@ export const resource = z.object({
   type: z.string().describe("hubs, projects, folders, items or versions."),
   id: z.string(),
   name: z.string().optional().describe("attributes.displayName or attributes.name."),
-  attributes: z.record(z.string(), z.unknown()),
+  attributes: z.record(z.string(), z.unknown()).describe(
+    'The platform\'s attributes: its plain values by default; those named in fields too, or all with ["*"].',
+  ),
   related: z.record(z.string(), z.string()).optional().describe(
     "Ids of related resources, e.g. parent, tip, rootFolder, storage (the version's objectId), derivatives (its URN).",
   ),
 });
 
-/** A resource for a model: the platform's attributes, its name, and the ids it points to. */
-export function compact(r: DmResource): z.input<typeof resource> {
+/**
+ * A resource for a model: its name, the ids it points to, and its plain attributes (no schema links,
+ * extension data or nulls) unless `fields` names more ("*": every attribute).
+ */
+export function compact(r: DmResource, fields: readonly string[] = []): z.input<typeof resource> {
   const related: Record<string, string> = {};
   for (const [k, v] of Object.entries(r.relationships ?? {})) {
     const data = (v as { data?: { id?: unknown } } | undefined)?.data;
@@ -56,9 +69,21 @@ export function compact(r: DmResource): z.input<typeof resource> {
     type: r.type,
     id: r.id,
     ...(typeof name === "string" ? { name } : {}),
-    attributes: r.attributes,
+    attributes: plainAttributes(r.attributes, fields),
     ...(Object.keys(related).length ? { related } : {}),
   };
+}
+
+function plainAttributes(
+  attributes: Record<string, unknown>,
+  fields: readonly string[],
+): Record<string, unknown> {
+  if (fields.includes("*")) return attributes;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(attributes)) {
+    if (fields.includes(k) || (v !== null && typeof v !== "object")) out[k] = v;
+  }
+  return out;
 }
 
 /** What a list tool is given besides its ids: the login, how many, and where to go on. */
@@ -66,6 +91,7 @@ interface ListArgs {
   auth: "auto" | "app" | "user";
   limit: number;
   cursor?: string;
+  fields?: string[];
 }
 
 /** The options of a list verb for a tool call: one page, the login by `auth`, a remedy in tool terms. */
@@ -74,10 +100,10 @@ function pageOf(args: ListArgs, hint: string) {
 }
 
 /** One page as a list answer, with a personal hub's refusal told in the tools' terms. */
-async function dmAnswer(fetch: Promise<DmPage>) {
+async function dmAnswer(fetch: Promise<DmPage>, fields?: readonly string[]) {
   try {
     const page = await fetch;
-    return listAnswer(page, page.items.map(compact));
+    return listAnswer(page, page.items.map((r) => compact(r, fields)));
   } catch (e) {
     if (isDiazoError(e) && e.code === "three_legged_required" && e.status === 403) {
       // A personal hub refused the app (the platform's 403; a missing login has no status): the
@@ -96,7 +122,7 @@ async function dmAnswer(fetch: Promise<DmPage>) {
   }
 }
 
-const common = { auth: authInput, limit: limitInput("entries"), cursor: cursorInput };
+const common = { auth: authInput, limit: limitInput("entries"), cursor: cursorInput, fields: fieldsInput };
 /** What every data management tool shares: a list of resources, read-only, either login. */
 const DM_LIST = {
   output: listOutput(resource),
@@ -112,7 +138,10 @@ const hubList = defineTool({
   input: common,
   ...DM_LIST,
   run: (args, ctx) =>
-    dmAnswer(runHubList(pageOf(args, "Check the login: auth_status tells which login is used."), ctx)),
+    dmAnswer(
+      runHubList(pageOf(args, "Check the login: auth_status tells which login is used."), ctx),
+      args.fields,
+    ),
 });
 
 const projectList = defineTool({
@@ -123,10 +152,13 @@ const projectList = defineTool({
   input: { hub_id: hubIdInput, ...common },
   ...DM_LIST,
   run: (args, ctx) =>
-    dmAnswer(runProjectList({
-      ...pageOf(args, 'Check the hub id with hub_list; personal (a.) hubs need auth "user".'),
-      hub: dmHubId(args.hub_id),
-    }, ctx)),
+    dmAnswer(
+      runProjectList({
+        ...pageOf(args, 'Check the hub id with hub_list; personal (a.) hubs need auth "user".'),
+        hub: dmHubId(args.hub_id),
+      }, ctx),
+      args.fields,
+    ),
 });
 
 const folderList = defineTool({
@@ -156,18 +188,24 @@ const folderList = defineTool({
           next: { command: "diazo hub list", tool: "hub_list" },
         });
       }
-      return dmAnswer(runFolderList({
-        ...pageOf(args, "Check both ids with hub_list and project_list (project ids carry b.)."),
-        hub: dmHubId(args.hub_id),
-        project,
-      }, ctx));
+      return dmAnswer(
+        runFolderList({
+          ...pageOf(args, "Check both ids with hub_list and project_list (project ids carry b.)."),
+          hub: dmHubId(args.hub_id),
+          project,
+        }, ctx),
+        args.fields,
+      );
     }
-    return dmAnswer(runFolderList({
-      ...pageOf(args, "Check both ids: folder_list without folder_id lists the top folders."),
-      project,
-      folder: dmFolderId(args.folder_id),
-      type: args.type,
-    }, ctx));
+    return dmAnswer(
+      runFolderList({
+        ...pageOf(args, "Check both ids: folder_list without folder_id lists the top folders."),
+        project,
+        folder: dmFolderId(args.folder_id),
+        type: args.type,
+      }, ctx),
+      args.fields,
+    );
   },
 });
 
@@ -186,11 +224,14 @@ const itemVersions = defineTool({
   },
   ...DM_LIST,
   run: (args, ctx) =>
-    dmAnswer(runItemVersions({
-      ...pageOf(args, "Check both ids with folder_list and project_list."),
-      project: dmProjectId(args.project_id),
-      item: dmItemId(args.item_id),
-    }, ctx)),
+    dmAnswer(
+      runItemVersions({
+        ...pageOf(args, "Check both ids with folder_list and project_list."),
+        project: dmProjectId(args.project_id),
+        item: dmItemId(args.item_id),
+      }, ctx),
+      args.fields,
+    ),
 });
 
 /** The data management area's tools. */

@@ -10,8 +10,10 @@ import {
   camelKeys,
   cursorInput,
   defineTool,
+  fieldsInput,
   limitInput,
   listOutput,
+  pickFields,
   READ,
 } from "../../mcp/tool.ts";
 import { toolScopes } from "../../mcp/tool_scopes.ts";
@@ -41,6 +43,9 @@ const issue = z.looseObject({
   permittedStatuses: z.array(z.string()).optional().describe("Statuses the issue may move to now."),
 });
 
+/** An issue as issue_list answers it: its number names it to every issue tool; `fields` adds the rest. */
+const issueRow = issue.partial({ id: true, title: true, status: true });
+
 /** The fields create and update take: the platform's names in snake case (camelKeys turns them back). */
 const fields = {
   title: z.string().min(1).max(10000).optional(),
@@ -66,10 +71,16 @@ function fieldsOf(args: Record<string, unknown>): Record<string, unknown> {
 
 const WRITE = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true };
 
+/** What issue_list answers of each issue by default (issue_get answers the rest). */
+const ISSUE_KEYS = ["displayId", "title", "status", "issueSubtypeId", "assignedTo", "dueDate", "updatedAt"];
+
 const issueList = defineTool({
   name: "issue_list",
   title: "List issues of a project",
-  description: `Lists the issues of a construction-cloud project, oldest first, with filters. ${LOGIN}`,
+  description:
+    "Lists the issues of a construction-cloud project, oldest first, with filters: of each its number (displayId, " +
+    "which every issue tool takes as issue_id), title, status, type, assignee, due date and last change; fields " +
+    `(e.g. ["id","description"]) or issue_get give the rest. ${LOGIN}`,
   input: {
     project_id: projectInput,
     status: z.array(statusInput).optional().describe("Only these statuses."),
@@ -77,8 +88,9 @@ const issueList = defineTool({
     search: z.string().optional().describe("Only issues whose title (or number) matches."),
     limit: limitInput("issues"),
     cursor: cursorInput,
+    fields: fieldsInput,
   },
-  output: listOutput(issue),
+  output: listOutput(issueRow),
   annotations: READ,
   scopes: toolScopes("issue_list"),
   login: "user",
@@ -91,7 +103,8 @@ const issueList = defineTool({
       limit: args.limit,
       cursor: args.cursor,
     }, ctx);
-    return listAnswer(page, page.items.map((i) => ({ ...i })));
+    const items = page.items.map((i) => pickFields(i as Record<string, unknown>, ISSUE_KEYS, args.fields));
+    return listAnswer(page, items as z.input<typeof issueRow>[]);
   },
 });
 

@@ -8,11 +8,12 @@ import { z } from "zod";
 import { isDiazoError, usageError } from "../../core/errors.ts";
 import { suggest } from "../../core/suggest.ts";
 import { VERSION } from "../../core/version.ts";
-import { asDiazoError, errorResult, toolResult } from "../../mcp/result.ts";
+import { asDiazoError, errorResult, STRUCTURED_SINCE, toolResult } from "../../mcp/result.ts";
 import {
   CallToolRequestSchema,
   type CallToolResult,
   ErrorCode,
+  InitializeRequestSchema,
   type JSONRPCMessage,
   ListToolsRequestSchema,
   McpError,
@@ -47,8 +48,16 @@ function buildListing(tool: AnyTool): Tool {
   };
 }
 
-/** Runs one tool call: unknown arguments, invalid ones, failures and bad output all become `isError` results. */
-export async function callTool(tool: AnyTool, args: unknown, ctx: ToolContext): Promise<CallToolResult> {
+/**
+ * Runs one tool call: unknown arguments, invalid ones, failures and bad output all become `isError` results.
+ * `summary`: the text beside the structured content is a one-line summary (else the same JSON).
+ */
+export async function callTool(
+  tool: AnyTool,
+  args: unknown,
+  ctx: ToolContext,
+  summary = true,
+): Promise<CallToolResult> {
   const started = performance.now();
   try {
     const value = await tool.run(parseArguments(tool, args), ctx);
@@ -56,7 +65,7 @@ export async function callTool(tool: AnyTool, args: unknown, ctx: ToolContext): 
     if (!checked.success) {
       throw new Error(`the answer does not match the output schema: ${issuesText(checked.error)}`);
     }
-    const result = toolResult(value);
+    const result = toolResult(value, summary);
     ctx.debug(`tool ${tool.name}: ok (${Math.round(performance.now() - started)} ms)`);
     return result;
   } catch (e) {
@@ -93,16 +102,29 @@ function issuesText(error: z.ZodError): string {
   );
 }
 
-/** An MCP server offering `tools` (not yet connected to a transport). */
+/**
+ * An MCP server offering `tools` (not yet connected to a transport). `protocolVersion` is the client's
+ * when no `initialize` reaches this server (stateless HTTP); a client of a protocol before structured
+ * content gets the whole JSON as text, every other a one-line summary beside the structured content.
+ */
 export function createServer(
   tools: readonly AnyTool[],
   deps: ServeDeps,
   inFlight: InFlight = inFlightCounter(),
+  protocolVersion?: string,
 ): Server {
   const server = new Server(
     { name: "diazo", version: VERSION, title: "diazo (Autodesk Platform Services)" },
     { capabilities: { tools: {} }, instructions: instructionsFor(tools) },
   );
+  let summary = protocolVersion === undefined || protocolVersion >= STRUCTURED_SINCE;
+  const initialize = (server as unknown as { _oninitialize?: (r: unknown) => Promise<never> })._oninitialize;
+  if (typeof initialize === "function") {
+    server.setRequestHandler(InitializeRequestSchema, (request) => {
+      summary = request.params.protocolVersion >= STRUCTURED_SINCE;
+      return initialize.call(server, request);
+    });
+  }
   const byName = new Map(tools.map((t) => [t.name, t]));
   const listing = tools.map(toolListing);
   const ctx: ToolContext = { ...deps, tools };
@@ -119,7 +141,8 @@ export function createServer(
         : "tools/list names the tools";
       throw new McpError(ErrorCode.InvalidParams, `Unknown tool '${name}': ${why}`);
     }
-    return inFlight.track(callTool(tool, request.params.arguments, callContext(server, ctx, request, extra)));
+    const context = callContext(server, ctx, request, extra);
+    return inFlight.track(callTool(tool, request.params.arguments, context, summary));
   });
   server.onerror = (e) => {
     if (isBadInput(e)) return; // answered and logged by answerBadInput
@@ -322,7 +345,13 @@ export function serveHttp(
         allow: "POST",
       });
     }
-    const server = createServer(tools, deps);
+    // Stateless: no initialize reaches this server; the header names the protocol (absent: 2025-03-26).
+    const server = createServer(
+      tools,
+      deps,
+      undefined,
+      req.headers.get("mcp-protocol-version") ?? "2025-03-26",
+    );
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,
