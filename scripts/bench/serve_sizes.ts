@@ -19,7 +19,7 @@ export interface Size {
 }
 
 async function listBytes(env: Record<string, string>, cwd: string, args: string[]): Promise<number> {
-  const serve = await startServe(env, args, cwd);
+  const serve = await startServe(env, args, cwd, { defaultSet: true });
   try {
     const { tools } = await serve.client.listTools();
     return new TextEncoder().encode(JSON.stringify({ tools })).length;

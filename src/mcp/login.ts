@@ -7,6 +7,9 @@ import type { ServeDeps } from "./tool.ts";
 export const USER_LOGIN_HOW =
   "Run `diazo auth login` in a terminal (it opens a browser), with the same profile as the server; then call the tool again.";
 
+/** What a description says of the user login; the server's instructions say how once (USER_LOGIN_HOW). */
+export const USER_LOGIN_REF = "the instructions say how to log in";
+
 /** The `auth` argument of tools that can act as the app or as the logged-in user. */
 export const authInput = z.enum(["auto", "app", "user"]).default("auto").describe(
   "Whose login to use: `app` (the app's own 2-legged token: sees only hubs the app is provisioned for), " +

@@ -25,6 +25,7 @@ export {
   InitializeRequestSchema,
   ListToolsRequestSchema,
   McpError,
+  ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 // @ts-types="@modelcontextprotocol/sdk/types"
 export type {

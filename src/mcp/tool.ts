@@ -31,6 +31,8 @@ export interface ToolContext extends ServeDeps {
   progress?: (done: number, total: number | undefined, message: string) => void;
   /** Asks the user a yes/no question through the client, when the client can be asked (elicitation). */
   elicit?: (question: string) => Promise<boolean>;
+  /** Offers one more toolset from now on (the server's selection holds); absent where tools cannot change. */
+  enableToolset?: (toolset: string) => { added: string[]; offered: number };
 }
 
 /** A tool, typed by its input and output shapes. */

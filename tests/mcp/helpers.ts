@@ -29,10 +29,11 @@ export interface ServeSession {
  */
 export async function startServe(
   env: Record<string, string>,
-  args: string[] = [],
+  given: string[] = [],
   cwd: string = path.join(path.dirname(env.DIAZO_CONFIG_DIR), "work"),
-  opts: { spawn?: boolean } = {},
+  opts: { spawn?: boolean; defaultSet?: boolean } = {},
 ): Promise<ServeSession> {
+  const args = opts.defaultSet ? given : everyTool(given);
   if (!opts.spawn && Deno.env.get("DIAZO_TEST_SPAWN") !== "1") return await serveInProcess(env, args, cwd);
   const [command, ...rest] = [Deno.execPath(), ...cliCommand(["serve", ...args])];
   const transport = new StdioClientTransport({ command, args: rest, env, cwd, stderr: "pipe" });
@@ -45,6 +46,14 @@ export async function startServe(
     throw new Error(`serve did not start: ${(e as Error).message}\n${err}`);
   }
   return { client, stderr: () => err, close: () => client.close() };
+}
+
+/**
+ * The arguments with `--toolsets all` added when they name neither toolsets nor tools: most tests call
+ * tools beyond the small default set (`{ defaultSet: true }` keeps the default).
+ */
+export function everyTool(args: readonly string[]): string[] {
+  return args.includes("--toolsets") || args.includes("--tools") ? [...args] : ["--toolsets", "all", ...args];
 }
 
 /** The value of `--name v` in args (the last wins), split at commas for the list flags. */
@@ -79,13 +88,14 @@ async function serveInProcess(
   const flags = { ...FLAGS, profile: flagValues(args, "--profile").at(-1), debug: args.includes("--debug") };
   const ctx = await contextFor(cap.io, flags, env, cwd);
   const list = (name: string) => flagValues(args, name).flatMap((v) => v.split(",")).filter(Boolean);
-  const tools = selectTools(ALL_TOOLS, {
+  const selection = {
     toolsets: list("--toolsets").length ? list("--toolsets") : undefined,
     readOnly: args.includes("--read-only"),
     include: list("--tools").length ? list("--tools") : undefined,
     exclude: list("--exclude-tools").length ? list("--exclude-tools") : undefined,
-  });
-  const server = createServer(tools, serveDeps(ctx, flagValues(args, "--allow-dir")));
+  };
+  const tools = selectTools(ALL_TOOLS, selection);
+  const server = createServer(tools, serveDeps(ctx, flagValues(args, "--allow-dir")), { selection });
   const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
   // Messages cross the wire as JSON (an `undefined` field vanishes), as they do over stdio.
   const send = serverSide.send.bind(serverSide);
@@ -106,7 +116,7 @@ async function serveInProcess(
 /** `diazo serve <args>` as a child process with piped stdio, for the tests of the raw JSON-RPC stream. */
 export function spawnServeStdio(fx: Fixture, args: string[] = []): Deno.ChildProcess {
   return new Deno.Command(Deno.execPath(), {
-    args: cliCommand(["serve", ...args]),
+    args: cliCommand(["serve", ...everyTool(args)]),
     env: fx.env,
     clearEnv: true,
     cwd: fx.home.cwd,

@@ -2,12 +2,12 @@
 import assert from "node:assert/strict";
 import { Client, StreamableHTTPClientTransport } from "../../src/mcp/sdk.ts";
 import { cliCommand } from "../e2e/harness.ts";
-import { type Fixture, fixture, ok } from "./helpers.ts";
+import { everyTool, type Fixture, fixture, ok } from "./helpers.ts";
 
 /** Starts `diazo serve --http --port 0 ...` and reads the URL it prints first. */
 async function startHttp(fx: Fixture, args: string[] = []) {
   const child = new Deno.Command(Deno.execPath(), {
-    args: cliCommand(["serve", "--http", "--port", "0", ...args]),
+    args: cliCommand(["serve", "--http", "--port", "0", ...everyTool(args)]),
     env: fx.env,
     clearEnv: true,
     cwd: fx.home.cwd,

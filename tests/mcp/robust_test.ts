@@ -131,7 +131,13 @@ Deno.test("serve: starts without credentials; auth_status and every platform too
     const usable = status.tools.filter((t: { usable: boolean }) => t.usable).map((t: { name: string }) =>
       t.name
     );
-    assert.deepEqual(usable, ["auth_status", "object_urn", "webhook_events", "webhook_test"]);
+    assert.deepEqual(usable, [
+      "auth_status",
+      "toolset_enable",
+      "object_urn",
+      "webhook_events",
+      "webhook_test",
+    ]);
     const missing = await fails(serve.client, "bucket_list");
     assert.deepEqual([missing.code, missing.message], ["missing_credentials", "Missing credentials"]);
     assert.match(missing.hint, /SVC_CLIENT_ID/);

@@ -87,7 +87,15 @@ Deno.test("serve: initialize, tools/list as snapshotted, and a call of every too
     );
     const userOnly = status.tools.filter((t: Use) => t.login === "user");
     assert.ok(userOnly.some((t: Use) => t.name === "issue_list"), "the construction cloud wants a user");
-    assert.ok(userOnly.every((t: Use) => /^no user login: Run `diazo auth login`/.test(t.reason ?? "")));
+    assert.ok(userOnly.every((t: Use) => /^no user login \(see how_to_log_in\)/.test(t.reason ?? "")));
+    assert.ok(status.how_to_log_in.some((h: string) => /diazo auth login/.test(h)));
+
+    // Every toolset is offered already: enabling one adds nothing.
+    assert.deepEqual(await call("toolset_enable", { toolset: "storage" }), {
+      toolset: "storage",
+      added: [],
+      offered: tools.length,
+    });
 
     const bucket = "mcp-flow";
     assert.equal(
@@ -335,7 +343,7 @@ Deno.test("serve: --read-only lists only read-only tools; --exclude-tools wins o
         .then(() => "answered", (e: Error) => e.message);
       assert.match(
         hidden,
-        /Unknown tool 'bucket_delete': it is not offered by this server \(its toolsets, read-only/,
+        /Unknown tool 'bucket_delete': it is not offered by this server now: toolset_enable .* unless the server's read-only mode/,
       );
     } finally {
       await ro.close();

@@ -1,6 +1,7 @@
 /** `serve --toolsets`: which tools a server offers and says it offers; bucket_list over every region. */
 import assert from "node:assert/strict";
-import { TOOLSETS } from "../../src/families/serve/toolsets.ts";
+import { DEFAULT_TOOLS, TOOLSETS } from "../../src/families/serve/toolsets.ts";
+import { ToolListChangedNotificationSchema } from "../../src/mcp/sdk.ts";
 import { selectTools, TOOLSET_TOOLS, toolsetOf } from "../../src/families/serve/tools.ts";
 import { ALL_TOOLS } from "../../src/families/serve/tools.ts";
 import { diazo } from "../e2e/harness.ts";
@@ -108,5 +109,51 @@ Deno.test("README: the Serve section's table lists every tool in its toolset, an
       destructive,
       TOOLSET_TOOLS[set].filter((t) => t.annotations.destructiveHint).map((t) => t.name),
     );
+  }
+});
+
+Deno.test("serve: the default set is the context tools and everyday reads under 40,000 bytes; toolset_enable adds a toolset and says the list changed", async () => {
+  const fx = await fixture();
+  const serve = await startServe(fx.env, [], undefined, { defaultSet: true });
+  try {
+    const { tools } = await serve.client.listTools();
+    const bytes = new TextEncoder().encode(JSON.stringify({ tools })).length;
+    assert.ok(bytes <= 40_000, `default tools/list: ${bytes} bytes`);
+    const names = tools.map((t) => t.name);
+    assert.deepEqual(names, DEFAULT_TOOLS.filter((n) => ALL_TOOLS.some((t) => t.name === n)));
+    assert.ok(tools.every((t) => t.annotations?.readOnlyHint), "the default set only reads");
+    const instructions = serve.client.getInstructions() ?? "";
+    assert.match(instructions, /toolset_enable, toolset by toolset: .*admin/);
+    assert.equal(instructions.split("diazo auth login").length - 1, 1, "the login is told once");
+    assert.ok(!tools.some((t) => (t.description ?? "").includes("diazo auth login")), "not in descriptions");
+
+    let changed = 0;
+    serve.client.setNotificationHandler(ToolListChangedNotificationSchema, () => void changed++);
+    const enabled = await ok(serve.client, "toolset_enable", { toolset: "events" });
+    assert.deepEqual(enabled.added, TOOLSET_TOOLS.events.map((t) => t.name));
+    const after = (await serve.client.listTools()).tools.map((t) => t.name);
+    assert.deepEqual(after, [...names, ...enabled.added]);
+    assert.ok((await ok(serve.client, "webhook_events", {})).events.length > 0);
+    for (let i = 0; i < 50 && changed === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    assert.equal(changed, 1);
+    assert.deepEqual((await ok(serve.client, "toolset_enable", { toolset: "events" })).added, []);
+  } finally {
+    await serve.close();
+    await fx.close();
+  }
+});
+
+Deno.test("serve --read-only: toolset_enable adds only the read-only tools of a toolset", async () => {
+  const fx = await fixture();
+  const serve = await startServe(fx.env, ["--read-only"], undefined, { defaultSet: true });
+  try {
+    const enabled = await ok(serve.client, "toolset_enable", { toolset: "storage" });
+    assert.ok(!enabled.added.includes("bucket_delete"));
+    assert.ok(
+      enabled.added.every((n: string) => ALL_TOOLS.find((t) => t.name === n)?.annotations.readOnlyHint),
+    );
+  } finally {
+    await serve.close();
+    await fx.close();
   }
 });

@@ -10,11 +10,11 @@ import { runIssueTypes } from "../issue/verbs.ts";
 import { type RecordKind, runRecordGet } from "./records.ts";
 import { RFI_KIND } from "../rfi/kind.ts";
 import { SUBMITTAL_KIND } from "../submittal/kind.ts";
-import { USER_LOGIN_HOW } from "../../mcp/login.ts";
+import { USER_LOGIN_REF } from "../../mcp/login.ts";
 import { type AnyTool, defineTool, READ } from "../../mcp/tool.ts";
 import { toolScopes } from "../../mcp/tool_scopes.ts";
 
-const NEEDS = `Needs your user login with data:read: ${USER_LOGIN_HOW}`;
+const NEEDS = `Needs your user login with data:read (${USER_LOGIN_REF}).`;
 const projectIdInput = z.string().min(1).describe(
   "Construction-cloud project id: the GUID (the data management b.<guid> form is accepted).",
 );

@@ -11,7 +11,7 @@ import { CHECKLIST_KIND } from "../checklist/kind.ts";
 import { type RecordKind, runRecordPage } from "./records.ts";
 import { RFI_KIND } from "../rfi/kind.ts";
 import { SUBMITTAL_KIND } from "../submittal/kind.ts";
-import { USER_LOGIN_HOW } from "../../mcp/login.ts";
+import { USER_LOGIN_REF } from "../../mcp/login.ts";
 import { listAnswer } from "../../mcp/result.ts";
 import {
   type AnyTool,
@@ -26,8 +26,7 @@ import {
 } from "../../mcp/tool.ts";
 import { toolScopes } from "../../mcp/tool_scopes.ts";
 
-const NEEDS =
-  `Needs your user login with data:read (these services refuse the app's own token): ${USER_LOGIN_HOW}`;
+const NEEDS = `Needs your user login with data:read; the app's own token is refused (${USER_LOGIN_REF}).`;
 const projectIdInput = z.string().min(1).describe(
   "Construction-cloud project id: the GUID, e.g. 1c7d2a10-8f3e-4c55-a1b2-3c4d5e6f7081 (the data management " +
     "b.<guid> form from project_list is accepted and the b. removed).",

@@ -8,14 +8,14 @@ import { accId } from "../../aps/dm_ids.ts";
 import { runAdminProjectList, runAdminProjectUsers } from "./verbs.ts";
 import { runAccountList } from "./account.ts";
 import { runAdminProjectUserAdd } from "./users.ts";
-import { USER_LOGIN_HOW } from "../../mcp/login.ts";
+import { USER_LOGIN_REF } from "../../mcp/login.ts";
 import { confirmed, confirmInput, DESTROYS } from "../../mcp/confirm.ts";
 import { listAnswer } from "../../mcp/result.ts";
 import { type AnyTool, cursorInput, defineTool, limitInput, listOutput, READ } from "../../mcp/tool.ts";
 import { pageFromStart } from "../../http/list.ts";
 import { toolScopes } from "../../mcp/tool_scopes.ts";
 
-const NEEDS = `Acts as your user login (account:read to read, account:write to change): ${USER_LOGIN_HOW}`;
+const NEEDS = `Acts as your user login (account:read to read, account:write to change; ${USER_LOGIN_REF}).`;
 const accountInput = z.string().min(1).describe(
   "Account id: a GUID (admin_account_list), or its hub id b.<guid>.",
 );

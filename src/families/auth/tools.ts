@@ -118,10 +118,9 @@ function toolUses(
     const userOk = t.login === "either" && have.userScopes !== undefined &&
       missing(have.userScopes).length === 0;
     if (appOk || userOk) return { ...base, usable: true };
+    // The remedies are said once, in how_to_log_in.
     const reason = !have.appCredentials
-      ? `no app credentials: ${NO_CREDENTIALS_HOW}${
-        t.login === "either" ? ` Or log in as a user: ${USER_LOGIN_HOW}` : ""
-      }`
+      ? `no app credentials${t.login === "either" ? " and no user login" : ""} (see how_to_log_in)`
       : `the app's scopes lack ${appMissing.join(", ")}: add them to the server's profile in a terminal ` +
         `(\`diazo auth extend-scopes\`, adding ${appMissing.join(",")})`;
     return { ...base, usable: false, reason };
@@ -130,7 +129,7 @@ function toolUses(
 
 /** Whether a tool that acts only as the user can be used: a user login holding its scopes. */
 function userOnly(scopes: readonly string[], held?: string[]): { usable: boolean; reason?: string } {
-  if (held === undefined) return { usable: false, reason: `no user login: ${USER_LOGIN_HOW}` };
+  if (held === undefined) return { usable: false, reason: "no user login (see how_to_log_in)" };
   const lacking = scopes.filter((s) => !held.includes(s));
   if (lacking.length === 0) return { usable: true };
   return {

@@ -24,14 +24,14 @@ import {
 } from "../../mcp/tool.ts";
 import { toolScopes } from "../../mcp/tool_scopes.ts";
 
-/** How the ids of data management look, for tool descriptions. */
+/** How the ids of data management look, said once in the server's instructions. */
 export const IDS =
   "Hub ids look like b.<guid> (ACC/BIM 360 account) or a.<id> (personal hub). Data management project ids carry " +
   "the b. prefix (b.<guid>), while construction-cloud (ACC admin, issues) APIs use the bare GUID; a bare GUID is " +
   "accepted here and gets the b. prefix.";
 const LOGIN =
-  'Needs data:read. Personal (a.) hubs and their contents need your user login (auth "user" or "auto" after ' +
-  "`diazo auth login`); the app's own login sees only hubs it is provisioned for.";
+  'Needs data:read; personal (a.) hubs need your user login (auth "user" or "auto"), the app sees only hubs it is ' +
+  "provisioned for.";
 
 const hubIdInput = z.string().min(1).describe(
   "Hub id, e.g. b.c8b0c73d-3ae9-4a3c-9b5e-1f2d3c4b5a69 (from hub_list).",
@@ -134,7 +134,7 @@ const hubList = defineTool({
   name: "hub_list",
   scopes: toolScopes("hub_list"),
   title: "List hubs",
-  description: `Lists the hubs (ACC/BIM 360 accounts, personal hubs) the login can see. ${IDS} ${LOGIN}`,
+  description: `Lists the hubs (ACC/BIM 360 accounts, personal hubs) the login can see. ${LOGIN}`,
   input: common,
   ...DM_LIST,
   run: (args, ctx) =>
@@ -148,7 +148,7 @@ const projectList = defineTool({
   name: "project_list",
   scopes: toolScopes("project_list"),
   title: "List projects of a hub",
-  description: `Lists the projects of a hub. ${IDS} ${LOGIN}`,
+  description: `Lists the projects of a hub. ${LOGIN}`,
   input: { hub_id: hubIdInput, ...common },
   ...DM_LIST,
   run: (args, ctx) =>
@@ -168,7 +168,7 @@ const folderList = defineTool({
   description:
     "Lists a project's top folders (give hub_id and no folder_id), or the contents of one folder (give folder_id): " +
     "sub-folders and items (files, with their tip version in related.tip). Folder ids look like " +
-    `urn:adsk.wipprod:fs.folder:co.<id>, item ids like urn:adsk.wipprod:dm.lineage:<id>. ${IDS} ${LOGIN}`,
+    `urn:adsk.wipprod:fs.folder:co.<id>, item ids like urn:adsk.wipprod:dm.lineage:<id>. ${LOGIN}`,
   input: {
     project_id: projectIdInput,
     hub_id: hubIdInput.optional().describe("Hub id; needed for the top folders (without folder_id)."),
@@ -216,7 +216,7 @@ const itemVersions = defineTool({
   description:
     "Lists the versions of an item (a file), newest first, with version number, size, dates, and in related: " +
     "storage (the objectId of the version's bytes) and derivatives (the URN for translate_status, translate_manifest " +
-    `and translate_properties). Item ids look like urn:adsk.wipprod:dm.lineage:<id> (from folder_list). ${IDS} ${LOGIN}`,
+    `and translate_properties). Item ids look like urn:adsk.wipprod:dm.lineage:<id> (from folder_list). ${LOGIN}`,
   input: {
     project_id: projectIdInput,
     item_id: z.string().min(1).describe("Item id, e.g. urn:adsk.wipprod:dm.lineage:AeYgDtcTSuqYoyMweWFhhQ."),

@@ -12,7 +12,7 @@ import { toolFile } from "../../session/file_roots.ts";
 import { authInput } from "../../mcp/login.ts";
 import { toolProgress } from "../../mcp/progress.ts";
 import { type AnyTool, defineTool } from "../../mcp/tool.ts";
-import { compact, IDS, projectIdInput, resource } from "./tools.ts";
+import { compact, projectIdInput, resource } from "./tools.ts";
 import { toolScopes } from "../../mcp/tool_scopes.ts";
 
 const folderIdInput = z.string().min(1).describe(
@@ -25,7 +25,7 @@ const folderCreate = defineTool({
   title: "Create a folder",
   description:
     "Creates a folder named `name` inside a folder (a project's top folders, from folder_list, hold the others). " +
-    `Names have 1-255 characters and none of < > : " / \\ | ? * ' $. A second folder of the same name is a conflict. ${IDS}`,
+    `Names have 1-255 characters and none of < > : " / \\ | ? * ' $. A second folder of the same name is a conflict.`,
   input: {
     project_id: projectIdInput,
     parent_folder_id: folderIdInput,
@@ -54,7 +54,7 @@ const itemUpload = defineTool({
   description:
     "Uploads a local file into a data management folder: a new item, or a new version of the item of the same " +
     "name. The file must be inside the directories the server allows (its working directory unless started with " +
-    `--allow-dir). Answers the item and the version made (related.storage is its objectId). ${IDS}`,
+    `--allow-dir). Answers the item and the version made (related.storage is its objectId).`,
   input: {
     project_id: projectIdInput,
     folder_id: folderIdInput,
@@ -92,7 +92,7 @@ const itemDownload = defineTool({
   title: "Download a file from data management",
   description:
     "Downloads an item's tip version, or one version, into a directory the server allows (default its first), " +
-    `checked by SHA-1; reports byte progress. ${IDS}`,
+    `checked by SHA-1; reports byte progress.`,
   input: {
     project_id: projectIdInput,
     item_id: z.string().min(1).optional().describe("Item id (its tip version is downloaded)."),

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { accId } from "../../aps/dm_ids.ts";
 import { ASSIGNEE_TYPES, ISSUE_REF, ISSUE_STATUSES } from "../../aps/issues.ts";
 import { runIssueComment, runIssueCreate, runIssueGet, runIssueListPage, runIssueUpdate } from "./verbs.ts";
-import { USER_LOGIN_HOW } from "../../mcp/login.ts";
+import { USER_LOGIN_REF } from "../../mcp/login.ts";
 import { listAnswer } from "../../mcp/result.ts";
 import {
   type AnyTool,
@@ -19,8 +19,7 @@ import {
 import { toolScopes } from "../../mcp/tool_scopes.ts";
 
 const LOGIN =
-  "Acts as your user login (data:read to read, data:write to change); the app's own login cannot. " +
-  `Without a login the call fails: ${USER_LOGIN_HOW}`;
+  `Acts as your user login (data:read to read, data:write to change); the app's own cannot (${USER_LOGIN_REF}).`;
 
 const projectInput = z.string().min(1).describe(
   "Project id: its GUID (e.g. 91f8bd44-058f-480c-adbb-861df5101b22), the data management form b.<guid>, or its " +

@@ -106,12 +106,13 @@ async function runServe(ctx: Ctx, opts: ServeOptions): Promise<void> {
     import("./tools.ts"),
     import("./server.ts"),
   ]);
-  const tools = selectTools(ALL_TOOLS, {
+  const selection = {
     toolsets: opts.toolsets,
     readOnly: opts.readOnly,
     include: opts.tools,
     exclude: opts.excludeTools,
-  });
+  };
+  const tools = selectTools(ALL_TOOLS, selection);
   const deps = serveDeps(ctx, opts.allowDir);
   const profile = (await ctx.settings()).profileName;
   const stopped = new Promise<void>((resolve) => {
@@ -138,7 +139,7 @@ async function runServe(ctx: Ctx, opts: ServeOptions): Promise<void> {
     await running.close();
     return;
   }
-  const running = await server.serveStdio(tools, deps);
+  const running = await server.serveStdio(tools, deps, selection);
   ctx.info(`diazo serve: ${tools.length} tools over stdio (profile ${profile})`);
   await Promise.race([running.done, stopped]);
   await running.stop();
@@ -168,7 +169,7 @@ export const SERVE: CommandDecl = {
     {
       flags: "--toolsets <names>",
       description:
-        "offer only these toolsets, comma-separated: context, storage, derivative, dm, acc, admin, automation, events, reality, or all (default all)",
+        "offer only these toolsets, comma-separated: context, storage, derivative, dm, acc, admin, automation, events, reality, or all (default: the context tools and everyday reads; toolset_enable adds more at run time)",
       parse: collect(String, true),
     },
     {

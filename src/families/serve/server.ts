@@ -25,7 +25,8 @@ import {
   WebStandardStreamableHTTPServerTransport,
 } from "../../mcp/sdk.ts";
 import type { AnyTool, ServeDeps, ToolContext } from "../../mcp/tool.ts";
-import { ALL_TOOLS, instructionsFor } from "./tools.ts";
+import { ALL_TOOLS, instructionsFor, type ToolSelection, toolsetAddition, toolsetOf } from "./tools.ts";
+import type { Toolset } from "./toolsets.ts";
 import { limitLines, MAX_STDIO_MESSAGE_BYTES } from "./stdio_limit.ts";
 
 const listings = new WeakMap<AnyTool, Tool>();
@@ -102,22 +103,32 @@ function issuesText(error: z.ZodError): string {
   );
 }
 
+/** How a server is made beside its tools and deps. */
+export interface ServerOptions {
+  /** Calls under way, so that the end of stdin lets them answer (serveStdio). */
+  inFlight?: InFlight;
+  /** The client's protocol when no `initialize` reaches this server (stateless HTTP). */
+  protocolVersion?: string;
+  /** The operator's selection, for `toolset_enable`; without it the tools never change. */
+  selection?: ToolSelection;
+}
+
 /**
- * An MCP server offering `tools` (not yet connected to a transport). `protocolVersion` is the client's
- * when no `initialize` reaches this server (stateless HTTP); a client of a protocol before structured
- * content gets the whole JSON as text, every other a one-line summary beside the structured content.
+ * An MCP server offering `tools` (not yet connected to a transport). A client of a protocol before
+ * structured content gets the whole JSON as text, every other a one-line summary beside the structured
+ * content. With a selection, `toolset_enable` adds a toolset's tools and tells the client the list changed.
  */
 export function createServer(
   tools: readonly AnyTool[],
   deps: ServeDeps,
-  inFlight: InFlight = inFlightCounter(),
-  protocolVersion?: string,
+  opts: ServerOptions = {},
 ): Server {
+  const inFlight = opts.inFlight ?? inFlightCounter();
   const server = new Server(
     { name: "diazo", version: VERSION, title: "diazo (Autodesk Platform Services)" },
-    { capabilities: { tools: {} }, instructions: instructionsFor(tools) },
+    { capabilities: { tools: { listChanged: true } }, instructions: instructionsFor(tools) },
   );
-  let summary = protocolVersion === undefined || protocolVersion >= STRUCTURED_SINCE;
+  let summary = opts.protocolVersion === undefined || opts.protocolVersion >= STRUCTURED_SINCE;
   const initialize = (server as unknown as { _oninitialize?: (r: unknown) => Promise<never> })._oninitialize;
   if (typeof initialize === "function") {
     server.setRequestHandler(InitializeRequestSchema, (request) => {
@@ -125,17 +136,31 @@ export function createServer(
       return initialize.call(server, request);
     });
   }
-  const byName = new Map(tools.map((t) => [t.name, t]));
-  const listing = tools.map(toolListing);
-  const ctx: ToolContext = { ...deps, tools };
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listing }));
+  const offered = [...tools];
+  const byName = new Map(offered.map((t) => [t.name, t]));
+  const ctx: ToolContext = { ...deps, tools: offered };
+  const selection = opts.selection;
+  if (selection) {
+    ctx.enableToolset = (set) => {
+      const added = toolsetAddition(ALL_TOOLS, selection, set as Toolset).filter((t) => !byName.has(t.name));
+      for (const t of added) {
+        offered.push(t);
+        byName.set(t.name, t);
+      }
+      if (added.length) server.sendToolListChanged().catch(() => {});
+      return { added: added.map((t) => t.name), offered: offered.length };
+    };
+  }
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: offered.map(toolListing) }));
   server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
     const tool = byName.get(request.params.name);
     if (!tool) {
       const name = request.params.name;
       const close = suggest(name, [...byName.keys()]);
+      const set = toolsetOf(name);
       const why = ALL_TOOLS.some((t) => t.name === name)
-        ? "it is not offered by this server (its toolsets, read-only mode or tool filters)"
+        ? `it is not offered by this server now: toolset_enable {"toolset": "${set}"} adds it, unless the ` +
+          "server's read-only mode or tool filters exclude it"
         : close
         ? `did you mean '${close}'?`
         : "tools/list names the tools";
@@ -275,9 +300,10 @@ function guardToolCalls(transport: Transport, deps: ServeDeps): void {
 export async function serveStdio(
   tools: readonly AnyTool[],
   deps: ServeDeps,
+  selection?: ToolSelection,
 ): Promise<{ done: Promise<void>; stop(): Promise<void> }> {
   const inFlight = inFlightCounter();
-  const server = createServer(tools, deps, inFlight);
+  const server = createServer(tools, deps, { inFlight, selection });
   const input = limitLines(process.stdin, ({ bytes, id }) => {
     deps.log(`diazo serve: refused a message of ${bytes} bytes (at most ${MAX_STDIO_MESSAGE_BYTES})`);
     const reply = {
@@ -346,12 +372,9 @@ export function serveHttp(
       });
     }
     // Stateless: no initialize reaches this server; the header names the protocol (absent: 2025-03-26).
-    const server = createServer(
-      tools,
-      deps,
-      undefined,
-      req.headers.get("mcp-protocol-version") ?? "2025-03-26",
-    );
+    const server = createServer(tools, deps, {
+      protocolVersion: req.headers.get("mcp-protocol-version") ?? "2025-03-26",
+    });
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,

@@ -20,9 +20,36 @@ export const TOOLSETS = [
 /** One toolset. */
 export type Toolset = (typeof TOOLSETS)[number];
 
+/**
+ * The tools a server offers when no `--toolsets` (or `--tools`) is given: the context tools and the
+ * everyday reads of storage, derivatives, data management and issues; `toolset_enable` (or
+ * `--toolsets`) brings the rest.
+ */
+export const DEFAULT_TOOLS: readonly string[] = [
+  "auth_test",
+  "auth_status",
+  "toolset_enable",
+  "bucket_list",
+  "bucket_get",
+  "object_list",
+  "object_urn",
+  "translate_status",
+  "translate_manifest",
+  "translate_properties",
+  "translate_tree",
+  "hub_list",
+  "project_list",
+  "folder_list",
+  "folder_search",
+  "item_versions",
+  "issue_list",
+  "issue_get",
+  "issue_types",
+];
+
 /** What each toolset reaches, as the instructions say it. */
 export const TOOLSET_TEXT: Record<Toolset, string> = {
-  context: "the login and which tools work with it (auth_*)",
+  context: "the login, which tools work with it, and more toolsets on demand (auth_*, toolset_enable)",
   storage: "storage buckets and objects (bucket_*, object_*)",
   derivative: "model translation and its results (translate_*)",
   dm: "data management: hubs, projects, folders, items and versions (hub_*, project_*, folder_*, item_*)",

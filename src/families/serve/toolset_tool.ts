@@ -1,0 +1,36 @@
+/**
+ * `toolset_enable`: switches on one more toolset while the server runs, so that a small default set
+ * (families/serve/toolsets.ts) can grow to what the task needs; clients that follow
+ * `notifications/tools/list_changed` see the new tools at once.
+ */
+import { z } from "zod";
+import { usageError } from "../../core/errors.ts";
+import { type AnyTool, defineTool } from "../../mcp/tool.ts";
+import { TOOLSET_TEXT, TOOLSETS } from "./toolsets.ts";
+
+/** The toolset_enable tool. */
+export const TOOLSET_ENABLE: AnyTool = defineTool({
+  name: "toolset_enable",
+  title: "Enable a toolset",
+  description: "Offers the tools of one more toolset from now on (" +
+    TOOLSETS.map((t) => `${t}: ${TOOLSET_TEXT[t]}`).join("; ") +
+    "). Answers the tools added; the client is told the tool list changed. Local: no request, no login.",
+  input: { toolset: z.enum(TOOLSETS).describe("The toolset to switch on.") },
+  output: {
+    toolset: z.string(),
+    added: z.array(z.string()).describe("The tools now offered that were not before."),
+    offered: z.number().describe("How many tools the server offers now."),
+  },
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  scopes: [],
+  login: "none",
+  run(args, ctx) {
+    if (!ctx.enableToolset) {
+      throw usageError(
+        "this server cannot change its tools while it runs",
+        `Start it with --toolsets ${args.toolset} (serve --print-config prints the entry).`,
+      );
+    }
+    return Promise.resolve({ toolset: args.toolset, ...ctx.enableToolset(args.toolset) });
+  },
+});
