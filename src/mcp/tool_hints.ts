@@ -25,6 +25,9 @@ export const TOOL_HINTS: Partial<Record<CatalogCode, string>> = {
   missing_credentials:
     "The server has no app credentials: set SVC_CLIENT_ID and SVC_CLIENT_SECRET in its environment (or start it " +
     "with a profile that has them); auth_status tells what is missing.",
+  file_not_found:
+    "Relative paths are resolved against the first directory the server allows ({root}); give a path inside it, " +
+    "or an absolute path inside an allowed directory.",
   bucket_not_found:
     "Check the key with bucket_list; buckets belong to the app (client id) that created them.",
   object_not_found: "List the bucket's objects with object_list.",

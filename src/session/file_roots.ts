@@ -33,16 +33,20 @@ async function realPathOf(p: string): Promise<string> {
 }
 
 /**
- * The real path of `file` (relative to `cwd`) when a tool may use it; a usage error naming the rule
- * otherwise. A missing file is the catalog's "File not found".
+ * The real path of `file` when a tool may use it; a usage error naming the rule otherwise. A relative
+ * path is resolved against the first allowed directory (the server's working directory is unknown to the
+ * model), `cwd` when none is allowed. A missing file is the catalog's "File not found", with the directory.
  */
 export async function toolFile(file: string, cwd: string, roots: FileRoots): Promise<string> {
-  const wanted = path.resolve(cwd, file);
+  const base = roots.allowed[0] ?? cwd;
+  const wanted = path.resolve(base, file);
   let real: string;
   try {
     real = await Deno.realPath(wanted);
   } catch (e) {
-    if (e instanceof Deno.errors.NotFound) throw new DiazoError("file_not_found", { params: { file } });
+    if (e instanceof Deno.errors.NotFound) {
+      throw new DiazoError("file_not_found", { params: { file, root: base } });
+    }
     throw e;
   }
   const denied = await Promise.all(roots.denied.map(realPathOf));

@@ -72,7 +72,11 @@ async function placeValue(
   if (place.file === undefined) return (place.urn ?? place.url)!;
   if (!output) return await toolFile(place.file, ctx.cwd, ctx.fileRoots);
   // An output file need not exist yet: its directory must be an allowed one.
-  const dir = await toolFile(path.dirname(path.resolve(ctx.cwd, place.file)), ctx.cwd, ctx.fileRoots);
+  const dir = await toolFile(
+    path.dirname(path.resolve(ctx.fileRoots.allowed[0] ?? ctx.cwd, place.file)),
+    ctx.cwd,
+    ctx.fileRoots,
+  );
   return path.join(dir, path.basename(place.file));
 }
 

@@ -7,7 +7,8 @@ import { collect, port } from "../../command/command.ts";
 import type { Ctx } from "../../command/context.ts";
 
 /** Assistants `--print-config` writes a snippet for. */
-export const CONFIG_CLIENTS = ["claude", "cursor", "vscode"] as const;
+export { CONFIG_CLIENTS } from "./client_config.ts";
+import { CONFIG_CLIENTS, configSnippet } from "./client_config.ts";
 
 /** Default port of `serve --http`. */
 export const DEFAULT_SERVE_PORT = 8765;
@@ -22,39 +23,6 @@ interface ServeOptions {
   excludeTools?: string[];
   printConfig?: (typeof CONFIG_CLIENTS)[number];
   allowDir?: string[];
-}
-
-/** The command line that starts this diazo: the binary itself when compiled, else `deno run ... main.ts`. */
-export function selfCommand(): { command: string; args: string[] } {
-  if (Deno.build.standalone) return { command: Deno.execPath(), args: [] };
-  const main = new URL(Deno.mainModule);
-  const mainPath = main.protocol === "file:"
-    ? decodeURIComponent(main.pathname).replace(/^\/([A-Za-z]:)/, "$1")
-    : main.href;
-  const perms = ["--allow-net", "--allow-read", "--allow-write", "--allow-env", "--allow-run", "--allow-sys"];
-  if (Deno.build.os === "windows") perms.push("--allow-ffi");
-  const config = /[\\/]src[\\/]main\.ts$/.test(mainPath)
-    ? ["--config", mainPath.replace(/src[\\/]main\.ts$/, "deno.json")]
-    : [];
-  return { command: Deno.execPath(), args: ["run", ...perms, ...config, mainPath] };
-}
-
-/** The configuration snippet of an assistant that starts `diazo serve` with the given options. */
-export function configSnippet(
-  client: (typeof CONFIG_CLIENTS)[number],
-  opts: ServeOptions & { profile?: string },
-): Record<string, unknown> {
-  const self = selfCommand();
-  const args = [...self.args, "serve"];
-  if (opts.profile) args.push("--profile", opts.profile);
-  if (opts.toolsets?.length) args.push("--toolsets", opts.toolsets.join(","));
-  if (opts.readOnly) args.push("--read-only");
-  if (opts.tools?.length) args.push("--tools", opts.tools.join(","));
-  if (opts.excludeTools?.length) args.push("--exclude-tools", opts.excludeTools.join(","));
-  const server = { command: self.command, args };
-  // VS Code's .vscode/mcp.json names them "servers" and wants the transport type.
-  if (client === "vscode") return { servers: { diazo: { type: "stdio", ...server } } };
-  return { mcpServers: { diazo: server } };
 }
 
 /** What the tool server of this run is given: the context as ops deps, its log lines and file roots. */
@@ -87,7 +55,9 @@ async function runServe(ctx: Ctx, opts: ServeOptions): Promise<void> {
     parseToolsets(opts.toolsets);
   }
   if (opts.printConfig) {
-    const snippet = configSnippet(opts.printConfig, { ...opts, profile: ctx.flags.profile });
+    const settings = await ctx.settings();
+    const profile = { ...opts, profile: ctx.flags.profile };
+    const snippet = configSnippet(opts.printConfig, profile, ctx.env, ctx.cwd, settings.baseUrl.value);
     ctx.io.stdout.write(JSON.stringify(snippet, null, 2) + "\n");
     return;
   }
