@@ -12,8 +12,7 @@ export const USER_LOGIN_REF = "the instructions say how to log in";
 
 /** The `auth` argument of tools that can act as the app or as the logged-in user. */
 export const authInput = z.enum(["auto", "app", "user"]).default("auto").describe(
-  "Whose login to use: `app` (the app's own 2-legged token: sees only hubs the app is provisioned for), " +
-    "`user` (your 3-legged login from `diazo auth login`: also personal hubs), or `auto` (user when logged in, else app).",
+  "Whose login: app (the app's own), user (yours: also personal hubs), auto (user when logged in, else app).",
 );
 
 /** The profile's stored user login (valid or refreshable), if any. */

@@ -93,18 +93,16 @@ export function limitInput(what: string): z.ZodDefault<z.ZodNumber> {
 
 /** The `cursor` argument of a list tool. */
 export const cursorInput: z.ZodOptional<z.ZodString> = z.string().optional()
-  .describe("The next_cursor of the previous answer, to continue the same list; omit it to start.");
+  .describe("next_cursor of the previous answer; omit it to start.");
 
 /** The fields every list answer has beside its items. */
 export function listOutput<T extends z.ZodType>(item: T) {
   return {
     items: z.array(item),
-    count: z.number().describe("How many items this answer holds."),
-    has_more: z.boolean().describe("True when more items exist: call again with next_cursor."),
-    next_cursor: z.string().optional().describe("Pass as `cursor` to get the next items."),
-    truncated: z.boolean().optional().describe(
-      "True when fewer than `limit` items were returned to keep the answer small.",
-    ),
+    count: z.number(),
+    has_more: z.boolean().describe("More items exist: pass next_cursor as cursor."),
+    next_cursor: z.string().optional(),
+    truncated: z.boolean().optional().describe("Fewer than limit, to keep the answer small."),
   };
 }
 
@@ -123,7 +121,7 @@ export function camelKeys(args: Record<string, unknown>, keys: readonly string[]
 /** The `fields` argument of a list tool whose items are compact by default. */
 export const fieldsInput: z.ZodOptional<z.ZodArray<z.ZodString>> = z.array(z.string().min(1)).optional()
   .describe(
-    'More of each item than the compact default, by field name (e.g. ["description"]); ["*"] for every field.',
+    'More fields of each item, e.g. ["description"]; ["*"] for all.',
   );
 
 /** `record` reduced to `keys` plus the `fields` asked for; every field when `fields` holds "*". */

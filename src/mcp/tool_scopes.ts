@@ -1,7 +1,7 @@
 /**
  * The scopes of each tool, read from the scope table (aps/operation_scopes.ts): a tool declares the
  * scope each platform operation it calls asks for. A tool that sends no platform request (auth,
- * object_urn, webhook_events, webhook_test) declares none. tests/aps/operation_scopes_test.ts fails
+ * object_urn, webhook_events, webhook_test, toolset_enable) declares none. tests/aps/operation_scopes_test.ts fails
  * when a tool is missing here or spells its scopes itself.
  */
 import { scopeOf } from "../aps/operation_scopes.ts";
@@ -91,6 +91,9 @@ export const TOOL_OPERATIONS: Readonly<Record<string, readonly ToolOperation[]>>
   translate_status: ["GET /modelderivative/v2/designdata/{urn}/manifest"],
   translate_manifest: ["GET /modelderivative/v2/designdata/{urn}/manifest"],
   translate_properties: ["GET /modelderivative/v2/designdata/{urn}/metadata/{modelGuid}/properties"],
+  translate_tree: ["GET /modelderivative/v2/designdata/{urn}/metadata/{modelGuid}"],
+  folder_search: ["GET /data/v1/projects/{project_id}/folders/{folder_id}/contents"],
+  toolset_enable: [],
 };
 
 /** The scopes tool `name` declares: the table's scope of each operation it calls, each once. */

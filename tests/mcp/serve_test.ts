@@ -150,6 +150,8 @@ Deno.test("serve: initialize, tools/list as snapshotted, and a call of every too
     assert.notEqual(rest.items[0].objectid, props.items[0].objectid);
     const one = await call("translate_properties", { urn: up.urn, object_id: rest.items[0].objectid });
     assert.deepEqual(one.items.map((o: { objectid: number }) => o.objectid), [rest.items[0].objectid]);
+    const tree = await call("translate_tree", { urn: up.urn });
+    assert.ok(tree.items.some((n: { objectid: number }) => n.objectid === rest.items[0].objectid));
 
     const hubs = await call("hub_list");
     assert.deepEqual(
@@ -174,6 +176,8 @@ Deno.test("serve: initialize, tools/list as snapshotted, and a call of every too
     });
     const rvt = files.items.find((i: { name: string }) => i.name.endsWith(".rvt"));
     assert.ok(rvt?.related?.tip, "an item names its tip version");
+    const found = await call("folder_search", { project_id: project.id, hub_id: hub, name: rvt.name });
+    assert.ok(found.items.some((i: { id: string }) => i.id === rvt.id), "folder_search finds the item");
     const versions = await call("item_versions", { project_id: project.id, item_id: rvt.id });
     assert.equal(versions.items[0].id, rvt.related.tip, "newest first");
     assert.ok(versions.items.every((v: { related?: { storage?: string } }) => v.related?.storage));

@@ -33,7 +33,8 @@ const LOGIN =
   'Needs data:read; personal (a.) hubs need your user login (auth "user" or "auto"), the app sees only hubs it is ' +
   "provisioned for.";
 
-const hubIdInput = z.string().min(1).describe(
+/** The `hub_id` argument. */
+export const hubIdInput = z.string().min(1).describe(
   "Hub id, e.g. b.c8b0c73d-3ae9-4a3c-9b5e-1f2d3c4b5a69 (from hub_list).",
 );
 /** The `project_id` argument. */

@@ -28,6 +28,8 @@ import type { AnyTool, ServeDeps, ToolContext } from "../../mcp/tool.ts";
 import { ALL_TOOLS, instructionsFor, type ToolSelection, toolsetAddition, toolsetOf } from "./tools.ts";
 import type { Toolset } from "./toolsets.ts";
 import { limitLines, MAX_STDIO_MESSAGE_BYTES } from "./stdio_limit.ts";
+import { registerResources } from "./resources.ts";
+import { registerPrompts } from "./prompts.ts";
 
 const listings = new WeakMap<AnyTool, Tool>();
 
@@ -126,7 +128,10 @@ export function createServer(
   const inFlight = opts.inFlight ?? inFlightCounter();
   const server = new Server(
     { name: "diazo", version: VERSION, title: "diazo (Autodesk Platform Services)" },
-    { capabilities: { tools: { listChanged: true } }, instructions: instructionsFor(tools) },
+    {
+      capabilities: { tools: { listChanged: true }, resources: {}, prompts: {} },
+      instructions: instructionsFor(tools),
+    },
   );
   let summary = opts.protocolVersion === undefined || opts.protocolVersion >= STRUCTURED_SINCE;
   const initialize = (server as unknown as { _oninitialize?: (r: unknown) => Promise<never> })._oninitialize;
@@ -152,6 +157,8 @@ export function createServer(
     };
   }
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: offered.map(toolListing) }));
+  registerResources(server, ctx);
+  registerPrompts(server);
   server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
     const tool = byName.get(request.params.name);
     if (!tool) {

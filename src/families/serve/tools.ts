@@ -15,6 +15,8 @@ import { BUCKET_TOOLS } from "../bucket/tools.ts";
 import { DA_TOOLS } from "../da/tools.ts";
 import { DM_TOOLS, IDS } from "../dm/tools.ts";
 import { DM_WRITE_TOOLS } from "../dm/write_tools.ts";
+import { DM_SEARCH_TOOLS } from "../dm/search_tool.ts";
+import { TREE_TOOLS } from "../translate/tree_tool.ts";
 import { ISSUE_TOOLS } from "../issue/tools.ts";
 import { OBJECT_TOOLS } from "../object/tools.ts";
 import { TRANSLATE_TOOLS } from "../translate/tools.ts";
@@ -24,8 +26,8 @@ import { WEBHOOK_TOOLS } from "../webhook/tools.ts";
 export const TOOLSET_TOOLS: Readonly<Record<Toolset, readonly AnyTool[]>> = {
   context: [...AUTH_TOOLS, TOOLSET_ENABLE],
   storage: [...BUCKET_TOOLS, ...OBJECT_TOOLS],
-  derivative: TRANSLATE_TOOLS,
-  dm: [...DM_TOOLS, ...DM_WRITE_TOOLS],
+  derivative: [...TRANSLATE_TOOLS, ...TREE_TOOLS],
+  dm: [...DM_TOOLS, ...DM_SEARCH_TOOLS, ...DM_WRITE_TOOLS],
   acc: [...ISSUE_TOOLS, ...RECORD_GET_TOOLS, ...RECORD_TOOLS],
   admin: ADMIN_TOOLS,
   automation: DA_TOOLS,
@@ -62,7 +64,11 @@ export function instructionsFor(tools: readonly AnyTool[]): string {
     }.`,
   ];
   if (names.has("toolset_enable") && others.length) {
-    parts.push(`More tools come with toolset_enable, toolset by toolset: ${others.join(", ")}.`);
+    parts.push(
+      `More tools come with toolset_enable, toolset by toolset: ${
+        others.map((s) => `${s} (${TOOLSET_TEXT[s]})`).join("; ")
+      }.`,
+    );
   }
   if (offered.has("context")) {
     parts.push(

@@ -6,15 +6,15 @@
 import { z } from "zod";
 import { usageError } from "../../core/errors.ts";
 import { type AnyTool, defineTool } from "../../mcp/tool.ts";
-import { TOOLSET_TEXT, TOOLSETS } from "./toolsets.ts";
+import { toolScopes } from "../../mcp/tool_scopes.ts";
+import { TOOLSETS } from "./toolsets.ts";
 
 /** The toolset_enable tool. */
 export const TOOLSET_ENABLE: AnyTool = defineTool({
   name: "toolset_enable",
   title: "Enable a toolset",
-  description: "Offers the tools of one more toolset from now on (" +
-    TOOLSETS.map((t) => `${t}: ${TOOLSET_TEXT[t]}`).join("; ") +
-    "). Answers the tools added; the client is told the tool list changed. Local: no request, no login.",
+  description: "Offers the tools of one more toolset from now on (the instructions say what each reaches); " +
+    "answers the tools added and tells the client the tool list changed. Local: no request, no login.",
   input: { toolset: z.enum(TOOLSETS).describe("The toolset to switch on.") },
   output: {
     toolset: z.string(),
@@ -22,7 +22,7 @@ export const TOOLSET_ENABLE: AnyTool = defineTool({
     offered: z.number().describe("How many tools the server offers now."),
   },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  scopes: [],
+  scopes: toolScopes("toolset_enable"),
   login: "none",
   run(args, ctx) {
     if (!ctx.enableToolset) {

@@ -16,14 +16,17 @@ import { listAnswer, MAX_RESULT_CHARS } from "../../mcp/result.ts";
 import { type AnyTool, cursorInput, defineTool, limitInput, listOutput, READ } from "../../mcp/tool.ts";
 import { toolScopes } from "../../mcp/tool_scopes.ts";
 
-const urnInput = z.string().min(1).describe(
+/** The `urn` argument of the derivative tools. */
+export const urnInput = z.string().min(1).describe(
   "The design's URN: the base64 `urn` from object_list, object_upload or object_urn (e.g. dXJuOmFkc2sub2JqZWN0czpvcy5vYmplY3Q6...), " +
     "or a raw urn:adsk.objects:os.object:<bucket>/<key>.",
 );
-const regionInput = z.enum(DATA_CENTRES).optional().describe(
+/** The `region` argument of the derivative tools. */
+export const regionInput = z.enum(DATA_CENTRES).optional().describe(
   "Model Derivative region where the derivatives live (default US).",
 );
-const region = (r?: string) => (r === undefined ? undefined : parseDataCentre(r));
+/** The data centre a `region` argument names. */
+export const region = (r?: string) => (r === undefined ? undefined : parseDataCentre(r));
 
 const problem = z.object({ type: z.string(), code: z.string().optional(), message: z.string() });
 
