@@ -5,7 +5,9 @@ import type { ServeDeps } from "./tool.ts";
 
 /** How to log in as a user, for texts that tell a model (and its user) what to do. */
 export const USER_LOGIN_HOW =
-  "Run `diazo auth login` in a terminal (it opens a browser), with the same profile as the server; then call the tool again.";
+  "call auth_login and show the user the address and code it answers (a device login), or ask them to run " +
+  "`diazo auth login --scopes data:read,data:write,data:create,account:read` in a terminal with the server's " +
+  "profile; then call the tool again.";
 
 /** What a description says of the user login; the server's instructions say how once (USER_LOGIN_HOW). */
 export const USER_LOGIN_REF = "the instructions say how to log in";

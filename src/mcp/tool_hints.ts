@@ -19,8 +19,8 @@ export const TOOL_HINTS: Partial<Record<CatalogCode, string>> = {
     "The token lacks the scope bucket:create: add it to the server's profile in a terminal " +
     "(`diazo auth extend-scopes`), then call the tool again.",
   insufficient_scope_user:
-    "The user login lacks the scope {scope}: log in again in a terminal with that scope added (`diazo auth login`), " +
-    "then call the tool again.",
+    'The user login lacks the scope {scope}: call auth_login with scopes that add it (e.g. ["data:read", "{scope}"]), ' +
+    "or run `diazo auth login --scopes data:read,{scope}` in a terminal; then call the tool again.",
   three_legged_required: `This tool acts as a user: ${USER_LOGIN_HOW}`,
   missing_credentials:
     "The server has no app credentials: set SVC_CLIENT_ID and SVC_CLIENT_SECRET in its environment (or start it " +

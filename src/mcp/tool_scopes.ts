@@ -94,6 +94,7 @@ export const TOOL_OPERATIONS: Readonly<Record<string, readonly ToolOperation[]>>
   translate_tree: ["GET /modelderivative/v2/designdata/{urn}/metadata/{modelGuid}"],
   folder_search: ["GET /data/v1/projects/{project_id}/folders/{folder_id}/contents"],
   toolset_enable: [],
+  auth_login: [],
 };
 
 /** The scopes tool `name` declares: the table's scope of each operation it calls, each once. */

@@ -133,6 +133,7 @@ Deno.test("serve: starts without credentials; auth_status and every platform too
     );
     assert.deepEqual(usable, [
       "auth_status",
+      "auth_login",
       "toolset_enable",
       "object_urn",
       "webhook_events",

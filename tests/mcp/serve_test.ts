@@ -208,7 +208,8 @@ Deno.test("serve: initialize, tools/list as snapshotted, and a call of every too
     // Construction-cloud tools act as a member of a project: tests/e2e/issue_test.ts calls them.
     // The other families' tools: tests/mcp/families_test.ts and acc_admin_tools_test.ts.
     const elsewhere = (n: string) =>
-      /^(issue_|webhook_|da_|reality_|admin_|item_download)|^(rfi|asset|submittal|checklist)_get$/.test(n);
+      /^(issue_|webhook_|da_|reality_|admin_|item_download|auth_login)|^(rfi|asset|submittal|checklist)_get$/
+        .test(n);
     assert.deepEqual(
       [...called].sort(),
       names.filter((n) => !elsewhere(n)).sort(),

@@ -117,8 +117,21 @@ export async function loginThreeLegged(deps: LoginDeps, opts: LoginOptions): Pro
   );
 }
 
+/** Where and with which code the user approves a device login. */
+export interface DeviceGrantShown {
+  verification_uri: string;
+  user_code: string;
+  verification_uri_complete?: string;
+  expires_in: number;
+}
+
+/** What a device login uses of a login's deps; `shown` hears the code as it is told (the tool server's login). */
+export type DeviceLoginDeps = Pick<LoginDeps, "http" | "settings" | "tokenStore" | "env" | "tell"> & {
+  shown?: (grant: DeviceGrantShown) => void;
+};
+
 /** RFC 8628: where the discovery document advertises device authorization, sign in on another device. */
-export async function loginDevice(deps: LoginDeps, opts: LoginOptions): Promise<LoginResult> {
+export async function loginDevice(deps: DeviceLoginDeps, opts: LoginOptions): Promise<LoginResult> {
   const authHttp = await deps.http({ auth: "none" });
   const doc = await discovery(authHttp);
   if (!doc.device_authorization_endpoint) {
@@ -141,6 +154,14 @@ export async function loginDevice(deps: LoginDeps, opts: LoginOptions): Promise<
       (grant.verification_uri_complete ? `\n(or open ${shown(grant.verification_uri_complete)})` : "") +
       `\nWaiting for approval (the code expires in ${shown(grant.expires_in)} s)...\n`,
   );
+  deps.shown?.({
+    verification_uri: shown(grant.verification_uri),
+    user_code: shown(grant.user_code),
+    ...(grant.verification_uri_complete
+      ? { verification_uri_complete: shown(grant.verification_uri_complete) }
+      : {}),
+    expires_in: Number(grant.expires_in),
+  });
   // Only an http(s) address is opened (platform/browser.ts): the complete one, else the plain one.
   const page = [grant.verification_uri_complete, grant.verification_uri]
     .find((u) => typeof u === "string" && webAddress(u) !== undefined);

@@ -134,11 +134,9 @@ function userOnly(scopes: readonly string[], held?: string[]): { usable: boolean
   if (lacking.length === 0) return { usable: true };
   return {
     usable: false,
-    reason:
-      `the user login's scopes lack ${
-        lacking.join(", ")
-      }: log in again in a terminal (\`diazo auth login\`) ` +
-      `with the scopes ${[...new Set([...held, ...lacking])].join(",")}`,
+    reason: `the user login's scopes lack ${lacking.join(", ")}: call auth_login with scopes ${
+      JSON.stringify([...new Set([...held, ...lacking])])
+    } (or run \`diazo auth login --scopes ${[...new Set([...held, ...lacking])].join(",")}\` in a terminal)`,
   };
 }
 

@@ -7,7 +7,8 @@
  * (POST) and changing one (PATCH) follow the same JSON:API conventions.
  */
 import type { AccProjectId, DmProjectId, HubId } from "../../aps/ids.ts";
-import { DiazoError, isDiazoError, usageError } from "../../core/errors.ts";
+import { DiazoError, isDiazoError } from "../../core/errors.ts";
+import { fieldError } from "../../core/field_error.ts";
 import { DM_ACCOUNT_HUB, getProject, listHubs } from "../dm/api.ts";
 import type { Http, RequestSpec } from "../../http/http.ts";
 import { fetchPage, type PageResult, paginate } from "../../http/pagination.ts";
@@ -56,10 +57,12 @@ export async function checklistContainer(http: Http, project: AccProjectId): Pro
     }
     const data = (found.attributes.extension as { data?: { projectType?: string } } | undefined)?.data;
     if (data?.projectType === "ACC") {
-      throw usageError(
-        `project ${project} is an ACC project; the BIM 360 checklists API does not serve ACC projects`,
-        "Open the project's checklists in Autodesk Build; `diazo acc checklist` works on BIM 360 projects.",
-      );
+      throw fieldError({
+        field: "project_id",
+        problem: `project ${project} is an ACC project; the BIM 360 checklists API does not serve ACC projects`,
+        help: "Open the project's checklists in Autodesk Build; {step} works on BIM 360 projects.",
+        next: { command: "diazo acc checklist", tool: "checklist_list" },
+      });
     }
     const rel = (found.relationships?.checklists as { data?: { id?: string } } | undefined)?.data?.id;
     return (rel ?? project) as ContainerId;

@@ -90,10 +90,8 @@ const folderSearch = defineTool({
   scopes: toolScopes("folder_search"),
   title: "Search a project's folders and files by name",
   description:
-    "Finds the folders and files (items) of a data management project whose name holds a text (case-insensitive), " +
-    "searching from the project's top folders (give hub_id) or from one folder (folder_id) down through its " +
-    `sub-folders, at most ${MAX_FOLDERS} folders a call (complete: false when it stopped there). Each match has ` +
-    "its folder path. Needs data:read.",
+    "Finds a project's folders and files whose name holds a text (any case), with their path: from its top " +
+    `folders (hub_id) or under one folder (folder_id), at most ${MAX_FOLDERS} folders a call (else complete: false).`,
   input: {
     project_id: projectIdInput,
     name: z.string().min(1).describe("Text the name holds, e.g. level 1 or .rvt."),

@@ -47,11 +47,9 @@ export const resource = z.object({
   type: z.string().describe("hubs, projects, folders, items or versions."),
   id: z.string(),
   name: z.string().optional().describe("attributes.displayName or attributes.name."),
-  attributes: z.record(z.string(), z.unknown()).describe(
-    'The platform\'s attributes: its plain values by default; those named in fields too, or all with ["*"].',
-  ),
+  attributes: z.record(z.string(), z.unknown()).describe("Plain values; fields adds others."),
   related: z.record(z.string(), z.string()).optional().describe(
-    "Ids of related resources, e.g. parent, tip, rootFolder, storage (the version's objectId), derivatives (its URN).",
+    "Related ids: parent, tip, storage (a version's objectId), derivatives (its URN).",
   ),
 });
 

@@ -47,10 +47,12 @@ const issueRow = issue.partial({ id: true, title: true, status: true });
 
 /** The fields create and update take: the platform's names in snake case (camelKeys turns them back). */
 const fields = {
-  title: z.string().min(1).max(10000).optional(),
-  description: z.string().max(10000).optional(),
+  title: z.string().min(1).max(10000).optional().describe("The issue's title (1-10,000 characters)."),
+  description: z.string().max(10000).optional().describe(
+    "What is wrong, in plain text (at most 10,000 characters).",
+  ),
   issue_subtype_id: z.string().optional().describe(
-    "Issue type: a subtype id, or its title (e.g. Defect) or code; `diazo issue types` lists them.",
+    "Issue type: a subtype id, or its title (e.g. Defect) or code; issue_types lists them.",
   ),
   status: statusInput.optional().describe(
     "Status; an update may only move to one of the issue's permittedStatuses.",
@@ -60,7 +62,9 @@ const fields = {
   due_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).nullable().optional().describe(
     "YYYY-MM-DD; null clears it.",
   ),
-  location_details: z.string().max(8300).optional(),
+  location_details: z.string().max(8300).optional().describe(
+    "Where the issue is, in words, e.g. Level 2, grid C4 (at most 8,300 characters).",
+  ),
 };
 
 /** The given fields under the platform's names (`issue_subtype_id` → `issueSubtypeId`), for families/issue/verbs.ts. */
@@ -126,7 +130,13 @@ const issueCreate = defineTool({
   name: "issue_create",
   title: "Create an issue",
   description: `Creates an issue; title and issue_subtype_id are required, status defaults to open. ${LOGIN}`,
-  input: { project_id: projectInput, ...fields },
+  input: {
+    project_id: projectInput,
+    ...fields,
+    // Required here, as the platform requires them to create an issue.
+    title: fields.title.unwrap().describe(fields.title.description ?? ""),
+    issue_subtype_id: fields.issue_subtype_id.unwrap().describe(fields.issue_subtype_id.description ?? ""),
+  },
   output: { issue },
   annotations: WRITE,
   scopes: toolScopes("issue_create"),
@@ -163,7 +173,11 @@ const issueCommentAdd = defineTool({
   name: "issue_comment_add",
   title: "Comment on an issue",
   description: `Adds a comment to an issue. ${LOGIN}`,
-  input: { project_id: projectInput, issue_id: issueInput, body: z.string().min(1).max(10000) },
+  input: {
+    project_id: projectInput,
+    issue_id: issueInput,
+    body: z.string().min(1).max(10000).describe("The comment's text (1-10,000 characters)."),
+  },
   output: {
     id: z.string(),
     body: z.string(),

@@ -95,14 +95,23 @@ function parseArguments(tool: AnyTool, args: unknown): unknown {
     }
   }
   const parsed = tool.input.safeParse(given);
-  if (!parsed.success) throw usageError(`invalid arguments: ${issuesText(parsed.error)}`, hint);
+  if (!parsed.success) throw usageError(`invalid arguments: ${issuesText(parsed.error, tool)}`, hint);
   return parsed.data;
 }
 
-function issuesText(error: z.ZodError): string {
-  return error.issues.map((i) => `${i.path.length ? i.path.join(".") : "arguments"}: ${i.message}`).join(
-    "; ",
-  );
+function issuesText(error: z.ZodError, tool?: AnyTool): string {
+  return error.issues.map((i) => `${i.path.length ? i.path.join(".") : "arguments"}: ${issueText(i, tool)}`)
+    .join("; ");
+}
+
+/** One problem in words: a value of the wrong form is told what it should look like, not the pattern. */
+function issueText(issue: z.core.$ZodIssue, tool?: AnyTool): string {
+  if (issue.code !== "invalid_format" || (issue as { format?: string }).format !== "regex") {
+    return issue.message;
+  }
+  const field = tool?.input.shape[String(issue.path[0])] as z.ZodType | undefined;
+  const described = field?.description;
+  return `does not have the expected form${described ? `; it should look like this: ${described}` : ""}`;
 }
 
 /** How a server is made beside its tools and deps. */

@@ -11,6 +11,7 @@ import { RECORD_GET_TOOLS } from "../acc/record_get_tools.ts";
 import { RECORD_TOOLS } from "../acc/record_tools.ts";
 import { ADMIN_TOOLS } from "../admin/tools.ts";
 import { AUTH_TOOLS } from "../auth/tools.ts";
+import { LOGIN_TOOLS } from "../auth/login_tool.ts";
 import { BUCKET_TOOLS } from "../bucket/tools.ts";
 import { DA_TOOLS } from "../da/tools.ts";
 import { DM_TOOLS, IDS } from "../dm/tools.ts";
@@ -24,7 +25,7 @@ import { WEBHOOK_TOOLS } from "../webhook/tools.ts";
 
 /** The tools of each toolset, in listing order. */
 export const TOOLSET_TOOLS: Readonly<Record<Toolset, readonly AnyTool[]>> = {
-  context: [...AUTH_TOOLS, TOOLSET_ENABLE],
+  context: [...AUTH_TOOLS, ...LOGIN_TOOLS, TOOLSET_ENABLE],
   storage: [...BUCKET_TOOLS, ...OBJECT_TOOLS],
   derivative: [...TRANSLATE_TOOLS, ...TREE_TOOLS],
   dm: [...DM_TOOLS, ...DM_SEARCH_TOOLS, ...DM_WRITE_TOOLS],

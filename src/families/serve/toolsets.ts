@@ -28,6 +28,7 @@ export type Toolset = (typeof TOOLSETS)[number];
 export const DEFAULT_TOOLS: readonly string[] = [
   "auth_test",
   "auth_status",
+  "auth_login",
   "toolset_enable",
   "bucket_list",
   "bucket_get",

@@ -46,9 +46,8 @@ const translateTree = defineTool({
   name: "translate_tree",
   title: "Show a model's object hierarchy",
   description:
-    "Shows the object hierarchy of a translated design's model view, depth first: each object's objectid (the " +
-    "object_id translate_properties takes), name, depth, parent and number of children. guid picks the view " +
-    "(default: the master 3D view). The first call may wait while the platform extracts the tree.",
+    "Shows the object hierarchy of a translated model view (default the master 3D view), depth first: objectid " +
+    "(the object_id of translate_properties), name, depth, parent, children. The first call may wait.",
   input: {
     urn: urnInput,
     guid: z.string().optional().describe("Model view guid; default the master 3D view."),
