@@ -68,6 +68,8 @@ export async function benchServe(): Promise<Timing[]> {
     const { client } = await connect(env);
     const calls: number[] = [];
     try {
+      // bucket_create is beyond the default tool set.
+      await client.callTool({ name: "toolset_enable", arguments: { toolset: "storage" } });
       await client.callTool({ name: "bucket_create", arguments: { bucket_key: "bench-serve" } });
       for (let i = 0; i < WARMUP + CALLS; i++) {
         const t0 = performance.now();
