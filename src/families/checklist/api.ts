@@ -59,7 +59,8 @@ export async function checklistContainer(http: Http, project: AccProjectId): Pro
     if (data?.projectType === "ACC") {
       throw fieldError({
         field: "project_id",
-        problem: `project ${project} is an ACC project; the BIM 360 checklists API does not serve ACC projects`,
+        problem:
+          `project ${project} is an ACC project; the BIM 360 checklists API does not serve ACC projects`,
         help: "Open the project's checklists in Autodesk Build; {step} works on BIM 360 projects.",
         next: { command: "diazo acc checklist", tool: "checklist_list" },
       });
