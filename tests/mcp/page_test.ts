@@ -29,7 +29,7 @@ function fakeHttp(total: number, size: number): Http & { paths: string[] } {
         status: 200,
         headers: new Headers(),
         data: { items, next } as T,
-        url: "",
+        url: url.toString(),
         attempts: 1,
       });
     },
