@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import path from "node:path";
 import { isDiazoError } from "../../src/core/errors.ts";
-import { toolFile } from "../../src/session/file_roots.ts";
+import { rememberProtected, toolFile } from "../../src/session/file_roots.ts";
 import { fails, fixture, ok, startServe } from "../mcp/helpers.ts";
 
 Deno.test({
@@ -60,4 +60,65 @@ Deno.test({
       await fx.close();
     }
   },
+});
+
+Deno.test({
+  name: "item 15: a hard link left from before tokens.json was rewritten (atomically) is still refused",
+  ignore: Deno.build.os === "windows",
+  fn: async () => {
+    const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "diazo-guard-" }));
+    try {
+      const work = path.join(dir, "work");
+      const config = path.join(dir, "config");
+      await Deno.mkdir(work, { recursive: true });
+      await Deno.mkdir(config, { recursive: true });
+      const tokens = path.join(config, "tokens.json");
+      await Deno.writeTextFile(tokens, '{"secret":"old"}');
+      const roots = { allowed: [work], denied: [config], seen: new Set<string>() };
+      await rememberProtected(roots); // as `diazo serve` does when it starts
+      await Deno.link(tokens, path.join(work, "stale.obj"));
+      // The token store's atomic rewrite: a new file renamed over the old one; the link keeps the old file.
+      await Deno.writeTextFile(path.join(config, "tokens.json.tmp"), '{"secret":"new"}');
+      await Deno.rename(path.join(config, "tokens.json.tmp"), tokens);
+      assert.equal(
+        (await Deno.stat(path.join(work, "stale.obj"))).nlink,
+        1,
+        "the stale link is the old file's only name",
+      );
+      const refused = await toolFile("stale.obj", work, roots).catch((e) => e);
+      assert.ok(isDiazoError(refused), `the stale link was let through: ${refused}`);
+      assert.match(
+        refused.message,
+        /may not use stale\.obj: it is a hard link to a file in diazo's configuration/,
+      );
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
+
+Deno.test("item 15: a path outside the roots is refused alike whether it exists or not (no path oracle)", async () => {
+  const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "diazo-guard-" }));
+  try {
+    const work = path.join(dir, "work");
+    const outside = path.join(dir, "outside");
+    await Deno.mkdir(work, { recursive: true });
+    await Deno.mkdir(outside, { recursive: true });
+    const roots = { allowed: [work], denied: [path.join(dir, "config")] };
+    const refusal = async (p: string) => {
+      const e = await toolFile(p, work, roots).catch((e) => e);
+      assert.ok(isDiazoError(e), `${p} was let through`);
+      return [e.code, e.message.replace(p, "<path>"), e.hint];
+    };
+    assert.deepEqual(await refusal(outside), await refusal(path.join(dir, "no-such-dir")));
+    assert.deepEqual(
+      await refusal(path.join(outside, "x.obj")),
+      await refusal(path.join(dir, "nope", "x.obj")),
+    );
+    // Inside the roots, a missing file is still named as missing.
+    const missing = await toolFile("missing.obj", work, roots).catch((e) => e);
+    assert.equal(missing.code, "file_not_found");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

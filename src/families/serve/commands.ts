@@ -2,6 +2,7 @@
 import path from "node:path";
 import { usageError } from "../../core/errors.ts";
 import type { ToolServerDeps } from "../../session/deps.ts";
+import { rememberProtected } from "../../session/file_roots.ts";
 import type { CommandDecl } from "../../command/decl.ts";
 import { collect, port } from "../../command/command.ts";
 import type { Ctx } from "../../command/context.ts";
@@ -31,6 +32,7 @@ export function serveDeps(ctx: Ctx, allowDir: readonly string[] = []): ToolServe
     fileRoots: {
       allowed: allowDir.length ? allowDir.map((d) => path.resolve(ctx.cwd, d)) : [ctx.cwd],
       denied: [ctx.configDir, ctx.stateDir],
+      seen: new Set(),
     },
     http: (o) => ctx.http(o),
     settings: () => ctx.settings(),
@@ -84,6 +86,7 @@ async function runServe(ctx: Ctx, opts: ServeOptions): Promise<void> {
   };
   const tools = selectTools(ALL_TOOLS, selection);
   const deps = serveDeps(ctx, opts.allowDir);
+  await rememberProtected(deps.fileRoots);
   const profile = (await ctx.settings()).profileName;
   const stopped = new Promise<void>((resolve) => {
     ctx.onInterrupt(() => resolve());
