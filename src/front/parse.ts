@@ -9,7 +9,7 @@ import type { ArgumentDecl, CommandDecl, OptionDecl } from "../command/decl.ts";
 import { type ParsedFlags, parseFlags } from "../command/global_options.ts";
 import { type DiazoError, usageError } from "../core/errors.ts";
 import { argumentName, hasHelpCommand } from "./help.ts";
-import { suggest } from "../core/suggest.ts";
+import { editDistance, suggest } from "../core/suggest.ts";
 
 /** What a command line asks for. */
 export type ParsedLine =
@@ -60,22 +60,9 @@ function failure(message: string, suggestion = ""): DiazoError {
 
 const isOption = (arg: string) => arg.length > 1 && arg[0] === "-";
 
-/** Edit distance with adjacent swaps, bounded as commander-style suggestions are. */
+/** Edit distance (core/suggest.ts), counted only for words within 3 characters of each other's length. */
 function distance(a: string, b: string): number {
-  if (Math.abs(a.length - b.length) > 3) return Math.max(a.length, b.length);
-  const d: number[][] = [];
-  for (let i = 0; i <= a.length; i++) d[i] = [i];
-  for (let j = 0; j <= b.length; j++) d[0][j] = j;
-  for (let j = 1; j <= b.length; j++) {
-    for (let i = 1; i <= a.length; i++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-        d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
-      }
-    }
-  }
-  return d[a.length][b.length];
+  return Math.abs(a.length - b.length) > 3 ? Math.max(a.length, b.length) : editDistance(a, b);
 }
 
 /** "Did you mean …?" for `word` among `candidates` (options keep their `--`), or "". */
