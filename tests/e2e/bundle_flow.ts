@@ -161,6 +161,21 @@ try {
 
 summary.serve = await toolsList();
 
+// One command of every family (scripts/smoke-families.sh, the release smoke's list), from the bundle.
+if (Deno.build.os !== "windows") {
+  const smoke = new URL("../../scripts/smoke-families.sh", import.meta.url).pathname;
+  const out = await new Deno.Command("bash", {
+    args: [smoke, Deno.execPath(), ...argv([])],
+    env: env(),
+    clearEnv: true,
+    cwd: work,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  summary.families = { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}
+
 const npmDir = path.join(emptyDenoDir, "npm");
 let npmEntries: string[] = [];
 try {

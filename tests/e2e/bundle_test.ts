@@ -119,6 +119,13 @@ Deno.test("the bundle runs self-contained: empty cache, no network, the compile 
     for (const tool of ["auth_test", "bucket_list", "object_list"]) {
       assert.ok(serve.names.includes(tool), `tools/list has ${tool}: ${serve.names} ${serve.stderr}`);
     }
+    if (Deno.build.os !== "windows") {
+      // Every family loads and answers from the bundle (its modules and permissions are all there).
+      const families = s.families as Run;
+      assert.equal(families.code, 0, `${families.stdout}\n${families.stderr}`);
+      const lines = families.stdout.trim().split("\n");
+      assert.ok(lines.length >= 30 && lines.every((l) => l.startsWith("ok ")), families.stdout);
+    }
     assert.deepEqual(
       s.npmCacheEntries.filter((e: string) => e !== ".deno_sync_lock"),
       [],
