@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import {
   diazo,
   json,
+  keyboard,
   requestLog,
   sandboxEnv,
   spawnDiazo,
@@ -163,7 +164,10 @@ Deno.test("login failures: wrong state, access_denied, callback port in use, unk
     // The callback port is taken.
     const l = Deno.listen({ hostname: "127.0.0.1", port: Number(callback.port) });
     try {
-      const busy = await diazo(["auth", "login", "--scopes", "data:read"], { env });
+      const busy = await diazo(["auth", "login", "--scopes", "data:read"], {
+        env,
+        stdin: keyboard("", true),
+      });
       assert.equal(busy.code, 2);
       assert.match(busy.stderr, new RegExp(`^error: Port ${callback.port} is already in use\\nhint: `));
     } finally {
@@ -172,6 +176,7 @@ Deno.test("login failures: wrong state, access_denied, callback port in use, unk
 
     const mismatch = await diazo(["auth", "login", "--scopes", "data:read"], {
       env: { ...env, SVC_CALLBACK_URL: "http://127.0.0.1:1/not-registered" },
+      stdin: keyboard("", true),
     });
     assert.equal(mismatch.code, 3);
     assert.match(mismatch.stderr, /^error: Callback URL mismatch\nhint: Make SVC_CALLBACK_URL/);

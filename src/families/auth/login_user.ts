@@ -59,6 +59,7 @@ async function pastedCode(deps: LoginDeps, url: string, state: string): Promise<
   );
   const pasted = await deps.readLine();
   if (pasted === null) {
+    deps.tell("\n"); // the error starts its own line, not after the "> " of the prompt
     throw usageError(
       "no redirect URL on stdin",
       "Paste the whole redirect URL after approving in the browser.",
@@ -85,6 +86,20 @@ async function callbackCode(
   }
 }
 
+/**
+ * A browser login waits for a person to approve; with nobody there (no terminal, CI) it would wait
+ * until --timeout. A usage error at once instead, naming the logins that need no browser here.
+ */
+function requirePerson(deps: LoginDeps): void {
+  if (deps.interactive) return;
+  throw usageError(
+    "a browser login needs a person, and this run has no terminal (or CI is set)",
+    "Without a browser use `diazo auth login --device` (a printed URL and code), " +
+      "`diazo auth login --service-account <id> --key-file <pem>`, " +
+      "or `diazo auth login --no-browser` with the redirect URL piped on stdin.",
+  );
+}
+
 /** Authorization code with PKCE: in the browser with a local callback, or with a pasted redirect URL. */
 export async function loginThreeLegged(deps: LoginDeps, opts: LoginOptions): Promise<LoginResult> {
   const resolved = await deps.settings();
@@ -92,6 +107,7 @@ export async function loginThreeLegged(deps: LoginDeps, opts: LoginOptions): Pro
   if (!clientId) throw new DiazoError("missing_credentials");
   const scopes = userScopes(opts);
   const redirectUri = callbackUrl(resolved.callbackUrl.value);
+  if (opts.browser !== false) requirePerson(deps);
   const verifier = codeVerifier();
   const state = randomState();
   const url = await authorizeStep({
