@@ -67,6 +67,8 @@ Deno.test("config profile current: flag > env > .env > config > default", async 
       );
     assert.deepEqual(await current([]), { name: "default", exists: false, source: "default" });
     await run(["config", "profile", "create", "main", "--client-id", "a"], env, cwd);
+    assert.equal((await current([])).source, "default", "creating a profile does not make it active");
+    await run(["config", "profile", "create", "main", "--client-id", "a", "--force", "--use"], env, cwd);
     assert.equal((await current([])).source, "config");
     await Deno.writeTextFile(path.join(cwd, ".env"), "DIAZO_PROFILE=dot\n");
     assert.deepEqual(await current([]), { name: "dot", exists: false, source: ".env" });

@@ -114,7 +114,7 @@ export interface ProfileCreateOptions {
   force?: boolean;
 }
 
-/** Creates (or with `force` replaces) a profile; the first profile becomes the active one. */
+/** Creates (or with `force` replaces) a profile; it becomes the active one only with `use`. */
 export async function runProfileCreate(opts: ProfileCreateOptions, deps: ConfigDeps) {
   const { name } = opts;
   checkName(name);
@@ -131,7 +131,7 @@ export async function runProfileCreate(opts: ProfileCreateOptions, deps: ConfigD
   if (opts.baseUrl) checkUrl("base_url", p.base_url = opts.baseUrl.replace(/\/+$/, ""));
   if (opts.daNickname) p.da_nickname = opts.daNickname;
   cfg.profiles[name] = p;
-  if (opts.use || !cfg.active_profile) cfg.active_profile = name;
+  if (opts.use) cfg.active_profile = name; // as aws: creating never switches; --use does
   await deps.saveConfig(cfg);
   deps.info(`Created profile ${name}${cfg.active_profile === name ? " (active)" : ""}`);
   return {
