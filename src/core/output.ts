@@ -1,5 +1,5 @@
 /**
- * Rendering of one result value as json, yaml, table or csv, after an optional JMESPath query
+ * Rendering of one result value as json, yaml, table, csv or text, after an optional JMESPath query
  * (README.md, "Output"). Heavy renderers are imported only when their format is used; only the table
  * (output_table.ts, output_record.ts) makes values readable and fits the terminal, the others keep them raw
  * (tables and csv show control characters as visible escapes, core/sanitize.ts).
@@ -11,7 +11,7 @@ import type { TableOptions } from "./output_table.ts";
 import { visible } from "./sanitize.ts";
 
 /** The output formats of `--output`. */
-export const OUTPUT_FORMATS = ["json", "yaml", "table", "csv"] as const;
+export const OUTPUT_FORMATS = ["json", "yaml", "table", "csv", "text"] as const;
 
 /** One of the output formats. */
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -19,6 +19,11 @@ export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 /** How to render a value: the format, and for tables and csv the columns (see TableOptions). */
 export interface RenderOptions extends TableOptions {
   format: OutputFormat;
+}
+
+/** True for the formats that show a list as rows of chosen columns (table, csv, text). */
+export function isTabular(format: OutputFormat): boolean {
+  return format === "table" || format === "csv" || format === "text";
 }
 
 /** True when `s` names an output format. */
@@ -122,6 +127,8 @@ export async function render(value: unknown, opts: RenderOptions): Promise<strin
     }
     case "csv":
       return renderCsv(value, opts.columns);
+    case "text":
+      return (await import("./output_text.ts")).renderText(value, opts.columns);
     case "table": {
       // Not loaded for json, yaml or csv; one record reads as lines, a list as a table.
       if (isPlainObject(value)) return (await import("./output_record.ts")).renderRecord(value, opts);
