@@ -9,6 +9,7 @@ import { legacyLiterals } from "./query_literal.ts";
 import { cellText, isPlainObject, tabulate } from "./output_cells.ts";
 import type { TableOptions } from "./output_table.ts";
 import { visible } from "./sanitize.ts";
+import { suggest } from "./suggest.ts";
 
 /** The output formats of `--output`. */
 export const OUTPUT_FORMATS = ["json", "yaml", "table", "csv", "text"] as const;
@@ -31,6 +32,12 @@ export function isOutputFormat(s: string): s is OutputFormat {
   return (OUTPUT_FORMATS as readonly string[]).includes(s);
 }
 
+/** The hint for a value that names no format: a close format, and the list. */
+export function formatHint(value: string): string {
+  const close = suggest(value, OUTPUT_FORMATS);
+  return `${close ? `Did you mean ${close}? ` : ""}Use one of: ${OUTPUT_FORMATS.join(", ")}.`;
+}
+
 /** The format to use: the flag, else DIAZO_OUTPUT, else the config setting, else by terminal. */
 export function chooseFormat(
   flag: string | undefined,
@@ -46,10 +53,7 @@ export function chooseFormat(
   ) {
     if (value === undefined || value === "") continue;
     if (isOutputFormat(value)) return value;
-    throw usageError(
-      `invalid output format '${value}' (from ${origin})`,
-      `Use one of: ${OUTPUT_FORMATS.join(", ")}.`,
-    );
+    throw usageError(`invalid output format '${value}' (from ${origin})`, formatHint(value));
   }
   return stdoutIsTerminal ? "table" : "json";
 }

@@ -85,6 +85,16 @@ export function hasHelpCommand(c: CommandDecl): boolean {
   return (c.commands ?? []).length > 0 && !c.run;
 }
 
+/** The usage line of the command at the end of `chain` (the program first): `Usage: diazo bucket create [options]`. */
+export function usageLine(chain: readonly CommandDecl[]): string {
+  const cmd = chain[chain.length - 1];
+  const subs = (cmd.commands ?? []).filter((c) => !c.hidden);
+  const usage = ["[options]", ...(subs.length ? ["[command]"] : []), ...(cmd.args ?? []).map(argumentUsage)];
+  const names = chain.slice(0, -1).map((c) => c.name);
+  const own = cmd.name + (cmd.aliases?.[0] ? "|" + cmd.aliases[0] : "");
+  return `Usage: ${[...names, own].join(" ")} ${usage.join(" ")}`;
+}
+
 /**
  * The help of the command at the end of `chain` (the program first), `helpWidth` columns wide: the
  * ancestors' options (the program's globals without -V) are listed as "Inherited flags:".
@@ -107,10 +117,7 @@ export function commandHelp(chain: readonly CommandDecl[], helpWidth = 80): stri
     ...subItems.map((s) => s.term.length),
     ...args.map((a) => argumentName(a).length),
   );
-  const usage = ["[options]", ...(subs.length ? ["[command]"] : []), ...(cmd.args ?? []).map(argumentUsage)];
-  const names = chain.slice(0, -1).map((c) => c.name);
-  const own = cmd.name + (cmd.aliases?.[0] ? "|" + cmd.aliases[0] : "");
-  const out = [`Usage: ${[...names, own].join(" ")} ${usage.join(" ")}`, ""];
+  const out = [usageLine(chain), ""];
   if (cmd.description) out.push(boxWrap(cmd.description, helpWidth), "");
   const section = (title: string, items: string[]) => {
     if (items.length > 0) out.push(title, ...items, "");

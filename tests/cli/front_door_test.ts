@@ -96,7 +96,7 @@ Deno.test("with `config set output json`, a failing command's error is a JSON ob
     assert.match(lines[0], /^error: .*profile 'missing'/);
     assert.match(lines[1], /^hint: /);
     const obj = JSON.parse(lines[2]);
-    assert.equal(obj.error.code, "not_found");
+    assert.equal(obj.error.code, "profile_not_found");
     assert.equal(obj.error.status, null);
     // An explicit format wins over the setting: no JSON object then.
     const t = await run(["-o", "table", "config", "profile", "use", "missing"], env, cwd, true);

@@ -65,7 +65,7 @@ Deno.test("profiles: create (secret from stdin), list, use, current, export with
     );
     const missing = await diazo(["config", "profile", "use", "sadn"], { env });
     assert.equal(missing.code, 4);
-    assert.match(missing.stderr, /did you mean sand\?/);
+    assert.match(missing.stderr, /Did you mean sand\? `diazo config profile list`/);
 
     const exported = await diazo(["config", "profile", "export", "-o", "json"], { env });
     assert.ok(!exported.stdout.includes(SANDBOX_SECRET), "export leaves secrets out by default");

@@ -14,7 +14,7 @@ import {
   type Settings,
 } from "../../config/config.ts";
 import { DiazoError, usageError } from "../../core/errors.ts";
-import { isOutputFormat, OUTPUT_FORMATS } from "../../core/output.ts";
+import { formatHint, isOutputFormat } from "../../core/output.ts";
 import { parseScopeList, unknownScopes } from "../../aps/scopes.ts";
 import { suggest } from "../../core/suggest.ts";
 import type { OpsDeps } from "../../session/deps.ts";
@@ -40,8 +40,8 @@ function requireProfile(config: ConfigFile, name: string): Profile {
   const p = config.profiles[name];
   if (p) return p;
   const close = suggest(name, Object.keys(config.profiles));
-  throw new DiazoError("not_found", {
-    params: { what: `profile '${name}'${close ? ` (did you mean ${close}?)` : ""}` },
+  throw new DiazoError("profile_not_found", {
+    params: { name, close: close ? `Did you mean ${close}? ` : "" },
   });
 }
 
@@ -69,7 +69,7 @@ function parseValue(key: string, value: string): string | number | string[] {
   }
   if (key === "base_url" || key === "callback_url") checkUrl(key, value);
   if (key === "output" && !isOutputFormat(value)) {
-    throw usageError(`invalid output format '${value}'`, `Use one of: ${OUTPUT_FORMATS.join(", ")}.`);
+    throw usageError(`invalid output format '${value}'`, formatHint(value));
   }
   if ((SETTING_KEYS as Record<string, string>)[key] === "number") {
     const n = Number(value);
