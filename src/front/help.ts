@@ -1,6 +1,7 @@
 /**
  * The help of a command, drawn from its declaration (command/decl.ts) in the layout people know from
- * commander-style tools: usage, description, arguments, options, inherited flags, commands, examples;
+ * commander-style tools, ordered as gh orders its own: usage, description, arguments, options, commands,
+ * inherited flags (last: the same on every page), examples;
  * terms padded to the longest, descriptions wrapped at the help width. root_help.ts draws the program's.
  */
 import type { ArgumentDecl, CommandDecl, OptionDecl } from "../command/decl.ts";
@@ -124,8 +125,8 @@ export function commandHelp(chain: readonly CommandDecl[], helpWidth = 80): stri
   };
   section("Arguments:", args.map((a) => helpItem(argumentName(a), termWidth, argumentText(a), helpWidth)));
   section("Options:", options.map((o) => helpItem(o.flags, termWidth, optionText(o), helpWidth)));
-  section("Inherited flags:", inherited.map((o) => helpItem(o.flags, termWidth, optionText(o), helpWidth)));
   section("Commands:", subItems.map((s) => helpItem(s.term, termWidth, s.text, helpWidth)));
+  section("Inherited flags:", inherited.map((o) => helpItem(o.flags, termWidth, optionText(o), helpWidth)));
   let text = out.join("\n");
   if (cmd.helpText) text += cmd.helpText + "\n";
   if (cmd.examples?.length) text += "\nExamples:\n" + cmd.examples.map((l) => `  $ ${l}`).join("\n") + "\n\n";
