@@ -146,7 +146,8 @@ const LIST: CommandDecl = {
   ],
   run: async (ctx, _args, opts: ListOpts) => {
     const issues = await runIssueList({ ...opts, issueSubtypeId: opts.type, sortBy: opts.sort }, ctx);
-    await ctx.emit(issues, { columns: ISSUE_COLUMNS });
+    // At 80 columns a person reads number, title, status: the GUID gives way first (--wide, -o json keep it).
+    await ctx.emit(issues, { columns: ISSUE_COLUMNS, lowPriority: ["id"] });
   },
 };
 
