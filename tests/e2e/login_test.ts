@@ -198,3 +198,17 @@ Deno.test("a 3-legged command without a 3-legged login fails before any request"
     assert.match(r.stderr, /^error: Authentication required \(3-legged OAuth\)\nhint: /);
     assert.equal((await requestLog(sb.url)).length, 0);
   }));
+
+Deno.test("a browser login that opened no browser says one thing: open this URL (also with --quiet)", () =>
+  withSandboxHome(async ({ sb, home }) => {
+    const env = await appEnv(sb.url, home, "one-thing-app");
+    const login = await startLogin(["--scopes", "data:read", "--quiet"], env);
+    await fetch(await approve(login.authorize)).then((r) => r.body?.cancel());
+    const r = await login.done;
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(
+      r.stderr,
+      /^Open this URL in a browser to sign in:\n {2}http:\/\/\S+\/authorize\?\S+\nWaiting for the sign-in\.\.\.\n/,
+    );
+    assert.doesNotMatch(r.stderr, /Could not open|If nothing happens/);
+  }));

@@ -76,10 +76,12 @@ async function callbackCode(
   const server = listenForCallback(p.redirectUri, p.state, p.waitMs);
   try {
     const opened = deps.env.DIAZO_NO_BROWSER ? false : await openBrowser(p.url);
-    deps.info(
-      opened ? "Opened the browser to sign in; waiting for the callback..." : "Could not open a browser.",
+    // One thing to do, said once (on stderr even with --quiet): the URL is what the user needs either way.
+    deps.tell(
+      opened
+        ? `Opened a browser to sign in; if no page appeared, open:\n  ${p.url}\nWaiting for the sign-in...\n`
+        : `Open this URL in a browser to sign in:\n  ${p.url}\nWaiting for the sign-in...\n`,
     );
-    deps.info(`If nothing happens, open:\n  ${p.url}`);
     return await server.code;
   } finally {
     await server.close();
