@@ -50,6 +50,20 @@ export function profileScopes(resolved: Resolved): string[] {
 }
 
 /**
+ * A refusal of credentials that came from a profile names the profile and `diazo config`, not the
+ * SVC_* variables (which were not used); any other error is returned as it is.
+ */
+function profileRefused(e: unknown, resolved: Resolved): unknown {
+  const fromProfile = resolved.clientId.source === "profile" || resolved.clientSecret.source === "profile";
+  if (!(e instanceof DiazoError) || e.code !== "auth_failed" || !fromProfile) return e;
+  return new DiazoError("profile_auth_failed", {
+    status: e.status,
+    body: e.body,
+    params: { profile: resolved.profileName },
+  });
+}
+
+/**
  * A valid 2-legged token: from the cache while it has more than a minute left, else a new one
  * (stored for the next command). `force` skips the cache; `rejected` (a token the platform refused)
  * takes another process's newer token from the cache, else fetches one.
@@ -81,7 +95,8 @@ export async function twoLeggedToken(
   };
   const fetchAndStore = async () => {
     const { clientCredentialsToken } = await import("./authentication.ts");
-    const res = await clientCredentialsToken(deps.authHttp, { clientId, clientSecret, scopes });
+    const res = await clientCredentialsToken(deps.authHttp, { clientId, clientSecret, scopes })
+      .catch((e) => Promise.reject(profileRefused(e, deps.resolved)));
     registerSecret(res.access_token);
     const token: StoredToken = {
       ...identity,

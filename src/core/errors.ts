@@ -41,6 +41,12 @@ export const CATALOG = {
       "Check SVC_CLIENT_ID and SVC_CLIENT_SECRET (or APS_*) for typos and stray spaces, and that the app is active; then run `diazo auth logout` and `diazo auth test`.",
     exit: ExitCode.auth,
   },
+  profile_auth_failed: {
+    message: "Authentication failed with the app credentials of profile {profile}",
+    hint:
+      "Check the client id and secret of profile {profile} (`diazo config list` shows them and where each comes from); replace them with `diazo config profile create {profile} --client-id <id> --client-secret-stdin --force`, then run `diazo auth test`.",
+    exit: ExitCode.auth,
+  },
   callback_mismatch: {
     message: "Callback URL mismatch",
     hint:
@@ -191,6 +197,11 @@ export const CATALOG = {
   not_found: {
     message: "Not found: {what}",
     hint: "Check the identifier; list what exists with the family's `list` command.",
+    exit: ExitCode.notFound,
+  },
+  profile_not_found: {
+    message: "Not found: profile '{name}'",
+    hint: "{close}`diazo config profile list` shows the profiles.",
     exit: ExitCode.notFound,
   },
   object_not_found: {

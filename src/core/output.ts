@@ -1,5 +1,5 @@
 /**
- * Rendering of one result value as json, yaml, table or csv, after an optional JMESPath query
+ * Rendering of one result value as json, yaml, table, csv or text, after an optional JMESPath query
  * (README.md, "Output"). Heavy renderers are imported only when their format is used; only the table
  * (output_table.ts, output_record.ts) makes values readable and fits the terminal, the others keep them raw
  * (tables and csv show control characters as visible escapes, core/sanitize.ts).
@@ -9,9 +9,10 @@ import { legacyLiterals } from "./query_literal.ts";
 import { cellText, isPlainObject, tabulate } from "./output_cells.ts";
 import type { TableOptions } from "./output_table.ts";
 import { visible } from "./sanitize.ts";
+import { suggest } from "./suggest.ts";
 
 /** The output formats of `--output`. */
-export const OUTPUT_FORMATS = ["json", "yaml", "table", "csv"] as const;
+export const OUTPUT_FORMATS = ["json", "yaml", "table", "csv", "text"] as const;
 
 /** One of the output formats. */
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -21,9 +22,20 @@ export interface RenderOptions extends TableOptions {
   format: OutputFormat;
 }
 
+/** True for the formats that show a list as rows of chosen columns (table, csv, text). */
+export function isTabular(format: OutputFormat): boolean {
+  return format === "table" || format === "csv" || format === "text";
+}
+
 /** True when `s` names an output format. */
 export function isOutputFormat(s: string): s is OutputFormat {
   return (OUTPUT_FORMATS as readonly string[]).includes(s);
+}
+
+/** The hint for a value that names no format: a close format, and the list. */
+export function formatHint(value: string): string {
+  const close = suggest(value, OUTPUT_FORMATS);
+  return `${close ? `Did you mean ${close}? ` : ""}Use one of: ${OUTPUT_FORMATS.join(", ")}.`;
 }
 
 /** The format to use: the flag, else DIAZO_OUTPUT, else the config setting, else by terminal. */
@@ -41,10 +53,7 @@ export function chooseFormat(
   ) {
     if (value === undefined || value === "") continue;
     if (isOutputFormat(value)) return value;
-    throw usageError(
-      `invalid output format '${value}' (from ${origin})`,
-      `Use one of: ${OUTPUT_FORMATS.join(", ")}.`,
-    );
+    throw usageError(`invalid output format '${value}' (from ${origin})`, formatHint(value));
   }
   return stdoutIsTerminal ? "table" : "json";
 }
@@ -122,6 +131,8 @@ export async function render(value: unknown, opts: RenderOptions): Promise<strin
     }
     case "csv":
       return renderCsv(value, opts.columns);
+    case "text":
+      return (await import("./output_text.ts")).renderText(value, opts.columns);
     case "table": {
       // Not loaded for json, yaml or csv; one record reads as lines, a list as a table.
       if (isPlainObject(value)) return (await import("./output_record.ts")).renderRecord(value, opts);

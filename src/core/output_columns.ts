@@ -41,7 +41,8 @@ export function isIdentifier(name: string, cells: readonly string[]): boolean {
 /**
  * The roles of a table's columns, in order. Columns give way from the right (commands list the
  * important ones first), the names in LOW_NAME and the command's `lowPriority` before the rest;
- * the first identifier and the first free-text column never give way.
+ * the first identifier and the first free-text column never give way, unless the command named
+ * them in `lowPriority` (an issue's GUID beside its number: `--wide` and `-o json` keep it).
  * @example columnRoles(["type", "name", "id"], [["folders", "Plans", "urn:adsk.wipprod:fs.folder:co.x"]])
  * // type gives way; name is cut if need be; id is kept whole
  */
@@ -51,8 +52,9 @@ export function columnRoles(
   lowPriority: readonly string[] = [],
 ): ColumnRole[] {
   const ids = names.map((n, i) => isIdentifier(n, rows.map((r) => r[i] ?? "")));
-  const firstId = ids.indexOf(true);
-  const firstText = names.findIndex((n) => TEXT_NAME.test(n));
+  const named = (i: number) => lowPriority.includes(names[i]);
+  const firstId = ids.findIndex((id, i) => id && !named(i));
+  const firstText = names.findIndex((n, i) => TEXT_NAME.test(n) && !named(i));
   return names.map((name, i) => {
     const low = lowPriority.includes(name) || LOW_NAME.test(name);
     return {

@@ -7,7 +7,7 @@
 import { chooseProfile, type ConfigFile, emptyConfig, resolve } from "../config/config.ts";
 import { loadConfig, loadDotenv } from "../config/store.ts";
 import { type DiazoError, usageError } from "../core/errors.ts";
-import { chooseFormat, OUTPUT_FORMATS, type OutputFormat } from "../core/output.ts";
+import { chooseFormat, formatHint, OUTPUT_FORMATS, type OutputFormat } from "../core/output.ts";
 import type { ContextFiles } from "../command/context.ts";
 import type { OutputSource, RunGlobals } from "../command/globals.ts";
 import { configDirFor } from "../platform/dirs.ts";
@@ -63,7 +63,7 @@ export function outputFlagError(value: string, destination: boolean): DiazoError
       `\`-o\` sets the output format (${formats}); use --out ${value} for the destination`,
       `Nothing was written. Run the command again with --out ${value}.`,
     )
-    : usageError(`invalid output format '${value}' (from --output)`, `Use one of: ${formats}.`);
+    : usageError(`invalid output format '${value}' (from --output)`, formatHint(value));
 }
 
 /** The global flags as written on the command line (nothing resolved yet). */

@@ -1,6 +1,7 @@
 /**
  * The help of a command, drawn from its declaration (command/decl.ts) in the layout people know from
- * commander-style tools: usage, description, arguments, options, inherited flags, commands, examples;
+ * commander-style tools, ordered as gh orders its own: usage, description, arguments, options, commands,
+ * inherited flags (last: the same on every page), examples;
  * terms padded to the longest, descriptions wrapped at the help width. root_help.ts draws the program's.
  */
 import type { ArgumentDecl, CommandDecl, OptionDecl } from "../command/decl.ts";
@@ -85,6 +86,16 @@ export function hasHelpCommand(c: CommandDecl): boolean {
   return (c.commands ?? []).length > 0 && !c.run;
 }
 
+/** The usage line of the command at the end of `chain` (the program first): `Usage: diazo bucket create [options]`. */
+export function usageLine(chain: readonly CommandDecl[]): string {
+  const cmd = chain[chain.length - 1];
+  const subs = (cmd.commands ?? []).filter((c) => !c.hidden);
+  const usage = ["[options]", ...(subs.length ? ["[command]"] : []), ...(cmd.args ?? []).map(argumentUsage)];
+  const names = chain.slice(0, -1).map((c) => c.name);
+  const own = cmd.name + (cmd.aliases?.[0] ? "|" + cmd.aliases[0] : "");
+  return `Usage: ${[...names, own].join(" ")} ${usage.join(" ")}`;
+}
+
 /**
  * The help of the command at the end of `chain` (the program first), `helpWidth` columns wide: the
  * ancestors' options (the program's globals without -V) are listed as "Inherited flags:".
@@ -107,18 +118,15 @@ export function commandHelp(chain: readonly CommandDecl[], helpWidth = 80): stri
     ...subItems.map((s) => s.term.length),
     ...args.map((a) => argumentName(a).length),
   );
-  const usage = ["[options]", ...(subs.length ? ["[command]"] : []), ...(cmd.args ?? []).map(argumentUsage)];
-  const names = chain.slice(0, -1).map((c) => c.name);
-  const own = cmd.name + (cmd.aliases?.[0] ? "|" + cmd.aliases[0] : "");
-  const out = [`Usage: ${[...names, own].join(" ")} ${usage.join(" ")}`, ""];
+  const out = [usageLine(chain), ""];
   if (cmd.description) out.push(boxWrap(cmd.description, helpWidth), "");
   const section = (title: string, items: string[]) => {
     if (items.length > 0) out.push(title, ...items, "");
   };
   section("Arguments:", args.map((a) => helpItem(argumentName(a), termWidth, argumentText(a), helpWidth)));
   section("Options:", options.map((o) => helpItem(o.flags, termWidth, optionText(o), helpWidth)));
-  section("Inherited flags:", inherited.map((o) => helpItem(o.flags, termWidth, optionText(o), helpWidth)));
   section("Commands:", subItems.map((s) => helpItem(s.term, termWidth, s.text, helpWidth)));
+  section("Inherited flags:", inherited.map((o) => helpItem(o.flags, termWidth, optionText(o), helpWidth)));
   let text = out.join("\n");
   if (cmd.helpText) text += cmd.helpText + "\n";
   if (cmd.examples?.length) text += "\nExamples:\n" + cmd.examples.map((l) => `  $ ${l}`).join("\n") + "\n\n";

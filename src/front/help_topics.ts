@@ -213,13 +213,15 @@ function formattingText(): string {
     ["DIAZO_OUTPUT", "the format when -o is not given"],
     ["settings.output", "the format when neither is (diazo config set output json)"],
     ["default", "table on a terminal, json otherwise (so `diazo bucket list | jq` parses)"],
+    ["-o text", "as aws --output text: a value bare, a list one item per line, a record's fields by tabs"],
     ["--query <jmespath>", "filters the JSON result before it is rendered in any format"],
     ["--out <path>", "where a command that writes files writes them (never -o)"],
   ]) +
     "\nstdout carries data only; progress, warnings and errors go to stderr. JSON keeps the platform's\n" +
     "field names, with computed helpers beside them. Tables fit the terminal's width (COLUMNS sets\n" +
     "another); json, yaml and csv keep full, raw values. Lists follow every page unless --limit.\n\n" +
-    "  $ diazo bucket list -o json --query '[].bucketKey'\n";
+    "  $ diazo bucket list -o json --query '[].bucketKey'\n" +
+    "  $ URN=$(diazo object info my-bucket house.obj --query urn -o text)\n";
 }
 
 function configText(): string {

@@ -8,7 +8,7 @@
 import type { ArgumentDecl, CommandDecl, OptionDecl } from "../command/decl.ts";
 import { type ParsedFlags, parseFlags } from "../command/global_options.ts";
 import { type DiazoError, usageError } from "../core/errors.ts";
-import { argumentName, hasHelpCommand } from "./help.ts";
+import { argumentName, hasHelpCommand, usageLine } from "./help.ts";
 import { editDistance, suggest } from "../core/suggest.ts";
 
 /** What a command line asks for. */
@@ -56,6 +56,12 @@ function knownOptions(cmd: CommandDecl): Known[] {
 
 function failure(message: string, suggestion = ""): DiazoError {
   return usageError(message, suggestion || USAGE_HINT);
+}
+
+/** The hint of a wrong line for a known command: its usage line and where its help is. */
+function usageOf(chain: readonly CommandDecl[]): string {
+  const words = chain.map((c) => c.name).join(" ");
+  return `${usageLine(chain)} (see \`${words} --help\`).`;
 }
 
 const isOption = (arg: string) => arg.length > 1 && arg[0] === "-";
@@ -230,20 +236,20 @@ export function unknownHelpSubject(
   const path = chain.slice(1).map((c) => c.name);
   const guess = suggest(word, [...(cmd.commands ?? []).map((c) => c.name), ...also]);
   const where = ["diazo", ...path].join(" ");
+  const topics = also.length > 0 ? ` Help topics (\`diazo help <topic>\`): ${also.join(", ")}.` : "";
   return usageError(
-    `unknown command '${[...path, word].join(" ")}'`,
-    guess
-      ? `Did you mean '${guess}'? Run \`${where} --help\` for the commands.`
-      : `Run \`${where} --help\` for the commands.`,
+    `unknown ${also.length > 0 ? "command or help topic" : "command"} '${[...path, word].join(" ")}'`,
+    (guess ? `Did you mean '${guess}'? ` : "") + `Run \`${where} --help\` for the commands.` + topics,
   );
 }
 
 /** The positional values of `cmd` from `args`: counted, then each read by its declaration. */
-function processArguments(cmd: CommandDecl, args: readonly string[]): unknown[] {
+function processArguments(chain: readonly CommandDecl[], args: readonly string[]): unknown[] {
+  const cmd = chain[chain.length - 1];
   const declared: readonly ArgumentDecl[] = cmd.args ?? [];
   declared.forEach((a, i) => {
     if (a.spec.startsWith("<") && args[i] === undefined) {
-      throw failure(`missing required argument '${argumentName(a)}'`);
+      throw failure(`missing required argument '${argumentName(a)}'`, usageOf(chain));
     }
   });
   const variadic = declared.length > 0 && declared[declared.length - 1].spec.includes("...");
@@ -253,6 +259,7 @@ function processArguments(cmd: CommandDecl, args: readonly string[]): unknown[] 
       `too many arguments for '${cmd.name}'. Expected ${declared.length} argument${s} but got ${args.length}: ${
         args.join(", ")
       }.`,
+      usageOf(chain),
     );
   }
   return declared.map((a, i) => {
@@ -272,7 +279,7 @@ function missingMandatory(chain: readonly CommandDecl[], levels: readonly Record
   chain.forEach((c, n) => {
     for (const k of knownOptions(c)) {
       if (k.decl.required && levels[n][k.flags.key] === undefined) {
-        throw failure(`required option '${k.decl.flags}' not specified`);
+        throw failure(`required option '${k.decl.flags}' not specified`, usageOf(chain));
       }
     }
   });
@@ -323,7 +330,7 @@ export function parseCommandLine(program: CommandDecl, args: readonly string[]):
       return {
         kind: "run",
         chain,
-        args: processArguments(cmd, positional),
+        args: processArguments(chain, positional),
         opts: Object.assign({}, ...levels.slice(1)),
         own: values,
         globals: levels[0],

@@ -10,6 +10,9 @@ export const TOOL_HINTS: Partial<Record<CatalogCode, string>> = {
   auth_failed:
     "Check SVC_CLIENT_ID and SVC_CLIENT_SECRET (or APS_*) of the server's environment or profile for typos, and " +
     "that the app is active; auth_test tells whether they work.",
+  profile_auth_failed:
+    "The app credentials of the server's profile {profile} were refused: fix them in a terminal " +
+    "(`diazo config profile create {profile} --client-secret-stdin --force`); auth_test tells whether they work.",
   token_expired: `The user login expired: ${USER_LOGIN_HOW}`,
   login_lost: `The saved user login can no longer be refreshed: ${USER_LOGIN_HOW}`,
   insufficient_scope:

@@ -82,7 +82,10 @@ export async function fetchToFile(http: Http, o: FetchToFileOptions): Promise<Do
   if (!o.overwrite) {
     const exists = await Deno.lstat(o.target).then(() => true, () => false);
     if (exists) {
-      throw usageError(`${o.target} already exists`, "Pass --force to overwrite it, or choose another -o.");
+      throw usageError(
+        `${o.target} already exists`,
+        "Pass --force to overwrite it, or another destination with --out.",
+      );
     }
   }
   await Deno.mkdir(path.dirname(o.target), { recursive: true });

@@ -67,6 +67,8 @@ Deno.test("config profile current: flag > env > .env > config > default", async 
       );
     assert.deepEqual(await current([]), { name: "default", exists: false, source: "default" });
     await run(["config", "profile", "create", "main", "--client-id", "a"], env, cwd);
+    assert.equal((await current([])).source, "default", "creating a profile does not make it active");
+    await run(["config", "profile", "create", "main", "--client-id", "a", "--force", "--use"], env, cwd);
     assert.equal((await current([])).source, "config");
     await Deno.writeTextFile(path.join(cwd, ".env"), "DIAZO_PROFILE=dot\n");
     assert.deepEqual(await current([]), { name: "dot", exists: false, source: ".env" });
@@ -94,7 +96,7 @@ Deno.test("with `config set output json`, a failing command's error is a JSON ob
     assert.match(lines[0], /^error: .*profile 'missing'/);
     assert.match(lines[1], /^hint: /);
     const obj = JSON.parse(lines[2]);
-    assert.equal(obj.error.code, "not_found");
+    assert.equal(obj.error.code, "profile_not_found");
     assert.equal(obj.error.status, null);
     // An explicit format wins over the setting: no JSON object then.
     const t = await run(["-o", "table", "config", "profile", "use", "missing"], env, cwd, true);

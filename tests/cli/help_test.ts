@@ -42,6 +42,18 @@ Deno.test("bucket list --help shows --output, --query, --profile and --debug as 
   );
 });
 
+Deno.test("diazo bucket --help: its subcommands within the first 15 lines, inherited flags after them", async () => {
+  const r = await run(["bucket", "--help"]);
+  assert.equal(r.code, 0, r.stderr);
+  const first = r.stdout.split("\n").slice(0, 15).join("\n");
+  for (const sub of ["list|ls", "create", "info|get", "delete|rm"]) {
+    assert.match(first, new RegExp(`^ {2}${sub.replace("|", "\\|")} `, "m"), `${sub} in the first 15 lines`);
+  }
+  const order = ["Usage:", "\nOptions:\n", "\nCommands:\n", "\nInherited flags:\n", "\nExamples:\n"]
+    .map((h) => r.stdout.indexOf(h));
+  assert.ok(order.every((at, i) => at >= 0 && (i === 0 || at > order[i - 1])), `sections in order: ${order}`);
+});
+
 Deno.test("every command's help has an example, shows inherited flags and lists each option its text names", async () => {
   const problems: string[] = [];
   for (const chain of commandsOf([await fullProgram()])) {

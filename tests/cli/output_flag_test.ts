@@ -60,7 +60,7 @@ Deno.test("-o with a path in a command that writes files: exit 2 naming --out, n
         assert.equal(r.stdout, "", line);
         assert.match(
           r.stderr,
-          /^error: `-o` sets the output format \(json, yaml, table, csv\); use --out \.\/dir\/ for the destination\nhint: .+\n$/,
+          /^error: `-o` sets the output format \(json, yaml, table, csv, text\); use --out \.\/dir\/ for the destination\nhint: .+\n$/,
           line,
         );
       }
@@ -79,7 +79,7 @@ Deno.test("-o with no format in a command without --out: the format error, exit 
     assert.equal(r.code, 2);
     assert.match(
       r.stderr,
-      /^error: invalid output format 'xml' \(from --output\)\nhint: Use one of: json, yaml, table, csv\.\n$/,
+      /^error: invalid output format 'xml' \(from --output\)\nhint: Use one of: json, yaml, table, csv, text\.\n$/,
     );
   } finally {
     await h.close();

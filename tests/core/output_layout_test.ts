@@ -104,3 +104,14 @@ Deno.test("layoutColumns: when the kept columns do not fit, text is cut to 3 and
   const l = layoutColumns(cols, 40, 2);
   assert.deepEqual(l.widths, [3, 60]);
 });
+
+Deno.test("columnRoles: a command's lowPriority makes even the first identifier give way first", () => {
+  const names = ["displayId", "id", "title", "status"];
+  const rows = [["1", "eb37a400-0b7c-4b33-aca4-f8835512f717", "Cracked slab", "open"]];
+  const plain = columnRoles(names, rows);
+  assert.ok(plain[1].identifier && !plain[1].essential && plain[0].essential);
+  const guidOnly = columnRoles(["id", "title"], [["eb37a400-0b7c-4b33-aca4-f8835512f717", "x"]], ["id"]);
+  assert.equal(guidOnly[0].essential, false, "named low: not kept however narrow");
+  assert.ok(guidOnly[0].rank > guidOnly[1].rank, "and it gives way first");
+  assert.equal(guidOnly[1].essential, true);
+});

@@ -11,15 +11,18 @@ export interface Keyboard {
   close(): void;
 }
 
-/** A keyboard; with `text`, that text is typed and the input closed at once. */
-export function keyboard(text?: string): Keyboard {
+/**
+ * A keyboard; with `text`, that text is typed and the input closed at once. With `terminal` the
+ * run sees a terminal on stdin (a person who may be asked), else a pipe.
+ */
+export function keyboard(text?: string, terminal = false): Keyboard {
   let buf = "";
   let closed = false;
   let wake: (() => void) | undefined;
   const changed = () => new Promise<void>((resolve) => (wake = resolve));
   const kb: Keyboard = {
     stdin: {
-      isTerminal: false,
+      isTerminal: terminal,
       async readText() {
         while (!closed) await changed();
         const all = buf;

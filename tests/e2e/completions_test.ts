@@ -125,7 +125,7 @@ Deno.test({
       const got = sections(r.stdout);
       got["bucket "] = got["bucket "] ?? got["bucket"];
       assertAnswers(got, "bash");
-      assert.deepEqual(got["-o "] ?? got["-o"], ["csv", "json", "table", "yaml"]);
+      assert.deepEqual(got["-o "] ?? got["-o"], ["csv", "json", "table", "text", "yaml"]);
       assert.ok(!got["buc"].includes("bucketold"), "a plugin plugins.json disables is not offered");
     } finally {
       await home.cleanup();

@@ -17,6 +17,7 @@ Deno.test("profiles: create (secret from stdin), list, use, current, export with
         "--client-secret-stdin",
         "--base-url",
         sb.url,
+        "--use",
         "-o",
         "json",
       ],
@@ -64,7 +65,7 @@ Deno.test("profiles: create (secret from stdin), list, use, current, export with
     );
     const missing = await diazo(["config", "profile", "use", "sadn"], { env });
     assert.equal(missing.code, 4);
-    assert.match(missing.stderr, /did you mean sand\?/);
+    assert.match(missing.stderr, /Did you mean sand\? `diazo config profile list`/);
 
     const exported = await diazo(["config", "profile", "export", "-o", "json"], { env });
     assert.ok(!exported.stdout.includes(SANDBOX_SECRET), "export leaves secrets out by default");
@@ -129,6 +130,30 @@ Deno.test("config get/set: settings and profile keys, validated; secrets never f
     assert.equal((await diazo(["config", "set", "client_id", "abc", "-o", "json"], { env })).code, 0);
     const id = await diazo(["config", "get", "client_id", "-o", "json"], { env });
     assert.deepEqual(json(id), { key: "client_id", value: "abc", profile: "default" });
+  } finally {
+    await home.cleanup();
+  }
+});
+
+Deno.test("config profile create never changes the active profile; --use does (as aws)", async () => {
+  const home = await makeHome();
+  try {
+    const env = cliEnv(home);
+    const run = (args: string[]) => diazo(["config", "profile", ...args], { env, cwd: home.cwd });
+    const current = async () => json<{ name: string; source: string }>(await run(["current", "-o", "json"]));
+    const first = await run(["create", "first", "--client-id", "a"]);
+    assert.equal(first.code, 0, first.stderr);
+    assert.match(first.stderr, /^Created profile first\n/, "not said to be active");
+    assert.deepEqual(await current(), { name: "default", exists: false, source: "default" });
+    const used = await run(["create", "second", "--client-id", "b", "--use"]);
+    assert.match(used.stderr, /^Created profile second \(active\)\n/);
+    assert.equal((await current()).name, "second");
+    await run(["create", "third", "--client-id", "c"]);
+    const list = json<{ name: string; active: boolean }[]>(await run(["list", "-o", "json"]));
+    assert.deepEqual(list.map((p) => [p.name, p.active]), [["first", false], ["second", true], [
+      "third",
+      false,
+    ]]);
   } finally {
     await home.cleanup();
   }

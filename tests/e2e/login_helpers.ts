@@ -22,7 +22,8 @@ export async function startLogin(
   stdin: "piped" | "null" = "null",
   pattern = /(http:\/\/\S+\/authentication\/v2\/authorize\?\S+)/,
 ): Promise<Login> {
-  const kb = keyboard(stdin === "null" ? "" : undefined);
+  // A person at a terminal logs in: a browser login refuses to wait without one (families/auth/login_user.ts).
+  const kb = keyboard(stdin === "null" ? "" : undefined, true);
   let seen: (url: string) => void = () => {};
   const printed = new Promise<string>((resolve) => (seen = resolve));
   const done = diazo(["auth", "login", ...args], {

@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import {
   diazo,
   json,
+  keyboard,
   requestLog,
   sandboxEnv,
   spawnDiazo,
@@ -163,7 +164,10 @@ Deno.test("login failures: wrong state, access_denied, callback port in use, unk
     // The callback port is taken.
     const l = Deno.listen({ hostname: "127.0.0.1", port: Number(callback.port) });
     try {
-      const busy = await diazo(["auth", "login", "--scopes", "data:read"], { env });
+      const busy = await diazo(["auth", "login", "--scopes", "data:read"], {
+        env,
+        stdin: keyboard("", true),
+      });
       assert.equal(busy.code, 2);
       assert.match(busy.stderr, new RegExp(`^error: Port ${callback.port} is already in use\\nhint: `));
     } finally {
@@ -172,6 +176,7 @@ Deno.test("login failures: wrong state, access_denied, callback port in use, unk
 
     const mismatch = await diazo(["auth", "login", "--scopes", "data:read"], {
       env: { ...env, SVC_CALLBACK_URL: "http://127.0.0.1:1/not-registered" },
+      stdin: keyboard("", true),
     });
     assert.equal(mismatch.code, 3);
     assert.match(mismatch.stderr, /^error: Callback URL mismatch\nhint: Make SVC_CALLBACK_URL/);
@@ -192,4 +197,18 @@ Deno.test("a 3-legged command without a 3-legged login fails before any request"
     assert.equal(r.code, 3);
     assert.match(r.stderr, /^error: Authentication required \(3-legged OAuth\)\nhint: /);
     assert.equal((await requestLog(sb.url)).length, 0);
+  }));
+
+Deno.test("a browser login that opened no browser says one thing: open this URL (also with --quiet)", () =>
+  withSandboxHome(async ({ sb, home }) => {
+    const env = await appEnv(sb.url, home, "one-thing-app");
+    const login = await startLogin(["--scopes", "data:read", "--quiet"], env);
+    await fetch(await approve(login.authorize)).then((r) => r.body?.cancel());
+    const r = await login.done;
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(
+      r.stderr,
+      /^Open this URL in a browser to sign in:\n {2}http:\/\/\S+\/authorize\?\S+\nWaiting for the sign-in\.\.\.\n/,
+    );
+    assert.doesNotMatch(r.stderr, /Could not open|If nothing happens/);
   }));

@@ -211,7 +211,7 @@ Deno.test("pipeline validate: every mistake at once with file:line:col against t
       [12, 14, /unknown command 'buckt' \(did you mean 'bucket'\?\)/],
       [12, 25, /no step has id 'nope'/],
       [13, 5, /step 4 has no `command`/],
-      [15, 29, /'jsn' is not a value of -o: json, yaml, table, csv \(did you mean 'json'\?\)/],
+      [15, 29, /'jsn' is not a value of -o: json, yaml, table, csv, text \(did you mean 'json'\?\)/],
     ];
     for (const [line, col, message] of expected) {
       const head = new RegExp(`^bad\\.yaml:${line}:${col}: ${message.source}$`, "m");

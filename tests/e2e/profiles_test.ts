@@ -74,6 +74,7 @@ Deno.test("--profile work with SVC_* exported uses the profile's app (said with 
     const byEnv = await diazo(["auth", "test", "-o", "json"], { env: { ...env, DIAZO_PROFILE: "work" } });
     assert.equal(byEnv.code, 0, byEnv.stderr);
     // Chosen only by config.json's active profile, the environment still wins (as before).
+    assert.equal((await diazo(["config", "profile", "use", "work"], { env })).code, 0);
     const active = await diazo(["auth", "status", "-o", "json"], { env });
     assert.deepEqual([json<Status>(active).client_id, json<Status>(active).profile_source], [
       "env-app",

@@ -2,11 +2,16 @@
  * The output layer in a real 100-column terminal (a tmux pane): `diazo object list` of long keys
  * prints a table whose keys are whole (an identifier is never cut: a column gives way instead, and
  * the table says which) and whose sizes read `KiB`/`MiB`, while `-o json` of the same list keeps
- * byte counts and full keys and URNs. Into a pipe `-o table` is tab-separated raw values.
+ * byte counts and full keys and URNs. Into a pipe `-o table` is tab-separated raw values. At 80
+ * columns `issue list` shows number, title and status rather than the issue's GUID, and
+ * `item versions` keeps the version number.
  */
 import assert from "node:assert/strict";
 import path from "node:path";
 import { runCli } from "../../src/front/root.ts";
+import { seedAccount } from "../../src/sandbox/admin/store.ts";
+import { openSandboxHome } from "./harness.ts";
+import { loginUser } from "./user_login.ts";
 import type { Io } from "../../src/command/io.ts";
 import { objectFixture } from "./object_helpers.ts";
 import { cliLine, hasTmux, runInPane, shQuote } from "./tmux.ts";
@@ -124,4 +129,69 @@ Deno.test("into a pipe, -o table is tab-separated raw values (COLUMNS changes no
   } finally {
     await close();
   }
+});
+
+/** A GUID anywhere in a line. */
+const GUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
+
+Deno.test({
+  name:
+    "an 80-column terminal: issue list shows number, title, status (not the GUID); item versions its number",
+  ignore: !hasTmux,
+  async fn() {
+    const h = await openSandboxHome({ DIAZO_NO_BROWSER: "1", DIAZO_NO_UPDATE_NOTIFIER: "1" });
+    try {
+      const login = await loginUser(h.env, "data:read");
+      assert.equal(login.code, 0, login.stderr);
+      const riverside = [...seedAccount().projects.values()][0].id;
+      const list = async (args: string[]) =>
+        JSON.parse(await run([...args, "-o", "json"], h.env, h.home.cwd));
+      const hub = (await list(["hub", "list"]))[0].id;
+      const project = (await list(["project", "list", hub])).find((p: { name: string }) =>
+        p.name === "Riverside Tower"
+      ).id;
+      const top = await list(["folder", "list", project, "--hub", hub]);
+      const files = await list([
+        "folder",
+        "list",
+        project,
+        top.find((f: { name: string }) => f.name === "Project Files").id,
+      ]);
+      const architecture = files.find((f: { name: string }) => f.name === "Architecture").id;
+      const rvt = (await list(["folder", "list", project, architecture, "--type", "items"]))
+        .find((f: { name: string }) => f.name.endsWith(".rvt")).id;
+      const pane = await runInPane(80, h.env, h.home.cwd, h.home.dir, [
+        cliLine(["issue", "list", "--project", riverside, "--limit", "4"]),
+        'echo "issues-exit=$?"',
+        cliLine(["item", "versions", project, rvt]),
+        'echo "versions-exit=$?"',
+      ]);
+      assert.match(pane, /issues-exit=0/, pane);
+      assert.match(pane, /versions-exit=0/, pane);
+      const issues = pane.slice(pane.indexOf("displayId"), pane.indexOf("issues-exit=")).trimEnd().split(
+        "\n",
+      );
+      for (const line of issues) assert.ok(line.length <= 80, `wider than 80 columns: ${line}`);
+      assert.match(issues[0], /^displayId +title +status +assignedTo +dueDate$/, issues.join("\n"));
+      assert.ok(!issues.some((l) => GUID.test(l)), `no GUID at 80 columns:\n${issues.join("\n")}`);
+      assert.match(issues[2], /^1 +Cracked slab/);
+      assert.match(issues.at(-1)!, /^1 column hidden \(id\): --wide shows all$/);
+
+      const versions = pane.slice(pane.indexOf("versionNumber"), pane.indexOf("versions-exit=")).trimEnd()
+        .split("\n");
+      for (const line of versions) assert.ok(line.length <= 80, `wider than 80 columns: ${line}`);
+      assert.deepEqual(
+        versions.slice(2, 5).map((l) => l.split(/ +/)[0]),
+        ["3", "2", "1"],
+        versions.join("\n"),
+      );
+      assert.match(
+        versions.at(-1)!,
+        /^\d columns? hidden \(.*\bid\): --wide shows all$/,
+        versions.join("\n"),
+      );
+    } finally {
+      await h.close();
+    }
+  },
 });

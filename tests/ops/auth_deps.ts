@@ -55,6 +55,7 @@ export function testDeps(
     debug: () => {},
     tell: (t) => void deps.lines.push(`tell: ${t}`),
     readLine: () => Promise.resolve(opts.pasted ?? null),
+    interactive: true,
   };
   return deps;
 }

@@ -36,7 +36,7 @@ function memoryDeps(): ConfigDeps & { file(): ConfigFile; lines: string[] } {
 Deno.test("ops config: create, list, set, get, export and import profiles", async () => {
   const deps = memoryDeps();
   const created = await runProfileCreate(
-    { name: "work", clientId: "abc", clientSecret: "s3cret-value" },
+    { name: "work", clientId: "abc", clientSecret: "s3cret-value", use: true },
     deps,
   );
   assert.deepEqual(created, { name: "work", active: true, client_id: "abc", has_secret: true });

@@ -50,7 +50,10 @@ Deno.test("help of an unknown command, and a family without its subcommand: exit
   const home = await makeHome();
   try {
     const env = cliEnv(home);
-    assertUsageError(await run(["help", "nosuch"], env, home.cwd), /^error: unknown command 'nosuch'$/);
+    assertUsageError(
+      await run(["help", "nosuch"], env, home.cwd),
+      /^error: unknown command or help topic 'nosuch'$/,
+    );
     assertUsageError(
       await run(["help", "bucket", "lst"], env, home.cwd),
       /^error: unknown command 'bucket lst'$/,

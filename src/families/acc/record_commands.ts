@@ -7,6 +7,7 @@
 import { accId } from "../../aps/dm_ids.ts";
 import type { AccProjectId } from "../../aps/ids.ts";
 import { usageError } from "../../core/errors.ts";
+import { isTabular } from "../../core/output.ts";
 import { type RecordKind, runRecordCreate, runRecordGet, runRecordList, runRecordUpdate } from "./records.ts";
 import { bodySource, positiveNumber } from "../../command/command.ts";
 import type { CommandDecl, OptionDecl } from "../../command/decl.ts";
@@ -74,7 +75,7 @@ export function projectOf(value: string): AccProjectId {
 /** Table rows a person scans (table and csv without --query), else the platform's records. */
 async function emitList<R, F>(ctx: Ctx, kind: RecordKind<R, F>, records: R[]): Promise<void> {
   const format = await ctx.format();
-  if ((format === "table" || format === "csv") && !ctx.flags.query) {
+  if (isTabular(format) && !ctx.flags.query) {
     await ctx.emit(records.map(kind.row), { columns: kind.columns });
     return;
   }

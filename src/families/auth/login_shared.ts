@@ -24,6 +24,8 @@ export interface LoginDeps extends ProfileDeps {
   tell(text: string): void;
   /** One line the user pastes, or null at the end of input. */
   readLine(): Promise<string | null>;
+  /** Whether a person may be asked (a terminal on stdin, no CI, no --non-interactive). */
+  readonly interactive: boolean;
 }
 
 /** The record of a login: the mode, profile, what identifies the login, scopes and expiry. */

@@ -59,6 +59,7 @@ async function pastedCode(deps: LoginDeps, url: string, state: string): Promise<
   );
   const pasted = await deps.readLine();
   if (pasted === null) {
+    deps.tell("\n"); // the error starts its own line, not after the "> " of the prompt
     throw usageError(
       "no redirect URL on stdin",
       "Paste the whole redirect URL after approving in the browser.",
@@ -75,14 +76,30 @@ async function callbackCode(
   const server = listenForCallback(p.redirectUri, p.state, p.waitMs);
   try {
     const opened = deps.env.DIAZO_NO_BROWSER ? false : await openBrowser(p.url);
-    deps.info(
-      opened ? "Opened the browser to sign in; waiting for the callback..." : "Could not open a browser.",
+    // One thing to do, said once (on stderr even with --quiet): the URL is what the user needs either way.
+    deps.tell(
+      opened
+        ? `Opened a browser to sign in; if no page appeared, open:\n  ${p.url}\nWaiting for the sign-in...\n`
+        : `Open this URL in a browser to sign in:\n  ${p.url}\nWaiting for the sign-in...\n`,
     );
-    deps.info(`If nothing happens, open:\n  ${p.url}`);
     return await server.code;
   } finally {
     await server.close();
   }
+}
+
+/**
+ * A browser login waits for a person to approve; with nobody there (no terminal, CI) it would wait
+ * until --timeout. A usage error at once instead, naming the logins that need no browser here.
+ */
+function requirePerson(deps: LoginDeps): void {
+  if (deps.interactive) return;
+  throw usageError(
+    "a browser login needs a person, and this run has no terminal (or CI is set)",
+    "Without a browser use `diazo auth login --device` (a printed URL and code), " +
+      "`diazo auth login --service-account <id> --key-file <pem>`, " +
+      "or `diazo auth login --no-browser` with the redirect URL piped on stdin.",
+  );
 }
 
 /** Authorization code with PKCE: in the browser with a local callback, or with a pasted redirect URL. */
@@ -92,6 +109,7 @@ export async function loginThreeLegged(deps: LoginDeps, opts: LoginOptions): Pro
   if (!clientId) throw new DiazoError("missing_credentials");
   const scopes = userScopes(opts);
   const redirectUri = callbackUrl(resolved.callbackUrl.value);
+  if (opts.browser !== false) requirePerson(deps);
   const verifier = codeVerifier();
   const state = randomState();
   const url = await authorizeStep({

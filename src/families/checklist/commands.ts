@@ -3,6 +3,7 @@
  * project and their templates, as the logged-in user.
  */
 import { CHECKLIST_STATUSES, CHECKLIST_TEMPLATE_TYPES } from "../../aps/acc_build.ts";
+import { isTabular } from "../../core/output.ts";
 import {
   CHECKLIST_KIND,
   type ChecklistFilters,
@@ -91,7 +92,7 @@ const TEMPLATES: CommandDecl = {
   run: async (ctx, _args, opts: { project: AccProjectId; limit?: number }) => {
     const list = await runChecklistTemplates(opts, ctx);
     const format = await ctx.format();
-    const scan = (format === "table" || format === "csv") && !ctx.flags.query;
+    const scan = isTabular(format) && !ctx.flags.query;
     await ctx.emit(scan ? list.map(templateRow) : list, { columns: TEMPLATE_COLUMNS });
   },
 };

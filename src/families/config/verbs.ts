@@ -14,7 +14,7 @@ import {
   type Settings,
 } from "../../config/config.ts";
 import { DiazoError, usageError } from "../../core/errors.ts";
-import { isOutputFormat, OUTPUT_FORMATS } from "../../core/output.ts";
+import { formatHint, isOutputFormat } from "../../core/output.ts";
 import { parseScopeList, unknownScopes } from "../../aps/scopes.ts";
 import { suggest } from "../../core/suggest.ts";
 import type { OpsDeps } from "../../session/deps.ts";
@@ -40,8 +40,8 @@ function requireProfile(config: ConfigFile, name: string): Profile {
   const p = config.profiles[name];
   if (p) return p;
   const close = suggest(name, Object.keys(config.profiles));
-  throw new DiazoError("not_found", {
-    params: { what: `profile '${name}'${close ? ` (did you mean ${close}?)` : ""}` },
+  throw new DiazoError("profile_not_found", {
+    params: { name, close: close ? `Did you mean ${close}? ` : "" },
   });
 }
 
@@ -69,7 +69,7 @@ function parseValue(key: string, value: string): string | number | string[] {
   }
   if (key === "base_url" || key === "callback_url") checkUrl(key, value);
   if (key === "output" && !isOutputFormat(value)) {
-    throw usageError(`invalid output format '${value}'`, `Use one of: ${OUTPUT_FORMATS.join(", ")}.`);
+    throw usageError(`invalid output format '${value}'`, formatHint(value));
   }
   if ((SETTING_KEYS as Record<string, string>)[key] === "number") {
     const n = Number(value);
@@ -114,7 +114,7 @@ export interface ProfileCreateOptions {
   force?: boolean;
 }
 
-/** Creates (or with `force` replaces) a profile; the first profile becomes the active one. */
+/** Creates (or with `force` replaces) a profile; it becomes the active one only with `use`. */
 export async function runProfileCreate(opts: ProfileCreateOptions, deps: ConfigDeps) {
   const { name } = opts;
   checkName(name);
@@ -131,7 +131,7 @@ export async function runProfileCreate(opts: ProfileCreateOptions, deps: ConfigD
   if (opts.baseUrl) checkUrl("base_url", p.base_url = opts.baseUrl.replace(/\/+$/, ""));
   if (opts.daNickname) p.da_nickname = opts.daNickname;
   cfg.profiles[name] = p;
-  if (opts.use || !cfg.active_profile) cfg.active_profile = name;
+  if (opts.use) cfg.active_profile = name; // as aws: creating never switches; --use does
   await deps.saveConfig(cfg);
   deps.info(`Created profile ${name}${cfg.active_profile === name ? " (active)" : ""}`);
   return {

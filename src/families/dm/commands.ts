@@ -256,7 +256,11 @@ export const ITEM: CommandDecl = {
       ],
       run: async (ctx, [project, itemId], opts: ListOpts) => {
         const all = await runItemVersions({ ...opts, project, item: itemId }, ctx);
-        await ctx.emit(all.items.map((v) => withHelpers(v)), { columns: VERSION_COLUMNS });
+        // At 80 columns the number, name, date and size before the long version URN (--wide, -o json keep it).
+        await ctx.emit(all.items.map((v) => withHelpers(v)), {
+          columns: VERSION_COLUMNS,
+          lowPriority: ["id"],
+        });
       },
     },
     ...ITEM_WRITES,

@@ -8,6 +8,7 @@ import { accId } from "../../aps/dm_ids.ts";
 import type { AccProjectId } from "../../aps/ids.ts";
 import { ISSUE_REF, ISSUE_STATUSES } from "../../aps/issues.ts";
 import { usageError } from "../../core/errors.ts";
+import { isTabular } from "../../core/output.ts";
 import {
   runIssueComment,
   runIssueCommentList,
@@ -145,7 +146,8 @@ const LIST: CommandDecl = {
   ],
   run: async (ctx, _args, opts: ListOpts) => {
     const issues = await runIssueList({ ...opts, issueSubtypeId: opts.type, sortBy: opts.sort }, ctx);
-    await ctx.emit(issues, { columns: ISSUE_COLUMNS });
+    // At 80 columns a person reads number, title, status: the GUID gives way first (--wide, -o json keep it).
+    await ctx.emit(issues, { columns: ISSUE_COLUMNS, lowPriority: ["id"] });
   },
 };
 
@@ -169,7 +171,7 @@ const READ: readonly CommandDecl[] = [
     run: async (ctx, _args, opts: { project: AccProjectId }) => {
       const all = await runIssueTypes({ project: opts.project }, ctx);
       const format = await ctx.format();
-      if (format !== "table" && format !== "csv") return await ctx.emit(all);
+      if (!isTabular(format)) return await ctx.emit(all);
       const rows = all.flatMap((t) =>
         (t.subtypes ?? []).map((s) => ({
           subtypeId: s.id,

@@ -53,19 +53,27 @@ async function autoApprove(url: string, token?: string): Promise<void> {
   if (!res.ok) throw new Error(`the sandbox refused auto-approve (HTTP ${res.status})`);
 }
 
-/** Prints the base URL first (stdout), then how to use the sandbox (stderr). */
-function announce(ctx: Ctx, sandbox: { url: string; controlToken?: string }, autoApproved: boolean): void {
+/**
+ * Prints the base URL first (stdout), then how to use the sandbox (stderr): one line to paste into
+ * another shell, the dashboard, and where its data is.
+ */
+function announce(
+  ctx: Ctx,
+  sandbox: { url: string; controlToken?: string; dataDir: string },
+  opts: { autoApproved: boolean; kept: boolean },
+): void {
   ctx.io.stdout.write(sandbox.url + "\n");
-  ctx.info(`Sandbox listening on ${sandbox.url}`);
+  ctx.info(`Sandbox listening on ${sandbox.url}. In another shell:`);
   ctx.info(
-    `  credentials: SVC_CLIENT_ID=${SANDBOX_CLIENT_ID} SVC_CLIENT_SECRET=${SANDBOX_CLIENT_SECRET}`,
+    `  export DIAZO_BASE_URL=${sandbox.url} SVC_CLIENT_ID=${SANDBOX_CLIENT_ID} SVC_CLIENT_SECRET=${SANDBOX_CLIENT_SECRET}`,
   );
-  ctx.info(`  use it:      export DIAZO_BASE_URL=${sandbox.url}`);
+  ctx.info(`  dashboard:   ${sandbox.url}/_sandbox/ui${sandbox.controlToken ? "?token=<token>" : ""}`);
+  ctx.info(`  data dir:    ${sandbox.dataDir}${opts.kept ? "" : " (removed on exit)"}`);
   if (sandbox.controlToken) {
     const shown = ctx.env.DIAZO_SANDBOX_TOKEN ? "the token of DIAZO_SANDBOX_TOKEN" : sandbox.controlToken;
     ctx.info(`  control API: /_sandbox/ asks for 'Authorization: Bearer <token>', token: ${shown}`);
   }
-  if (autoApproved) {
+  if (opts.autoApproved) {
     ctx.info("  user login:  diazo auth login --device (approved at once, no browser)");
   }
 }
@@ -114,7 +122,8 @@ async function runSandbox(ctx: Ctx, opts: SandboxOpts): Promise<void> {
     throw e;
   }
   if (opts.autoApprove) await autoApprove(sandbox.url, sandbox.controlToken);
-  announce(ctx, sandbox, opts.autoApprove === true);
+  const kept = opts.data !== undefined || opts.dataDir !== undefined;
+  announce(ctx, sandbox, { autoApproved: opts.autoApprove === true, kept });
   ctx.info("Press Ctrl-C to stop.");
   await new Promise<void>((resolve) => {
     const stop = () => resolve();

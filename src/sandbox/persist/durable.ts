@@ -34,7 +34,8 @@ export async function keptSigningKey(dataDir: string): Promise<SigningKey> {
   }
   const key = await generateSigningKey();
   await Deno.mkdir(stateDirOf(dataDir), { recursive: true });
-  await writeAtomically(path, JSON.stringify(await encodeState(key)));
+  // The key signs every token the sandbox issues: readable by its owner only, as config.json is.
+  await writeAtomically(path, JSON.stringify(await encodeState(key)), 0o600);
   return key;
 }
 
@@ -123,8 +124,11 @@ async function writeState(path: string, encoded: Map<string, EncodedStore>): Pro
   await Deno.rename(path + ".new", path);
 }
 
-async function writeAtomically(path: string, text: string): Promise<void> {
-  await Deno.writeTextFile(path + ".new", text);
+/** Writes `text` to a new file renamed over `path`; with `mode`, the file is created with it (POSIX). */
+async function writeAtomically(path: string, text: string, mode?: number): Promise<void> {
+  // A `.new` left by an interrupted write would keep its old mode: it is made afresh.
+  if (mode !== undefined) await Deno.remove(path + ".new").catch(() => {});
+  await Deno.writeTextFile(path + ".new", text, mode === undefined ? {} : { mode });
   await Deno.rename(path + ".new", path);
 }
 
