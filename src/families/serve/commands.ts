@@ -1,7 +1,5 @@
 /** `diazo serve`: diazo's tools for AI assistants over the Model Context Protocol (stdio or HTTP). */
-import path from "node:path";
 import { usageError } from "../../core/errors.ts";
-import type { ToolServerDeps } from "../../session/deps.ts";
 import { rememberProtected } from "../../session/file_roots.ts";
 import type { CommandDecl } from "../../command/decl.ts";
 import { collect, port } from "../../command/command.ts";
@@ -24,29 +22,6 @@ interface ServeOptions {
   excludeTools?: string[];
   printConfig?: (typeof CONFIG_CLIENTS)[number];
   allowDir?: string[];
-}
-
-/** What the tool server of this run is given: the context as ops deps, its log lines and file roots. */
-export function serveDeps(ctx: Ctx, allowDir: readonly string[] = []): ToolServerDeps {
-  return {
-    fileRoots: {
-      allowed: allowDir.length ? allowDir.map((d) => path.resolve(ctx.cwd, d)) : [ctx.cwd],
-      denied: [ctx.configDir, ctx.stateDir],
-      seen: new Set(),
-    },
-    http: (o) => ctx.http(o),
-    settings: () => ctx.settings(),
-    tokenStore: () => ctx.tokenStore(),
-    tokenStoreStatus: () => ctx.tokenStoreStatus(),
-    cwd: ctx.cwd,
-    stateDir: ctx.stateDir,
-    poll: ctx.poll,
-    info: (line) => ctx.info(line),
-    warn: (line) => ctx.warn(line),
-    log: (line) => ctx.io.stderr.write(line + "\n"),
-    debug: (line) => ctx.debug(line),
-    debugEnabled: ctx.flags.debug,
-  };
 }
 
 /** Serves the tools (stdio or HTTP) until the assistant or Ctrl-C stops it, or prints a config snippet. */
@@ -74,9 +49,10 @@ async function runServe(ctx: Ctx, opts: ServeOptions): Promise<void> {
       );
     }
   }
-  const [{ ALL_TOOLS, selectTools }, server] = await Promise.all([
+  const [{ ALL_TOOLS, selectTools }, server, { serveDeps }] = await Promise.all([
     import("./tools.ts"),
     import("./server.ts"),
+    import("./deps.ts"),
   ]);
   const selection = {
     toolsets: opts.toolsets,
