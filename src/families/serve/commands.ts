@@ -6,8 +6,8 @@ import { collect, port } from "../../command/command.ts";
 import type { Ctx } from "../../command/context.ts";
 
 /** Assistants `--print-config` writes a snippet for. */
-export { CONFIG_CLIENTS } from "./client_config.ts";
-import { CONFIG_CLIENTS, configSnippet } from "./client_config.ts";
+export { CONFIG_CLIENTS } from "./clients.ts";
+import { CONFIG_CLIENTS } from "./clients.ts";
 
 /** Default port of `serve --http`. */
 export const DEFAULT_SERVE_PORT = 8765;
@@ -32,6 +32,7 @@ async function runServe(ctx: Ctx, opts: ServeOptions): Promise<void> {
     parseToolsets(opts.toolsets);
   }
   if (opts.printConfig) {
+    const { configSnippet } = await import("./client_config.ts");
     const settings = await ctx.settings();
     const profile = { ...opts, profile: ctx.flags.profile };
     const snippet = configSnippet(opts.printConfig, profile, ctx.env, ctx.cwd, settings.baseUrl.value);
