@@ -1,6 +1,5 @@
 /** `diazo serve`: diazo's tools for AI assistants over the Model Context Protocol (stdio or HTTP). */
 import { usageError } from "../../core/errors.ts";
-import { rememberProtected } from "../../session/file_roots.ts";
 import type { CommandDecl } from "../../command/decl.ts";
 import { collect, port } from "../../command/command.ts";
 import type { Ctx } from "../../command/context.ts";
@@ -50,10 +49,11 @@ async function runServe(ctx: Ctx, opts: ServeOptions): Promise<void> {
       );
     }
   }
-  const [{ ALL_TOOLS, selectTools }, server, { serveDeps }] = await Promise.all([
+  const [{ ALL_TOOLS, selectTools }, server, { serveDeps }, { rememberProtected }] = await Promise.all([
     import("./tools.ts"),
     import("./server.ts"),
     import("./deps.ts"),
+    import("../../session/file_roots.ts"),
   ]);
   const selection = {
     toolsets: opts.toolsets,
