@@ -26,8 +26,10 @@ if (args.length === 1 && (args[0] === "--version" || args[0] === "-V")) {
 } else {
   // The front door and the update check's decision load in one wave; a command loads its own family only.
   const env = Deno.env.toObject();
-  const [{ runCli }, { processIo }, { updateCheckDisabled }] = await Promise.all([
-    import("./front/root.ts"),
+  // `diazo`, `diazo --help` and `diazo -h` load the program's help only (front/root_help.ts), not the front door.
+  const helpOnly = args.length === 0 || (args.length === 1 && (args[0] === "--help" || args[0] === "-h"));
+  const [front, { processIo }, { updateCheckDisabled }] = await Promise.all([
+    helpOnly ? import("./front/root_help.ts") : import("./front/root.ts"),
     import("./command/io.ts"),
     import("./front/update_notice.ts"),
   ]);
@@ -46,7 +48,7 @@ if (args.length === 1 && (args[0] === "--version" || args[0] === "-V")) {
   );
   const io = processIo();
   const cwd = Deno.cwd();
-  const code = await runCli(args, io, env, cwd);
+  const code = "runCli" in front ? await front.runCli(args, io, env, cwd) : front.programHelp(args, io);
   const notice = await check?.finishWithin(UPDATE_GRACE_MS);
   if (notice) await Deno.stderr.write(new TextEncoder().encode(notice));
   Deno.exit(code);

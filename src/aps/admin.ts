@@ -30,3 +30,13 @@ export const PRODUCT_ACCESS: readonly string[] = ["administrator", "member", "no
 export const HQ_PROJECT_STATUSES: readonly string[] = ["active", "inactive", "archived"];
 /** The shape of an e-mail address both APIs accept (checked before any request). */
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** The columns a users file may have (accountadmin.yaml `UserPayload` names); `email` is required. */
+export const IMPORT_COLUMNS: readonly string[] = [
+  "email",
+  "first_name",
+  "last_name",
+  "company_id",
+  "job_title",
+  "phone",
+];

@@ -2,7 +2,7 @@
  * Presets: named output specs of a translation job. Built-ins are read-only; user presets live in
  * `presets.json` in the config dir (README.md, "Configuration").
  */
-import path from "node:path";
+import { osPath } from "../platform/path.ts";
 import { DiazoError, usageError } from "../core/errors.ts";
 import { readTextIfExists, writeFileAtomic } from "../platform/fs.ts";
 import {
@@ -58,7 +58,7 @@ const PRESET_NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/;
 
 /** Path of presets.json inside a config dir. */
 export function presetsPath(configDir: string): string {
-  return path.join(configDir, "presets.json");
+  return osPath().join(configDir, "presets.json");
 }
 
 /** Checks a preset name: 1-64 characters of [a-z0-9._-], starting with a letter or digit. */

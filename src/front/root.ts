@@ -14,7 +14,7 @@ import { CLOSED_OUTPUT_EXIT, guardedRun, isClosedOutput } from "./run_common.ts"
 import { findCommand, unknownHelpSubject } from "./parse.ts";
 import { programFor } from "./program.ts";
 import { helpOf, runLine } from "./run_line.ts";
-import { rootHelp } from "./root_help.ts";
+import { isProgramHelp, programHelp, rootHelp } from "./root_help.ts";
 
 export { CLOSED_OUTPUT_EXIT, isClosedOutput };
 
@@ -67,21 +67,6 @@ export interface RunOptions {
   state?: RunState;
 }
 
-/** `diazo`, `diazo --help`, `diazo -h`: the program's help, before any file is read. */
-function programHelp(argv: readonly string[], io: Io): number | undefined {
-  if (!(argv.length === 0 || (argv.length === 1 && (argv[0] === "--help" || argv[0] === "-h")))) {
-    return undefined;
-  }
-  try {
-    io.stdout.write(rootHelp(io.stdout.isTerminal ? io.stdout.columns : undefined, argv.length === 1));
-  } catch (e) {
-    // A reader that went away ends the run as any help does (run_common.ts): 141, quietly.
-    if (!isClosedOutput(e)) throw e;
-    return CLOSED_OUTPUT_EXIT;
-  }
-  return ExitCode.ok;
-}
-
 /** Runs diazo with the given arguments and returns the exit code. */
 export async function runCli(
   argv: readonly string[],
@@ -90,8 +75,7 @@ export async function runCli(
   cwd: string = Deno.cwd(),
   options: RunOptions = {},
 ): Promise<number> {
-  const help = programHelp(argv, io);
-  if (help !== undefined) return help;
+  if (isProgramHelp(argv)) return programHelp(argv, io);
   const state: RunState = options.state ?? { exitCode: 0 };
   const files = await loadFrontFiles(env, cwd);
   const front = (args: readonly string[], flagsEnd?: number) =>

@@ -14,6 +14,9 @@ import {
   VERSION_FLAGS,
 } from "../command/global_options.ts";
 import { boxWrap, helpItem } from "./help.ts";
+import { ExitCode } from "../core/errors.ts";
+import type { Io } from "../command/io.ts";
+import { CLOSED_OUTPUT_EXIT, isClosedOutput } from "../command/closed_output.ts";
 
 /**
  * The help text of the program at `helpWidth` columns, plus the examples and help topics when
@@ -49,4 +52,24 @@ export function rootHelp(helpWidth: number | undefined, withExamples: boolean): 
   if (!withExamples) return text;
   return text + "\nExamples:\n" + PROGRAM_EXAMPLES.map((l) => `  $ ${l}`).join("\n") + "\n\n" +
     helpTopicsSection() + "\n";
+}
+
+/** Whether `argv` asks for the program's help: `diazo`, `diazo --help`, `diazo -h`. */
+export function isProgramHelp(argv: readonly string[]): boolean {
+  return argv.length === 0 || (argv.length === 1 && (argv[0] === "--help" || argv[0] === "-h"));
+}
+
+/**
+ * The program's help (`isProgramHelp`), before any file is read; src/main.ts answers with it without
+ * loading the front door. Returns the exit code.
+ */
+export function programHelp(argv: readonly string[], io: Io): number {
+  try {
+    io.stdout.write(rootHelp(io.stdout.isTerminal ? io.stdout.columns : undefined, argv.length === 1));
+  } catch (e) {
+    // A reader that went away ends the run as any help does (run_common.ts): 141, quietly.
+    if (!isClosedOutput(e)) throw e;
+    return CLOSED_OUTPUT_EXIT;
+  }
+  return ExitCode.ok;
 }

@@ -8,6 +8,7 @@ import { usageError } from "../core/errors.ts";
 import { dxfWriter } from "./dxf.ts";
 import { ifcWriter } from "./ifc.ts";
 import { MAX_OBJECTS } from "./layout.ts";
+import { DEFAULT_MAX_OBJECTS, DEFAULT_SEED, MODEL_FORMATS, type ModelFormat } from "./formats.ts";
 import { objWriter } from "./obj.ts";
 import { filePieces, type FormatWriter, minimumBytes, planFile } from "./plan.ts";
 import { formatSize } from "./size.ts";
@@ -17,17 +18,7 @@ import { stlWriter } from "./stl.ts";
 export { formatSize, MAX_SIZE, parseSize } from "./size.ts";
 export { MAX_OBJECTS } from "./layout.ts";
 
-/** The formats `generate` writes, which are also their file extensions. */
-export const MODEL_FORMATS = ["obj", "stl", "dxf", "ifc"] as const;
-
-/** One of MODEL_FORMATS. */
-export type ModelFormat = (typeof MODEL_FORMATS)[number];
-
-/** Most objects a file gets when `objects` is not given. */
-export const DEFAULT_MAX_OBJECTS = 1000;
-
-/** Seed used when none is given, so that two runs give the same file. */
-export const DEFAULT_SEED = 1;
+export { DEFAULT_MAX_OBJECTS, DEFAULT_SEED, MODEL_FORMATS, type ModelFormat } from "./formats.ts";
 
 /** What to generate. */
 export interface GenerateOptions {

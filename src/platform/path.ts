@@ -121,3 +121,12 @@ const WIN32 = flavour(true);
 export function osPath(os: string = Deno.build.os): OsPath {
   return os === "windows" ? WIN32 : POSIX;
 }
+
+/**
+ * `p` resolved from `dir` as node:path's `resolve` computes it. It loads node:path, so a command's
+ * declaration calls it only from the run that reads or writes a named file.
+ */
+export async function resolveFrom(dir: string, p: string): Promise<string> {
+  const { resolve } = await import("node:path");
+  return resolve(dir, p);
+}

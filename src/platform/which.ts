@@ -2,7 +2,7 @@
  * Finding executables on PATH (PATHEXT-aware on Windows) and discovering `diazo-<name>` plugins.
  * The rules are pure functions over an injected file view, so each OS's rules are testable on any OS.
  */
-import path from "node:path";
+import { osPath } from "./path.ts";
 
 /** The prefix of plugin executables. */
 export const PLUGIN_PREFIX = "diazo-";
@@ -39,10 +39,6 @@ export function pathExts(os: string, pathext: string | undefined): string[] {
   );
 }
 
-function pathFor(os: string): typeof path.posix {
-  return os === "windows" ? path.win32 : path.posix;
-}
-
 /** The PATHEXT extension `file` ends with (case-insensitively), or undefined. */
 export function executableExt(file: string, exts: readonly string[]): string | undefined {
   const upper = file.toUpperCase();
@@ -56,7 +52,7 @@ export function executableExt(file: string, exts: readonly string[]): string | u
  */
 export function candidatePaths(command: string, opts: Omit<LookupOptions, "view">): string[] {
   const win = opts.os === "windows";
-  const p = pathFor(opts.os);
+  const p = osPath(opts.os);
   const exts = pathExts(opts.os, opts.pathext);
   const expand = (base: string) => !win || executableExt(base, exts) ? [base] : exts.map((e) => base + e);
   if (command.includes("/") || (win && command.includes("\\"))) return expand(command);
@@ -105,7 +101,7 @@ export interface PathPlugin {
  */
 export function scanPathPlugins(opts: LookupOptions): PathPlugin[] {
   const exts = pathExts(opts.os, opts.pathext);
-  const p = pathFor(opts.os);
+  const p = osPath(opts.os);
   const winners = new Map<string, string>();
   const found: PathPlugin[] = [];
   for (const dir of pathDirs(opts.os, opts.path)) {

@@ -37,7 +37,7 @@ export function rulesOf(doc: string): Rules {
     allowed[room] = names(cells[1]);
     if (names(cells[2]).length > 0) lazyOnly[room] = names(cells[2]);
   }
-  const loaders = /Lazy loaders:((?:\s*`[^`]+`,?)+)/.exec(section)?.[1] ?? "";
+  const loaders = /Lazy\s+loaders:((?:\s*`[^`]+`,?)+)/.exec(section)?.[1] ?? "";
   return { allowed, lazyOnly, lazyLoaders: names(loaders) };
 }
 

@@ -146,6 +146,30 @@ Deno.test("no keychain probe once the token file decided: marker and tokens.json
 /** A static import of a Node built-in (a type-only one is erased): the first costs a run milliseconds. */
 const NODE_IMPORT = /^\s*(?:import|export)\s+(?!type\s)(?:[^"';]*?\sfrom\s+)?["']node:[^"']+["']/m;
 
+/**
+ * A static import of a Node built-in or of an npm package (an `npm:` specifier or a bare name of
+ * deno.json's import map): either starts Deno's Node layer.
+ */
+const NODE_OR_NPM_IMPORT =
+  /^\s*(?:import|export)\s+(?!type\s)(?:[^"';]*?\sfrom\s+)?["']((?:node|npm):[^"']+|[^."'/][^"':]*)["']/gm;
+
+/** The modules `root` (under src/) reaches by static imports, each with the node: or npm imports it makes. */
+async function staticReach(root: string): Promise<{ modules: number; hits: string[] }> {
+  const src = new URL("../../src/", import.meta.url);
+  const seen = new Set<string>();
+  const queue = [root];
+  const hits: string[] = [];
+  while (queue.length > 0) {
+    const module = queue.shift()!;
+    if (seen.has(module)) continue;
+    seen.add(module);
+    const text = await Deno.readTextFile(new URL(module, src));
+    for (const m of text.matchAll(NODE_OR_NPM_IMPORT)) hits.push(`${module} -> ${m[1]}`);
+    for (const e of importsOf(module, text)) if (!e.dynamic && !e.typeOnly) queue.push(e.to);
+  }
+  return { modules: seen.size, hits };
+}
+
 Deno.test("bucket list, object list and auth status load no node: module before their request: the modules their runs load import none", async () => {
   const src = new URL("../../src/", import.meta.url);
   // What main.ts and the front door load for `bucket list`, `object list` and `auth status` (their
@@ -174,4 +198,26 @@ Deno.test("bucket list, object list and auth status load no node: module before 
   }
   assert.ok(seen.size > 30, `the walk reached the run's modules (${seen.size})`);
   assert.deepEqual(withNode, [], "modules of the bucket list path importing node: statically");
+});
+
+Deno.test("no command's declaration reaches a node: or npm module: the front door and every family the registry loads", async () => {
+  const registry = await Deno.readTextFile(new URL("../../src/front/families.ts", import.meta.url));
+  // Every module the registry's loaders import, as paths under src/ (front/families.ts is in src/front/).
+  const loaded = [...registry.matchAll(/import\("(\.{1,2}\/[^"]+)"\)/g)]
+    .map((m) => new URL(m[1], "file:///src/front/").pathname.slice("/src/".length));
+  const roots = ["main.ts", "front/root.ts", "front/run_line.ts", ...new Set(loaded)];
+  assert.ok(
+    roots.includes("families/dm/commands.ts") && roots.includes("front/completions.ts"),
+    roots.join(),
+  );
+  assert.ok(roots.length > 25, `the registry's families (${roots.length})`);
+  const reaching: string[] = [];
+  let walked = 0;
+  for (const root of roots) {
+    const { modules, hits } = await staticReach(root);
+    walked += modules;
+    if (hits.length > 0) reaching.push(`${root}: ${hits.join("; ")}`);
+  }
+  assert.ok(walked > 500, `the walks reached the declarations' modules (${walked})`);
+  assert.deepEqual(reaching, [], "a declaration loads its verbs from its run (`await import(...)`)");
 });

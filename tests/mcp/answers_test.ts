@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { contextFor } from "../../src/front/root.ts";
-import { serveDeps } from "../../src/families/serve/commands.ts";
+import { serveDeps } from "../../src/families/serve/deps.ts";
 import { type CallToolResult, InMemoryTransport, type JSONRPCMessage } from "../../src/mcp/sdk.ts";
 import { createServer } from "../../src/families/serve/server.ts";
 import { ALL_TOOLS } from "../../src/families/serve/tools.ts";

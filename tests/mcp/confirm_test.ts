@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import path from "node:path";
 import { contextFor } from "../../src/front/root.ts";
-import { serveDeps } from "../../src/families/serve/commands.ts";
+import { serveDeps } from "../../src/families/serve/deps.ts";
 import { type CallToolResult, Client, ElicitRequestSchema, InMemoryTransport } from "../../src/mcp/sdk.ts";
 import { createServer } from "../../src/families/serve/server.ts";
 import { ALL_TOOLS } from "../../src/families/serve/tools.ts";

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import path from "node:path";
 import { type CallToolResult, Client, InMemoryTransport, StdioClientTransport } from "../../src/mcp/sdk.ts";
 import { contextFor } from "../../src/front/root.ts";
-import { serveDeps } from "../../src/families/serve/commands.ts";
+import { serveDeps } from "../../src/families/serve/deps.ts";
 import { createServer } from "../../src/families/serve/server.ts";
 import { ALL_TOOLS, selectTools } from "../../src/families/serve/tools.ts";
 import { captureIo } from "../e2e/capture.ts";

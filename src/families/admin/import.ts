@@ -7,7 +7,7 @@
  * no duplicate and no loss; a re-run reports the rows an earlier run did.
  */
 import path from "node:path";
-import { EMAIL_PATTERN } from "../../aps/admin.ts";
+import { EMAIL_PATTERN, IMPORT_COLUMNS } from "../../aps/admin.ts";
 import type { AccAccountId } from "../../aps/ids.ts";
 import { DiazoError, usageError } from "../../core/errors.ts";
 import { readInputText } from "../../core/input_file.ts";
@@ -15,16 +15,6 @@ import { type AccountUserInput, createAccountUser } from "./api_hq.ts";
 import { type ImportState, importStatePath, readImportState, writeImportState } from "./import_state.ts";
 import { type AdminCall, adminClient } from "./account.ts";
 import type { OpsDeps } from "../../session/deps.ts";
-
-/** The columns a users file may have (accountadmin.yaml `UserPayload` names); `email` is required. */
-export const IMPORT_COLUMNS: readonly string[] = [
-  "email",
-  "first_name",
-  "last_name",
-  "company_id",
-  "job_title",
-  "phone",
-];
 
 /** One row of a users file. */
 export interface ImportRow {

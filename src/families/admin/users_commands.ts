@@ -4,11 +4,16 @@
  * project members and companies, declared as data (command/decl.ts). `acc accounts` and `acc add-user`
  * (families/acc/admin_commands.ts) share the declarations of `admin account list` and `admin user add`.
  */
-import { EMAIL_PATTERN, HQ_PROJECT_STATUSES, PRODUCT_ACCESS, PRODUCT_KEYS } from "../../aps/admin.ts";
+import {
+  EMAIL_PATTERN,
+  HQ_PROJECT_STATUSES,
+  IMPORT_COLUMNS,
+  PRODUCT_ACCESS,
+  PRODUCT_KEYS,
+} from "../../aps/admin.ts";
 import type { AccAccountId, AccProjectId } from "../../aps/ids.ts";
 import { DiazoError, usageError } from "../../core/errors.ts";
 import { runAccountList } from "./account.ts";
-import { IMPORT_COLUMNS, runAdminUserImport } from "./import.ts";
 import {
   type HqProjectFields,
   runAdminCompanyList,
@@ -170,6 +175,8 @@ const USER_IMPORT: CommandDecl = {
   ],
   run: async (ctx, _args, opts: AdminOpts & { account: AccAccountId; fromFile: string }) => {
     let progress: ReturnType<typeof progressLines> | undefined;
+    // The import verbs reach node:path and node:crypto, which a declaration must not load.
+    const { runAdminUserImport } = await import("./import.ts");
     const report = await runAdminUserImport({
       ...adminCall(opts),
       account: opts.account,

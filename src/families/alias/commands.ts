@@ -1,5 +1,4 @@
 /** The `alias` family: `alias list`, the same command as `plugin alias list`. */
-import { runAliasList } from "../../extend/verbs.ts";
 import type { CommandDecl } from "../../command/decl.ts";
 
 /** The front door's words, as the plugin and alias verbs need them. */
@@ -16,6 +15,8 @@ export const ALIAS_LIST: CommandDecl = {
   description: "list the aliases of plugins.json",
   examples: ["diazo alias list", "diazo alias list -o json --query '[].name'"],
   run: async (ctx) => {
+    // The plugin and alias verbs reach node:path, which a declaration must not load.
+    const { runAliasList } = await import("../../extend/verbs.ts");
     await ctx.emit(await runAliasList({ rules: await builtinRules() }, ctx), {
       columns: ["name", "expansion"],
     });

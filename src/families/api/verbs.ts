@@ -5,7 +5,7 @@
  * platform's pagination schemes the first page uses. Requests go only to the platform's own host
  * unless a host is allowed by name; a refusal sends nothing.
  */
-import path from "node:path";
+import { resolveFrom } from "../../platform/path.ts";
 import { endpointScope } from "../../aps/endpoint_scopes.ts";
 import { DiazoError, usageError } from "../../core/errors.ts";
 import { readInputFile, readInputText } from "../../core/input_file.ts";
@@ -80,7 +80,7 @@ async function typedValue(value: string, o: ApiOptions, cwd: string): Promise<un
     const file = value.slice(1);
     if (file === "-") return await o.readStdin();
     try {
-      return (await readInputText(path.resolve(cwd, file), "body", { shown: file }))!;
+      return (await readInputText(await resolveFrom(cwd, file), "body", { shown: file }))!;
     } catch (e) {
       if (e instanceof DiazoError) throw e;
       throw usageError(
@@ -99,7 +99,7 @@ async function typedValue(value: string, o: ApiOptions, cwd: string): Promise<un
 async function readInput(o: ApiOptions, cwd: string): Promise<string | Uint8Array> {
   if (o.input === "-") return await o.readStdin();
   try {
-    return (await readInputFile(path.resolve(cwd, o.input!), "request", { shown: o.input }))!;
+    return (await readInputFile(await resolveFrom(cwd, o.input!), "request", { shown: o.input }))!;
   } catch (e) {
     if (e instanceof DiazoError) throw e;
     throw usageError(

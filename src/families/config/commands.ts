@@ -1,7 +1,7 @@
 /** `diazo config ...`: profiles and settings, declared as data (command/decl.ts) over families/config/verbs.ts. */
-import path from "node:path";
 import { DiazoError, usageError } from "../../core/errors.ts";
 import { readInputText } from "../../core/input_file.ts";
+import { resolveFrom } from "../../platform/path.ts";
 import {
   runGet,
   runProfileCreate,
@@ -53,7 +53,7 @@ async function readExport(ctx: Ctx, file: string): Promise<string> {
   try {
     return file === "-"
       ? await ctx.io.stdin.readText()
-      : (await readInputText(path.resolve(ctx.cwd, file), "profiles", { shown: file }))!;
+      : (await readInputText(await resolveFrom(ctx.cwd, file), "profiles", { shown: file }))!;
   } catch (e) {
     if (e instanceof Deno.errors.NotFound) throw new DiazoError("file_not_found", { params: { file } });
     throw e;

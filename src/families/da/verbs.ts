@@ -3,7 +3,6 @@
  * package and aliases), the service's health; activities and work items are in da_activity.ts and
  * da_workitem.ts. As the app (code:all). Names and engine ids arrive checked (aps/da_ids.ts).
  */
-import path from "node:path";
 import { checkDaName, type DaName, describeId, type EngineId, type QualifiedId } from "../../aps/da_ids.ts";
 import { DiazoError, usageError } from "../../core/errors.ts";
 import {
@@ -21,7 +20,7 @@ import {
 } from "./api.ts";
 import { getHealth } from "./workitems_api.ts";
 import type { Http } from "../../http/http.ts";
-import { statFile } from "../../transfer/upload.ts";
+import { osPath, resolveFrom } from "../../platform/path.ts";
 import type { OpsDeps } from "../../session/deps.ts";
 
 /** A listed id with its parts beside it (owner, name, alias). */
@@ -144,10 +143,12 @@ const PACKAGE_LIMIT = 104_857_600;
  * package over the platform's 100 MB is a usage error.
  */
 async function readPackage(deps: OpsDeps, file: string): Promise<{ name: string; bytes: Uint8Array }> {
-  const abs = path.resolve(deps.cwd, file);
+  const abs = await resolveFrom(deps.cwd, file);
   if ((await Deno.stat(abs).catch(() => undefined))?.isDirectory) {
     throw usageError(`${file} is a directory`, "Zip the bundle (e.g. MyApp.bundle/) and pass the .zip file.");
   }
+  // The upload module (and node:crypto) loads only for a package.
+  const { statFile } = await import("../../transfer/upload.ts");
   const { size } = await statFile(abs, file);
   if (size > PACKAGE_LIMIT) {
     throw usageError(
@@ -155,7 +156,7 @@ async function readPackage(deps: OpsDeps, file: string): Promise<{ name: string;
       "Leave out of the zip what the engine does not load, or fetch large data as a work item input.",
     );
   }
-  return { name: path.basename(file), bytes: await Deno.readFile(abs) };
+  return { name: osPath().basename(file), bytes: await Deno.readFile(abs) };
 }
 
 /** Creates a resource, or its next version when it exists (409). */

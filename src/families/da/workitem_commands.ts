@@ -6,14 +6,7 @@
 import { parseAssignment } from "../../aps/da_ids.ts";
 import { type BucketKey, parseBucketKey } from "../../aps/ids.ts";
 import { DiazoError } from "../../core/errors.ts";
-import {
-  runDaWorkItemGet,
-  runDaWorkItemRun,
-  type WorkItemFailure,
-  type WorkItemResult,
-  type WorkItemStatus,
-  type WorkItemWait,
-} from "./workitem.ts";
+import type { WorkItemFailure, WorkItemResult, WorkItemStatus, WorkItemWait } from "./workitem.ts";
 import { collect } from "../../command/command.ts";
 import type { CommandDecl } from "../../command/decl.ts";
 import type { Ctx } from "../../command/context.ts";
@@ -106,6 +99,8 @@ const RUN: CommandDecl = {
     let id: string | undefined;
     const wait = waitOptions(ctx);
     const onStatus = wait?.onStatus;
+    // The work item verbs reach node:path and node:crypto, which a declaration must not load.
+    const { runDaWorkItemRun } = await import("./workitem.ts");
     await show(ctx, () => id, () =>
       runDaWorkItemRun({
         activity,
@@ -138,6 +133,7 @@ const GET: CommandDecl = {
     "diazo da workitem get f62103c311a54a6ba571a0950ce6eca3 --wait --timeout 600",
   ],
   run: async (ctx, [id]: string[]) => {
+    const { runDaWorkItemGet } = await import("./workitem.ts");
     await show(ctx, () => id, () => runDaWorkItemGet({ id, wait: waitOptions(ctx) }, ctx));
   },
 };

@@ -3,7 +3,6 @@
  * sandbox when no credentials are configured (or with --sandbox) — and shows the steps.
  */
 import { throwawayTokenStore } from "../auth/verbs.ts";
-import { runDemo } from "./verbs.ts";
 import type { CommandDecl } from "../../command/decl.ts";
 import type { Ctx } from "../../command/context.ts";
 import { SANDBOX_CLIENT_ID, SANDBOX_CLIENT_SECRET } from "../sandbox/commands.ts";
@@ -51,6 +50,8 @@ export const DEMO: CommandDecl = {
   run: async (outer, _args, opts: { sandbox?: boolean; keep?: boolean }) => {
     const { ctx, close } = await demoContext(outer, Boolean(opts.sandbox));
     try {
+      // The demo's verbs reach node:path and node:crypto, which a declaration must not load.
+      const { runDemo } = await import("./verbs.ts");
       const { summary, steps } = await runDemo(
         { keep: opts.keep, sandbox: close !== undefined, timeoutSec: ctx.flags.timeout },
         ctx,

@@ -9,17 +9,7 @@ import { parseBucketKey, parseObjectKey } from "../../aps/ids.ts";
 import { parseUrn } from "../../aps/urn.ts";
 import { usageError } from "../../core/errors.ts";
 import { type DmResource, runHubList, runProjectList } from "./verbs.ts";
-import {
-  type DmFiled,
-  runFolderCreate,
-  runFolderRename,
-  runItemBind,
-  runItemDownload,
-  runItemRename,
-  runItemUpload,
-  runVersionDescribe,
-  runVersionRename,
-} from "./write.ts";
+import type { DmFiled } from "./write.ts";
 import { positiveNumber } from "../../command/command.ts";
 import type { Ctx } from "../../command/context.ts";
 import type { ArgumentDecl, CommandDecl } from "../../command/decl.ts";
@@ -34,6 +24,9 @@ import {
   withHelpers,
 } from "./shared.ts";
 import { byteBar } from "../../command/progress.ts";
+
+/** The write verbs, loaded when a command runs (they reach node:path and node:crypto, which a declaration must not load). */
+const writes = () => import("./write.ts");
 
 const VERSION = `urn:adsk.wipprod:fs.file:vf.w3t4bvtQzhwf41oMYi4F_A?version=2`;
 const ITEM_COLUMNS = ["name", "id", "versionNumber", "size", "lastModified"];
@@ -110,6 +103,7 @@ function folderCreate(verb: string, spelling: string): CommandDecl {
     ],
     examples: [`diazo ${spelling} ${PROJECT} ${FOLDER} --name Drawings`],
     run: async (ctx, [project, parentFolder], opts: { name: string; as?: Who }) => {
+      const { runFolderCreate } = await writes();
       const folder = await runFolderCreate({ ...opts, project, parent: parentFolder }, ctx);
       ctx.info(`Created folder ${opts.name} (${folder.id})`);
       await ctx.emit(withHelpers(folder), { columns: ["name", "id", "lastModified"] });
@@ -146,6 +140,7 @@ function itemUpload(verb: string, spelling: string): CommandDecl {
       [project, folder, file],
       opts: { name?: string; resume?: boolean; partSize?: number; as?: Who },
     ) => {
+      const { runItemUpload } = await writes();
       const filed = await runItemUpload(
         { ...opts, project, folder, file, partSizeMiB: opts.partSize },
         ctx,
@@ -188,6 +183,7 @@ function itemDownload(verb: string, spelling: string): CommandDecl {
       [project, target],
       opts: { out?: string; force?: boolean; resume?: boolean; as?: Who },
     ) => {
+      const { runItemDownload } = await writes();
       const { summary, ...got } = await runItemDownload(
         { ...opts, project, target, signal: ctx.interruptSignal() },
         ctx,
@@ -212,6 +208,7 @@ function itemRename(verb: string, spelling: string): CommandDecl {
     options: [NEW_NAME, asOption()],
     examples: [`diazo ${spelling} ${PROJECT} ${ITEM} --name "Tower (issued).rvt"`],
     run: async (ctx, [project, item], opts: { name: string; as?: Who }) => {
+      const { runItemRename } = await writes();
       const renamed = await runItemRename({ ...opts, project, item }, ctx);
       const tip = renamed.included.find((r) => r.type === "versions");
       ctx.info(`Renamed item ${item} to ${opts.name}`);
@@ -230,6 +227,7 @@ export const FOLDER_WRITES: readonly CommandDecl[] = [
     options: [NEW_NAME, asOption()],
     examples: [`diazo folder rename ${PROJECT} ${FOLDER} --name "Issued drawings"`],
     run: async (ctx, [project, id], opts: { name: string; as?: Who }) => {
+      const { runFolderRename } = await writes();
       const renamed = await runFolderRename({ ...opts, project, folder: id }, ctx);
       ctx.info(`Renamed folder ${id} to ${opts.name}`);
       await ctx.emit(withHelpers(renamed), { columns: ["name", "id", "lastModified"] });
@@ -256,6 +254,7 @@ const ITEM_BIND: CommandDecl = {
     `diazo item bind ${PROJECT} ${FOLDER} dXJuOmFkc2sub2JqZWN0czpvcy5vYmplY3Q6bXljby1tb2RlbHMvdG93ZXIucnZ0 --name Tower.rvt`,
   ],
   run: async (ctx, [project, folder, object], opts: { name?: string; as?: Who }) => {
+    const { runItemBind } = await writes();
     const filed = await runItemBind({ ...opts, ...object, project, folder }, ctx);
     ctx.info(filed.summary);
     await ctx.emit(filedRow(filed), { columns: ITEM_COLUMNS });
@@ -287,6 +286,7 @@ export const VERSION_VERBS: readonly CommandDecl[] = [
       `diazo version describe ${PROJECT} '${VERSION}' -o json --query relationships.storage.data.id`,
     ],
     run: async (ctx, [project, id], opts: { as?: Who }) => {
+      const { runVersionDescribe } = await writes();
       const { version: v, downloads } = await runVersionDescribe({ as: opts.as, project, version: id }, ctx);
       // formats: the file types of the download jobs, for the table (the jobs themselves in downloads).
       const formats = downloads.map((d) => (d.attributes?.format as { fileType?: string })?.fileType).filter(
@@ -304,6 +304,7 @@ export const VERSION_VERBS: readonly CommandDecl[] = [
     options: [NEW_NAME, asOption()],
     examples: [`diazo version rename ${PROJECT} '${VERSION}' --name tower.rvt`],
     run: async (ctx, [project, id], opts: { name: string; as?: Who }) => {
+      const { runVersionRename } = await writes();
       const v = await runVersionRename({ as: opts.as, name: opts.name, project, version: id }, ctx);
       ctx.info(`Renamed version ${id} to ${opts.name}`);
       await ctx.emit(withHelpers(v), { columns: ["versionNumber", "name", "size", "id"] });

@@ -1,9 +1,18 @@
 /** `diazo generate <format>`: declared as data (command/decl.ts) over families/generate/verbs.ts. */
 import { usageError } from "../../core/errors.ts";
-import { GENERATOR, runGenerate } from "./verbs.ts";
+import { DEFAULT_MAX_OBJECTS, DEFAULT_SEED, MODEL_FORMATS } from "../../generate/formats.ts";
+import { MAX_OBJECTS } from "../../generate/layout.ts";
 import { writeChunksTo } from "../../platform/fs.ts";
 import type { CommandDecl } from "../../command/decl.ts";
 import { positiveNumber } from "../../command/command.ts";
+
+/** What the generator offers, for the command's help and defaults. */
+const GENERATOR = {
+  formats: MODEL_FORMATS,
+  defaultMaxObjects: DEFAULT_MAX_OBJECTS,
+  maxObjects: MAX_OBJECTS,
+  defaultSeed: DEFAULT_SEED,
+} as const;
 
 /** The --seed option: a whole number that fits 32 bits. */
 function seed(value: string): number {
@@ -69,6 +78,8 @@ export const GENERATE: CommandDecl = {
     "diazo generate dxf --size 64KiB --out - | wc -c",
   ],
   run: async (ctx, [format]: string[], opts: GenerateOpts) => {
+    // The generator reaches node:crypto, which a declaration must not load.
+    const { runGenerate } = await import("./verbs.ts");
     const { generated, description } = await runGenerate(
       {
         ...opts,

@@ -1,27 +1,9 @@
 /** `generate <format>`: a synthetic engineering file of an exact size, written to a file or a stream. */
 import path from "node:path";
 import { DiazoError, usageError } from "../../core/errors.ts";
-import {
-  DEFAULT_MAX_OBJECTS,
-  DEFAULT_SEED,
-  formatSize,
-  generateModel,
-  MAX_OBJECTS,
-  MODEL_FORMATS,
-  parseFormat,
-  parseSize,
-  sha1Chunks,
-} from "../../generate/generate.ts";
+import { formatSize, generateModel, parseFormat, parseSize, sha1Chunks } from "../../generate/generate.ts";
 import { writeChunksAtomic } from "../../platform/fs.ts";
 import type { OpsDeps } from "../../session/deps.ts";
-
-/** What the generator offers, for the command's help and defaults. */
-export const GENERATOR = {
-  formats: MODEL_FORMATS,
-  defaultMaxObjects: DEFAULT_MAX_OBJECTS,
-  maxObjects: MAX_OBJECTS,
-  defaultSeed: DEFAULT_SEED,
-} as const;
 
 /** Options of `generate`. */
 export interface GenerateOptions {

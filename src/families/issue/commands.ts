@@ -19,7 +19,6 @@ import {
   runIssueTypes,
   runIssueUpdate,
 } from "./verbs.ts";
-import { runIssueAttach, runIssueAttachmentList } from "./attachment.ts";
 import { positiveNumber } from "../../command/command.ts";
 import type { ArgumentDecl, CommandDecl, OptionDecl } from "../../command/decl.ts";
 import {
@@ -306,6 +305,8 @@ const ATTACHMENT: CommandDecl = {
     `diazo issue attachment list ${I} --project ${P}`,
   ],
   run: async (ctx, [id, file]: string[], opts: { project?: AccProjectId }) => {
+    // The attachment verbs reach node:path and node:crypto, which a declaration must not load.
+    const { runIssueAttach } = await import("./attachment.ts");
     const attached = await runIssueAttach({
       project: required(opts.project, "--project <id>"),
       issue: id,
@@ -324,6 +325,7 @@ const ATTACHMENT: CommandDecl = {
       examples: [`diazo issue attachment list ${I} --project ${P} -o json`],
       run: async (ctx, [id]: string[], opts: { project?: AccProjectId }) => {
         const project = required(opts.project, "--project <id>");
+        const { runIssueAttachmentList } = await import("./attachment.ts");
         const list = await runIssueAttachmentList({ project, issue: id }, ctx);
         await ctx.emit(list, { columns: ["attachmentId", "displayName", "fileSize", "createdOn"] });
       },

@@ -3,17 +3,11 @@
  * declared as data (command/decl.ts).
  */
 import { schemaText } from "../../pipeline/schema.ts";
-import {
-  type PipelineDeps,
-  runPipelinePlan,
-  runPipelineRun,
-  runPipelineValidate,
-} from "../../pipeline/verbs.ts";
+import type { PipelineDeps } from "../../pipeline/verbs.ts";
 import { knownSecrets, redact } from "../../core/redact.ts";
 import { collect } from "../../command/command.ts";
 import type { CommandDecl } from "../../command/decl.ts";
 import type { Ctx } from "../../command/context.ts";
-import { stepExtensions, stepRunners } from "./steps.ts";
 
 const FILE_HELP = `
 Pipeline files (YAML or JSON):
@@ -45,6 +39,13 @@ runs nothing. Steps inherit --profile, --debug, --quiet, --non-interactive, --ye
 --concurrency, --no-color, and --output unless the report is the data (a step's own flags win).
 Editors: \`diazo pipeline schema\` prints the file's JSON Schema.`;
 
+/**
+ * The pipeline verbs and the step runners, loaded when a command runs (they reach node:path, which a
+ * declaration must not load).
+ */
+const verbs = () => import("../../pipeline/verbs.ts");
+const steps = () => import("./steps.ts");
+
 /** The options `pipeline run` and `pipeline validate` share. */
 interface LoadOptions {
   var?: string[];
@@ -58,7 +59,7 @@ function pipelineDeps(ctx: Ctx): PipelineDeps {
     info: (line) => ctx.info(line),
     problem: (text) => ctx.io.stderr.write(text + "\n"),
     tree: async () => (await import("../../front/describe.ts")).commandTree(ctx.io),
-    extensions: () => stepExtensions(ctx),
+    extensions: async () => (await steps()).stepExtensions(ctx),
   };
 }
 
@@ -71,12 +72,14 @@ async function isReportFormat(ctx: Ctx): Promise<boolean> {
 /** `pipeline run`: the plan with --dry-run, else every step, then the report. */
 async function runAction(ctx: Ctx, file: string, opts: LoadOptions & { dryRun?: boolean }): Promise<void> {
   const fileOpts = { file, vars: opts.var, allowShell: opts.allowShell };
+  const { runPipelinePlan, runPipelineRun } = await verbs();
   if (opts.dryRun) {
     const plan = await runPipelinePlan(fileOpts, pipelineDeps(ctx));
     await ctx.emit(plan, { columns: ["index", "name", "kind", "command", "continueOnError"] });
     return;
   }
   const reportMode = await isReportFormat(ctx);
+  const { stepRunners } = await steps();
   const runners = (total: number) =>
     stepRunners(ctx, {
       quietData: reportMode,
@@ -98,6 +101,7 @@ async function runAction(ctx: Ctx, file: string, opts: LoadOptions & { dryRun?: 
 
 /** `pipeline validate`: the file's problems, or its steps when it is valid. */
 async function validateAction(ctx: Ctx, file: string, opts: LoadOptions): Promise<void> {
+  const { runPipelineValidate } = await verbs();
   const checked = await runPipelineValidate(
     { file, vars: opts.var, allowShell: opts.allowShell },
     pipelineDeps(ctx),

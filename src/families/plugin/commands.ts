@@ -1,13 +1,9 @@
 /** The `plugin` family: list, enable, disable and create plugins; add, list and remove aliases (extend/verbs.ts). */
-import {
-  runAliasAdd,
-  runAliasRemove,
-  runPluginCreate,
-  runPluginList,
-  runPluginToggle,
-} from "../../extend/verbs.ts";
 import { ALIAS_LIST, builtinRules } from "../alias/commands.ts";
 import type { CommandDecl } from "../../command/decl.ts";
+
+/** The plugin and alias verbs, loaded when a command runs (they reach node:path, which a declaration must not load). */
+const verbs = () => import("../../extend/verbs.ts");
 
 /** `plugin enable` or `plugin disable`. */
 function toggleCommand(enabled: boolean): CommandDecl {
@@ -18,6 +14,7 @@ function toggleCommand(enabled: boolean): CommandDecl {
     args: [{ spec: "<name>", description: "the plugin's name, without diazo-" }],
     examples: [`diazo plugin ${verb} hello`],
     run: async (ctx, [name]: string[]) => {
+      const { runPluginToggle } = await verbs();
       await ctx.emit(await runPluginToggle({ name, enabled, rules: await builtinRules() }, ctx));
     },
   };
@@ -46,6 +43,7 @@ const ALIASES: CommandDecl = {
         `diazo plugin alias add hi "hello --output json"         # an alias to a plugin`,
       ],
       run: async (ctx, [name, expansion]: string[], opts: { force?: boolean }) => {
+        const { runAliasAdd } = await verbs();
         await ctx.emit(
           await runAliasAdd({ name, expansion, force: opts.force, rules: await builtinRules() }, ctx),
         );
@@ -58,6 +56,7 @@ const ALIASES: CommandDecl = {
       args: [{ spec: "<name>", description: "the alias" }],
       examples: ["diazo plugin alias remove lsb"],
       run: async (ctx, [name]: string[]) => {
+        const { runAliasRemove } = await verbs();
         await ctx.emit(await runAliasRemove({ name }, ctx));
       },
     },
@@ -77,6 +76,7 @@ export const PLUGIN: CommandDecl = {
         "list discovered and configured plugins; warnings (not executable, shadowed, ...) on stderr",
       examples: ["diazo plugin list", "diazo plugin list -o json --query '[?enabled].name'"],
       run: async (ctx) => {
+        const { runPluginList } = await verbs();
         await ctx.emit(await runPluginList({ rules: await builtinRules() }, ctx), {
           columns: ["name", "path", "enabled", "description", "source"],
         });
@@ -91,6 +91,7 @@ export const PLUGIN: CommandDecl = {
       options: [{ flags: "--dir <dir>", description: "where to write it (default: the current directory)" }],
       examples: ["diazo plugin create hello --dir ~/bin", "diazo hello --output json"],
       run: async (ctx, [name]: string[], opts: { dir?: string }) => {
+        const { runPluginCreate } = await verbs();
         await ctx.emit(await runPluginCreate({ name, dir: opts.dir, rules: await builtinRules() }, ctx));
       },
     },

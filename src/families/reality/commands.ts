@@ -1,27 +1,22 @@
 /** `diazo reality-capture ...`: photo-to-3D photoscenes, declared as data (command/decl.ts) over ./verbs.ts. */
 import { usageError } from "../../core/errors.ts";
-import {
-  checkFormats,
-  checkSceneId,
-  RC_FORMATS,
-  runRealityCreate,
-  runRealityDelete,
-  runRealityProcess,
-  runRealityResult,
-  runRealityStatus,
-  runRealityUpload,
-  type SceneStatus,
-} from "./verbs.ts";
+import { checkFormats, checkSceneId } from "./checks.ts";
+import { RC_FORMATS } from "./api.ts";
+import type { SceneStatus } from "./verbs.ts";
 import { positiveNumber } from "../../command/command.ts";
 import type { CommandDecl } from "../../command/decl.ts";
 import type { Ctx } from "../../command/context.ts";
 import { byteProgress } from "../../command/progress.ts";
+
+/** The verbs, loaded when a command runs (they reach node:path and node:crypto, which a declaration must not load). */
+const verbs = () => import("./verbs.ts");
 
 const STATUS_COLUMNS = ["photosceneid", "progressmsg", "progress"] as const;
 
 /** Waits for a scene (or reads its status once), a line on stderr each time its progress changes. */
 async function showStatus(ctx: Ctx, sceneId: string): Promise<SceneStatus> {
   let last = "";
+  const { runRealityStatus } = await verbs();
   const status = await runRealityStatus({
     sceneId,
     wait: ctx.flags.wait,
@@ -77,6 +72,7 @@ const CREATE: CommandDecl = {
     "diazo reality-capture create --name statue --format obj -o json --query photosceneid",
   ],
   run: async (ctx, _args, opts: { name: string; format?: string[]; sceneType?: "object" | "aerial" }) => {
+    const { runRealityCreate } = await verbs();
     const created = await runRealityCreate(
       { name: opts.name, formats: opts.format ?? DEFAULT_FORMATS, sceneType: opts.sceneType },
       ctx,
@@ -107,6 +103,7 @@ const UPLOAD: CommandDecl = {
     const [sceneId, photos] = args as [string, string[]];
     let progress: Awaited<ReturnType<typeof byteProgress>> | undefined;
     let started: Promise<unknown> | undefined;
+    const { runRealityUpload } = await verbs();
     const up = await runRealityUpload({
       sceneId,
       inputs: photos,
@@ -137,6 +134,7 @@ const PROCESS: CommandDecl = {
     "diazo reality-capture process <scene> --wait",
   ],
   run: async (ctx, [sceneId]: string[]) => {
+    const { runRealityProcess } = await verbs();
     const started = await runRealityProcess({ sceneId }, ctx);
     if (!ctx.flags.wait) {
       return await ctx.emit(started, { action: `Processing photoscene ${sceneId}` });
@@ -178,6 +176,7 @@ const RESULT: CommandDecl = {
   ],
   run: async (ctx, [sceneId]: string[], opts: { out: string; format: string; force?: true }) => {
     const [format] = checkFormats(opts.format);
+    const { runRealityResult } = await verbs();
     const got = await runRealityResult(
       { sceneId, format, outDir: opts.out, force: opts.force, signal: ctx.interruptSignal() },
       ctx,
@@ -196,6 +195,7 @@ const DELETE: CommandDecl = {
   args: [SCENE],
   examples: ["diazo reality-capture delete <scene> --yes"],
   run: async (ctx, [sceneId]: string[]) => {
+    const { runRealityDelete } = await verbs();
     const deleted = await runRealityDelete({ sceneId, confirm: (q) => ctx.confirmOrCancel(q) }, ctx);
     if (deleted) await ctx.emit(deleted, { action: `Deleted photoscene ${sceneId}` });
   },

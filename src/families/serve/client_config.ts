@@ -5,12 +5,9 @@
  * printed: a secret set in the shell is named, with a value to fill in.
  */
 import path from "node:path";
+import type { ConfigClient } from "./clients.ts";
 
-/** Assistants `--print-config` writes an entry for. */
-export const CONFIG_CLIENTS = ["claude", "claude-code", "cursor", "vscode"] as const;
-
-/** One of them. */
-export type ConfigClient = (typeof CONFIG_CLIENTS)[number];
+export { CONFIG_CLIENTS, type ConfigClient } from "./clients.ts";
 
 /** The `serve` options an entry reproduces. */
 export interface ServedOptions {

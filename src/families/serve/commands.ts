@@ -1,15 +1,12 @@
 /** `diazo serve`: diazo's tools for AI assistants over the Model Context Protocol (stdio or HTTP). */
-import path from "node:path";
 import { usageError } from "../../core/errors.ts";
-import type { ToolServerDeps } from "../../session/deps.ts";
-import { rememberProtected } from "../../session/file_roots.ts";
 import type { CommandDecl } from "../../command/decl.ts";
 import { collect, port } from "../../command/command.ts";
 import type { Ctx } from "../../command/context.ts";
 
 /** Assistants `--print-config` writes a snippet for. */
-export { CONFIG_CLIENTS } from "./client_config.ts";
-import { CONFIG_CLIENTS, configSnippet } from "./client_config.ts";
+export { CONFIG_CLIENTS } from "./clients.ts";
+import { CONFIG_CLIENTS } from "./clients.ts";
 
 /** Default port of `serve --http`. */
 export const DEFAULT_SERVE_PORT = 8765;
@@ -26,29 +23,6 @@ interface ServeOptions {
   allowDir?: string[];
 }
 
-/** What the tool server of this run is given: the context as ops deps, its log lines and file roots. */
-export function serveDeps(ctx: Ctx, allowDir: readonly string[] = []): ToolServerDeps {
-  return {
-    fileRoots: {
-      allowed: allowDir.length ? allowDir.map((d) => path.resolve(ctx.cwd, d)) : [ctx.cwd],
-      denied: [ctx.configDir, ctx.stateDir],
-      seen: new Set(),
-    },
-    http: (o) => ctx.http(o),
-    settings: () => ctx.settings(),
-    tokenStore: () => ctx.tokenStore(),
-    tokenStoreStatus: () => ctx.tokenStoreStatus(),
-    cwd: ctx.cwd,
-    stateDir: ctx.stateDir,
-    poll: ctx.poll,
-    info: (line) => ctx.info(line),
-    warn: (line) => ctx.warn(line),
-    log: (line) => ctx.io.stderr.write(line + "\n"),
-    debug: (line) => ctx.debug(line),
-    debugEnabled: ctx.flags.debug,
-  };
-}
-
 /** Serves the tools (stdio or HTTP) until the assistant or Ctrl-C stops it, or prints a config snippet. */
 async function runServe(ctx: Ctx, opts: ServeOptions): Promise<void> {
   if (opts.toolsets) {
@@ -57,6 +31,7 @@ async function runServe(ctx: Ctx, opts: ServeOptions): Promise<void> {
     parseToolsets(opts.toolsets);
   }
   if (opts.printConfig) {
+    const { configSnippet } = await import("./client_config.ts");
     const settings = await ctx.settings();
     const profile = { ...opts, profile: ctx.flags.profile };
     const snippet = configSnippet(opts.printConfig, profile, ctx.env, ctx.cwd, settings.baseUrl.value);
@@ -74,9 +49,11 @@ async function runServe(ctx: Ctx, opts: ServeOptions): Promise<void> {
       );
     }
   }
-  const [{ ALL_TOOLS, selectTools }, server] = await Promise.all([
+  const [{ ALL_TOOLS, selectTools }, server, { serveDeps }, { rememberProtected }] = await Promise.all([
     import("./tools.ts"),
     import("./server.ts"),
+    import("./deps.ts"),
+    import("../../session/file_roots.ts"),
   ]);
   const selection = {
     toolsets: opts.toolsets,

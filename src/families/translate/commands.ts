@@ -2,30 +2,19 @@
  * `diazo translate ...`: translation jobs, their status and manifests, model views, properties,
  * downloads; declared as data (command/decl.ts) over ./verbs.ts.
  */
-import path from "node:path";
 import { OUTPUT_TYPES, type OutputFormat, parseOutputType } from "../../aps/derivative_formats.ts";
 import { DATA_CENTRES, parseDataCentre } from "../../aps/regions.ts";
 import { type ParsedUrn, parseUrn } from "../../aps/urn.ts";
-import {
-  runTranslateDelete,
-  runTranslateDownload,
-  runTranslateFormats,
-  runTranslateManifest,
-  runTranslateProperties,
-  runTranslateStart,
-  runTranslateStatus,
-  runTranslateThumbnail,
-  runTranslateTree,
-  runTranslateViews,
-  statusView,
-} from "./verbs.ts";
+import type { runTranslateTree } from "./verbs.ts";
 import { usageError } from "../../core/errors.ts";
 import { collect, positiveNumber } from "../../command/command.ts";
 import type { Ctx } from "../../command/context.ts";
 import type { ArgumentDecl, CommandDecl, Invocation, OptionDecl } from "../../command/decl.ts";
-import { startFormats } from "./preset.ts";
 import { PRESET } from "./preset_commands.ts";
-import { withProgress } from "./wait.ts";
+import { resolveFrom } from "../../platform/path.ts";
+
+/** The verbs, loaded when a command runs (they reach node:path, which a declaration must not load). */
+const verbs = () => import("./verbs.ts");
 
 const REGION: OptionDecl = {
   flags: "--region <region>",
@@ -36,10 +25,11 @@ const REGION: OptionDecl = {
 const URN_ARG: ArgumentDecl = { spec: "<urn>", description: "base64 or raw URN", parse: parseUrn };
 
 /** The output formats of a start command: a preset's, then --format values (which replace a preset's of the same type). */
-function chooseFormats(
+async function chooseFormats(
   ctx: Ctx,
   opts: { format?: string[]; formats?: string[]; preset?: string; views?: string },
 ): Promise<OutputFormat[]> {
+  const { startFormats } = await import("./preset.ts");
   return startFormats({
     configDir: ctx.configDir,
     preset: opts.preset,
@@ -61,6 +51,7 @@ type StartOptions = {
 
 async function runStart(ctx: Ctx, target: ParsedUrn, opts: StartOptions): Promise<void> {
   const { urn, objectId } = target;
+  const { runTranslateStart, statusView } = await verbs();
   const formats = await chooseFormats(ctx, opts);
   const { job, existed, startedAt } = await runTranslateStart({ ...opts, urn, formats }, ctx);
   const types = formats.map((f) => f.type).join(", ");
@@ -74,20 +65,25 @@ async function runStart(ctx: Ctx, target: ParsedUrn, opts: StartOptions): Promis
     await ctx.emit({ ...job.data, objectId, alreadyTranslated: existed });
     return;
   }
-  const manifest = await withProgress(
-    ctx,
-    urn,
-    (wait) => runTranslateStatus({ urn, region: opts.region, wait: { ...wait, startedAt } }, ctx),
-  );
+  const manifest = await currentManifest(ctx, urn, opts.region, startedAt);
   ctx.info(`Translation of ${objectId} succeeded`);
   await ctx.emit({ ...statusView(manifest, objectId), acceptedJobs: job.data.acceptedJobs });
 }
 
-/** The manifest now, or (with --wait) once the job has ended, with progress on stderr. */
-function currentManifest(ctx: Ctx, urn: ParsedUrn["urn"], region?: string) {
-  return ctx.flags.wait
-    ? withProgress(ctx, urn, (wait) => runTranslateStatus({ urn, region, wait }, ctx))
-    : runTranslateStatus({ urn, region }, ctx);
+/**
+ * The manifest now, or (with --wait) once the job has ended, with progress on stderr; `startedAt`: when
+ * the job this run started was accepted.
+ */
+async function currentManifest(ctx: Ctx, urn: ParsedUrn["urn"], region?: string, startedAt?: number) {
+  const { runTranslateStatus } = await verbs();
+  if (!ctx.flags.wait) return await runTranslateStatus({ urn, region }, ctx);
+  const { withProgress } = await import("./wait.ts");
+  return await withProgress(
+    ctx,
+    urn,
+    (wait) =>
+      runTranslateStatus({ urn, region, wait: startedAt === undefined ? wait : { ...wait, startedAt } }, ctx),
+  );
 }
 
 /** `translate start`. */
@@ -134,6 +130,7 @@ const STATUS: CommandDecl = {
   examples: ["diazo translate status <urn>", "diazo translate status <urn> --wait --timeout 1800"],
   run: async (ctx, [{ urn, objectId }]: ParsedUrn[], opts: { region?: string }) => {
     const manifest = await currentManifest(ctx, urn, opts.region);
+    const { statusView } = await verbs();
     await ctx.emit(statusView(manifest, objectId), {
       columns: ["status", "progress", "percent", "objectId"],
     });
@@ -148,6 +145,7 @@ const MANIFEST: CommandDecl = {
   options: [REGION],
   examples: ["diazo translate manifest <urn> -o json --query 'derivatives[].outputType'"],
   run: async (ctx, [{ urn, objectId }]: ParsedUrn[], opts: { region?: string }) => {
+    const { runTranslateManifest } = await verbs();
     const m = await runTranslateManifest({ urn, region: opts.region }, ctx);
     await ctx.emit({ ...m, objectId });
   },
@@ -165,6 +163,7 @@ const METADATA: CommandDecl = {
     "diazo translate metadata <urn> -o json --query '[].guid'",
   ],
   run: async (ctx, [{ urn }]: ParsedUrn[], opts: { region?: string }) => {
+    const { runTranslateViews } = await verbs();
     const views = await runTranslateViews({ urn, region: opts.region }, ctx);
     await ctx.emit(views, { columns: ["guid", "role", "name", "isMasterView"] });
   },
@@ -182,7 +181,7 @@ interface ExtractOptions {
 function extract(
   head: Pick<CommandDecl, "name" | "aliases" | "description" | "examples">,
   objectHelp: string,
-  read: typeof runTranslateTree,
+  read: "runTranslateTree" | "runTranslateProperties",
 ): CommandDecl {
   return {
     ...head,
@@ -195,7 +194,8 @@ function extract(
     ],
     run: async (ctx, [{ urn }]: ParsedUrn[], opts: ExtractOptions) => {
       const timeoutMs = ctx.flags.timeout !== undefined ? ctx.flags.timeout * 1000 : undefined;
-      await ctx.emit((await read({ ...opts, urn, timeoutMs }, ctx)).data);
+      const run: typeof runTranslateTree = (await verbs())[read];
+      await ctx.emit((await run({ ...opts, urn, timeoutMs }, ctx)).data);
     },
   };
 }
@@ -207,7 +207,7 @@ const TREE = extract(
     examples: ["diazo translate tree <urn>", "diazo translate tree <urn> --guid 6bfb4886-... --object-id 1"],
   },
   "only this object and its children (objectid)",
-  runTranslateTree,
+  "runTranslateTree",
 );
 
 const PROPERTIES = extract(
@@ -221,7 +221,7 @@ const PROPERTIES = extract(
     ],
   },
   "only this object (objectid)",
-  runTranslateProperties,
+  "runTranslateProperties",
 );
 
 /** `translate download`. */
@@ -260,6 +260,7 @@ const THUMBNAIL: CommandDecl = {
   ],
   examples: ["diazo translate thumbnail <urn> --out house.png --size 400"],
   run: async (ctx, [{ urn }]: ParsedUrn[], opts: { out: string; size: string; region?: string }) => {
+    const { runTranslateThumbnail } = await verbs();
     const saved = await runTranslateThumbnail(
       { urn, region: opts.region, file: opts.out, size: Number(opts.size) },
       ctx,
@@ -280,6 +281,7 @@ const DELETE: CommandDecl = {
   run: async (ctx, [{ urn, objectId }]: ParsedUrn[], opts: { region?: string }) => {
     const question = `Delete the manifest and all derivatives of ${objectId}?`;
     if (!(await ctx.confirmOrCancel(question))) return;
+    const { runTranslateDelete } = await verbs();
     const answer = await runTranslateDelete({ urn, region: opts.region }, ctx);
     await ctx.emit({ ...answer, urn, objectId, deleted: true }, {
       action: `Deleted the manifest and derivatives of ${objectId}`,
@@ -293,6 +295,7 @@ const FORMATS: CommandDecl = {
   description: "list the source file types each output type can be made from",
   examples: ["diazo translate formats", "diazo translate formats -o json --query obj"],
   run: async (ctx) => {
+    const { runTranslateFormats } = await verbs();
     await ctx.emit(await runTranslateFormats({}, ctx));
   },
 };
@@ -375,7 +378,8 @@ async function runDownload(
   opts: DownloadOptions,
 ): Promise<void> {
   const outputType = opts.format === undefined ? undefined : parseOutputType(opts.format);
-  const dir = path.resolve(ctx.cwd, opts.out ?? ".");
+  const { runTranslateDownload } = await verbs();
+  const dir = await resolveFrom(ctx.cwd, opts.out ?? ".");
   const manifest = await currentManifest(ctx, urn, opts.region);
   const done = await runTranslateDownload(
     { urn, objectId, region: opts.region, dir, outputType, force: opts.force, manifest },

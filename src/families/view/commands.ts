@@ -1,7 +1,6 @@
 /** `diazo view <urn>`: a translated model in the platform's viewer, from a page served on loopback. */
 import { parseUrn } from "../../aps/urn.ts";
 import { openBrowser } from "../../platform/browser.ts";
-import { runViewStart } from "./verbs.ts";
 import type { CommandDecl } from "../../command/decl.ts";
 import { port } from "../../command/command.ts";
 import type { Ctx } from "../../command/context.ts";
@@ -48,6 +47,8 @@ export const VIEW: CommandDecl = {
     [{ urn, objectKey }]: ReturnType<typeof parseUrn>[],
     opts: { open: boolean; port: number },
   ) => {
+    // The viewer's verbs reach node:path, which a declaration must not load.
+    const { runViewStart } = await import("./verbs.ts");
     const server = await runViewStart({ urn, title: objectKey, port: opts.port }, ctx);
     ctx.io.stdout.write(server.url + "\n");
     ctx.info(
