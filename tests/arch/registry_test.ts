@@ -23,13 +23,13 @@ function walk(chain: CommandDecl[], out: CommandDecl[][] = []): CommandDecl[][] 
   return out;
 }
 
-const program = await fullProgram();
+const program: CommandDecl = await fullProgram();
 const commands = walk([program]);
 
 Deno.test("registry: every family of the registry is declared as data, under its own name", () => {
   assert.equal(program.commands?.length, FAMILIES.length);
   for (const [i, f] of FAMILIES.entries()) {
-    const decl = program.commands![i];
+    const decl: CommandDecl = program.commands![i];
     assert.equal(decl.name, f.name);
     assert.deepEqual([...(decl.aliases ?? [])], f.aliases ?? [], f.name);
     assert.ok(decl.commands?.length || decl.run, `${f.name} runs or has commands`);
