@@ -159,7 +159,7 @@ export async function threeLeggedToken(
   registerSecret(current.access_token);
   if (fresh(current)) return current;
   if (!current.refresh_token) throw new DiazoError("token_expired");
-  const lockFile = tokenLockFile(deps.stateDir, "refresh", key);
+  const lockFile = await tokenLockFile(deps.stateDir, "refresh", key);
   return await withTokenLock(lockFile, deps.lockWaitMs, () => refreshUnderLock(deps, key, fresh, current));
 }
 

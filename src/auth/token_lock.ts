@@ -7,7 +7,6 @@ import { osPath } from "../platform/path.ts";
 import { DiazoError } from "../core/errors.ts";
 import { LOCK_TIMEOUT, withFileLock } from "../platform/lock.ts";
 import { hexOf } from "../core/bytes.ts";
-import { sha256 } from "../core/sha256.ts";
 
 /** node:path's functions for this OS, without node:path (platform/path.ts). */
 const path = osPath();
@@ -16,8 +15,8 @@ const path = osPath();
 export const DEFAULT_LOCK_WAIT_MS = 60_000;
 
 /** The lock file of `kind` ("refresh", "token") for the login `key`, under the state dir. */
-export function tokenLockFile(stateDir: string, kind: string, key: string): string {
-  const hex = hexOf(sha256(key).slice(0, 8));
+export async function tokenLockFile(stateDir: string, kind: string, key: string): Promise<string> {
+  const hex = hexOf(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(key))).slice(0, 16);
   return path.join(stateDir, "locks", `${kind}-${hex}.lock`);
 }
 

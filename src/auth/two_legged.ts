@@ -9,7 +9,6 @@ import { DEFAULT_2L_SCOPES } from "../aps/scopes.ts";
 import type { Http } from "../http/http.ts";
 import { type StoredToken, tokenKey, type TokenStore } from "./token_store.ts";
 import { hexOf } from "../core/bytes.ts";
-import { sha256 } from "../core/sha256.ts";
 
 /** A token is renewed this long before it expires. */
 export const EXPIRY_MARGIN_MS = 60_000;
@@ -40,8 +39,9 @@ export function requireCredentials(resolved: Resolved): { clientId: string; clie
  * A fingerprint of a client secret for the token cache's key: 16 hex digits of a salted SHA-256, so
  * a changed secret misses the cache while the secret itself is never stored.
  */
-export function secretFingerprint(clientSecret: string): string {
-  return hexOf(sha256(`diazo token cache\n${clientSecret}`).slice(0, 8));
+export async function secretFingerprint(clientSecret: string): Promise<string> {
+  const text = new TextEncoder().encode(`diazo token cache\n${clientSecret}`);
+  return hexOf(await crypto.subtle.digest("SHA-256", text)).slice(0, 16);
 }
 
 /** The scopes this profile's 2-legged tokens carry. */
@@ -81,7 +81,7 @@ export async function twoLeggedToken(
     client_id: clientId,
     base_url: deps.resolved.baseUrl.value,
     scopes,
-    secret_fingerprint: secretFingerprint(clientSecret),
+    secret_fingerprint: await secretFingerprint(clientSecret),
   };
   const key = tokenKey(identity);
   const fromCache = async () => {
@@ -112,7 +112,7 @@ export async function twoLeggedToken(
   // Another process may have stored the token while this one waited for the lock: read again. The
   // token endpoint and the lock load only here: a run answered from the cache does without them.
   const { tokenLockFile, withTokenLock } = await import("./token_lock.ts");
-  const lockFile = tokenLockFile(deps.stateDir, "token", key);
+  const lockFile = await tokenLockFile(deps.stateDir, "token", key);
   return await withTokenLock(
     lockFile,
     deps.lockWaitMs,

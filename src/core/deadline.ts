@@ -1,8 +1,8 @@
 /**
  * A deadline with the members of an AbortSignal that the raw transport reads (http/raw_transport.ts),
  * timed by `Atomics.waitAsync` on a cell of its own. Deno's global `setTimeout` loads its
- * Node-compatible timers, and `AbortSignal.timeout` its events and Web IDL layer: ~1.4 ms of a
- * command's start-up (ARCHITECTURE.md, "Start-up"). This one loads nothing, and, like
+ * Node-compatible timers, and `AbortSignal.timeout` its events and Web IDL layer: 4.3 million
+ * instructions of `bucket list` (ARCHITECTURE.md, "Start-up"). This one loads nothing, and, like
  * `AbortSignal.timeout`, its timer does not keep the process alive: the request it times does.
  */
 

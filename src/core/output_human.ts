@@ -4,7 +4,6 @@
  * hold bytes or instants is known only by name, and the value is never trusted to match: anything
  * that is not a plausible byte count or instant is shown as it came.
  */
-import { isoTime, MAX_TIME_MS } from "./iso_time.ts";
 
 /** Field names that hold a byte count, besides `...Size`/`...Bytes` (`objectSize`, `storageSize`). */
 const BYTE_FIELDS = new Set(["size", "length", "bytes"]);
@@ -20,6 +19,8 @@ const DATE_NAME =
 const MIN_EPOCH_MS = 1e11;
 /** Epoch milliseconds after this (year 9999) are not dates a person wants to read. */
 const MAX_EPOCH_MS = 253402300799999;
+/** The largest time a `Date` holds, in milliseconds either side of the epoch. */
+const MAX_TIME_MS = 8.64e15;
 
 /** A date with a time, as the platform writes them: `2026-03-01T12:00:00Z`, `...00.000+01:00`. */
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?$/;
@@ -110,5 +111,5 @@ export function isoOfEpochMs(value: unknown): string | undefined {
   if (typeof value !== "number" || !Number.isFinite(value) || Math.abs(value) > MAX_TIME_MS) {
     return undefined;
   }
-  return isoTime(value);
+  return new Date(value).toISOString();
 }

@@ -7,7 +7,6 @@ import { phrased } from "../core/field_error.ts";
 import { visible } from "../core/sanitize.ts";
 import { knownSecrets, redact } from "../core/redact.ts";
 import { appendScopeUse } from "../config/scope_usage.ts";
-import { isoTime } from "../core/iso_time.ts";
 import { stateDirFor } from "../platform/dirs.ts";
 import type { RunGlobals } from "./argv.ts";
 import type { GlobalFlags, RunState } from "../command/context.ts";
@@ -81,7 +80,7 @@ async function recordUsage(
   if (!state.usage || state.usage.scopes.size === 0 || !state.command) return;
   try {
     await appendScopeUse(stateDirFor((k) => env[k], Deno.build.os), {
-      time: isoTime(Date.now()),
+      time: new Date().toISOString(),
       command: state.command,
       profile: state.usage.profile,
       mode: state.usage.mode,

@@ -78,7 +78,7 @@ async function killWhileHolding(lockFile: string): Promise<void> {
 }
 
 /** The refresh lock of the test app's login in `home`. */
-function lockOf(home: TestHome, url: string): string {
+function lockOf(home: TestHome, url: string): Promise<string> {
   return tokenLockFile(home.stateDir, "refresh", threeLeggedKey("default", APP, url));
 }
 
@@ -103,7 +103,7 @@ Deno.test("a refresh lock left by a SIGKILLed holder is taken over at once", asy
   const home = await makeHome();
   try {
     const env = await loggedIn(sb.url, home, { DIAZO_LOCK_WAIT_MS: "3000" });
-    const lockFile = lockOf(home, sb.url);
+    const lockFile = await lockOf(home, sb.url);
     await killWhileHolding(lockFile);
     const who = await within(15_000, spawnDiazo(["auth", "whoami", "-o", "json"], { env }));
     assert.equal(who.code, 0, who.stderr);
@@ -133,7 +133,7 @@ Deno.test("a refresh token spent by a killed refresh: 'log in again' with the re
       body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: refresh }),
     });
     assert.equal(spent.status, 200, await spent.text());
-    await killWhileHolding(lockOf(home, sb.url));
+    await killWhileHolding(await lockOf(home, sb.url));
     const who = await within(15_000, spawnDiazo(["auth", "whoami"], { env }));
     assert.equal(who.code, 3, who.stderr);
     assert.match(who.stderr, /^error: The saved login can no longer be refreshed: invalid_grant/m);

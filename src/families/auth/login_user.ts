@@ -44,7 +44,7 @@ async function authorizeStep(
     verifier: string;
   },
 ): Promise<string> {
-  const url = authorizeUrl(p.baseUrl, { ...p, challenge: codeChallenge(p.verifier) });
+  const url = authorizeUrl(p.baseUrl, { ...p, challenge: await codeChallenge(p.verifier) });
   const pre = await authorizePreflight(url).catch(() => undefined);
   if (pre && pre.status >= 400 && /redirect_uri|callback/i.test(JSON.stringify(pre.body ?? ""))) {
     throw new DiazoError("callback_mismatch", { status: pre.status, body: pre.body });

@@ -12,7 +12,6 @@ import { dmNameProblem } from "../../aps/dm_names.ts";
 import { objectIdOf } from "../../aps/urn.ts";
 import { DiazoError, usageError } from "../../core/errors.ts";
 import { hexOf } from "../../core/bytes.ts";
-import { sha256 } from "../../core/sha256.ts";
 import {
   type DmResource,
   getItemWithTip,
@@ -180,16 +179,13 @@ interface StorageRecord {
   storageId: string;
 }
 
-function storageRecordPath(deps: OpsDeps, key: string): string {
-  return path.join(
-    deps.stateDir,
-    "dm-uploads",
-    `${hexOf(sha256(key)).slice(0, 32)}.json`,
-  );
+async function storageRecordPath(deps: OpsDeps, key: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(key));
+  return path.join(deps.stateDir, "dm-uploads", `${hexOf(digest).slice(0, 32)}.json`);
 }
 
 async function rememberedStorage(deps: OpsDeps, key: string): Promise<string | undefined> {
-  const text = await readTextIfExists(storageRecordPath(deps, key));
+  const text = await readTextIfExists(await storageRecordPath(deps, key));
   try {
     const r = text === undefined ? undefined : JSON.parse(text) as StorageRecord;
     return r?.key === key && typeof r.storageId === "string" ? r.storageId : undefined;
@@ -228,7 +224,7 @@ export async function runItemUpload(
   const existing = await itemNamed(http, opts.project, opts.folder, name);
   const key = [http.baseUrl, opts.project, opts.folder, name, abs, info.size, info.mtime?.getTime() ?? 0]
     .join("\n");
-  const recordFile = storageRecordPath(deps, key);
+  const recordFile = await storageRecordPath(deps, key);
   let storageId = opts.resume ? await rememberedStorage(deps, key) : undefined;
   if (storageId === undefined) {
     const target = existing === undefined ? { folder: opts.folder } : { item: existing };
