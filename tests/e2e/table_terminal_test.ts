@@ -87,7 +87,7 @@ Deno.test({
       ok(await run([...hook, "dm.version.added", "--scope", `folder=${folder}`]));
       ok(await loginUser(env, "data:read,data:write,data:create"));
       const hooks = json<{ hookId: string }[]>(ok(await run(["webhook", "list", "-o", "json"])));
-      const issues = json<{ id: string }[]>(
+      const issues = json<{ id: string; displayId: number }[]>(
         ok(await run(["issue", "list", "--project", RIVERSIDE, "-o", "json"])),
       );
       assert.ok(contents.length > 0 && hooks.length > 0 && issues.length > 0);
@@ -109,7 +109,8 @@ Deno.test({
           name: "issue",
           args: ["issue", "list", "--project", RIVERSIDE],
           columns: ["displayId", "id", "title", "status", "assignedTo", "dueDate"],
-          ids: issues.map((i) => i.id),
+          // Issues are addressed by number: the number is the id kept whole (the GUID gives way first).
+          ids: issues.map((i) => ` ${i.displayId} `.trim()),
         },
         {
           name: "bucket",
