@@ -1,11 +1,11 @@
 /**
  * `diazo auth scopes` shows what the platform grants per mode beside what diazo recommends, and the
- * recommendation matches SPEC.md §5's table for its ten scopes.
+ * recommendation matches the specification's table for its ten scopes.
  */
 import assert from "node:assert/strict";
 import { cliEnv, diazo, json, makeHome } from "../e2e/harness.ts";
 
-/** SPEC.md §5.5 (2-legged, 3-legged) for the ten scopes of §5.4; `bucket:*` and `account:*` expanded. */
+/** the specification (2-legged, 3-legged) for the ten scopes of §5.4; `bucket:*` and `account:*` expanded. */
 const SPEC_TABLE: Record<string, [string, string]> = {
   "data:read": ["limited", "full"],
   "data:write": ["limited", "full"],
@@ -25,7 +25,7 @@ interface Row {
   recommended_by_diazo: string;
 }
 
-Deno.test("auth scopes: a column for what the platform grants and one for what diazo recommends (SPEC.md §5)", async () => {
+Deno.test("auth scopes: a column for what the platform grants and one for what diazo recommends", async () => {
   const home = await makeHome();
   try {
     const r = await diazo(["auth", "scopes", "-o", "json"], { env: cliEnv(home) });
@@ -35,7 +35,7 @@ Deno.test("auth scopes: a column for what the platform grants and one for what d
       const row = rows.get(scope);
       assert.ok(row, `${scope} is listed`);
       assert.equal(row.recommended_by_diazo, `2-legged: ${twoLegged}, 3-legged: ${threeLegged}`, scope);
-      // The platform grants every one of SPEC.md's ten scopes in both modes, account:* included.
+      // The platform grants every one of the specification's ten scopes in both modes, account:* included.
       assert.equal(row.granted_by_platform, "2-legged, 3-legged", scope);
     }
     assert.equal(rows.get("openid")?.granted_by_platform, "3-legged", "user scopes need a user");

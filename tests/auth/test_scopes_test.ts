@@ -1,9 +1,9 @@
-/** `auth test-scopes` names the scope the endpoint needs when the tested set lacks it (SPEC.md §4.1), not the tested scopes. */
+/** `auth test-scopes` names the scope the endpoint needs when the tested set lacks it, not the tested scopes. */
 import assert from "node:assert/strict";
 import { endpointScope } from "../../src/aps/endpoint_scopes.ts";
 import { assertOneError, diazo, json, withSandboxHome } from "../e2e/harness.ts";
 
-Deno.test("endpointScope: SPEC.md's operations by method and path; unknown ones are undefined", () => {
+Deno.test("endpointScope: the specification's operations by method and path; unknown ones are undefined", () => {
   assert.equal(endpointScope("GET", "/oss/v2/buckets"), "bucket:read");
   assert.equal(endpointScope("post", "/oss/v2/buckets"), "bucket:create");
   assert.equal(endpointScope("GET", "/oss/v2/buckets/my-bucket/details?x=1"), "bucket:read");

@@ -2,7 +2,7 @@
  * Contract of diazo's account administration writes: every request body the `admin`/`acc`
  * commands send (read back from the sandbox's request log) validates against its schema in
  * construction/accountadmin/accountadmin.yaml and names only fields the schema declares. HQ's
- * project create and update are not in the file (SPEC.md names them); their bodies are checked
+ * project create and update are not in the file (the specification names them); their bodies are checked
  * against the file's HQ project schema, `ProjectPatch`, as are the sandbox's HQ project answers.
  */
 import assert from "node:assert/strict";

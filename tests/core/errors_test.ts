@@ -108,7 +108,7 @@ Deno.test("placeholders are filled", () => {
   );
 });
 
-Deno.test("SPEC.md §7's remedies: Authentication failed says log out then auth test; Cannot create bucket names the scope", () => {
+Deno.test("the specification's remedies: Authentication failed says log out then auth test; Cannot create bucket names the scope", () => {
   const failed = errorFromResponse(401, { errorCode: "AUTH-006" }, {});
   assert.match(failed.hint, /auth logout.*auth test/);
   const create = errorFromResponse(403, { errorCode: "AUTH-012" }, {

@@ -1,5 +1,5 @@
 /**
- * e2e: account administration as SPEC.md spells it (`acc accounts|projects|create-project|add-user`)
+ * e2e: account administration as the specification spells it (`acc accounts|projects|create-project|add-user`)
  * against both API generations (an ACC account through ACC Admin v1, a BIM 360 account through HQ
  * v1), `--as app --user`, project update and members, companies, and a bulk `admin user import`
  * of 200 users interrupted by a sandbox fault and resumed with no duplicate and no loss.
@@ -420,7 +420,7 @@ async function bulkImport(h: SandboxHome): Promise<void> {
   );
 }
 
-Deno.test("admin: SPEC.md's acc spellings on both API generations, app writes, members, a resumed bulk import", (t) =>
+Deno.test("admin: the specification's acc spellings on both API generations, app writes, members, a resumed bulk import", (t) =>
   withSandboxHome(async (h) => {
     const login = await loginUser(h.env, "account:read,account:write,data:read");
     assert.equal(login.code, 0, login.stderr);

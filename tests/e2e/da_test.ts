@@ -1,5 +1,5 @@
 /**
- * e2e: Design Automation in SPEC.md's spellings against one sandbox — engines, health, app bundles
+ * e2e: Design Automation in the specification's spellings against one sandbox — engines, health, app bundles
  * with their package and aliases, activities (flags and --from-file), work items run with a local
  * input and outputs fetched back (byte-checked), a failed one (report, exit 1), a run without the
  * nickname (exit 2, no request), an unknown engine, and `workitem.completed` heard by a webhook.

@@ -102,7 +102,7 @@ Deno.test("rfi: create -> get -> update sends only what changed -> forbidden mov
   const missing = await h.run(["rfi", "get", "00000000-0000-4000-8000-000000000000", "--project", PROJECT]);
   assert.equal(missing.code, 4, missing.stderr);
   assert.match(missing.stderr, /^error: Not found: RFI 00000000-/);
-  // A user who is not a member of the project, asking for one record of it: SPEC.md's access denial.
+  // A user who is not a member of the project, asking for one record of it: the specification's access denial.
   const visitor = await makeHome();
   try {
     const env = sandboxEnv(visitor, h.sb.url, { DIAZO_NO_BROWSER: "1" });
@@ -113,7 +113,7 @@ Deno.test("rfi: create -> get -> update sends only what changed -> forbidden mov
   } finally {
     await visitor.cleanup();
   }
-  // The same id in a project that does not exist: the project is what is missing (SPEC.md §7).
+  // The same id in a project that does not exist: the project is what is missing.
   for (const kind of [["rfi"], ["acc", "submittal"], ["acc", "checklist"]]) {
     const noProject = await h.run([...kind, "get", rfi.id, "--project", crypto.randomUUID()]);
     assert.equal(noProject.code, 4, noProject.stderr);

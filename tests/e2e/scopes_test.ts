@@ -94,7 +94,7 @@ Deno.test("scope matrix: without the scope -> catalog message naming it and exit
       const denied = await diazo(m.args(i), { env, cwd: home.cwd });
       assert.equal(denied.code, 3, `${m.scope}: ${denied.stderr}`);
       assert.equal(denied.stdout, "");
-      // SPEC.md §7 names the bucket:create case "Cannot create bucket"; every other scope is the generic message.
+      // the specification names the bucket:create case "Cannot create bucket"; every other scope is the generic message.
       const message = m.scope === "bucket:create"
         ? "Cannot create bucket"
         : "Insufficient privileges to access this resource";

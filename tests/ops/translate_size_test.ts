@@ -1,5 +1,5 @@
 /**
- * SPEC.md §8's 5 GB translation input limit: `translate start` reads the object's size from OSS and
+ * the specification's 5 GB translation input limit: `translate start` reads the object's size from OSS and
  * refuses (exit 2, no job) an input over it unless `--force`, which warns and starts the job. The
  * sandbox object only reports a size over 5 GB (control hook); no 5 GB file is made.
  */

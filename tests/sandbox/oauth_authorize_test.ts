@@ -187,7 +187,7 @@ Deno.test("oauth: an unknown client is 400 with no redirect", async () => {
 
 Deno.test("oauth: unknown or missing scopes redirect with invalid_scope and the state", async () => {
   await withSandbox(async (sb) => {
-    // No scope is 2-legged-only: code:all is granted to a user too (SPEC.md §5).
+    // No scope is 2-legged-only: code:all is granted to a user too.
     for (const scope of ["data:read bogus:scope", "bogus:scope", ""]) {
       const a = await authorize(sb, { scope, state: "keep-me" });
       assert.equal(a.status, 302, `scope '${scope}'`);
