@@ -53,24 +53,28 @@ export function argumentName(a: ArgumentDecl): string {
   return a.spec.replace(/[<>[\]]|\.\.\./g, "");
 }
 
-/** An option's help line with its choices and default. */
-export function optionText(o: OptionDecl): string {
+/** A help line with its choices and default (`showDefault`: whether the default is worth showing). */
+function withChoices(
+  description: string,
+  choices: readonly string[] | undefined,
+  value: unknown,
+  showDefault: boolean,
+): string {
   const extra: string[] = [];
-  if (o.choices) extra.push(`choices: ${o.choices.map((c) => JSON.stringify(c)).join(", ")}`);
+  if (choices) extra.push(`choices: ${choices.map((c) => JSON.stringify(c)).join(", ")}`);
+  if (value !== undefined && showDefault) extra.push(`default: ${JSON.stringify(value)}`);
+  if (extra.length === 0) return description;
+  return description ? `${description} (${extra.join(", ")})` : `(${extra.join(", ")})`;
+}
+
+/** An option's help line with its choices and default (a flag's default only when boolean). */
+export function optionText(o: OptionDecl): string {
   const takesValue = o.flags.includes("<") || o.flags.includes("[");
-  if (o.default !== undefined && (takesValue || typeof o.default === "boolean")) {
-    extra.push(`default: ${JSON.stringify(o.default)}`);
-  }
-  if (extra.length === 0) return o.description;
-  return o.description ? `${o.description} (${extra.join(", ")})` : `(${extra.join(", ")})`;
+  return withChoices(o.description, o.choices, o.default, takesValue || typeof o.default === "boolean");
 }
 
 function argumentText(a: ArgumentDecl): string {
-  const extra: string[] = [];
-  if (a.choices) extra.push(`choices: ${a.choices.map((c) => JSON.stringify(c)).join(", ")}`);
-  if (a.default !== undefined) extra.push(`default: ${JSON.stringify(a.default)}`);
-  if (extra.length === 0) return a.description;
-  return a.description ? `${a.description} (${extra.join(", ")})` : `(${extra.join(", ")})`;
+  return withChoices(a.description, a.choices, a.default, true);
 }
 
 /** A subcommand's term in its parent's list: `name|alias [options] <args>`. */

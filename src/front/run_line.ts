@@ -7,16 +7,14 @@ import { ExitCode, usageError } from "../core/errors.ts";
 import { compileQuery, isOutputFormat } from "../core/output.ts";
 import { versionText } from "../core/version.ts";
 import type { CommandDecl } from "../command/decl.ts";
-import { createContext, type RunState } from "../command/context.ts";
-import type { ContextFiles } from "../command/context.ts";
+import { type ContextFiles, createContext, type RunState } from "../command/context.ts";
 import type { Io } from "../command/io.ts";
 import { outputFlagError, type RunGlobals } from "./argv.ts";
 import type { Extensions } from "./extend.ts";
-import { commandHelp, hasHelpCommand } from "./help.ts";
+import { argumentName, commandHelp } from "./help.ts";
 import { parseCommandLine } from "./parse.ts";
 import { rootHelp } from "./root_help.ts";
 import { globalFlagsOf } from "./run_common.ts";
-import { argumentName } from "./help.ts";
 
 /** Where a command line runs. */
 export interface LineInput {
@@ -93,5 +91,3 @@ export async function runLine(
   });
   return undefined;
 }
-
-export { hasHelpCommand };

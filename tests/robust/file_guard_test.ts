@@ -5,16 +5,22 @@ import { isDiazoError } from "../../src/core/errors.ts";
 import { rememberProtected, toolFile } from "../../src/session/file_roots.ts";
 import { fails, fixture, ok, startServe } from "../mcp/helpers.ts";
 
+/** A scratch folder with `work` (allowed) and `config` (denied) inside, as the tool server sees them. */
+async function guardDirs(): Promise<{ dir: string; work: string; config: string }> {
+  const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "diazo-guard-" }));
+  const work = path.join(dir, "work");
+  const config = path.join(dir, "config");
+  await Deno.mkdir(work, { recursive: true });
+  await Deno.mkdir(config, { recursive: true });
+  return { dir, work, config };
+}
+
 Deno.test({
   name: "item 12: toolFile refuses a hard link to a file of the config dir; other hard-linked files pass",
   ignore: Deno.build.os === "windows",
   fn: async () => {
-    const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "diazo-guard-" }));
+    const { dir, work, config } = await guardDirs();
     try {
-      const work = path.join(dir, "work");
-      const config = path.join(dir, "config");
-      await Deno.mkdir(work, { recursive: true });
-      await Deno.mkdir(config, { recursive: true });
       await Deno.writeTextFile(path.join(config, "tokens.json"), '{"secret":1}');
       await Deno.link(path.join(config, "tokens.json"), path.join(work, "innocent.obj"));
       await Deno.writeTextFile(path.join(work, "model.obj"), "v 0 0 0\n");
@@ -66,12 +72,8 @@ Deno.test({
   name: "item 15: a hard link left from before tokens.json was rewritten (atomically) is still refused",
   ignore: Deno.build.os === "windows",
   fn: async () => {
-    const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "diazo-guard-" }));
+    const { dir, work, config } = await guardDirs();
     try {
-      const work = path.join(dir, "work");
-      const config = path.join(dir, "config");
-      await Deno.mkdir(work, { recursive: true });
-      await Deno.mkdir(config, { recursive: true });
       const tokens = path.join(config, "tokens.json");
       await Deno.writeTextFile(tokens, '{"secret":"old"}');
       const roots = { allowed: [work], denied: [config], seen: new Set<string>() };
