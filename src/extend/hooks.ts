@@ -4,6 +4,7 @@
  * caller's job.
  */
 import { timerNumber } from "../core/bounds.ts";
+import { type ParsedUrn, parseUrn } from "../aps/urn.ts";
 
 /** Before or after the command. */
 export type HookPhase = "pre" | "post";
@@ -65,8 +66,36 @@ function resultRecord(result: unknown): Record<string, unknown> {
 }
 
 /**
+ * The URN a command names, read as every spelling gives it: a parsed URN (`translate start`), or the
+ * text typed (the `translate <urn>` shorthand, which parses its words itself); base64 or raw. An OSS
+ * object's URN names its bucket and key too. Text that is no URN stays as typed.
+ */
+function urnSubject(v: unknown): { urn?: string; bucketKey?: string; objectKey?: string } {
+  if (typeof v === "object" && v !== null && !Array.isArray(v)) return v as ParsedUrn;
+  const typed = text(v);
+  if (typed === undefined) return {};
+  try {
+    return parseUrn(typed);
+  } catch {
+    return { urn: typed };
+  }
+}
+
+/**
+ * The object key `object upload` will write, before it runs: `--key`, else for one file (no --batch)
+ * `--prefix` and the file's name, as src/families/object/upload.ts names it.
+ */
+function uploadKey(args: HookContext["args"], options: HookContext["options"]): unknown {
+  if (options.key !== undefined) return options.key;
+  const files = Array.isArray(args.files) ? args.files : [];
+  if (files.length !== 1 || options.batch || typeof files[0] !== "string") return undefined;
+  const name = files[0].split(/[\\/]/).pop();
+  return name ? `${typeof options.prefix === "string" ? options.prefix : ""}${name}` : undefined;
+}
+
+/**
  * The subject of a command: bucket, object key, URN and file, from its result (post hooks) and
- * else from its arguments and options.
+ * else from its arguments and options, the same whichever spelling of the command was typed.
  */
 export function subjectEnv(ctx: Pick<HookContext, "commandPath" | "args" | "options" | "result">): Record<
   string,
@@ -74,13 +103,15 @@ export function subjectEnv(ctx: Pick<HookContext, "commandPath" | "args" | "opti
 > {
   const r = resultRecord(ctx.result);
   const a = ctx.args;
+  const command = ctx.commandPath.join(" ");
   // `--key` is the bucket key in the bucket family and the object key of `object upload`.
   const bucketOption = ctx.commandPath[0] === "bucket" ? ctx.options.key : ctx.options.bucket;
-  const objectKeyOption = ctx.commandPath.join(" ") === "object upload" ? ctx.options.key : undefined;
+  const objectKeyOption = command === "object upload" ? uploadKey(a, ctx.options) : undefined;
+  const u = urnSubject(a.urn);
   const pick: Record<string, unknown[]> = {
-    DIAZO_BUCKET: [r.bucketKey, a.bucketKey, a.bucket, bucketOption],
-    DIAZO_OBJECT_KEY: [r.objectKey, a.objectKey, objectKeyOption],
-    DIAZO_URN: [r.urn, a.urn],
+    DIAZO_BUCKET: [r.bucketKey, a.bucketKey, a.bucket, bucketOption, u.bucketKey],
+    DIAZO_OBJECT_KEY: [r.objectKey, a.objectKey, a.objectKeys, objectKeyOption, u.objectKey],
+    DIAZO_URN: [r.urn, u.urn],
     DIAZO_FILE: [r.file, a.files, a.file],
   };
   const out: Record<string, string> = {};

@@ -7,6 +7,7 @@ import {
   postHooksRun,
   subjectEnv,
 } from "../../src/extend/hooks.ts";
+import { encodeUrn, parseUrn } from "../../src/aps/urn.ts";
 
 Deno.test("hookNames: short names where the platform's users expect them, then pre_<family>_<sub>", () => {
   assert.deepEqual(hookNames(["object", "upload"], "pre"), ["pre_upload", "pre_object_upload"]);
@@ -63,6 +64,50 @@ Deno.test("subjectEnv: bucket, object key, URN and file from the arguments and o
   );
 });
 
+Deno.test("subjectEnv: a URN parsed or as typed, base64 or raw, names the same URN, bucket and key", () => {
+  const raw = "urn:adsk.objects:os.object:b1/dir/a~.obj";
+  // `padded`: the same URN in standard base64 with padding, another spelling parseUrn accepts.
+  const want = { DIAZO_URN: encodeUrn(raw), DIAZO_BUCKET: "b1", DIAZO_OBJECT_KEY: "dir/a~.obj" };
+  const padded = "dXJuOmFkc2sub2JqZWN0czpvcy5vYmplY3Q6YjEvZGlyL2F+Lm9iag==";
+  for (const urn of [parseUrn(raw), raw, encodeUrn(raw), padded]) {
+    assert.deepEqual(subjectEnv({ commandPath: ["translate", "start"], args: { urn }, options: {} }), want);
+    assert.deepEqual(subjectEnv({ commandPath: ["translate"], args: { urn }, options: {} }), want);
+  }
+  const other = "urn:adsk.wipprod:fs.file:vf.abc?version=1";
+  assert.deepEqual(
+    subjectEnv({ commandPath: ["translate"], args: { urn: other }, options: {} }),
+    { DIAZO_URN: encodeUrn(other) },
+    "a URN of no OSS object names no bucket or key",
+  );
+  assert.deepEqual(
+    subjectEnv({
+      commandPath: ["object", "download"],
+      args: { bucketKey: "b1", objectKeys: ["k1", "k2"] },
+      options: {},
+    }),
+    { DIAZO_BUCKET: "b1", DIAZO_OBJECT_KEY: "k1" },
+  );
+  assert.deepEqual(
+    subjectEnv({
+      commandPath: ["object", "upload"],
+      args: { bucketKey: "b1", files: ["in/a.obj"] },
+      options: { prefix: "m/" },
+    }),
+    { DIAZO_BUCKET: "b1", DIAZO_OBJECT_KEY: "m/a.obj", DIAZO_FILE: "in/a.obj" },
+    "one file without --key: the key upload gives it",
+  );
+  assert.equal(
+    subjectEnv({
+      commandPath: ["object", "upload"],
+      args: { bucketKey: "b1", files: ["d"] },
+      options: { batch: true },
+    })
+      .DIAZO_OBJECT_KEY,
+    undefined,
+    "a batch names no single key",
+  );
+});
+
 Deno.test("subjectEnv: the result (one record, or a list of one) wins over the arguments", () => {
   const args = { bucketKey: "b1", files: ["a.obj"] };
   const result = { bucketKey: "b1", objectKey: "a.obj", urn: "dXJuOmFkc2s", size: 3 };
@@ -94,6 +139,7 @@ Deno.test("hookEnv: name, command, status and exit code, result file; pre hooks 
     DIAZO_HOOK_NAME: "pre_upload",
     DIAZO_HOOK_COMMAND: "object upload",
     DIAZO_BUCKET: "b1",
+    DIAZO_OBJECT_KEY: "a.obj",
     DIAZO_FILE: "a.obj",
   });
   const failed = hookEnv({
