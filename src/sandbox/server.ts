@@ -13,6 +13,7 @@ import { daRoutes } from "./da/routes.ts";
 import { derivativeRoutes } from "./derivative/routes.ts";
 import { dmRoutes } from "./dm/routes.ts";
 import { dmWriteRoutes } from "./dm/writes.ts";
+import { dmDownloadRoutes } from "./dm/downloads.ts";
 import { type Front, startFront } from "./front.ts";
 import { hasState, keptSigningKey, openDurable } from "./persist/durable.ts";
 import type { RequestLogEntry } from "./request_log.ts";
@@ -82,6 +83,7 @@ export const SERVICE_ROUTES = [
   derivativeRoutes,
   dmRoutes,
   dmWriteRoutes,
+  dmDownloadRoutes,
   daRoutes,
   adminRoutes,
   issuesRoutes,

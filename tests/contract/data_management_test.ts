@@ -1,8 +1,12 @@
-/** Contract of datamanagement.yaml: hubs, projects, folders, items and versions (reads, then the writes of dm_write.ts). */
+/**
+ * Contract of datamanagement.yaml: hubs, projects, folders, items and versions (reads, a version's
+ * download jobs of dm_downloads.ts, then the writes of dm_write.ts).
+ */
 
 import assert from "node:assert/strict";
 import { expect, runPlan, type Session, type World } from "./contract.ts";
 import { DM_WRITE_STEPS } from "./dm_write.ts";
+import { DM_DOWNLOAD_STEPS } from "./dm_downloads.ts";
 
 const READ_ONLY = "not emulated: diazo writes no relationships";
 const NOT_EMULATED = "not emulated: diazo does not use it";
@@ -94,10 +98,7 @@ Deno.test("contract: datamanagement.yaml", async () => {
       "GET /projects/{project_id}/versions/{version_id}/relationships/links": {
         notServed: `${NOT_EMULATED} (and the file's path lacks the /data/v1 prefix: see known_defects.ts)`,
       },
-      "GET /data/v1/projects/{project_id}/versions/{version_id}/downloadFormats": { notServed: NOT_EMULATED },
-      "GET /data/v1/projects/{project_id}/downloads/{download_id}": { notServed: NOT_EMULATED },
-      "POST /data/v1/projects/{project_id}/downloads": { notServed: NOT_EMULATED },
-      "GET /data/v1/projects/{project_id}/jobs/{job_id}": { notServed: NOT_EMULATED },
+      ...DM_DOWNLOAD_STEPS,
       "POST /data/v1/projects/{project_id}/commands": async (s, w) => {
         const op = "POST /data/v1/projects/{project_id}/commands";
         const headers = { "content-type": "application/vnd.api+json" };

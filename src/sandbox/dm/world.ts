@@ -78,6 +78,19 @@ export interface DmVersion {
   createTime: string;
 }
 
+/** A job that converts a version to another format (`POST .../downloads`); its id is the download's too. */
+export interface DmDownload {
+  id: string;
+  projectId: string;
+  versionId: string;
+  fileType: string;
+  /** When it was created and how long it works, on the sandbox clock. */
+  createdMs: number;
+  durationMs: number;
+  /** `urn:adsk.objects:os.object:wip.dm.prod/<uuid>.<fileType>`: the converted file. */
+  storageId: string;
+}
+
 /** Everything data management knows, by id. */
 export interface DmWorld {
   hubs: Map<string, DmHub>;
@@ -85,6 +98,8 @@ export interface DmWorld {
   folders: Map<string, DmFolder>;
   items: Map<string, DmItem>;
   versions: Map<string, DmVersion>;
+  /** Download jobs, by id (a world saved before they existed has none). */
+  downloads?: Map<string, DmDownload>;
 }
 
 /** Bucket of the storage objects behind versions. */
@@ -322,7 +337,14 @@ function addProject(
 
 /** A world with no hubs, projects, folders, items or versions. */
 export function emptyDmWorld(): DmWorld {
-  return { hubs: new Map(), projects: new Map(), folders: new Map(), items: new Map(), versions: new Map() };
+  return {
+    hubs: new Map(),
+    projects: new Map(),
+    folders: new Map(),
+    items: new Map(),
+    versions: new Map(),
+    downloads: new Map(),
+  };
 }
 
 /** Builds the seeded world. */

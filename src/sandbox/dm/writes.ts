@@ -15,6 +15,7 @@ import { dmBadInput, dmNotFound, document, jsonApi } from "./jsonapi.ts";
 import { checkedName, extensionType, isRecord, type Json, objectAt, payload, related } from "./payload.ts";
 import { folderResource, itemResource, versionResource } from "./resources.ts";
 import { commandRoutes } from "./commands.ts";
+import { finishedDownloads } from "./downloads.ts";
 import { grantStorage } from "./storage.ts";
 import { folderIn, itemIn, one, tipOf, versionIn, visibleProject } from "./routes.ts";
 import {
@@ -324,8 +325,8 @@ async function patchVersion(req: Request, ctx: RequestContext): Promise<Response
 }
 
 /**
- * A version's downloads: the sandbox prepares no other formats, so the one it offers is the
- * version's own file, ready in storage.
+ * A version's downloads: the version's own file, ready in storage, then the other formats its
+ * finished download jobs made (downloads.ts).
  */
 function versionDownloads(_req: Request, ctx: RequestContext): Response {
   const world = ctx.sandbox.dm.world;
@@ -353,7 +354,10 @@ function versionDownloads(_req: Request, ctx: RequestContext): Response {
     },
     links: { self: { href: `${data}/downloads/${enc(id)}` } },
   };
-  return jsonApi(200, document(ctx.url, ctx.baseUrl, [download]));
+  return jsonApi(
+    200,
+    document(ctx.url, ctx.baseUrl, [download, ...finishedDownloads(ctx, project, version)]),
+  );
 }
 
 const DATA = "/data/v1/projects/:projectId";
