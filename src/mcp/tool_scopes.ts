@@ -29,6 +29,7 @@ export const TOOL_OPERATIONS: Readonly<Record<string, readonly ToolOperation[]>>
   project_list: ["GET /project/v1/hubs/{hub_id}/projects"],
   folder_list: ["GET /data/v1/projects/{project_id}/folders/{folder_id}/contents"],
   item_versions: ["GET /data/v1/projects/{project_id}/items/{item_id}/versions"],
+  item_formats: ["GET /data/v1/projects/{project_id}/versions/{version_id}/downloadFormats"],
   folder_create: ["POST /data/v1/projects/{project_id}/folders"],
   item_upload: ["POST /data/v1/projects/{project_id}/items"],
   issue_list: ["GET /construction/issues/v1/projects/{projectId}/issues"],

@@ -181,6 +181,9 @@ Deno.test("serve: initialize, tools/list as snapshotted, and a call of every too
     const versions = await call("item_versions", { project_id: project.id, item_id: rvt.id });
     assert.equal(versions.items[0].id, rvt.related.tip, "newest first");
     assert.ok(versions.items.every((v: { related?: { storage?: string } }) => v.related?.storage));
+    const formats = await call("item_formats", { project_id: project.id, item_id: rvt.id });
+    assert.equal(formats.version, rvt.related.tip, "an item's formats are its tip's");
+    assert.ok(formats.formats.includes("pdf"));
     const made = await call("folder_create", {
       project_id: project.id,
       parent_folder_id: architecture.id,

@@ -27,7 +27,7 @@ import {
   type Who,
   withHelpers,
 } from "./shared.ts";
-import { FOLDER_WRITES, ITEM_WRITES } from "./write_commands.ts";
+import { FOLDER_WRITES, ITEM_WRITES, itemOrVersion } from "./write_commands.ts";
 
 export { withHelpers };
 
@@ -260,6 +260,31 @@ export const ITEM: CommandDecl = {
         await ctx.emit(all.items.map((v) => withHelpers(v)), {
           columns: VERSION_COLUMNS,
           lowPriority: ["id"],
+        });
+      },
+    },
+    {
+      name: "formats",
+      description:
+        "list the other formats an item's tip or a version can be downloaded as (`item download --format`)",
+      args: [
+        { spec: "<project>", description: "project id", parse: dmProjectId },
+        {
+          spec: "<item|version>",
+          description: "an item id (its tip) or a version id (...?version=N)",
+          parse: itemOrVersion,
+        },
+      ],
+      options: [asOption()],
+      examples: [
+        `diazo item formats ${PROJECT_ID} ${ITEM_ID}`,
+        `diazo item formats ${PROJECT_ID} ${ITEM_ID} -o json --query '[].format'`,
+      ],
+      run: async (ctx, [project, target], opts: { as?: Who }) => {
+        const { runItemFormats } = await import("./formats.ts");
+        await ctx.emit(await runItemFormats({ ...opts, project, target }, ctx), {
+          columns: ["format", "name", "version"],
+          lowPriority: ["version"],
         });
       },
     },

@@ -1,6 +1,9 @@
-/** Tools over data management: hubs, projects, folders and item versions (families/dm/api.ts, as `diazo hub ...`). */
+/**
+ * Tools over data management: hubs, projects, folders, item versions and a version's download formats
+ * (families/dm/api.ts, as `diazo hub ...`).
+ */
 import { z } from "zod";
-import { dmFolderId, dmHubId, dmItemId, dmProjectId } from "../../aps/dm_ids.ts";
+import { dmFolderId, dmHubId, dmItemId, dmProjectId, dmVersionId } from "../../aps/dm_ids.ts";
 import { DiazoError, isDiazoError } from "../../core/errors.ts";
 import { fieldError } from "../../core/field_error.ts";
 import {
@@ -233,5 +236,46 @@ const itemVersions = defineTool({
     ),
 });
 
+const itemFormats = defineTool({
+  name: "item_formats",
+  scopes: toolScopes("item_formats"),
+  title: "List a version's download formats",
+  description:
+    "Lists the other file formats (e.g. pdf, dwg, ifc) the platform can convert an item's tip version, or one " +
+    "version, to for download (`diazo item download <project> <item> --format <type>` downloads one). " +
+    `Give item_id or version_id. ${LOGIN}`,
+  input: {
+    project_id: projectIdInput,
+    item_id: z.string().min(1).optional().describe("Item id (its tip version is asked about)."),
+    version_id: z.string().min(1).optional().describe("Version id (from item_versions), instead of item_id."),
+    auth: authInput,
+  },
+  output: {
+    version: z.string().describe("The version the formats are of."),
+    name: z.string().describe("The version's file name."),
+    formats: z.array(z.string()).describe("File types, e.g. pdf."),
+  },
+  annotations: READ,
+  login: "either",
+  async run(args, ctx) {
+    if ((args.item_id === undefined) === (args.version_id === undefined)) {
+      throw fieldError({ field: "item_id", problem: "give {item_id} or {version_id} (one of them)" });
+    }
+    const target = args.item_id !== undefined
+      ? { item: dmItemId(args.item_id) }
+      : { version: dmVersionId(args.version_id!) };
+    // The verb loads with the tool's first call: it reaches the download machinery.
+    const { runItemFormats } = await import("./formats.ts");
+    const rows = await runItemFormats({
+      as: args.auth,
+      usable: true,
+      project: dmProjectId(args.project_id),
+      target,
+    }, ctx);
+    const version = rows[0]?.version ?? args.version_id ?? "";
+    return { version, name: rows[0]?.name ?? "", formats: rows.map((r) => r.format) };
+  },
+});
+
 /** The data management area's tools. */
-export const DM_TOOLS: readonly AnyTool[] = [hubList, projectList, folderList, itemVersions];
+export const DM_TOOLS: readonly AnyTool[] = [hubList, projectList, folderList, itemVersions, itemFormats];

@@ -32,7 +32,7 @@ const VERSION = `urn:adsk.wipprod:fs.file:vf.w3t4bvtQzhwf41oMYi4F_A?version=2`;
 const ITEM_COLUMNS = ["name", "id", "versionNumber", "size", "lastModified"];
 
 /** An item id or a version id (`...?version=N`). */
-function itemOrVersion(text: string): { item: ReturnType<typeof dmItemId> } | {
+export function itemOrVersion(text: string): { item: ReturnType<typeof dmItemId> } | {
   version: ReturnType<typeof dmVersionId>;
 } {
   if (/(\?|%3F)version(=|%3D)/i.test(text)) return { version: dmVersionId(text) };
@@ -167,6 +167,11 @@ function itemDownload(verb: string, spelling: string): CommandDecl {
         flags: "--out <path>",
         description: "file, or directory to write into; default the current directory",
       },
+      {
+        flags: "--format <type>",
+        description:
+          "another format the platform converts the version to first (see `diazo item formats`), e.g. pdf",
+      },
       { flags: "--force", description: "overwrite an existing file" },
       {
         flags: "--resume",
@@ -177,12 +182,25 @@ function itemDownload(verb: string, spelling: string): CommandDecl {
     examples: [
       `diazo ${spelling} ${PROJECT} ${ITEM} --out ./out/`,
       `diazo ${spelling} ${PROJECT} '${VERSION}' --out tower-v2.rvt`,
+      `diazo ${spelling} ${PROJECT} ${ITEM} --format pdf --timeout 600`,
     ],
     run: async (
       ctx,
       [project, target],
-      opts: { out?: string; force?: boolean; resume?: boolean; as?: Who },
+      opts: { out?: string; format?: string; force?: boolean; resume?: boolean; as?: Who },
     ) => {
+      if (opts.format !== undefined) {
+        const { runFormatDownload } = await import("./formats.ts");
+        const timeoutMs = ctx.flags.timeout === undefined ? undefined : ctx.flags.timeout * 1000;
+        const { summary, ...got } = await runFormatDownload(
+          { ...opts, format: opts.format, project, target, timeoutMs, signal: ctx.interruptSignal() },
+          ctx,
+          byteBar(ctx),
+        );
+        ctx.info(summary);
+        await ctx.emit(got, { columns: ["file", "size", "format", "versionNumber", "sha1"] });
+        return;
+      }
       const { runItemDownload } = await writes();
       const { summary, ...got } = await runItemDownload(
         { ...opts, project, target, signal: ctx.interruptSignal() },
