@@ -44,8 +44,7 @@ export function hasChromium(): boolean {
 async function devtoolsUrl(stderr: ReadableStream<Uint8Array>): Promise<string> {
   const reader = stderr.pipeThrough(new TextDecoderStream()).getReader();
   let text = "";
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
+  while (true) {
     const { value, done } = await reader.read();
     if (done) break;
     text += value;
@@ -115,8 +114,11 @@ export async function openPage(): Promise<Page> {
     await child.status;
     await Deno.remove(profile, { recursive: true }).catch(() => {});
   };
+  // A browser that prints no address within 30 s is stopped, which ends its stderr and the wait.
+  const late = setTimeout(() => child.kill("SIGKILL"), 30_000);
   try {
-    const browser = await connect(await devtoolsUrl(child.stderr));
+    const url = await devtoolsUrl(child.stderr).finally(() => clearTimeout(late));
+    const browser = await connect(url);
     const { targetId } = await browser.send("Target.createTarget", { url: "about:blank" });
     const { sessionId } = await browser.send("Target.attachToTarget", { targetId, flatten: true });
     return {
