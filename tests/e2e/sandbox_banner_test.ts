@@ -69,3 +69,34 @@ Deno.test("sandbox --data-dir: the banner names the kept dir; state/signing-key.
     await home.cleanup();
   }
 });
+
+Deno.test("sandbox --data, the old spelling of --data-dir: every service's state is kept; both together are refused", async () => {
+  const home = await makeHome();
+  try {
+    const dataDir = join(home.dir, "data");
+    const s = await banner(home, ["--data", dataDir]);
+    try {
+      assert.match(s.text, /data dir: +\S+data\n/, "kept, not removed on exit");
+      // Written only when the state is kept (src/sandbox/persist/durable.ts).
+      assert.ok((await Deno.stat(join(dataDir, "state", "signing-key.json"))).isFile);
+    } finally {
+      await s.stop();
+    }
+    const both = spawnChild(["sandbox", "--port", "0", "--data", dataDir, "--data-dir", dataDir], {
+      env: cliEnv(home),
+    });
+    const [{ code }, stdout, stderr] = await Promise.all([
+      both.status,
+      new Response(both.stdout).text(),
+      new Response(both.stderr).text(),
+    ]);
+    assert.equal(code, 2, stderr);
+    assert.equal(stdout, "");
+    assert.deepEqual(stderr.trimEnd().split("\n"), [
+      "error: --data and --data-dir cannot be combined",
+      "hint: --data is the old spelling of --data-dir: give `diazo sandbox --data-dir <dir>` alone.",
+    ]);
+  } finally {
+    await home.cleanup();
+  }
+});

@@ -82,6 +82,7 @@ function announce(
 interface SandboxOpts {
   host: string;
   port: number;
+  /** The old spelling of `dataDir` (hidden). */
   data?: string;
   dataDir?: string;
   seed?: string;
@@ -95,9 +96,10 @@ async function runSandbox(ctx: Ctx, opts: SandboxOpts): Promise<void> {
   if (opts.data !== undefined && opts.dataDir !== undefined) {
     throw usageError(
       "--data and --data-dir cannot be combined",
-      "--data-dir keeps objects too: use it alone.",
+      "--data is the old spelling of --data-dir: give `diazo sandbox --data-dir <dir>` alone.",
     );
   }
+  const dataDir = opts.dataDir ?? opts.data;
   const { startSandbox } = await import("../../sandbox/server.ts");
   const { readWorldFile } = await import("../../sandbox/seed/validate.ts");
   const seed = opts.seed === undefined ? undefined : await readWorldFile(opts.seed, ctx.cwd);
@@ -106,8 +108,8 @@ async function runSandbox(ctx: Ctx, opts: SandboxOpts): Promise<void> {
     sandbox = await startSandbox({
       hostname: opts.host,
       port: opts.port,
-      dataDir: opts.dataDir ?? opts.data,
-      persist: opts.dataDir !== undefined,
+      dataDir,
+      persist: dataDir !== undefined,
       seed,
       controlToken: ctx.env.DIAZO_SANDBOX_TOKEN || undefined,
       log: ctx.flags.debug ? (line: string) => ctx.io.stderr.write(`sandbox: ${line}\n`) : undefined,
@@ -122,8 +124,7 @@ async function runSandbox(ctx: Ctx, opts: SandboxOpts): Promise<void> {
     throw e;
   }
   if (opts.autoApprove) await autoApprove(sandbox.url, sandbox.controlToken);
-  const kept = opts.data !== undefined || opts.dataDir !== undefined;
-  announce(ctx, sandbox, { autoApproved: opts.autoApprove === true, kept });
+  announce(ctx, sandbox, { autoApproved: opts.autoApprove === true, kept: dataDir !== undefined });
   ctx.info("Press Ctrl-C to stop.");
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
@@ -147,14 +148,12 @@ export const SANDBOX: CommandDecl = {
     },
     { flags: "--port <port>", description: "port (0 picks a free one)", parse: port, default: 8787 },
     {
-      flags: "--data <dir>",
-      description: "keep objects in this new or empty directory (default: a temp dir removed on exit)",
-    },
-    {
       flags: "--data-dir <dir>",
-      description:
-        "keep every service's state across restarts in this directory: new, empty, or one a sandbox wrote",
+      description: "keep every service's state across restarts in this directory: new, empty, or one a " +
+        "sandbox wrote (default: memory, objects in a temp dir removed on exit)",
     },
+    // The old spelling, which kept object bytes only; it now means --data-dir (CHANGELOG.md).
+    { flags: "--data <dir>", description: "the old spelling of --data-dir", hidden: true },
     {
       flags: "--seed <file>",
       description: "start with the world this YAML/JSON file declares (schemas/world.schema.json)",

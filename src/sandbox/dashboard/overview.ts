@@ -3,6 +3,7 @@
  * requests, each service's state in brief, the fault rules in force and the sandbox's own facts.
  */
 
+import { humanBytes } from "../../core/output_human.ts";
 import type { SandboxContext } from "../context.ts";
 
 /** How many of the newest requests the overview carries. */
@@ -19,6 +20,8 @@ function buckets(sb: SandboxContext) {
       owner: b.bucketOwner,
       objects: objects?.size ?? 0,
       bytes,
+      /** The bytes for a person: "3.0 MiB" (the one formatter of tables, core/output_human.ts). */
+      size: humanBytes(bytes),
     };
   });
 }
