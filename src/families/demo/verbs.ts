@@ -41,19 +41,33 @@ export interface DemoOptions {
   sandbox?: boolean;
   /** How long the translation may take, in seconds (default 600). */
   timeoutSec?: number;
+  /** Stops the demo at once (Ctrl-C, SIGTERM): the step under way fails with its reason, and the clean-up runs. */
+  signal?: AbortSignal;
 }
 
 /** Size of the demo model: three parts of the platform's minimum, so the upload is multipart. */
 const MODEL_BYTES = 12 * 1024 * 1024;
 
-/** Runs steps in order, numbering them, timing them and keeping the record of each. */
-function stepper(deps: OpsDeps, total: number) {
+/** `work`, or the signal's reason as soon as it is aborted (the work goes on unheeded). */
+function orStop<T>(work: Promise<T>, signal?: AbortSignal): Promise<T> {
+  if (!signal) return work;
+  signal.throwIfAborted();
+  return new Promise<T>((resolve, reject) => {
+    const stop = () => reject(signal.reason);
+    signal.addEventListener("abort", stop, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener("abort", stop));
+  });
+}
+
+/** Runs steps in order, numbering them, timing them and keeping the record of each; `signal` stops the one under way. */
+function stepper(deps: OpsDeps, total: number, signal?: AbortSignal) {
   const steps: DemoStep[] = [];
   const run = async <T>(name: string, fn: () => Promise<[T, string]>): Promise<T> => {
     const t0 = performance.now();
+    signal?.throwIfAborted();
     deps.info(`[${steps.length + 1}/${total}] ${name} ...`);
     try {
-      const [value, detail] = await fn();
+      const [value, detail] = await orStop(fn(), signal);
       const ms = Math.round(performance.now() - t0);
       steps.push({ step: name, ok: true, ms, detail });
       deps.info(`      ok  ${detail} (${ms} ms)`);
@@ -151,9 +165,39 @@ export interface DemoResult {
   steps: DemoStep[];
 }
 
-/** `demo`: runs the whole flow with the deps' platform; the bucket and files go unless `keep`. */
+/**
+ * The demo's bucket: created once, deleted at most once — after its creation has ended when that is
+ * still under way (a stop in the middle of it must not leave it behind). True when it was deleted.
+ */
+function ownedBucket(http: Http, bucket: BucketKey) {
+  let creating: Promise<unknown> | undefined;
+  let removed = false;
+  return {
+    create:
+      () => (creating = createBucket(http, { bucketKey: bucket, policyKey: "transient", region: "US" })),
+    async remove(): Promise<boolean> {
+      if (removed || !creating) return false;
+      removed = true;
+      if (!(await creating.then(() => true, () => false))) return false;
+      await deleteBucket(http, bucket);
+      return true;
+    },
+  };
+}
+
+/** A line on stderr that may not be written: the closed output may be why the demo is stopping. */
+function lastWord(deps: OpsDeps, line: string): void {
+  try {
+    deps.info(line);
+  } catch { /* nobody is reading */ }
+}
+
+/**
+ * `demo`: runs the whole flow with the deps' platform; the bucket and files go unless `keep`, also
+ * when a step fails or `signal` stops it (a closed output pipe fails the next line written).
+ */
 export async function runDemo(opts: DemoOptions, deps: OpsDeps): Promise<DemoResult> {
-  const { steps, run: step } = stepper(deps, opts.keep ? 7 : 8);
+  const { steps, run: step } = stepper(deps, opts.keep ? 7 : 8, opts.signal);
   deps.info(`Platform: ${(await deps.settings()).baseUrl.value}`);
   const token = await step("Authenticate (2-legged)", async () => {
     const t = await appToken(deps);
@@ -161,10 +205,11 @@ export async function runDemo(opts: DemoOptions, deps: OpsDeps): Promise<DemoRes
   });
   const http = await deps.http();
   const bucket = parseBucketKey(`diazo-demo-${Date.now().toString(36)}-${crypto.randomUUID().slice(0, 6)}`);
+  const owned = ownedBucket(http, bucket);
   const work = await Deno.makeTempDir({ prefix: "diazo-demo-" });
   try {
     await step("Create a bucket", async () => {
-      const b = await createBucket(http, { bucketKey: bucket, policyKey: "transient", region: "US" });
+      const b = await owned.create();
       return [b, `${b.bucketKey} (${b.policyKey})`];
     });
     const { model, uploaded } = await uploadModel(deps, http, step, { bucket, work });
@@ -175,7 +220,7 @@ export async function runDemo(opts: DemoOptions, deps: OpsDeps): Promise<DemoRes
     });
     if (!opts.keep) {
       await step("Clean up (delete the bucket and local files)", async () => {
-        await deleteBucket(http, bucket);
+        await owned.remove();
         return [undefined, bucket];
       });
     }
@@ -200,7 +245,10 @@ export async function runDemo(opts: DemoOptions, deps: OpsDeps): Promise<DemoRes
     };
     return { summary, steps };
   } finally {
-    if (opts.keep) deps.info(`Kept bucket ${bucket} and the local files in ${work}`);
-    else await Deno.remove(work, { recursive: true }).catch(() => {});
+    if (opts.keep) lastWord(deps, `Kept bucket ${bucket} and the local files in ${work}`);
+    else {
+      if (await owned.remove().catch(() => false)) lastWord(deps, `Stopped early: deleted bucket ${bucket}.`);
+      await Deno.remove(work, { recursive: true }).catch(() => {});
+    }
   }
 }
