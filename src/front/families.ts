@@ -207,7 +207,7 @@ export const FAMILIES: readonly Family[] = [
   {
     name: "version",
     group: "local",
-    summary: "print diazo's version (--json for bug reports); describe|rename a data management file version",
+    summary: "print diazo's version, build and directories (--json for bug reports)",
     load: () => import("../families/version/commands.ts").then((m) => m.VERSION),
   },
 ];

@@ -82,16 +82,17 @@ Deno.test("dm write e2e: folder create -> upload (multipart) -> new version -> d
   assert.equal(renamed.name, "Deck (issued).ifc");
   const folderRenamed = await ok<Row>(h, ["folder", "rename", project, folder.id, "--name", "Issued"]);
   assert.equal(folderRenamed.name, "Issued");
-  const described = await ok<Row>(h, ["version", "describe", project, versions[0].id]);
+  const described = await ok<Row>(h, ["item", "version", "describe", project, versions[0].id]);
   assert.equal(described.versionNumber, 2);
   assert.deepEqual(described.downloads.map((d: Row) => d.attributes.format.fileType), ["ifc"]);
-  const describedTable = await h.run(["version", "describe", project, versions[0].id, "-o", "table"]);
+  const describedTable = await h.run(["item", "version", "describe", project, versions[0].id, "-o", "table"]);
   assert.match(
     describedTable.stdout,
     /^formats\tifc$/m,
     "the record names the formats it can be downloaded as",
   );
   const versionRenamed = await ok<Row>(h, [
+    "item",
     "version",
     "rename",
     project,

@@ -1,7 +1,7 @@
 /** e2e: `--version`, `version`, `version --json`, and the update notice at the end of a run in a terminal. */
 import assert from "node:assert/strict";
 import path from "node:path";
-import { cliCommand, cliEnv, diazo, json, makeHome, spawnDiazo } from "./harness.ts";
+import { cliCommand, cliEnv, diazo, json, makeHome, spawnDiazo, withSandboxHome } from "./harness.ts";
 
 Deno.test("--version: version and build date, Deno version and target, without loading the command tree", async () => {
   const home = await makeHome();
@@ -41,21 +41,55 @@ Deno.test("version --json and -o json: the facts a bug report needs, with this r
     assert.ok(human.stdout.includes(home.configDir));
     const q = await diazo(["version", "--json", "--query", "deno"], { env: cliEnv(home) });
     assert.equal(JSON.parse(q.stdout), Deno.version.deno);
-    // The family also holds data management's version verbs: its help and the top-level list say so.
+    // A data management file's versions are `item version …`: `version` is diazo's alone.
     const help = await diazo(["version", "--help"], { env: cliEnv(home) });
-    assert.match(
-      help.stdout.replace(/\s+/g, " "),
-      /`version describe\|rename` act on a version of a data management file/,
-    );
-    assert.match(help.stdout, /\$ diazo version describe b\./);
+    assert.doesNotMatch(help.stdout, /Commands:|\$ diazo version describe/);
+    assert.match(help.stdout.replace(/\s+/g, " "), /file's versions are `item version describe\|rename`/);
     const top = await diazo(["--help"], { env: cliEnv(home) });
-    assert.match(
-      top.stdout.replace(/\s+/g, " "),
-      / version print diazo's version .* describe\|rename a data management/,
-    );
+    assert.match(top.stdout, /\n {2}version +print diazo's version, build and directories/);
+    assert.doesNotMatch(top.stdout, /describe\|rename a data management/);
   } finally {
     await home.cleanup();
   }
+});
+
+Deno.test("item version describe|rename is a file's version; the old `version describe|get|rename` warn once and still work", async () => {
+  await withSandboxHome(async (h) => {
+    const project = "b.91f8bd44-058f-480c-adbb-861df5101b22";
+    const v2 = "urn:adsk.wipprod:fs.file:vf.w3t4bvtQzhwf41oMYi4F_A?version=2";
+    const warnings = (stderr: string) => stderr.split("\n").filter((l) => l.startsWith("warning:"));
+    const now = await h.run(["item", "version", "describe", project, v2, "--as", "app", "-o", "json"]);
+    assert.equal(now.code, 0, now.stderr);
+    assert.deepEqual(warnings(now.stderr), []);
+    assert.equal(json<{ versionNumber: number }>(now).versionNumber, 2);
+    for (const verb of ["describe", "get"]) {
+      const old = await h.run(["version", verb, project, v2, "--as", "app", "-o", "json"]);
+      assert.equal(old.code, 0, old.stderr);
+      assert.deepEqual(warnings(old.stderr), [
+        "warning: 'diazo version describe' is deprecated and will be removed; use 'diazo item version describe'",
+      ]);
+      assert.deepEqual(json(old), json(now), "the old spelling answers as the new one");
+    }
+    const renamed = await h.run([
+      "version",
+      "rename",
+      project,
+      v2,
+      "--name",
+      "Ground Floor v2.dwg",
+      "--as",
+      "app",
+      "-o",
+      "json",
+    ]);
+    assert.equal(renamed.code, 0, renamed.stderr);
+    assert.match(warnings(renamed.stderr).join("\n"), /^warning: .*use 'diazo item version rename'$/);
+    assert.equal(json<{ name: string }>(renamed).name, "Ground Floor v2.dwg");
+    const mine = await h.run(["version"]);
+    assert.equal(mine.code, 0, mine.stderr);
+    assert.match(mine.stdout, /^diazo \d+\.\d+\.\d+/);
+    assert.equal(mine.stderr, "");
+  });
 });
 
 /** util-linux `script`, which runs a command in a pseudo-terminal; undefined elsewhere. */

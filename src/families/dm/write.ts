@@ -62,7 +62,7 @@ export async function runItemRename(
   return await renameItem(await dmHttp(deps, opts), opts.project, opts.item, checkedName(opts.name));
 }
 
-/** `version rename`: the file name a version syncs to. */
+/** `item version rename`: the file name a version syncs to. */
 export async function runVersionRename(
   opts: LoginChoice & { project: DmProjectId; version: VersionId; name: string },
   deps: OpsDeps,
@@ -70,7 +70,7 @@ export async function runVersionRename(
   return await renameVersion(await dmHttp(deps, opts), opts.project, opts.version, checkedName(opts.name));
 }
 
-/** `version describe`: one version and the download jobs (derivative formats) the platform offers for it. */
+/** `item version describe`: one version and the download jobs (derivative formats) the platform offers for it. */
 export async function runVersionDescribe(
   opts: LoginChoice & { project: DmProjectId; version: VersionId },
   deps: OpsDeps,

@@ -1,6 +1,6 @@
 /**
  * Data management writes as commands: `folder create|rename`, `item upload|bind|download|rename`,
- * the `version` family (`describe`, `rename`) and the `dm` family of short spellings (`dm
+ * `item version describe|rename` (also under their old spelling `version`, families/version/commands.ts) and the `dm` family of short spellings (`dm
  * projects`, `dm upload`, `dm download`, `dm update-item`, `dm create-folder`), each declared once
  * and listed under both names, as data (command/decl.ts). Thin adapters over families/dm/write.ts.
  */
@@ -279,15 +279,7 @@ const ITEM_BIND: CommandDecl = {
   },
 };
 
-/** `upload`, `bind`, `download` and `rename` of the `item` family. */
-export const ITEM_WRITES: readonly CommandDecl[] = [
-  itemUpload("upload", "item upload"),
-  ITEM_BIND,
-  itemDownload("download", "item download"),
-  itemRename("rename", "item rename"),
-];
-
-/** `version describe` (alias `get`) and `version rename`: the verbs on an item's versions. */
+/** `item version describe` (alias `get`) and `item version rename`: the verbs on one version of an item. */
 export const VERSION_VERBS: readonly CommandDecl[] = [
   {
     name: "describe",
@@ -300,8 +292,8 @@ export const VERSION_VERBS: readonly CommandDecl[] = [
     }],
     options: [asOption()],
     examples: [
-      `diazo version describe ${PROJECT} '${VERSION}'`,
-      `diazo version describe ${PROJECT} '${VERSION}' -o json --query relationships.storage.data.id`,
+      `diazo item version describe ${PROJECT} '${VERSION}'`,
+      `diazo item version describe ${PROJECT} '${VERSION}' -o json --query relationships.storage.data.id`,
     ],
     run: async (ctx, [project, id], opts: { as?: Who }) => {
       const { runVersionDescribe } = await writes();
@@ -320,7 +312,7 @@ export const VERSION_VERBS: readonly CommandDecl[] = [
     description: "rename a version (the file name it syncs to)",
     args: [PROJECT_ARG, { spec: "<version>", description: "version id", parse: dmVersionId }],
     options: [NEW_NAME, asOption()],
-    examples: [`diazo version rename ${PROJECT} '${VERSION}' --name tower.rvt`],
+    examples: [`diazo item version rename ${PROJECT} '${VERSION}' --name tower.rvt`],
     run: async (ctx, [project, id], opts: { name: string; as?: Who }) => {
       const { runVersionRename } = await writes();
       const v = await runVersionRename({ as: opts.as, name: opts.name, project, version: id }, ctx);
@@ -328,6 +320,23 @@ export const VERSION_VERBS: readonly CommandDecl[] = [
       await ctx.emit(withHelpers(v), { columns: ["versionNumber", "name", "size", "id"] });
     },
   },
+];
+
+/** `item version`: one version of an item (a file), beside `item versions`, which lists them. */
+const ITEM_VERSION: CommandDecl = {
+  name: "version",
+  description: "describe or rename one version of an item (`item versions` lists them)",
+  examples: [`diazo item version describe ${PROJECT} '${VERSION}'`],
+  commands: VERSION_VERBS,
+};
+
+/** `upload`, `bind`, `download`, `rename` and `version` of the `item` family. */
+export const ITEM_WRITES: readonly CommandDecl[] = [
+  itemUpload("upload", "item upload"),
+  ITEM_BIND,
+  itemDownload("download", "item download"),
+  itemRename("rename", "item rename"),
+  ITEM_VERSION,
 ];
 
 /** `dm projects [hub]`: a hub's projects, or those of every hub the login sees. */

@@ -36,20 +36,19 @@ export function versionReport(dirs: { configDir: string; stateDir: string }): Ve
 }
 
 /**
- * The `version` command: the report of diazo's own version. Its subcommands (`describe`, `rename`)
- * are the data management verbs of families/dm/write_commands.ts.
+ * The `version` command: the report of diazo's own version (a file's versions are `item version`,
+ * families/dm/write_commands.ts).
  */
 export const VERSION_REPORT: CommandDecl = {
   name: "version",
   description:
     "print diazo's version, build date, Deno version, target and directories (--json for bug reports); " +
-    "`version describe|rename` act on a version of a data management file",
+    "a data management file's versions are `item version describe|rename`",
   options: [{ flags: "--json", description: "print JSON (the same as -o json)" }],
   examples: [
     "diazo version",
     "diazo version --json",
     "diazo --version",
-    "diazo version describe b.91f8bd44-058f-480c-adbb-861df5101b22 'urn:adsk.wipprod:fs.file:vf.w3t4bvtQzhwf41oMYi4F_A?version=2'",
   ],
   run: async (ctx, _args, opts: { json?: boolean }) => {
     const report = versionReport(ctx);
