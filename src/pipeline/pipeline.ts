@@ -277,20 +277,33 @@ export async function runPipeline(
   };
 }
 
-/** The per-step summary printed on stderr after a run. */
+/** How a step is marked in the summary: a failure that `continue_on_error` allowed is not one that stopped the run. */
+function stepMark(s: StepReport): string {
+  if (s.status === "ok") return "ok";
+  if (s.status === "not_run") return "not run";
+  return s.continueOnError ? "FAILED (allowed)" : "FAILED";
+}
+
+/**
+ * The per-step summary printed on stderr after a run. Failures that `continue_on_error` allowed are
+ * counted apart from those that failed the run: "1 failed" only when a step stopped it.
+ */
 export function summaryText(report: PipelineReport): string {
-  const failed = report.steps.filter((s) => s.status === "failed").length;
+  const failures = report.steps.filter((s) => s.status === "failed");
+  const allowed = failures.filter((s) => s.continueOnError).length;
   const head = `Pipeline '${report.pipeline}' ${report.status === "ok" ? "finished" : "failed"}: ` +
-    `${report.steps.length} step(s), ${failed} failed, ${(report.durationMs / 1000).toFixed(1)} s`;
+    `${report.steps.length} step(s), ${failures.length - allowed} failed` +
+    `${allowed ? `, ${allowed} allowed to fail` : ""}, ${(report.durationMs / 1000).toFixed(1)} s`;
   const width = Math.max(...report.steps.map((s) => s.name.length), 4);
+  const markWidth = Math.max(...report.steps.map((s) => stepMark(s).length));
   const lines = report.steps.map((s) => {
-    const mark = s.status === "ok" ? "ok     " : s.status === "failed" ? "FAILED " : "not run";
     const time = s.status === "not_run" ? "" : `${(s.durationMs / 1000).toFixed(1)} s`;
     const note = s.status !== "failed"
       ? ""
       : `exit ${s.exitCode}${s.continueOnError ? ", continued (continue_on_error)" : ""}`;
-    return `  ${mark} ${String(s.index).padStart(2)}. ${s.name.padEnd(width)}  ${time.padStart(7)}  ${note}`
-      .trimEnd();
+    return `  ${stepMark(s).padEnd(markWidth)} ${String(s.index).padStart(2)}. ${s.name.padEnd(width)}  ${
+      time.padStart(7)
+    }  ${note}`.trimEnd();
   });
   return [head, ...lines].join("\n") + "\n";
 }
