@@ -36,7 +36,8 @@ export const TOOL_HINTS: Partial<Record<CatalogCode, string>> = {
   object_not_found: "List the bucket's objects with object_list.",
   translation_stalled:
     "It has probably failed: check translate_manifest, and start it again with translate_start and force: true.",
-  not_translated: "Translate it first: translate_start (wait: true waits for the end).",
+  not_translated:
+    "Translate it first: translate_start, then translate_status with wait_seconds until done is true.",
   translation_failed:
     "Check that the format is supported and the file is complete; translate_manifest shows the details.",
   invalid_urn:

@@ -46,24 +46,32 @@ const statusOutput = {
   problems: z.array(problem).describe("Errors and warnings the platform reported."),
 };
 
+/** The statuses of a job that has ended. */
+const ENDED: readonly string[] = ["success", "failed", "timeout"];
+
 function statusOf(manifest: Manifest, objectId: string): z.input<z.ZodObject<typeof statusOutput>> {
   return {
     urn: manifest.urn,
     objectId,
     status: manifest.status,
     progress: manifest.progress ?? "",
-    done: ["success", "failed", "timeout"].includes(manifest.status),
+    done: ENDED.includes(manifest.status),
     ...manifestProgress(manifest),
   };
 }
+
+/** What translate_start answers in `result`: the job is queued, or there was nothing to build. */
+const START_RESULTS = ["queued", "already_translated"] as const;
 
 const translateStart = defineTool({
   name: "translate_start",
   title: "Start a translation",
   description:
     "Starts translating an uploaded design into viewable (svf2, default) or other formats (obj, stl, step, iges, ifc, " +
-    "dwg, fbx, thumbnail). Returns at once; follow the job with translate_status. When the derivatives exist " +
-    "already, alreadyTranslated is true and nothing is rebuilt unless force is true.",
+    "dwg, fbx, thumbnail). It only queues the job and returns at once: the translation is not done when this " +
+    "answers (result 'queued', status as the platform says, usually pending or inprogress). Poll translate_status " +
+    "(with wait_seconds) until done is true. When the derivatives exist already, result is 'already_translated' " +
+    "and nothing is rebuilt unless force is true.",
   input: {
     urn: urnInput,
     formats: z.array(z.enum(OUTPUT_TYPES)).min(1).optional().describe('Output types; default ["svf2"].'),
@@ -75,7 +83,15 @@ const translateStart = defineTool({
     root_filename: z.string().optional().describe("The top file when the source object is a zip."),
   },
   output: {
-    result: z.string(),
+    result: z.enum(START_RESULTS).describe(
+      "queued: the platform accepted the job, which runs on (poll translate_status); already_translated: " +
+        "the derivatives exist and nothing was rebuilt.",
+    ),
+    status: z.string().describe(
+      "The job's status as the platform reports it right after the start: pending or inprogress while it " +
+        "runs, success, failed or timeout once it ended.",
+    ),
+    done: z.boolean().describe("True only when the job has ended already (e.g. already_translated)."),
     urn: z.string(),
     objectId: z.string(),
     alreadyTranslated: z.boolean(),
@@ -87,18 +103,23 @@ const translateStart = defineTool({
   async run(args, ctx) {
     const { urn, objectId } = parseUrn(args.urn);
     const formats = formatsFromFlags(args.formats ?? ["svf2"], args.views);
+    const started = { urn, region: region(args.region) };
     const { job } = await runTranslateStart({
-      urn,
+      ...started,
       formats,
       rootFilename: args.root_filename,
       force: args.force,
-      region: region(args.region),
     }, ctx);
+    // The platform's "result": "success" says the job was accepted, not that it is done: ask where it stands.
+    const status = (await runTranslateManifest(started, ctx)).status;
+    const alreadyTranslated = job.status === 201;
     return {
-      result: String(job.data.result ?? ""),
+      result: alreadyTranslated ? "already_translated" as const : "queued" as const,
+      status,
+      done: ENDED.includes(status),
       urn: job.data.urn ?? urn,
       objectId,
-      alreadyTranslated: job.status === 201,
+      alreadyTranslated,
       formats: formats.map((f) => f.type),
     };
   },
