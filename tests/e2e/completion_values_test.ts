@@ -237,7 +237,7 @@ Deno.test("a platform that does not answer: no values within the time limit, not
   }
 });
 
-Deno.test("without credentials there are no remote values and no request; never a prompt", async () => {
+Deno.test("without credentials (or with a profile that does not exist) there are no remote values; never a prompt", async () => {
   const w = await world();
   try {
     const before = (await requestLog(w.sb.url)).length;
@@ -251,6 +251,11 @@ Deno.test("without credentials there are no remote values and no request; never 
     assert.equal((await requestLog(w.sb.url)).length, before, "the platform was not asked");
     const local = await complete(w, ["--profile", ""], env);
     assert.deepEqual(lines(local.stdout), ["ci", "work"], "local values need no credentials");
+    // The --profile on the line chooses whose values: a profile that does not exist has none.
+    const ghost = await complete(w, ["--profile", "ghost", "bucket", "info", ""]);
+    assert.deepEqual([ghost.code, ghost.stdout, ghost.stderr], [1, "", ""]);
+    const work = await complete(w, ["--profile=work", "bucket", "info", ""]);
+    assert.deepEqual(lines(work.stdout), ["cv-alpha", "cv-beta"], work.stderr);
   } finally {
     await w.close();
   }
