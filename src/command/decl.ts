@@ -5,6 +5,7 @@
  * a command's options.
  */
 import type { Ctx } from "./context.ts";
+import type { CompletionSource } from "../core/completion_sources.ts";
 
 /** One option of a command. */
 export interface OptionDecl {
@@ -27,6 +28,8 @@ export interface OptionDecl {
   required?: boolean;
   /** Parsed, but not listed in help. */
   hidden?: boolean;
+  /** Where shell completion takes its values from (core/completion_sources.ts), beside `choices`. */
+  complete?: CompletionSource;
 }
 
 /** One positional argument: "<bucketKey>" (required), "[urn]" (optional), "[objectKeys...]" (variadic). */
@@ -40,6 +43,8 @@ export interface ArgumentDecl {
   default?: unknown;
   /** The only values allowed. */
   choices?: readonly string[];
+  /** Where shell completion takes its values from (core/completion_sources.ts), beside `choices`. */
+  complete?: CompletionSource;
 }
 
 /** What a command's `run` is given besides the context: where it was called and its raw words. */

@@ -4,6 +4,7 @@
  */
 import { OUTPUT_FORMATS } from "../core/output.ts";
 import { positiveNumber, timerOption } from "./command.ts";
+import type { CompletionSource } from "../core/completion_sources.ts";
 
 /** One global option: its flags string, its help line, and how its value is read. */
 export interface GlobalOption {
@@ -14,6 +15,8 @@ export interface GlobalOption {
   choices?: readonly string[];
   /** Reads the option's value (a usage error when it is not valid). */
   parse?: (value: string) => unknown;
+  /** Where shell completion takes its values from (command/decl.ts `complete`). */
+  complete?: CompletionSource;
 }
 
 /** The program's one-line description. */
@@ -53,7 +56,7 @@ export const OUTPUT_FLAGS = "-o, --output <format>";
 export const GLOBAL_OPTIONS: readonly GlobalOption[] = [
   { flags: OUTPUT_FLAGS, description: "output format", choices: OUTPUT_FORMATS },
   { flags: "--query <jmespath>", description: "filter the JSON result with a JMESPath expression" },
-  { flags: "--profile <name>", description: "configuration profile to use" },
+  { flags: "--profile <name>", description: "configuration profile to use", complete: "profile" },
   { flags: "--debug", description: "log HTTP traffic (secrets redacted) and hook/plugin runs to stderr" },
   { flags: "--quiet", description: "print only data and errors" },
   {

@@ -1,7 +1,8 @@
 /**
  * `diazo completions bash|zsh|fish|powershell` prints a completion script; the script calls the hidden
  * `diazo __complete <shell> -- <words...>` (answered by `runComplete`, before the command tree runs)
- * at TAB time, so commands, flags, choices and the plugins on PATH are always current.
+ * at TAB time, so commands, flags, choices, the plugins on PATH and the values of each declared
+ * source (profiles, regions, help topics, buckets, projects: complete_sources.ts) are always current.
  */
 import {
   completeWords,
@@ -10,8 +11,12 @@ import {
   formatCandidates,
   isShell,
   parseCompleteArgs,
+  profileOnLine,
   SHELLS,
+  slotAt,
+  VALUES_ONLY_EXIT,
 } from "./complete_words.ts";
+import { sourceValues } from "./complete_sources.ts";
 import { usageError } from "../core/errors.ts";
 import { loadPluginsFile } from "../extend/plugins_config.ts";
 import { configDirFor } from "../platform/dirs.ts";
@@ -32,11 +37,15 @@ async function topLevelExtras(env: Record<string, string | undefined>): Promise<
   return { plugins, aliases };
 }
 
-/** Answers `diazo __complete <shell> [--current=<word>] -- <words...>`; returns the exit code. */
+/**
+ * Answers `diazo __complete <shell> [--current=<word>] -- <words...>`; returns the exit code
+ * (VALUES_ONLY_EXIT when the word takes values only and none matched).
+ */
 export async function runComplete(
   args: readonly string[],
   io: Io,
   env: Record<string, string | undefined>,
+  cwd = Deno.cwd(),
 ): Promise<number> {
   const parsed = parseCompleteArgs(args);
   if (!parsed) {
@@ -46,15 +55,22 @@ export async function runComplete(
     return 2;
   }
   const tree = await commandTree(io);
-  const candidates = completeWords(tree, parsed.words, await topLevelExtras(env));
+  const slot = slotAt(tree, parsed.words);
+  const extras: CompletionExtras = slot ? {} : await topLevelExtras(env);
+  if (slot?.source) {
+    const input = { env, cwd, profile: profileOnLine(parsed.words) };
+    extras.values = { [slot.source]: await sourceValues(slot.source, input).catch(() => []) };
+  }
+  const candidates = completeWords(tree, parsed.words, extras);
   io.stdout.write(formatCandidates(parsed.shell, candidates));
-  return 0;
+  return slot && candidates.length === 0 ? VALUES_ONLY_EXIT : 0;
 }
 
 /** `completions <shell>`. */
 export const COMPLETIONS: CommandDecl = {
   name: "completions",
-  description: "print a shell completion script: commands, subcommands, flags, choices and plugins on PATH",
+  description:
+    "print a shell completion script: commands, flags, plugins and values (choices, profiles, regions, buckets, projects)",
   args: [{ spec: "<shell>", description: "the shell to complete for", choices: SHELLS }],
   examples: [
     "source <(diazo completions bash)        # bash, this shell (add to ~/.bashrc to keep it)",

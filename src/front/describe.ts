@@ -31,6 +31,7 @@ export function describeCommand(cmd: CommandDecl): CommandSpec {
       ...(o.choices ? { choices: o.choices } : {}),
       description: o.description,
       ...(o.hidden ? { hidden: true } : {}),
+      ...(o.complete ? { complete: o.complete } : {}),
     };
   });
   return {
@@ -44,6 +45,7 @@ export function describeCommand(cmd: CommandDecl): CommandSpec {
       required: a.spec.startsWith("<"),
       variadic: a.spec.includes("..."),
       ...(a.choices ? { choices: a.choices } : {}),
+      ...(a.complete ? { complete: a.complete } : {}),
     })),
     subcommands: (cmd.commands ?? []).map(describeCommand),
     allowUnknownOptions: cmd.passThrough === true,

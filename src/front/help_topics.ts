@@ -69,8 +69,14 @@ export const ENVIRONMENT: readonly EnvVariable[] = [
     meaning: "state dir (tokens, resume records, logs)",
     default: "$XDG_STATE_HOME/diazo, ~/.local/state/diazo, %LOCALAPPDATA%\\diazo",
   },
+  {
+    names: ["DIAZO_CACHE_DIR"],
+    meaning: "cache dir (values of shell completion, kept a minute)",
+    default: "$XDG_CACHE_HOME/diazo, ~/.cache/diazo, %LOCALAPPDATA%\\diazo\\cache",
+  },
   { names: ["XDG_CONFIG_HOME", "APPDATA"], meaning: "base of the default config dir" },
-  { names: ["XDG_STATE_HOME", "LOCALAPPDATA"], meaning: "base of the default state dir" },
+  { names: ["XDG_STATE_HOME", "LOCALAPPDATA"], meaning: "base of the default state and cache dirs" },
+  { names: ["XDG_CACHE_HOME"], meaning: "base of the default cache dir" },
   {
     names: ["HOME", "USERPROFILE"],
     meaning: "home directory (default dirs, ~ in plugin paths)",

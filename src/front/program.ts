@@ -19,6 +19,7 @@ export const PROGRAM_OPTIONS: readonly OptionDecl[] = [
     description: o.description,
     ...(o.choices ? { choices: o.choices } : {}),
     ...(o.parse ? { parse: o.parse } : {}),
+    ...(o.complete ? { complete: o.complete } : {}),
     // -o takes any word here: the run reports a non-format with the command in view.
     ...(o.flags === OUTPUT_FLAGS ? { lenientChoices: true } : {}),
   })),

@@ -5,6 +5,7 @@
  */
 import { expandStepAlias, type StepExtensions } from "./alias.ts";
 import { suggest } from "../core/suggest.ts";
+import type { CompletionSource } from "../core/completion_sources.ts";
 import type { TemplateProblem, TemplateWord } from "./interpolate.ts";
 
 /** One option of a command. */
@@ -25,6 +26,8 @@ export interface OptionSpec {
   description?: string;
   /** Accepted, but not shown in help or offered by completion. */
   hidden?: boolean;
+  /** Where completion takes its values from, beside `choices`. */
+  complete?: CompletionSource;
 }
 
 /** One positional argument of a command. */
@@ -34,6 +37,8 @@ export interface ArgumentSpec {
   variadic: boolean;
   /** The values the argument accepts, when it accepts only some. */
   choices?: readonly string[];
+  /** Where completion takes its values from, beside `choices`. */
+  complete?: CompletionSource;
 }
 
 /** A command, its options, arguments and subcommands. The root is the program itself. */

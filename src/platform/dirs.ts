@@ -36,6 +36,22 @@ export function stateDirFor(env: EnvGetter, os: OsName): string {
   return p.join(home(env, os), ".local", "state", "diazo");
 }
 
+/**
+ * The cache dir (what may be lost at any time, e.g. completion values): $DIAZO_CACHE_DIR,
+ * $XDG_CACHE_HOME/diazo, ~/.cache/diazo, %LOCALAPPDATA%\diazo\cache.
+ */
+export function cacheDirFor(env: EnvGetter, os: OsName): string {
+  const explicit = env("DIAZO_CACHE_DIR");
+  if (explicit) return explicit;
+  const p = osPath(os);
+  const xdg = env("XDG_CACHE_HOME");
+  if (xdg) return p.join(xdg, "diazo");
+  if (os === "windows") {
+    return p.join(env("LOCALAPPDATA") ?? p.join(home(env, os), "AppData", "Local"), "diazo", "cache");
+  }
+  return p.join(home(env, os), ".cache", "diazo");
+}
+
 /** The config dir of this process. */
 export function configDir(): string {
   return configDirFor((k) => Deno.env.get(k), Deno.build.os);

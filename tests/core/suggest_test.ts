@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { editDistance, suggest } from "../../src/core/suggest.ts";
 import { commandWord } from "../../src/front/argv.ts";
-import { configDirFor, stateDirFor } from "../../src/platform/dirs.ts";
+import { cacheDirFor, configDirFor, stateDirFor } from "../../src/platform/dirs.ts";
 
 Deno.test("edit distance and suggestions", () => {
   assert.equal(editDistance("bucket", "buckt"), 1);
@@ -29,4 +29,12 @@ Deno.test("config and state dirs per OS and overrides", () => {
   );
   assert.equal(stateDirFor(env({ HOME: "/h" }), "linux"), "/h/.local/state/diazo");
   assert.equal(stateDirFor(env({ LOCALAPPDATA: "C:\\L" }), "windows"), "C:\\L\\diazo");
+});
+
+Deno.test("the cache dir per OS and overrides (completion values live there)", () => {
+  const env = (m: Record<string, string>) => (k: string) => m[k];
+  assert.equal(cacheDirFor(env({ HOME: "/h" }), "linux"), "/h/.cache/diazo");
+  assert.equal(cacheDirFor(env({ HOME: "/h", XDG_CACHE_HOME: "/x" }), "darwin"), "/x/diazo");
+  assert.equal(cacheDirFor(env({ DIAZO_CACHE_DIR: "/d", XDG_CACHE_HOME: "/x" }), "linux"), "/d");
+  assert.equal(cacheDirFor(env({ LOCALAPPDATA: "C:\\L" }), "windows"), "C:\\L\\diazo\\cache");
 });

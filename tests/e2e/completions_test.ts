@@ -6,21 +6,8 @@
  */
 import assert from "node:assert/strict";
 import path from "node:path";
-import { cliCommand, cliEnv, diazo, makeHome, spawnDiazo, type TestHome } from "./harness.ts";
-
-async function has(cmd: string): Promise<boolean> {
-  try {
-    const out = await new Deno.Command(cmd, { args: ["--version"], stdout: "null", stderr: "null" }).output();
-    return out.success;
-  } catch {
-    return false;
-  }
-}
-
-async function denoDir(): Promise<string> {
-  const out = await new Deno.Command(Deno.execPath(), { args: ["info", "--json"], stdout: "piped" }).output();
-  return JSON.parse(new TextDecoder().decode(out.stdout)).denoDir;
-}
+import { cliEnv, diazo, makeHome, spawnDiazo, type TestHome } from "./harness.ts";
+import { has, lines, runShell as run, sections, shimEnv } from "./completion_shells.ts";
 
 interface Setup {
   home: TestHome;
@@ -30,16 +17,8 @@ interface Setup {
 /** A home with a `diazo` shim and two plugins on PATH, one disabled in plugins.json, and an alias. */
 async function setup(): Promise<Setup> {
   const home = await makeHome();
-  const bin = path.join(home.dir, "bin");
   const plugins = path.join(home.dir, "plugins");
-  await Deno.mkdir(bin);
   await Deno.mkdir(plugins);
-  const q = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
-  await Deno.writeTextFile(
-    path.join(bin, "diazo"),
-    `#!/bin/sh\nexec ${[Deno.execPath(), ...cliCommand([])].map(q).join(" ")} "$@"\n`,
-    { mode: 0o755 },
-  );
   for (const name of ["diazo-bucketeer", "diazo-bucketold"]) {
     await Deno.writeTextFile(path.join(plugins, name), "#!/bin/sh\necho plugin\n", { mode: 0o755 });
   }
@@ -48,29 +27,8 @@ async function setup(): Promise<Setup> {
     path.join(home.configDir, "plugins.json"),
     JSON.stringify({ plugins: { bucketold: { enabled: false } }, aliases: { buckets: "bucket list" } }),
   );
-  const env = cliEnv(home, {
-    PATH: `${bin}:${plugins}:${Deno.env.get("PATH") ?? "/usr/bin:/bin"}`,
-    HOME: home.dir,
-    DENO_DIR: await denoDir(), // the warm cache, though HOME moves
-  });
-  return { home, env };
+  return { home, env: await shimEnv(home, {}, [plugins]) };
 }
-
-async function run(cmd: string, args: string[], env: Record<string, string>, cwd: string) {
-  const out = await new Deno.Command(cmd, {
-    args,
-    env,
-    clearEnv: true,
-    cwd,
-    stdout: "piped",
-    stderr: "piped",
-  })
-    .output();
-  const dec = new TextDecoder();
-  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
-}
-
-const lines = (s: string) => s.split("\n").filter((l) => l !== "");
 
 const BASH = `
 eval "$(diazo completions bash)"
@@ -87,16 +45,6 @@ ask bucket ''
 ask object upload --
 ask -o ''
 `;
-
-function sections(out: string): Record<string, string[]> {
-  const result: Record<string, string[]> = {};
-  let key = "";
-  for (const l of lines(out)) {
-    if (l.startsWith("== ")) result[key = l.slice(3)] = [];
-    else result[key]?.push(l.split("\t")[0]);
-  }
-  return result;
-}
 
 function assertAnswers(got: Record<string, string[]>, shell: string) {
   assert.deepEqual(got["buc"], ["bucket", "bucketeer", "buckets"], `${shell}: diazo buc`);

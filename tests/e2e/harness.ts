@@ -67,6 +67,7 @@ export function cliEnv(home: TestHome, extra: Record<string, string> = {}): Reco
     ...env,
     DIAZO_CONFIG_DIR: home.configDir,
     DIAZO_STATE_DIR: home.stateDir,
+    DIAZO_CACHE_DIR: path.join(home.dir, "cache"), // completion values: never the user's own cache
     NO_COLOR: "1",
     DIAZO_RETRY_BASE_MS: "20",
     // On macOS and Windows the OS keychain works in a test run and is the user's own: tests keep

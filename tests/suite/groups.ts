@@ -20,6 +20,7 @@ export const SOLO: readonly string[] = [
   "scripts/build_test.ts", // 2.5: a real compile
   "e2e/bundle_test.ts", // 1.9, and ~10 s of child processes
   "e2e/completions_test.ts", // 2.3: real shells
+  "e2e/completion_values_test.ts", // ~25 diazo processes (real shells at TAB), ~40 s of wall time
   "e2e/plugin_test.ts", // 2.3: real plugin processes
   "sandbox/oss_objects_test.ts", // 2.1
   "robust/pipeline_limits_test.ts", // 1.9

@@ -114,6 +114,7 @@ export const PROJECT_OPTION: OptionDecl = {
   flags: "--project <id>",
   description: PROJECT_HELP,
   parse: projectOf,
+  complete: "project",
   required: true,
 };
 

@@ -194,7 +194,7 @@ const PROJECT: CommandDecl = {
       name: "get",
       aliases: ["info"],
       description: "show a project",
-      args: [{ spec: "<projectId>", description: PROJECT_HELP, parse: projectArgument }],
+      args: [{ spec: "<projectId>", description: PROJECT_HELP, parse: projectArgument, complete: "project" }],
       options: ADMIN_OPTIONS,
       examples: [
         `diazo admin project get ${EXAMPLE_PROJECT}`,
@@ -207,7 +207,7 @@ const PROJECT: CommandDecl = {
     {
       name: "users",
       description: "list the users of a project, following every page",
-      args: [{ spec: "<projectId>", description: PROJECT_HELP, parse: projectArgument }],
+      args: [{ spec: "<projectId>", description: PROJECT_HELP, parse: projectArgument, complete: "project" }],
       options: [
         { flags: "--limit <n>", description: "stop after n users", parse: positiveNumber("--limit", true) },
         ...ADMIN_OPTIONS,

@@ -31,6 +31,7 @@ export const REGION_OPTION: OptionDecl = {
   flags: "--region <region>",
   description: `data centre of the account (${DATA_CENTRES.join(", ")}); default: the platform's, US`,
   parse: parseDataCentre,
+  complete: "region",
 };
 
 /** An option parser for a comma list whose values must be among `allowed`. */

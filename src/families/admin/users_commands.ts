@@ -38,7 +38,7 @@ import {
   projectArgument,
 } from "./options.ts";
 import { progressLines } from "../../command/progress.ts";
-import type { CommandDecl, OptionDecl } from "../../command/decl.ts";
+import type { ArgumentDecl, CommandDecl, OptionDecl } from "../../command/decl.ts";
 import { positiveNumber } from "../../command/command.ts";
 
 const USER_COLUMNS = ["id", "name", "email", "role", "status", "company_name"];
@@ -204,7 +204,12 @@ const USER_IMPORT: CommandDecl = {
   },
 };
 
-const PROJECT_ARG = { spec: "<projectId>", description: PROJECT_HELP, parse: projectArgument };
+const PROJECT_ARG: ArgumentDecl = {
+  spec: "<projectId>",
+  description: PROJECT_HELP,
+  parse: projectArgument,
+  complete: "project",
+};
 
 /** The options of `admin project user add`. */
 type MemberAddOpts = AdminOpts & {

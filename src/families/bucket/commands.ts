@@ -24,6 +24,7 @@ export function listCommand(family: string): CommandDecl {
         flags: "--region <region>",
         description: `only this region (${BUCKET_REGIONS.join(", ")})`,
         parse: parseBucketRegion,
+        complete: "bucket-region",
       },
       { flags: "--limit <n>", description: "stop after n buckets", parse: positiveNumber("--limit", true) },
     ],
@@ -56,6 +57,7 @@ export const BUCKET: CommandDecl = {
           flags: "--region <region>",
           description: `storage region (${BUCKET_REGIONS.join(", ")})`,
           parse: parseBucketRegion,
+          complete: "bucket-region",
           default: "US",
         },
         {
@@ -80,7 +82,12 @@ export const BUCKET: CommandDecl = {
       name: "info",
       aliases: ["get"],
       description: "show a bucket's details",
-      args: [{ spec: "<bucketKey>", description: "the bucket key", parse: parseBucketKey }],
+      args: [{
+        spec: "<bucketKey>",
+        description: "the bucket key",
+        parse: parseBucketKey,
+        complete: "bucket",
+      }],
       examples: ["diazo bucket info myco-models"],
       run: async (ctx, [bucketKey]) => {
         await ctx.emit(await runBucketInfo({ bucketKey }, ctx));
@@ -90,7 +97,12 @@ export const BUCKET: CommandDecl = {
       name: "delete",
       aliases: ["rm"],
       description: "delete a bucket and every object in it",
-      args: [{ spec: "<bucketKey>", description: "the bucket key", parse: parseBucketKey }],
+      args: [{
+        spec: "<bucketKey>",
+        description: "the bucket key",
+        parse: parseBucketKey,
+        complete: "bucket",
+      }],
       examples: ["diazo bucket delete myco-scratch --yes"],
       run: async (ctx, [bucketKey]) => {
         const deleted = await runBucketDelete({ bucketKey, confirm: (q) => ctx.confirmOrCancel(q) }, ctx);

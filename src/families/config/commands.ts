@@ -65,7 +65,7 @@ const TRANSFER: readonly CommandDecl[] = [
   {
     name: "export",
     description: "export profiles as JSON (client secrets only with --include-secrets)",
-    args: [{ spec: "[names...]", description: "profiles to export (default: all)" }],
+    args: [{ spec: "[names...]", description: "profiles to export (default: all)", complete: "profile" }],
     options: [{ flags: "--include-secrets", description: "include client secrets in the export" }],
     examples: [
       "diazo config profile export > profiles.json",
@@ -155,7 +155,7 @@ const PROFILE: CommandDecl = {
     {
       name: "use",
       description: "make a profile the active one",
-      args: [{ spec: "<name>", description: "profile name" }],
+      args: [{ spec: "<name>", description: "profile name", complete: "profile" }],
       examples: ["diazo config profile use work"],
       run: async (ctx, [name]: string[]) => {
         await ctx.emit(await runProfileUse({ name }, ctx));
@@ -174,7 +174,7 @@ const PROFILE: CommandDecl = {
       name: "delete",
       aliases: ["rm"],
       description: "delete a profile",
-      args: [{ spec: "<name>", description: "profile name" }],
+      args: [{ spec: "<name>", description: "profile name", complete: "profile" }],
       examples: ["diazo config profile delete old --yes"],
       run: async (ctx, [name]: string[]) => {
         const deleted = await runProfileDelete({ name, confirm: (q) => ctx.confirmOrCancel(q) }, ctx);

@@ -88,6 +88,7 @@ const RUN: CommandDecl = {
       flags: "--bucket <key>",
       description: "staging bucket for local files (default: diazo-da-<hash of the client id>)",
       parse: parseBucketKey,
+      complete: "bucket",
     },
   ],
   examples: [

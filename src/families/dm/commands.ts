@@ -113,6 +113,7 @@ export const PROJECT: CommandDecl = {
           spec: "<project>",
           description: "project id: b.<guid>; an ACC/BIM 360 project GUID gets the b. prefix",
           parse: dmProjectId,
+          complete: "project",
         },
       ],
       options: [asOption()],
@@ -148,6 +149,7 @@ const FOLDER_LIST: CommandDecl = {
       spec: "<project>",
       description: "project id (b.<guid>; see `diazo project list <hub>`)",
       parse: dmProjectId,
+      complete: "project",
     },
     {
       spec: "[folder]",
@@ -202,7 +204,7 @@ export const FOLDER: CommandDecl = {
       aliases: ["info"],
       description: "show one folder",
       args: [
-        { spec: "<project>", description: "project id", parse: dmProjectId },
+        { spec: "<project>", description: "project id", parse: dmProjectId, complete: "project" },
         { spec: "<folder>", description: "folder id (urn:adsk.wipprod:fs.folder:co....)", parse: dmFolderId },
       ],
       options: [asOption()],
@@ -227,7 +229,7 @@ export const ITEM: CommandDecl = {
       aliases: ["info"],
       description: "show one item with its tip (latest) version",
       args: [
-        { spec: "<project>", description: "project id", parse: dmProjectId },
+        { spec: "<project>", description: "project id", parse: dmProjectId, complete: "project" },
         { spec: "<item>", description: "item id (urn:adsk.wipprod:dm.lineage:...)", parse: dmItemId },
       ],
       options: [asOption()],
@@ -246,7 +248,7 @@ export const ITEM: CommandDecl = {
       name: "versions",
       description: "list an item's versions, newest first, following every page",
       args: [
-        { spec: "<project>", description: "project id", parse: dmProjectId },
+        { spec: "<project>", description: "project id", parse: dmProjectId, complete: "project" },
         { spec: "<item>", description: "item id (urn:adsk.wipprod:dm.lineage:...)", parse: dmItemId },
       ],
       options: [limitOption(), asOption()],

@@ -79,6 +79,7 @@ const PROJECT_ARG: ArgumentDecl = {
   spec: "<project>",
   description: "project id (b.<guid>)",
   parse: dmProjectId,
+  complete: "project",
 };
 const FOLDER_ARG: ArgumentDecl = {
   spec: "<folder>",

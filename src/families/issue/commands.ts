@@ -72,6 +72,7 @@ const PROJECT: OptionDecl = {
   flags: "--project <id>",
   description: PROJECT_HELP,
   parse: projectOption,
+  complete: "project",
   required: true,
 };
 /**
@@ -83,6 +84,7 @@ const PROJECT_CHECKED_LATER: OptionDecl = {
   flags: "--project <id>",
   description: `${PROJECT_HELP} (required)`,
   parse: projectOption,
+  complete: "project",
 };
 /** The `<issue-id>` argument. */
 const ISSUE_ARG: ArgumentDecl = {

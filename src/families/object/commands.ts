@@ -8,7 +8,12 @@ import type { Ctx } from "../../command/context.ts";
 import { usageError } from "../../core/errors.ts";
 import { byteBar } from "../../command/progress.ts";
 
-const BUCKET_ARG: ArgumentDecl = { spec: "<bucketKey>", description: "the bucket", parse: parseBucketKey };
+const BUCKET_ARG: ArgumentDecl = {
+  spec: "<bucketKey>",
+  description: "the bucket",
+  parse: parseBucketKey,
+  complete: "bucket",
+};
 const OBJECT_ARG: ArgumentDecl = {
   spec: "<objectKey>",
   description: "the object key",

@@ -20,6 +20,7 @@ const REGION: OptionDecl = {
   flags: "--region <region>",
   description: `Model Derivative region (${DATA_CENTRES.join(", ")}); default US`,
   parse: parseDataCentre,
+  complete: "region",
 };
 
 const URN_ARG: ArgumentDecl = { spec: "<urn>", description: "base64 or raw URN", parse: parseUrn };

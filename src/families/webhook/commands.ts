@@ -28,6 +28,7 @@ const REGION: OptionDecl = {
   flags: "--region <region>",
   description: `the platform region of the hooks (${DATA_CENTRES.join(", ")})`,
   parse: parseDataCentre,
+  complete: "region",
 };
 
 /**
