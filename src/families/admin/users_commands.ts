@@ -38,7 +38,7 @@ import {
   projectArgument,
 } from "./options.ts";
 import { progressLines } from "../../command/progress.ts";
-import type { CommandDecl, OptionDecl } from "../../command/decl.ts";
+import type { ArgumentDecl, CommandDecl, OptionDecl } from "../../command/decl.ts";
 import { positiveNumber } from "../../command/command.ts";
 
 const USER_COLUMNS = ["id", "name", "email", "role", "status", "company_name"];
@@ -76,6 +76,7 @@ const ACCOUNT_OPTION: OptionDecl = {
   flags: "--account <id>",
   description: ACCOUNT_HELP,
   parse: accountOption,
+  names: "hub",
   required: true,
 };
 
@@ -204,7 +205,12 @@ const USER_IMPORT: CommandDecl = {
   },
 };
 
-const PROJECT_ARG = { spec: "<projectId>", description: PROJECT_HELP, parse: projectArgument };
+const PROJECT_ARG: ArgumentDecl = {
+  spec: "<projectId>",
+  description: PROJECT_HELP,
+  parse: projectArgument,
+  names: "project",
+};
 
 /** The options of `admin project user add`. */
 type MemberAddOpts = AdminOpts & {
