@@ -278,7 +278,7 @@ export const ITEM: CommandDecl = {
       description:
         "list the other formats an item's tip or a version can be downloaded as (`item download --format`)",
       args: [
-        { spec: "<project>", description: "project id", parse: dmProjectId },
+        { spec: "<project>", description: "project id or name", parse: dmProjectId, names: "project" },
         {
           spec: "<item|version>",
           description: "an item id (its tip) or a version id (...?version=N)",
