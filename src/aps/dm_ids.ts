@@ -89,9 +89,9 @@ export function accId(id: string, field = "project_id"): AccProjectId & AccAccou
   throw fieldError({
     field,
     problem: `'${shown}' is not an ACC/BIM 360 id`,
-    help:
-      "Construction-cloud ids are GUIDs, e.g. 1c7d2a10-8f3e-4c55-a1b2-3c4d5e6f7081 (data management adds b.); " +
-      "the address of a project in ACC (https://acc.autodesk.com/.../projects/<guid>) is accepted too.",
+    help: "Construction-cloud ids are GUIDs (data management adds b.), as {step} shows them; " +
+      "the project's address in ACC (https://acc.autodesk.com/.../projects/<guid>) is accepted too.",
+    next: LISTED.project,
   });
 }
 

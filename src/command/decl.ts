@@ -7,6 +7,23 @@
 import type { Ctx } from "./context.ts";
 import type { CompletionSource } from "../core/completion_sources.ts";
 
+/** What a hub or project option or argument names: a `NameKind` value is an id or a name. */
+export type NameKind = "hub" | "project";
+
+/**
+ * A hub or project as typed (an id or a name), as the parser leaves it for front/names.ts, which turns
+ * it into the id the option's `parse` gives before the command runs.
+ */
+export interface NamedValue {
+  readonly named: NameKind;
+  readonly text: string;
+}
+
+/** Whether a parsed value is a hub or project still to be resolved. */
+export function isNamedValue(value: unknown): value is NamedValue {
+  return typeof value === "object" && value !== null && "named" in value && "text" in value;
+}
+
 /** One option of a command. */
 export interface OptionDecl {
   /** The flags: "-k, --key <bucketKey>", "--force", "--no-hooks", "--format <type>". */
@@ -30,6 +47,12 @@ export interface OptionDecl {
   hidden?: boolean;
   /** Where shell completion takes its values from (core/completion_sources.ts), beside `choices`. */
   complete?: CompletionSource;
+  /**
+   * The option names a hub or project: an id (read by `parse`) or a name resolved through the platform,
+   * and when absent DIAZO_HUB/DIAZO_PROJECT or the profile's default (front/names.ts). `required`
+   * then holds once the default is applied.
+   */
+  names?: NameKind;
 }
 
 /** One positional argument: "<bucketKey>" (required), "[urn]" (optional), "[objectKeys...]" (variadic). */
@@ -45,6 +68,8 @@ export interface ArgumentDecl {
   choices?: readonly string[];
   /** Where shell completion takes its values from (core/completion_sources.ts), beside `choices`. */
   complete?: CompletionSource;
+  /** The argument names a hub or project: an id (read by `parse`) or a name (front/names.ts). */
+  names?: NameKind;
 }
 
 /** What a command's `run` is given besides the context: where it was called and its raw words. */

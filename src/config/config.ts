@@ -16,6 +16,10 @@ export interface Profile {
   base_url?: string;
   /** 2-legged scopes requested for this profile's tokens. */
   scopes?: string[];
+  /** The hub (id or name) a command takes when its `--hub`/`--account` is absent. */
+  hub?: string;
+  /** The project (id or name) a command takes when its `--project` is absent. */
+  project?: string;
 }
 
 /** Tool settings that are not credentials. */
@@ -44,6 +48,8 @@ export const PROFILE_KEYS = {
   da_nickname: false,
   base_url: false,
   scopes: false,
+  hub: false,
+  project: false,
 } as const;
 
 /** Keys of the settings that `config get/set` accept, with their type. */
@@ -203,6 +209,10 @@ export interface Resolved {
   callbackUrl: Sourced<string>;
   daNickname: Sourced<string | undefined>;
   baseUrl: Sourced<string>;
+  /** The default hub (id or name): DIAZO_HUB, else the profile's `hub`. */
+  hub: Sourced<string | undefined>;
+  /** The default project (id or name): DIAZO_PROJECT, else the profile's `project`. */
+  project: Sourced<string | undefined>;
   timeoutSec: number;
   maxAttempts: number;
   retryBaseMs: number;
@@ -384,6 +394,8 @@ export function resolve(input: ResolveInput): Resolved {
     baseUrl: base.value
       ? { ...base, value: keptAddress(base.value) } as Sourced<string>
       : { value: DEFAULT_BASE_URL, source: "default" },
+    hub: pick(["DIAZO_HUB"], env, dotenv, profile.hub?.trim() || undefined),
+    project: pick(["DIAZO_PROJECT"], env, dotenv, profile.project?.trim() || undefined),
     timeoutSec: timer(
       flags.timeout !== undefined ? "--timeout" : env.DIAZO_TIMEOUT ? "DIAZO_TIMEOUT" : "settings.timeout",
       flags.timeout ?? envText("DIAZO_TIMEOUT") ?? config.settings.timeout,

@@ -27,7 +27,8 @@ export function describeCommand(cmd: CommandDecl): CommandSpec {
       ...(f.short ? { short: f.short } : {}),
       takesValue: f.takesValue || optional,
       optionalValue: optional,
-      mandatory: o.required === true && o.default === undefined,
+      // A hub or project option may take its default when the command runs (front/names.ts).
+      mandatory: o.required === true && o.default === undefined && o.names === undefined,
       ...(o.choices ? { choices: o.choices } : {}),
       description: o.description,
       ...(o.hidden ? { hidden: true } : {}),

@@ -60,6 +60,16 @@ export const ENVIRONMENT: readonly EnvVariable[] = [
   },
   { names: ["DIAZO_PROFILE"], meaning: "profile to use (as --profile)", default: "the active profile" },
   {
+    names: ["DIAZO_HUB"],
+    meaning: "hub (id or name) of commands run without --hub or --account",
+    default: "the profile's hub",
+  },
+  {
+    names: ["DIAZO_PROJECT"],
+    meaning: "project (id or name) of commands run without --project",
+    default: "the profile's project",
+  },
+  {
     names: ["DIAZO_CONFIG_DIR"],
     meaning: "config dir (config.json, plugins.json)",
     default: "$XDG_CONFIG_HOME/diazo, ~/.config/diazo, %APPDATA%\\diazo",

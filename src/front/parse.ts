@@ -5,7 +5,7 @@
  * commander-style tools: unknown options and commands with a did-you-mean, missing values and
  * arguments, choices, too many arguments.
  */
-import type { ArgumentDecl, CommandDecl, OptionDecl } from "../command/decl.ts";
+import type { ArgumentDecl, CommandDecl, NamedValue, NameKind, OptionDecl } from "../command/decl.ts";
 import { type ParsedFlags, parseFlags } from "../command/global_options.ts";
 import { type DiazoError, usageError } from "../core/errors.ts";
 import { argumentName, hasHelpCommand, usageLine } from "./help.ts";
@@ -104,11 +104,14 @@ function valueOf(
     choices?: readonly string[];
     lenientChoices?: boolean;
     parse?: (v: string, previous: unknown) => unknown;
+    names?: NameKind;
   },
   raw: string,
   previous: unknown,
   invalid: string,
 ): unknown {
+  // A hub or project may be a name: front/names.ts reads it (by `parse` or through the platform).
+  if (spec.names) return { named: spec.names, text: raw } satisfies NamedValue;
   if (spec.choices && !spec.lenientChoices && !spec.choices.includes(raw)) {
     throw failure(`${invalid} Allowed choices are ${spec.choices.join(", ")}.`);
   }
@@ -278,7 +281,8 @@ function processArguments(chain: readonly CommandDecl[], args: readonly string[]
 function missingMandatory(chain: readonly CommandDecl[], levels: readonly Record<string, unknown>[]): void {
   chain.forEach((c, n) => {
     for (const k of knownOptions(c)) {
-      if (k.decl.required && levels[n][k.flags.key] === undefined) {
+      // A hub or project option may take its default: front/names.ts checks it once applied.
+      if (k.decl.required && !k.decl.names && levels[n][k.flags.key] === undefined) {
         throw failure(`required option '${k.decl.flags}' not specified`, usageOf(chain));
       }
     }

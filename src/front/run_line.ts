@@ -6,12 +6,13 @@
 import { ExitCode, usageError } from "../core/errors.ts";
 import { compileQuery, isOutputFormat } from "../core/output.ts";
 import { versionText } from "../core/version.ts";
-import type { CommandDecl } from "../command/decl.ts";
+import { type CommandDecl, isNamedValue } from "../command/decl.ts";
 import { type ContextFiles, createContext, type RunState } from "../command/context.ts";
 import type { Io } from "../command/io.ts";
 import { outputFlagError, type RunGlobals } from "./argv.ts";
 import type { Extensions } from "./extend.ts";
 import { argumentName, commandHelp } from "./help.ts";
+import { resolveNames } from "./names.ts";
 import { parseCommandLine } from "./parse.ts";
 import { rootHelp } from "./root_help.ts";
 import { globalFlagsOf } from "./run_common.ts";
@@ -48,6 +49,11 @@ function needsSubcommand(chain: readonly CommandDecl[]) {
   );
 }
 
+/** A value as the hooks see it: a hub or project still to be resolved (names.ts) as typed. */
+function asTyped(value: unknown): unknown {
+  return isNamedValue(value) ? value.text : value;
+}
+
 /** Parses `args` against `program` and runs what they ask for; the exit code, or undefined when the command ran. */
 export async function runLine(
   program: CommandDecl,
@@ -78,12 +84,13 @@ export async function runLine(
   if (flags.query !== undefined) await compileQuery(flags.query);
   await ext.beforeAction({
     commandPath: path,
-    args: Object.fromEntries((cmd.args ?? []).map((a, i) => [argumentName(a), parsed.args[i]])),
-    options: parsed.own,
+    args: Object.fromEntries((cmd.args ?? []).map((a, i) => [argumentName(a), asTyped(parsed.args[i])])),
+    options: Object.fromEntries(Object.entries(parsed.own).map(([k, v]) => [k, asTyped(v)])),
     noHooks: parsed.globals.hooks === false,
   });
   if (globals.debug) flags.debug = true;
   const ctx = createContext({ io, flags, env, cwd, state, globals, files: input.files });
+  await resolveNames(parsed, ctx);
   await cmd.run!(ctx, parsed.args, parsed.opts, {
     path,
     rest: parsed.rest,

@@ -46,8 +46,8 @@ Deno.test("acc build: no login stops before any request; bad --from-file is a us
     /<stdin>:1:1: the body must be an object/,
   );
   assertUsageError(
-    await h.run(["rfi", "list", "--project", "riverside"]),
-    /'riverside' is not an ACC\/BIM 360 id/,
+    await h.run(["rfi", "list", "--project", "b.riverside"]),
+    /'b\.riverside' is not an ACC\/BIM 360 id/,
   );
   assertUsageError(
     await h.run(["acc", "asset", "create", "--project", PROJECT, "--name", "AHU-7"]),

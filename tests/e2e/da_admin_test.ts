@@ -107,9 +107,9 @@ Deno.test("admin: needs a user login (no request before), then projects, create 
       /^error: Authentication required \(3-legged OAuth\)\nhint: .*diazo auth login/,
     );
     assert.deepEqual(await requestLog(sb.url), [], "it failed before any request");
-    const badAccount = await diazo(["admin", "user", "list", "--account", "my-account"], { env });
+    const badAccount = await diazo(["admin", "user", "list", "--account", "b.my-account"], { env });
     assert.equal(badAccount.code, 2);
-    assert.match(badAccount.stderr, /^error: 'my-account' is not an ACC\/BIM 360 id\nhint: /);
+    assert.match(badAccount.stderr, /^error: 'b\.my-account' is not an ACC\/BIM 360 id\nhint: /);
 
     const login = await loginUser(env, "data:read,account:read,account:write");
     assert.equal(login.code, 0, login.stderr);

@@ -103,10 +103,10 @@ Deno.test("dm e2e: bad ids are usage errors before any request; unknown ids exit
   await withSandboxHome(async ({ sb, env }) => {
     const { hub, project } = await sheets(env);
     const before = (await requestLog(sb.url)).length;
-    const bad = await diazo(["project", "list", "my-hub"], { env });
+    const bad = await diazo(["project", "list", "b.my-hub"], { env });
     assert.equal(bad.code, 2);
     assert.equal(bad.stdout, "");
-    assert.match(bad.stderr, /^error: invalid hub id 'my-hub'\nhint: A hub id looks like b\./);
+    assert.match(bad.stderr, /^error: invalid hub id 'b\.my-hub'\nhint: A hub id looks like b\./);
     const badItem = await diazo(["item", "versions", project, "Tower.rvt"], { env });
     assert.equal(badItem.code, 2);
     assert.match(badItem.stderr, /hint: An item id looks like urn:adsk\.wipprod:dm\.lineage:/);
@@ -114,6 +114,9 @@ Deno.test("dm e2e: bad ids are usage errors before any request; unknown ids exit
     assert.equal(noHub.code, 2);
     assert.match(noHub.stderr, /needs --hub <hub>/);
     assert.equal((await requestLog(sb.url)).length, before, "no request for malformed input");
+    const named = await diazo(["project", "list", "my-hub"], { env });
+    assert.equal(named.code, 2, "a name no hub has is a usage error");
+    assert.match(named.stderr, /^error: no hub named 'my-hub'\nhint: .*`diazo hub list`/m);
 
     const unknown = "b.00000000-0000-4000-8000-000000000000";
     const missing = await diazo(["project", "get", hub, unknown], { env });

@@ -124,8 +124,10 @@ Deno.test("issue: every command against the sandbox", async (t) => {
         ),
       );
       assert.equal(byType.length, 3, "every field of the platform's sortBy is accepted");
-      const bad = await run("issue", "list", "--project", "my-project");
-      fail(bad, 2, /^error: 'my-project' is not an ACC\/BIM 360 id/);
+      const bad = await run("issue", "list", "--project", "b.my-project");
+      fail(bad, 2, /^error: 'b\.my-project' is not an ACC\/BIM 360 id/);
+      const unknown = await run("issue", "list", "--project", "my-project");
+      fail(unknown, 2, /^error: no project named 'my-project'\n/);
       const missing = await run("issue", "list", "--project", crypto.randomUUID());
       fail(missing, 4, /^error: Project not found\n/);
     });

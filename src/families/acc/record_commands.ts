@@ -2,7 +2,7 @@
  * The four record commands of a construction-cloud kind (`list`, `get`, `create`, `update`),
  * declared once (command/decl.ts) from a spec of flags over families/acc/records.ts: `rfi` (families/rfi/commands.ts) and `acc asset|submittal|
  * checklist` (families/asset/commands.ts, families/submittal/commands.ts, families/checklist/commands.ts) use it. Ids are checked before any request; `--project` takes the GUID, its
- * `b.` form or an ACC URL.
+ * `b.` form, an ACC URL or the project's name (front/names.ts), and defaults to the configured project.
  */
 import { accId } from "../../aps/dm_ids.ts";
 import type { AccProjectId } from "../../aps/ids.ts";
@@ -48,7 +48,7 @@ export interface RecordCli<R, F> {
 
 /** Help of every `--project` option of these families. */
 export const PROJECT_HELP =
-  "project id: the GUID (the data management b.<guid> form or an ACC URL is accepted)";
+  "project: its GUID (the data management b.<guid> form or an ACC URL is accepted) or its name; default DIAZO_PROJECT or `diazo config set project`";
 const FROM_FILE_HELP = "read the body's fields from a JSON or YAML file (`-`: stdin); flags win over it";
 
 /** A comma-separated list of values. */
@@ -115,6 +115,7 @@ export const PROJECT_OPTION: OptionDecl = {
   description: PROJECT_HELP,
   parse: projectOf,
   complete: "project",
+  names: "project",
   required: true,
 };
 

@@ -60,7 +60,13 @@ export function projectCreateCommand(name: string, spell: string): CommandDecl {
     description:
       "create a project: ACC accepts it as pending and provisions it shortly after; BIM 360 creates it at once",
     options: [
-      { flags: "--account <id>", description: ACCOUNT_HELP, parse: accountOption, required: true },
+      {
+        flags: "--account <id>",
+        description: ACCOUNT_HELP,
+        parse: accountOption,
+        names: "hub",
+        required: true,
+      },
       {
         flags: "--name <name>",
         description: "project name, unique in the account (at most 255 characters)",
@@ -143,7 +149,13 @@ export function projectListCommand(name: string, spell: string): CommandDecl {
     name,
     description: "list the projects of an account (ACC or BIM 360, by its kind), following every page",
     options: [
-      { flags: "--account <id>", description: ACCOUNT_HELP, parse: accountOption, required: true },
+      {
+        flags: "--account <id>",
+        description: ACCOUNT_HELP,
+        parse: accountOption,
+        names: "hub",
+        required: true,
+      },
       {
         flags: "--status <list>",
         description: `only these statuses (${PROJECT_STATUSES.join(", ")})`,
@@ -194,7 +206,13 @@ const PROJECT: CommandDecl = {
       name: "get",
       aliases: ["info"],
       description: "show a project",
-      args: [{ spec: "<projectId>", description: PROJECT_HELP, parse: projectArgument, complete: "project" }],
+      args: [{
+        spec: "<projectId>",
+        description: PROJECT_HELP,
+        parse: projectArgument,
+        complete: "project",
+        names: "project",
+      }],
       options: ADMIN_OPTIONS,
       examples: [
         `diazo admin project get ${EXAMPLE_PROJECT}`,
@@ -207,7 +225,13 @@ const PROJECT: CommandDecl = {
     {
       name: "users",
       description: "list the users of a project, following every page",
-      args: [{ spec: "<projectId>", description: PROJECT_HELP, parse: projectArgument, complete: "project" }],
+      args: [{
+        spec: "<projectId>",
+        description: PROJECT_HELP,
+        parse: projectArgument,
+        complete: "project",
+        names: "project",
+      }],
       options: [
         { flags: "--limit <n>", description: "stop after n users", parse: positiveNumber("--limit", true) },
         ...ADMIN_OPTIONS,

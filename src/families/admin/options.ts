@@ -16,9 +16,10 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /** Help of `--account`. */
 export const ACCOUNT_HELP =
-  "account id: the ACC hub id (b.<guid>, as `diazo hub list` shows it) or its bare GUID";
+  "account: the ACC hub id (b.<guid>, as `diazo hub list` shows it), its bare GUID, or the hub's name; default DIAZO_HUB or `diazo config set hub`";
 /** Help of a project id argument. */
-export const PROJECT_HELP = "project id (a GUID; the data management b.<guid> form is accepted)";
+export const PROJECT_HELP =
+  "project: its id (a GUID; the data management b.<guid> form is accepted) or its name";
 /** An account id of the examples. */
 export const EXAMPLE_ACCOUNT = "b.dc6589d2-9ad1-4301-a2e8-6a1ff3b25cec";
 /** An account user id of the examples. */

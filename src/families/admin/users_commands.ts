@@ -76,6 +76,7 @@ const ACCOUNT_OPTION: OptionDecl = {
   flags: "--account <id>",
   description: ACCOUNT_HELP,
   parse: accountOption,
+  names: "hub",
   required: true,
 };
 
@@ -209,6 +210,7 @@ const PROJECT_ARG: ArgumentDecl = {
   description: PROJECT_HELP,
   parse: projectArgument,
   complete: "project",
+  names: "project",
 };
 
 /** The options of `admin project user add`. */

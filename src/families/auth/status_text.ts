@@ -54,6 +54,14 @@ export function statusSummary(st: AuthStatus, now = Date.now()): string {
   if (st.ignored_env.length) {
     lines.push(`  Ignored:    ${st.ignored_env.join(", ")} (the profile was named for this run)`);
   }
+  if (st.hub !== null) {
+    lines.push(`  Hub:        ${st.hub} (default of --hub; ${origin(st.hub_source, st.profile)})`);
+  }
+  if (st.project !== null) {
+    lines.push(
+      `  Project:    ${st.project} (default of --project; ${origin(st.project_source, st.profile)})`,
+    );
+  }
   const users = st.tokens.filter((t) => t.mode === "3-legged");
   if (users.length === 0) lines.push("  User login: none (`diazo auth login`)");
   for (const t of users) {

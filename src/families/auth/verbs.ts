@@ -105,6 +105,14 @@ export interface AuthStatus {
   base_url_source: string;
   /** Credential variables of the environment that the explicitly chosen profile overrides. */
   ignored_env: string[];
+  /** The default hub (id or name) of commands run without `--hub`/`--account`, or null. */
+  hub: string | null;
+  /** Where it comes from: DIAZO_HUB, the profile, or none. */
+  hub_source: string;
+  /** The default project (id or name) of commands run without `--project`, or null. */
+  project: string | null;
+  /** Where it comes from: DIAZO_PROJECT, the profile, or none. */
+  project_source: string;
   client_id: string | null;
   client_id_source: string;
   client_secret: string | null;
@@ -152,6 +160,10 @@ export async function runAuthStatus(opts: { verbose?: boolean }, deps: OpsDeps):
     base_url: resolved.baseUrl.value,
     base_url_source: resolved.baseUrl.from ?? resolved.baseUrl.source,
     ignored_env: resolved.ignoredEnv ?? [],
+    hub: resolved.hub.value ?? null,
+    hub_source: resolved.hub.from ?? resolved.hub.source,
+    project: resolved.project.value ?? null,
+    project_source: resolved.project.from ?? resolved.project.source,
     client_id: resolved.clientId.value ?? null,
     client_id_source: resolved.clientId.from ?? resolved.clientId.source,
     client_secret: resolved.clientSecret.value ? mask(resolved.clientSecret.value) : null,

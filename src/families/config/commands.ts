@@ -222,13 +222,14 @@ export const CONFIG: CommandDecl = {
         {
           spec: "<value>",
           description:
-            'the new value: a format for output, seconds for timeout, a comma-separated list for scopes, a URL for base_url and callback_url; "" removes the key',
+            'the new value: a format for output, seconds for timeout, a comma-separated list for scopes, a URL for base_url and callback_url, an id or a name for hub and project; "" removes the key',
         },
       ],
       examples: [
         "diazo config set output json",
         "diazo config set base_url http://127.0.0.1:8787",
         "diazo config set scopes bucket:read,data:read",
+        "diazo config set project 'Riverside Tower'",
       ],
       run: async (ctx, [key, value]: string[]) => {
         await ctx.emit(value === "" ? await runUnset({ key }, ctx) : await runSet({ key, value }, ctx));

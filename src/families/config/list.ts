@@ -70,6 +70,8 @@ export async function runConfigList(opts: ConfigListOptions, deps: ConfigDeps): 
     fromSourced("callback_url", r.callbackUrl, p),
     fromSourced("da_nickname", r.daNickname, p),
     fromSourced("base_url", r.baseUrl, p),
+    fromSourced("hub", r.hub, p),
+    fromSourced("project", r.project, p),
     r.profile.scopes
       ? { key: "scopes", value: [...r.profile.scopes].sort().join(","), source: `profile ${p}` }
       : { key: "scopes", value: [...DEFAULT_2L_SCOPES].sort().join(","), source: "default" },

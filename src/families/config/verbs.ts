@@ -57,6 +57,18 @@ function checkUrl(key: string, value: string): void {
   }
 }
 
+/** A default hub or project: an id or a name, resolved when a command uses it (front/names.ts). */
+function defaultName(key: "hub" | "project", value: string): string {
+  const text = value.trim();
+  if (text === "" || text.length > 255 || [...text].some((c) => c.charCodeAt(0) < 32)) {
+    throw usageError(
+      `${key} must be an id or a name of 1 to 255 characters`,
+      `Example: diazo config set ${key} ${key === "hub" ? "b.<account guid>" : "'Riverside Tower'"}`,
+    );
+  }
+  return text;
+}
+
 /** Validates and converts a `config set` value. */
 function parseValue(key: string, value: string): string | number | string[] {
   if (key === "scopes") {
@@ -68,6 +80,7 @@ function parseValue(key: string, value: string): string | number | string[] {
     return scopes;
   }
   if (key === "base_url" || key === "callback_url") checkUrl(key, value);
+  if (key === "hub" || key === "project") return defaultName(key, value);
   if (key === "output" && !isOutputFormat(value)) {
     throw usageError(`invalid output format '${value}'`, formatHint(value));
   }

@@ -66,8 +66,9 @@ export const HUB: CommandDecl = {
       description: "show one hub",
       args: [{
         spec: "<hub>",
-        description: "hub id: b.<account guid> (a bare account GUID gets the b.) or a.<id>",
+        description: "hub: b.<account guid> (a bare account GUID gets the b.), a.<id>, or its name",
         parse: dmHubId,
+        names: "hub",
       }],
       options: [asOption()],
       examples: [
@@ -93,8 +94,9 @@ export const PROJECT: CommandDecl = {
       description: "list a hub's projects, following every page",
       args: [{
         spec: "<hub>",
-        description: "hub id (b.<guid> or a.<id>; see `diazo hub list`)",
+        description: "hub: b.<guid>, a.<id> or its name (see `diazo hub list`)",
         parse: dmHubId,
+        names: "hub",
       }],
       options: [limitOption(), asOption()],
       examples: [`diazo project list ${HUB_ID}`, `diazo project list ${HUB_ID} --limit 5 -o json`],
@@ -108,12 +110,13 @@ export const PROJECT: CommandDecl = {
       aliases: ["info"],
       description: "show one project (its root folder and top-folder links are in the JSON)",
       args: [
-        { spec: "<hub>", description: "hub id", parse: dmHubId },
+        { spec: "<hub>", description: "hub id or name", parse: dmHubId, names: "hub" },
         {
           spec: "<project>",
-          description: "project id: b.<guid>; an ACC/BIM 360 project GUID gets the b. prefix",
+          description: "project: b.<guid> (an ACC/BIM 360 project GUID gets the b. prefix) or its name",
           parse: dmProjectId,
           complete: "project",
+          names: "project",
         },
       ],
       options: [asOption()],
@@ -147,9 +150,10 @@ const FOLDER_LIST: CommandDecl = {
   args: [
     {
       spec: "<project>",
-      description: "project id (b.<guid>; see `diazo project list <hub>`)",
+      description: "project: b.<guid> or its name (see `diazo project list <hub>`)",
       parse: dmProjectId,
       complete: "project",
+      names: "project",
     },
     {
       spec: "[folder]",
@@ -158,7 +162,13 @@ const FOLDER_LIST: CommandDecl = {
     },
   ],
   options: [
-    { flags: "--hub <hub>", description: "hub of the project; needed for the top folders", parse: dmHubId },
+    {
+      flags: "--hub <hub>",
+      description:
+        "hub of the project (id or name; default DIAZO_HUB or `diazo config set hub`); needed for the top folders",
+      parse: dmHubId,
+      names: "hub",
+    },
     { flags: "--type <type>", description: "only folders or only items", choices: ["folders", "items"] },
     limitOption(),
     asOption(),
@@ -204,7 +214,13 @@ export const FOLDER: CommandDecl = {
       aliases: ["info"],
       description: "show one folder",
       args: [
-        { spec: "<project>", description: "project id", parse: dmProjectId, complete: "project" },
+        {
+          spec: "<project>",
+          description: "project id or name",
+          parse: dmProjectId,
+          complete: "project",
+          names: "project",
+        },
         { spec: "<folder>", description: "folder id (urn:adsk.wipprod:fs.folder:co....)", parse: dmFolderId },
       ],
       options: [asOption()],
@@ -229,7 +245,13 @@ export const ITEM: CommandDecl = {
       aliases: ["info"],
       description: "show one item with its tip (latest) version",
       args: [
-        { spec: "<project>", description: "project id", parse: dmProjectId, complete: "project" },
+        {
+          spec: "<project>",
+          description: "project id or name",
+          parse: dmProjectId,
+          complete: "project",
+          names: "project",
+        },
         { spec: "<item>", description: "item id (urn:adsk.wipprod:dm.lineage:...)", parse: dmItemId },
       ],
       options: [asOption()],
@@ -248,7 +270,13 @@ export const ITEM: CommandDecl = {
       name: "versions",
       description: "list an item's versions, newest first, following every page",
       args: [
-        { spec: "<project>", description: "project id", parse: dmProjectId, complete: "project" },
+        {
+          spec: "<project>",
+          description: "project id or name",
+          parse: dmProjectId,
+          complete: "project",
+          names: "project",
+        },
         { spec: "<item>", description: "item id (urn:adsk.wipprod:dm.lineage:...)", parse: dmItemId },
       ],
       options: [limitOption(), asOption()],
@@ -270,7 +298,7 @@ export const ITEM: CommandDecl = {
       description:
         "list the other formats an item's tip or a version can be downloaded as (`item download --format`)",
       args: [
-        { spec: "<project>", description: "project id", parse: dmProjectId },
+        { spec: "<project>", description: "project id or name", parse: dmProjectId, names: "project" },
         {
           spec: "<item|version>",
           description: "an item id (its tip) or a version id (...?version=N)",

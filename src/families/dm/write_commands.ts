@@ -77,9 +77,10 @@ function filedRow(f: DmFiled) {
 
 const PROJECT_ARG: ArgumentDecl = {
   spec: "<project>",
-  description: "project id (b.<guid>)",
+  description: "project: b.<guid> or its name",
   parse: dmProjectId,
   complete: "project",
+  names: "project",
 };
 const FOLDER_ARG: ArgumentDecl = {
   spec: "<folder>",
@@ -369,8 +370,9 @@ export const DM: CommandDecl = {
       description: "list the projects of a hub, or of every hub your login sees (`project list`)",
       args: [{
         spec: "[hub]",
-        description: "hub id (b.<guid> or a.<id>); default every hub",
+        description: "hub: b.<guid>, a.<id> or its name; default every hub",
         parse: dmHubId,
+        names: "hub",
       }],
       options: [limitOption(), asOption()],
       examples: ["diazo dm projects", `diazo dm projects ${HUB} -o json`],

@@ -1,7 +1,8 @@
 /**
  * `diazo issue ...`: construction-cloud issues — list, get, create, update, types, transition,
  * comments and attachments — always as the logged-in user (`diazo auth login`). `--project` takes
- * the project's GUID, its data management form `b.<guid>`, or its address in the ACC web app. Declared
+ * the project's GUID, its data management form `b.<guid>`, its address in the ACC web app or its name
+ * (front/names.ts), and defaults to the configured project. Declared
  * as data (command/decl.ts).
  */
 import { accId } from "../../aps/dm_ids.ts";
@@ -33,7 +34,8 @@ import {
 const P = "91f8bd44-058f-480c-adbb-861df5101b22";
 const I = "f1b2c3d4-0000-4abc-8def-123456789abc";
 const ISSUE_COLUMNS = ["displayId", "id", "title", "status", "assignedTo", "dueDate"];
-const PROJECT_HELP = "project: its GUID, b.<guid>, or its address in ACC (https://acc.autodesk.com/...)";
+const PROJECT_HELP =
+  "project: its GUID, b.<guid>, its address in ACC (https://acc.autodesk.com/...) or its name; default DIAZO_PROJECT or `diazo config set project`";
 
 /** The checked project id of `--project` (the bare GUID the issues API wants). */
 function projectOption(value: string): AccProjectId {
@@ -60,7 +62,10 @@ function statusList(value: string): string[] {
 /** A flag's value, or the usage error commander gives for a missing required option. */
 function required<T>(value: T | undefined, flag: string): T {
   if (value === undefined) {
-    throw usageError(`required option '${flag}' not specified`, `Run \`diazo issue --help\` for usage.`);
+    throw usageError(
+      `required option '${flag}' not specified`,
+      "Add --project <id or name>, or set a default: `diazo config set project <id or name>` (or DIAZO_PROJECT).",
+    );
   }
   return value;
 }
@@ -73,6 +78,7 @@ const PROJECT: OptionDecl = {
   description: PROJECT_HELP,
   parse: projectOption,
   complete: "project",
+  names: "project",
   required: true,
 };
 /**
@@ -85,6 +91,7 @@ const PROJECT_CHECKED_LATER: OptionDecl = {
   description: `${PROJECT_HELP} (required)`,
   parse: projectOption,
   complete: "project",
+  names: "project",
 };
 /** The `<issue-id>` argument. */
 const ISSUE_ARG: ArgumentDecl = {

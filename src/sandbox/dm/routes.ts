@@ -8,8 +8,14 @@
  * hub (`b.` id) and the user's personal hub (`a.` id); a 2-legged token sees only the `b.` hub, and
  * a 2-legged request for anything in the personal hub answers 403 `USER_NOT_AUTHENTICATED`, as
  * the platform does.
+ *
+ * An account hub lists every project of its account, as the platform does: the projects of the seeded
+ * world, then those the account administration store holds alone (its template, archived and
+ * BIM 360 projects, and those created through the admin APIs), without folders
+ * (`accountProjects`).
  */
 import type { RequestContext } from "../context.ts";
+import type { AdminProject } from "../admin/store.ts";
 import { dmError, type SandboxError } from "../errors.ts";
 import type { Route } from "../router.ts";
 import {
@@ -68,10 +74,35 @@ export function visibleProject(ctx: RequestContext, world: DmWorld): DmProject {
   return project;
 }
 
+/** A project of the account administration store as data management shows it: no folders yet. */
+function adminOnlyProject(hub: DmHub, p: AdminProject): DmProject {
+  return {
+    id: `b.${p.id}`,
+    hubId: hub.id,
+    name: p.name,
+    extensionType: "projects:autodesk.bim360:Project",
+    projectType: p.platform === "bim360" ? "BIM360" : "ACC",
+    rootFolderId: `urn:adsk.wipprod:fs.folder:co.${p.id}`,
+    topFolderIds: [],
+  };
+}
+
+/**
+ * The projects of a hub: the world's, then (for an account hub) the projects of its account that only
+ * the account administration store holds.
+ */
+function accountProjects(ctx: RequestContext, world: DmWorld, hub: DmHub): DmProject[] {
+  const own = hub.projectIds.map((id) => world.projects.get(id)!);
+  const account = hub.personal ? undefined : ctx.sandbox.admin.accounts.get(hub.id.slice(2));
+  if (!account) return own;
+  const extra = [...account.projects.values()].filter((p) => !world.projects.has(`b.${p.id}`));
+  return [...own, ...extra.map((p) => adminOnlyProject(hub, p))];
+}
+
 /** The project of a `/project/v1/hubs/:hubId/projects/:projectId/...` path. */
 function hubProject(ctx: RequestContext, world: DmWorld): DmProject {
   const hub = visibleHub(ctx, world);
-  const project = world.projects.get(ctx.params.projectId);
+  const project = accountProjects(ctx, world, hub).find((p) => p.id === ctx.params.projectId);
   if (!project || project.hubId !== hub.id) {
     throw dmNotFound(`The project ${ctx.params.projectId} does not exist in hub ${hub.id}.`);
   }
@@ -135,7 +166,7 @@ function getHub(_req: Request, ctx: RequestContext): Response {
 function listProjects(_req: Request, ctx: RequestContext): Response {
   const world = ctx.sandbox.dm.world;
   const hub = visibleHub(ctx, world);
-  const all = hub.projectIds.map((id) => projectResource(world.projects.get(id)!, ctx.baseUrl));
+  const all = accountProjects(ctx, world, hub).map((p) => projectResource(p, ctx.baseUrl));
   return collection(ctx, all);
 }
 

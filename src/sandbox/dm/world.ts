@@ -368,7 +368,7 @@ export function seedWorld(): DmWorld {
     projectIds: [],
   };
   // A BIM 360 account is a hub of the same extension type as an ACC one; its projects live in the
-  // admin store only (sandbox/admin/store.ts), so the hub lists none.
+  // admin store only (sandbox/admin/store.ts); the hub lists them from there (sandbox/dm/routes.ts).
   const legacy: DmHub = {
     id: `b.${guid("hub/bim360")}`,
     name: BIM360_HUB_NAME,
