@@ -29,6 +29,7 @@ export function describeCommand(cmd: CommandDecl): CommandSpec {
       optionalValue: optional,
       mandatory: o.required === true && o.default === undefined,
       ...(o.choices ? { choices: o.choices } : {}),
+      ...(o.lenientChoices ? { lenientChoices: true } : {}),
       description: o.description,
       ...(o.hidden ? { hidden: true } : {}),
     };
