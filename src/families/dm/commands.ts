@@ -21,9 +21,11 @@ import {
   asOption,
   FOLDER_ID,
   HUB_ID,
+  HUB_ID_TEXT,
   ITEM_ID,
   limitOption,
   PROJECT_ID,
+  PROJECT_ID_TEXT,
   type Who,
   withHelpers,
 } from "./shared.ts";
@@ -53,6 +55,7 @@ export const HUB: CommandDecl = {
       aliases: ["ls"],
       description:
         "list hubs: ACC/BIM 360 accounts (b.<guid>) and, with a 3-legged login, personal hubs (a.<id>)",
+      tool: "hub_list",
       options: [limitOption(), asOption()],
       examples: ["diazo hub list", "diazo hub list --as app -o json --query '[].id'"],
       run: async (ctx, _args, opts: ListOpts) => {
@@ -91,10 +94,13 @@ export const PROJECT: CommandDecl = {
       name: "list",
       aliases: ["ls"],
       description: "list a hub's projects, following every page",
+      tool: "project_list",
       args: [{
         spec: "<hub>",
         description: "hub id (b.<guid> or a.<id>; see `diazo hub list`)",
         parse: dmHubId,
+        toolName: "hub_id",
+        toolDescription: HUB_ID_TEXT,
       }],
       options: [limitOption(), asOption()],
       examples: [`diazo project list ${HUB_ID}`, `diazo project list ${HUB_ID} --limit 5 -o json`],
@@ -143,21 +149,37 @@ const FOLDER_LIST: CommandDecl = {
   aliases: ["ls"],
   description:
     "list a project's top folders (with --hub), or a folder's folders and items, following every page",
+  tool: "folder_list",
   args: [
     {
       spec: "<project>",
       description: "project id (b.<guid>; see `diazo project list <hub>`)",
       parse: dmProjectId,
+      toolName: "project_id",
+      toolDescription: PROJECT_ID_TEXT,
     },
     {
       spec: "[folder]",
       description: "folder id (urn:adsk.wipprod:fs.folder:co....); omit for the top folders",
       parse: dmFolderId,
+      toolName: "folder_id",
+      toolDescription: "Folder id; omit it for the project's top folders.",
     },
   ],
   options: [
-    { flags: "--hub <hub>", description: "hub of the project; needed for the top folders", parse: dmHubId },
-    { flags: "--type <type>", description: "only folders or only items", choices: ["folders", "items"] },
+    {
+      flags: "--hub <hub>",
+      description: "hub of the project; needed for the top folders",
+      parse: dmHubId,
+      toolName: "hub_id",
+      toolDescription: "Hub id; needed for the top folders (without folder_id).",
+    },
+    {
+      flags: "--type <type>",
+      description: "only folders or only items",
+      choices: ["folders", "items"],
+      toolDescription: "Only folders or only items (with folder_id).",
+    },
     limitOption(),
     asOption(),
   ],
@@ -245,9 +267,22 @@ export const ITEM: CommandDecl = {
     {
       name: "versions",
       description: "list an item's versions, newest first, following every page",
+      tool: "item_versions",
       args: [
-        { spec: "<project>", description: "project id", parse: dmProjectId },
-        { spec: "<item>", description: "item id (urn:adsk.wipprod:dm.lineage:...)", parse: dmItemId },
+        {
+          spec: "<project>",
+          description: "project id",
+          parse: dmProjectId,
+          toolName: "project_id",
+          toolDescription: PROJECT_ID_TEXT,
+        },
+        {
+          spec: "<item>",
+          description: "item id (urn:adsk.wipprod:dm.lineage:...)",
+          parse: dmItemId,
+          toolName: "item_id",
+          toolDescription: "Item id, e.g. urn:adsk.wipprod:dm.lineage:AeYgDtcTSuqYoyMweWFhhQ.",
+        },
       ],
       options: [limitOption(), asOption()],
       examples: [
