@@ -1,5 +1,6 @@
 /** Option parsers and helpers shared by the command families' declarations (decl.ts). */
 import type { Ctx } from "./context.ts";
+import { typedParser } from "./decl.ts";
 import type { BodySource } from "../session/body_file.ts";
 import { usageError } from "../core/errors.ts";
 import { timerNumber, type TimerUnit } from "../core/bounds.ts";
@@ -11,7 +12,7 @@ export function timerOption(name: string, unit: TimerUnit): (value: string) => n
 
 /** An option parser accepting a positive number (an integer when `integer`), else a usage error. */
 export function positiveNumber(name: string, integer: boolean): (value: string) => number {
-  return (value: string): number => {
+  return typedParser((value: string): number => {
     const n = Number(value);
     if (!Number.isFinite(n) || n <= 0 || (integer && !Number.isInteger(n))) {
       throw usageError(
@@ -20,7 +21,7 @@ export function positiveNumber(name: string, integer: boolean): (value: string) 
       );
     }
     return n;
-  };
+  }, integer ? { type: "integer", min: 1 } : { type: "number" });
 }
 
 /** Where a `--from-file` body is read from (`-`: stdin), or undefined without the flag. */
@@ -36,10 +37,10 @@ export function collect<T = string>(
   parse: (value: string) => T = (v) => v as T,
   commas = false,
 ): (value: string, previous?: T[]) => T[] {
-  return (value, previous = []) => {
+  return typedParser((value: string, previous: T[] = []) => {
     const parts = commas ? value.split(",").map((v) => v.trim()).filter(Boolean) : [value];
     return [...previous, ...parts.map(parse)];
-  };
+  }, { type: "list" });
 }
 
 /** An option parser for a TCP port on this machine: a whole number 0-65535 (0: any free port). */

@@ -53,6 +53,12 @@ export interface OptionDecl {
    * then holds once the default is applied.
    */
   names?: NameKind;
+  /** The property of the command's tool (CommandDecl `tool`) when the flag's snake case does not serve. */
+  toolName?: string;
+  /** What the tool's input schema says of it, for a model, when `description` does not serve. */
+  toolDescription?: string;
+  /** Only the command line has it (a file written, stdin read): the command's tool takes no such input. */
+  toolHidden?: boolean;
 }
 
 /** One positional argument: "<bucketKey>" (required), "[urn]" (optional), "[objectKeys...]" (variadic). */
@@ -70,6 +76,29 @@ export interface ArgumentDecl {
   complete?: CompletionSource;
   /** The argument names a hub or project: an id (read by `parse`) or a name (front/names.ts). */
   names?: NameKind;
+  /** The property of the command's tool (CommandDecl `tool`) when the argument's snake case does not serve. */
+  toolName?: string;
+  /** What the tool's input schema says of it, for a model, when `description` does not serve. */
+  toolDescription?: string;
+}
+
+/** What a parser reads, told to the tool server's derived input schemas (mcp/derive.ts); strings by default. */
+export interface ValueType {
+  type: "integer" | "number" | "list";
+  /** The smallest value allowed. */
+  min?: number;
+  /** The largest value allowed. */
+  max?: number;
+}
+
+/** `parse` marked with what it reads (`valueTypeOf` reads it back). */
+export function typedParser<F extends (...a: never[]) => unknown>(parse: F, type: ValueType): F {
+  return Object.assign(parse, { valueType: type });
+}
+
+/** What a parser marked by `typedParser` reads; undefined for a parser of strings. */
+export function valueTypeOf(parse: unknown): ValueType | undefined {
+  return (parse as { valueType?: ValueType } | undefined)?.valueType;
 }
 
 /** What a command's `run` is given besides the context: where it was called and its raw words. */
@@ -105,4 +134,9 @@ export interface CommandDecl {
   passThrough?: boolean;
   /** Runs, but is not listed among its parent's commands. */
   hidden?: boolean;
+  /**
+   * The tool server's tool that is this command (same verb, same inputs): its input schema is derived
+   * from this declaration (mcp/derive.ts), never written a second time.
+   */
+  tool?: string;
 }

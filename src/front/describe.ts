@@ -30,6 +30,7 @@ export function describeCommand(cmd: CommandDecl): CommandSpec {
       // A hub or project option may take its default when the command runs (front/names.ts).
       mandatory: o.required === true && o.default === undefined && o.names === undefined,
       ...(o.choices ? { choices: o.choices } : {}),
+      ...(o.lenientChoices ? { lenientChoices: true } : {}),
       description: o.description,
       ...(o.hidden ? { hidden: true } : {}),
       ...(o.complete ? { complete: o.complete } : {}),

@@ -3,6 +3,7 @@
  * it is given to run: the command layer's services behind a small dependency object.
  */
 import { z } from "zod";
+import type { CommandDecl } from "../command/decl.ts";
 import type { ToolServerDeps } from "../session/deps.ts";
 
 /** What `serve` hands the tool server (session/deps.ts): the verbs' dependencies, its log lines and file roots. */
@@ -62,6 +63,8 @@ export interface AnyTool {
   scopes: readonly string[];
   login: LoginNeed;
   run(args: unknown, ctx: ToolContext): Promise<Record<string, unknown>>;
+  /** The command whose declaration the input is derived from (mcp/derive.ts), and the kernel's parameters added. */
+  derivedFrom?: { command: CommandDecl; kernel: readonly string[] };
 }
 
 /** Declares a tool; the types of `run` follow from its schemas. */

@@ -22,6 +22,8 @@ export interface OptionSpec {
   mandatory?: boolean;
   /** The values the option accepts, when it accepts only some. */
   choices?: readonly string[];
+  /** The choices are offered, but any value is taken: the run reports a wrong one (command/decl.ts). */
+  lenientChoices?: boolean;
   /** Its help line. */
   description?: string;
   /** Accepted, but not shown in help or offered by completion. */
@@ -238,7 +240,7 @@ function checkOption(
   };
   // A value written literally must be one of the option's choices; an expression is checked when it runs.
   const checkChoice = (o: OptionSpec, flag: string, value: string | undefined, word: TemplateWord) => {
-    if (!o.choices || value === undefined || o.choices.includes(value)) return;
+    if (!o.choices || o.lenientChoices || value === undefined || o.choices.includes(value)) return;
     const guess = suggest(value, [...o.choices]);
     at(
       word,

@@ -37,6 +37,31 @@ Deno.test("validation: a literal value outside an option's choices is a problem;
   );
 });
 
+Deno.test("validation: lenient choices are offered, not enforced: the command's parser reads any case", async () => {
+  const tree = cmd("diazo", {
+    subcommands: [
+      cmd("bucket", {
+        subcommands: [cmd("list", {
+          options: [{ long: "--region", takesValue: true, choices: ["US", "EMEA"], lenientChoices: true }],
+        })],
+      }),
+      cmd("hub", {
+        subcommands: [cmd("list", { options: [{ long: "--as", takesValue: true, choices: ["user"] }] })],
+      }),
+    ],
+  });
+  const text = [
+    "name: regions",
+    "steps:",
+    "  - { name: a, command: bucket list --region emea }",
+    "  - { name: b, command: hub list --as app }",
+    "",
+  ].join("\n");
+  const { problems } = await validatePipelineText(text, { tree, allowShell: false });
+  const found = problems.map((p) => [p.line, p.message.split(":")[0]]);
+  assert.deepEqual(found, [[4, "'app' is not a value of --as"]]);
+});
+
 Deno.test("validation: `--output` takes only a format; a destination is the command's own --out", async () => {
   const tree = cmd("diazo", {
     options: [{ long: "--output", short: "-o", takesValue: true, choices: ["json", "yaml", "table"] }],

@@ -10,7 +10,7 @@ import { usageError } from "../../core/errors.ts";
 import { isTabular } from "../../core/output.ts";
 import { type RecordKind, runRecordCreate, runRecordGet, runRecordList, runRecordUpdate } from "./records.ts";
 import { bodySource, positiveNumber } from "../../command/command.ts";
-import type { CommandDecl, OptionDecl } from "../../command/decl.ts";
+import type { ArgumentDecl, CommandDecl, OptionDecl } from "../../command/decl.ts";
 import type { Ctx } from "../../command/context.ts";
 
 /** A flag that sets one body field (`--title <text>` → `title`). */
@@ -44,6 +44,8 @@ export interface RecordCli<R, F> {
   /** Values a create takes when neither a flag nor the file gives them (e.g. status draft). */
   createDefaults?: Record<string, unknown>;
   examples: { list: string[]; get: string[]; create: string[]; update: string[] };
+  /** The tools `get` and `list` are called by in the tool server ("rfi_get"); `get` is its tool (mcp/derive.ts). */
+  tools: { get: string; list: string };
 }
 
 /** Help of every `--project` option of these families. */
@@ -117,11 +119,18 @@ export const PROJECT_OPTION: OptionDecl = {
   complete: "project",
   names: "project",
   required: true,
+  toolName: "project_id",
+  toolDescription: "Construction-cloud project id: the GUID (the data management b.<guid> form is accepted).",
 };
 
-/** The `<id>` argument of `get` and `update`. */
-function idArgument(noun: string) {
-  return { spec: "<id>", description: `${noun} id`, parse: recordId(noun) };
+/** The `<id>` argument of `get` and `update`; its tool says which list tool answers the id. */
+function idArgument(noun: string, listTool: string): ArgumentDecl {
+  return {
+    spec: "<id>",
+    description: `${noun} id`,
+    parse: recordId(noun),
+    toolDescription: `The ${noun}'s id (the id field of ${listTool}).`,
+  };
 }
 
 /** `list` and `get` of a kind. */
@@ -160,7 +169,8 @@ function readCommands<R, F>(spec: RecordCli<R, F>): CommandDecl[] {
     name: "get",
     aliases: ["info"],
     description: `show one ${kind.noun} with every field the platform returns`,
-    args: [idArgument(kind.noun)],
+    tool: spec.tools.get,
+    args: [idArgument(kind.noun, spec.tools.list)],
     options: [PROJECT_OPTION],
     examples: spec.examples.get,
     run: async (ctx, [id]: string[], opts: Opts) => {
@@ -193,7 +203,7 @@ function writeCommands<R, F>(spec: RecordCli<R, F>): CommandDecl[] {
   const update: CommandDecl = {
     name: "update",
     description: `change ${spec.article} ${kind.noun}: only the fields that differ are sent`,
-    args: [idArgument(kind.noun)],
+    args: [idArgument(kind.noun, spec.tools.list)],
     options: [PROJECT_OPTION, ...fieldOptions(updatable)],
     examples: spec.examples.update,
     run: async (ctx, [id]: string[], opts: Opts) => {

@@ -11,26 +11,26 @@ import { type RecordKind, runRecordGet } from "./records.ts";
 import { RFI_KIND } from "../rfi/kind.ts";
 import { SUBMITTAL_KIND } from "../submittal/kind.ts";
 import { USER_LOGIN_REF } from "../../mcp/login.ts";
-import { type AnyTool, defineTool, READ } from "../../mcp/tool.ts";
+import type { CommandDecl } from "../../command/decl.ts";
+import { deriveTool } from "../../mcp/derive.ts";
+import { type AnyTool, READ } from "../../mcp/tool.ts";
+import { ASSET } from "../asset/commands.ts";
+import { CHECKLIST } from "../checklist/commands.ts";
+import { ISSUE } from "../issue/commands.ts";
+import { RFI } from "../rfi/commands.ts";
+import { SUBMITTAL } from "../submittal/commands.ts";
 import { toolScopes } from "../../mcp/tool_scopes.ts";
 
 const NEEDS = `Needs your user login with data:read (${USER_LOGIN_REF}).`;
-const projectIdInput = z.string().min(1).describe(
-  "Construction-cloud project id: the GUID (the data management b.<guid> form is accepted).",
-);
 
-/** A `<kind>_get` tool: one record by id, as the platform answers it. */
-function getTool<R, F>(kind: RecordKind<R, F>, name: string, listedBy: string): AnyTool {
-  return defineTool({
+/** A `<kind>_get` tool: one record by id, as the platform answers it; the `get` command of `family` is its input. */
+function getTool<R, F>(kind: RecordKind<R, F>, family: CommandDecl, name: string, listedBy: string): AnyTool {
+  return deriveTool(family, {
     name,
     title: `Get one ${kind.noun}`,
     description:
       `Shows one ${kind.noun} of a construction-cloud project with every field the platform answers ` +
       `(its id comes from ${listedBy}). ${NEEDS}`,
-    input: {
-      project_id: projectIdInput,
-      id: z.string().min(1).describe(`The ${kind.noun}'s id (the id field of ${listedBy}).`),
-    },
     output: {
       record: z.record(z.string(), z.unknown()).describe(`The ${kind.noun}, in the platform's fields.`),
     },
@@ -44,13 +44,12 @@ function getTool<R, F>(kind: RecordKind<R, F>, name: string, listedBy: string): 
   });
 }
 
-const issueTypes = defineTool({
+const issueTypes = deriveTool(ISSUE, {
   name: "issue_types",
   title: "List a project's issue types",
   description:
     "Lists the issue types (categories) of a project with their subtypes; a subtype's id (or its title) is the " +
     `issue_subtype_id of issue_create. ${NEEDS}`,
-  input: { project_id: projectIdInput },
   output: {
     types: z.array(z.looseObject({
       id: z.string(),
@@ -72,8 +71,8 @@ const issueTypes = defineTool({
 /** The tools that read one record, and the issue types. */
 export const RECORD_GET_TOOLS: readonly AnyTool[] = [
   issueTypes,
-  getTool(RFI_KIND, "rfi_get", "rfi_list"),
-  getTool(ASSET_KIND, "asset_get", "asset_list"),
-  getTool(SUBMITTAL_KIND, "submittal_get", "submittal_list"),
-  getTool(CHECKLIST_KIND, "checklist_get", "checklist_list"),
+  getTool(RFI_KIND, RFI, "rfi_get", "rfi_list"),
+  getTool(ASSET_KIND, ASSET, "asset_get", "asset_list"),
+  getTool(SUBMITTAL_KIND, SUBMITTAL, "submittal_get", "submittal_list"),
+  getTool(CHECKLIST_KIND, CHECKLIST, "checklist_get", "checklist_list"),
 ];

@@ -7,6 +7,7 @@ const P = "91f8bd44-058f-480c-adbb-861df5101b22";
 
 const ASSET_CLI: RecordCli<Asset, AssetFilters> = {
   kind: ASSET_KIND,
+  tools: { get: "asset_get", list: "asset_list" },
   plural: "assets",
   article: "an",
   filters: [

@@ -41,6 +41,7 @@ export const AUTH: CommandDecl = {
     {
       name: "test",
       description: "request a fresh 2-legged token to prove the credentials work",
+      tool: "auth_test",
       examples: ["diazo auth test", "SVC_CLIENT_ID=... SVC_CLIENT_SECRET=... diazo auth test -o json"],
       run: async (ctx) => {
         const result = await runAuthTest({}, ctx);

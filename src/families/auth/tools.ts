@@ -3,7 +3,9 @@ import { z } from "zod";
 import { jwtUserId } from "../../aps/jwt.ts";
 import { runAuthStatus, runAuthTest } from "./verbs.ts";
 import { USER_LOGIN_HOW, userLogin } from "../../mcp/login.ts";
+import { deriveTool } from "../../mcp/derive.ts";
 import { type AnyTool, defineTool, type ToolContext } from "../../mcp/tool.ts";
+import { AUTH } from "./commands.ts";
 import { toolScopes } from "../../mcp/tool_scopes.ts";
 
 const NO_CREDENTIALS_HOW =
@@ -11,14 +13,13 @@ const NO_CREDENTIALS_HOW =
   "server config), or create a profile with `diazo config profile create <name>` and start the server with that " +
   "profile (its profile option).";
 
-const authTest = defineTool({
+const authTest = deriveTool(AUTH, {
   name: "auth_test",
   title: "Test the app credentials",
   description:
     "Requests a fresh 2-legged (app) token from the platform to prove that the configured client id and secret work. " +
     "Returns the profile, client id, platform address, granted scopes and expiry. Call it first when other tools fail " +
     "with authentication errors.",
-  input: {},
   output: {
     ok: z.boolean(),
     mode: z.string(),

@@ -2,6 +2,7 @@
 import { parseBucketKey } from "../../aps/ids.ts";
 import { BUCKET_REGIONS, parseBucketRegion } from "../../aps/regions.ts";
 import type { CommandDecl } from "../../command/decl.ts";
+import { BUCKET_ARG, BUCKET_KEY_TEXT } from "./args.ts";
 import { positiveNumber } from "../../command/command.ts";
 import type { Ctx } from "../../command/context.ts";
 import {
@@ -13,18 +14,21 @@ import {
   runBucketList,
 } from "./verbs.ts";
 
-/** `list` (every region or one, every page): `bucket list` and, under `oss`, `oss list`. */
+/** `list` (every region or one, every page): `bucket list` and, under `oss`, `oss list`; the tool bucket_list. */
 export function listCommand(family: string): CommandDecl {
   return {
     name: "list",
     aliases: ["ls"],
     description: "list the app's buckets in every region (or one), following every page",
+    tool: "bucket_list",
     options: [
       {
         flags: "--region <region>",
-        description: `only this region (${BUCKET_REGIONS.join(", ")})`,
+        description: "only this storage region",
         parse: parseBucketRegion,
         complete: "bucket-region",
+        choices: BUCKET_REGIONS,
+        lenientChoices: true,
       },
       { flags: "--limit <n>", description: "stop after n buckets", parse: positiveNumber("--limit", true) },
     ],
@@ -46,18 +50,23 @@ export const BUCKET: CommandDecl = {
     {
       name: "create",
       description: "create a bucket (keys are unique across the whole platform)",
+      tool: "bucket_create",
       options: [
         {
           flags: "-k, --key <bucketKey>",
           description: "bucket key: 3-128 chars of [-_.a-z0-9]",
           parse: parseBucketKey,
           required: true,
+          toolName: "bucket_key",
+          toolDescription: BUCKET_KEY_TEXT,
         },
         {
           flags: "--region <region>",
-          description: `storage region (${BUCKET_REGIONS.join(", ")})`,
+          description: "storage region",
           parse: parseBucketRegion,
           complete: "bucket-region",
+          choices: BUCKET_REGIONS,
+          lenientChoices: true,
           default: "US",
         },
         {
@@ -82,12 +91,8 @@ export const BUCKET: CommandDecl = {
       name: "info",
       aliases: ["get"],
       description: "show a bucket's details",
-      args: [{
-        spec: "<bucketKey>",
-        description: "the bucket key",
-        parse: parseBucketKey,
-        complete: "bucket",
-      }],
+      tool: "bucket_get",
+      args: [BUCKET_ARG],
       examples: ["diazo bucket info myco-models"],
       run: async (ctx, [bucketKey]) => {
         await ctx.emit(await runBucketInfo({ bucketKey }, ctx));
@@ -97,12 +102,8 @@ export const BUCKET: CommandDecl = {
       name: "delete",
       aliases: ["rm"],
       description: "delete a bucket and every object in it",
-      args: [{
-        spec: "<bucketKey>",
-        description: "the bucket key",
-        parse: parseBucketKey,
-        complete: "bucket",
-      }],
+      tool: "bucket_delete",
+      args: [BUCKET_ARG],
       examples: ["diazo bucket delete myco-scratch --yes"],
       run: async (ctx, [bucketKey]) => {
         const deleted = await runBucketDelete({ bucketKey, confirm: (q) => ctx.confirmOrCancel(q) }, ctx);

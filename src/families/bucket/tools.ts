@@ -1,19 +1,20 @@
-/** Tools over storage buckets: list, create, get, delete — adapters over families/bucket/verbs.ts, as `diazo bucket ...`. */
+/**
+ * Tools over storage buckets: list, create, get, delete — adapters over families/bucket/verbs.ts, each
+ * the command of `diazo bucket ...` that names it, its input derived from that declaration.
+ */
 import { z } from "zod";
 import { parseBucketKey } from "../../aps/ids.ts";
-import { BUCKET_REGIONS } from "../../aps/regions.ts";
-import { POLICIES, runBucketCreate, runBucketDelete, runBucketInfo, runBucketList } from "./verbs.ts";
-import { confirmed, confirmInput, DESTROYS } from "../../mcp/confirm.ts";
+import { runBucketCreate, runBucketDelete, runBucketInfo, runBucketList } from "./verbs.ts";
+import { BUCKET } from "./commands.ts";
+import { BUCKET_KEY_TEXT } from "./args.ts";
+import { confirmed, DESTROYS } from "../../mcp/confirm.ts";
+import { deriveTool } from "../../mcp/derive.ts";
 import { listAnswer } from "../../mcp/result.ts";
-import { type AnyTool, cursorInput, defineTool, limitInput, listOutput, READ } from "../../mcp/tool.ts";
+import { type AnyTool, listOutput, READ } from "../../mcp/tool.ts";
 import { toolScopes } from "../../mcp/tool_scopes.ts";
 
-/** The `bucket_key` argument. */
-export const bucketKeyInput = z.string().describe(
-  "Bucket key: 3-128 characters of lower-case letters, digits, '-', '_' and '.', e.g. myco-models.",
-);
-
-const regionInput = z.enum(BUCKET_REGIONS).describe(`Storage region: ${BUCKET_REGIONS.join(", ")}.`);
+/** The `bucket_key` argument of tools that are not derived from a command (mcp/derive.ts). */
+export const bucketKeyInput = z.string().describe(BUCKET_KEY_TEXT);
 
 const bucketItem = z.looseObject({
   bucketKey: z.string(),
@@ -33,18 +34,14 @@ const bucketDetails = {
   region: z.string().optional(),
 };
 
-const bucketList = defineTool({
+const bucketList = deriveTool(BUCKET, {
   name: "bucket_list",
   title: "List buckets",
   description:
     "Lists the storage buckets of the app (client id) in every region, region by region, or in the one region " +
     "given. Buckets belong to the app that created them. Answers `limit` buckets at most; when has_more is true, " +
     "call again with cursor = next_cursor (and the same region, or none).",
-  input: {
-    region: regionInput.optional().describe(`Only this storage region: ${BUCKET_REGIONS.join(", ")}.`),
-    limit: limitInput("buckets"),
-    cursor: cursorInput,
-  },
+  derive: { list: "buckets" },
   output: listOutput(bucketItem),
   annotations: READ,
   scopes: toolScopes("bucket_list"),
@@ -55,18 +52,13 @@ const bucketList = defineTool({
   },
 });
 
-const bucketCreate = defineTool({
+const bucketCreate = deriveTool(BUCKET, {
   name: "bucket_create",
   title: "Create a bucket",
   description:
     "Creates a storage bucket. Keys are unique across the whole platform (all apps), so a taken key answers " +
     "'Bucket already exists': pick another, e.g. with a prefix of your own. Policy: transient (objects kept 24 h), " +
     "temporary (30 days) or persistent.",
-  input: {
-    bucket_key: bucketKeyInput,
-    policy: z.enum(POLICIES).default("transient").describe("Retention policy."),
-    region: regionInput.default("US"),
-  },
   output: bucketDetails,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   scopes: toolScopes("bucket_create"),
@@ -77,11 +69,10 @@ const bucketCreate = defineTool({
   },
 });
 
-const bucketGet = defineTool({
+const bucketGet = deriveTool(BUCKET, {
   name: "bucket_get",
   title: "Get a bucket's details",
   description: "Shows a bucket's details: owner (app id), creation date, retention policy and permissions.",
-  input: { bucket_key: bucketKeyInput },
   output: bucketDetails,
   annotations: READ,
   scopes: toolScopes("bucket_get"),
@@ -91,11 +82,11 @@ const bucketGet = defineTool({
   },
 });
 
-const bucketDelete = defineTool({
+const bucketDelete = deriveTool(BUCKET, {
   name: "bucket_delete",
   title: "Delete a bucket",
   description: `Deletes a bucket AND EVERY OBJECT IN IT. ${DESTROYS}`,
-  input: { bucket_key: bucketKeyInput, confirm: confirmInput },
+  derive: { confirm: true },
   output: { bucketKey: z.string(), deleted: z.boolean() },
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
   scopes: toolScopes("bucket_delete"),

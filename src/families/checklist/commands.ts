@@ -21,6 +21,7 @@ const P = "91f8bd44-058f-480c-adbb-861df5101b22";
 
 const CHECKLIST_CLI: RecordCli<ChecklistResource, ChecklistFilters> = {
   kind: CHECKLIST_KIND,
+  tools: { get: "checklist_get", list: "checklist_list" },
   plural: "checklists",
   article: "a",
   filters: [

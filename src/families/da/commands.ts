@@ -28,6 +28,13 @@ import { WORKITEM } from "./workitem_commands.ts";
 
 const ID_COLUMNS = ["id", "owner", "name", "alias"] as const;
 
+/** The tool each list of ids is (mcp/derive.ts). */
+const LIST_TOOL: Record<DaListKind, string> = {
+  engines: "da_engine_list",
+  appbundles: "da_appbundle_list",
+  activities: "da_activity_list",
+};
+
 /** `name`: every id of `kind` (every page unless --limit). */
 function idList(
   name: string,
@@ -40,6 +47,7 @@ function idList(
     name,
     aliases,
     description: `list ${what}, following every page`,
+    tool: LIST_TOOL[kind],
     options: [{
       flags: "--limit <n>",
       description: "stop after n ids",

@@ -9,16 +9,10 @@ import { fieldError } from "../../core/field_error.ts";
 import { type DaListKind, runDaList } from "./verbs.ts";
 import { runDaWorkItemGet, runDaWorkItemRun, type WorkItemWait } from "./workitem.ts";
 import { toolFile } from "../../session/file_roots.ts";
+import { deriveTool } from "../../mcp/derive.ts";
 import { listAnswer } from "../../mcp/result.ts";
-import {
-  type AnyTool,
-  cursorInput,
-  defineTool,
-  limitInput,
-  listOutput,
-  READ,
-  type ToolContext,
-} from "../../mcp/tool.ts";
+import { DA } from "./commands.ts";
+import { type AnyTool, defineTool, listOutput, READ, type ToolContext } from "../../mcp/tool.ts";
 import { pageFromStart } from "../../http/list.ts";
 import { toolScopes } from "../../mcp/tool_scopes.ts";
 
@@ -27,11 +21,11 @@ const WAIT_DEFAULT_S = 300;
 
 /** A list tool of one kind of id. */
 function listTool(kind: DaListKind, name: string, what: string): AnyTool {
-  return defineTool({
+  return deriveTool(DA, {
     name,
     title: `List ${what}`,
     description: `Lists the ${what} the app can use (ids as Owner.Name+alias, with their parts). ${APP}`,
-    input: { limit: limitInput(what), cursor: cursorInput },
+    derive: { list: what },
     output: listOutput(z.looseObject({ id: z.string() })),
     annotations: READ,
     scopes: toolScopes(name),

@@ -21,9 +21,11 @@ import {
   asOption,
   FOLDER_ID,
   HUB_ID,
+  HUB_ID_TEXT,
   ITEM_ID,
   limitOption,
   PROJECT_ID,
+  PROJECT_ID_TEXT,
   type Who,
   withHelpers,
 } from "./shared.ts";
@@ -53,6 +55,7 @@ export const HUB: CommandDecl = {
       aliases: ["ls"],
       description:
         "list hubs: ACC/BIM 360 accounts (b.<guid>) and, with a 3-legged login, personal hubs (a.<id>)",
+      tool: "hub_list",
       options: [limitOption(), asOption()],
       examples: ["diazo hub list", "diazo hub list --as app -o json --query '[].id'"],
       run: async (ctx, _args, opts: ListOpts) => {
@@ -92,11 +95,14 @@ export const PROJECT: CommandDecl = {
       name: "list",
       aliases: ["ls"],
       description: "list a hub's projects, following every page",
+      tool: "project_list",
       args: [{
         spec: "<hub>",
         description: "hub: b.<guid>, a.<id> or its name (see `diazo hub list`)",
         parse: dmHubId,
         names: "hub",
+        toolName: "hub_id",
+        toolDescription: HUB_ID_TEXT,
       }],
       options: [limitOption(), asOption()],
       examples: [`diazo project list ${HUB_ID}`, `diazo project list ${HUB_ID} --limit 5 -o json`],
@@ -147,6 +153,7 @@ const FOLDER_LIST: CommandDecl = {
   aliases: ["ls"],
   description:
     "list a project's top folders (with --hub), or a folder's folders and items, following every page",
+  tool: "folder_list",
   args: [
     {
       spec: "<project>",
@@ -154,11 +161,15 @@ const FOLDER_LIST: CommandDecl = {
       parse: dmProjectId,
       complete: "project",
       names: "project",
+      toolName: "project_id",
+      toolDescription: PROJECT_ID_TEXT,
     },
     {
       spec: "[folder]",
       description: "folder id (urn:adsk.wipprod:fs.folder:co....); omit for the top folders",
       parse: dmFolderId,
+      toolName: "folder_id",
+      toolDescription: "Folder id; omit it for the project's top folders.",
     },
   ],
   options: [
@@ -168,8 +179,15 @@ const FOLDER_LIST: CommandDecl = {
         "hub of the project (id or name; default DIAZO_HUB or `diazo config set hub`); needed for the top folders",
       parse: dmHubId,
       names: "hub",
+      toolName: "hub_id",
+      toolDescription: "Hub id; needed for the top folders (without folder_id).",
     },
-    { flags: "--type <type>", description: "only folders or only items", choices: ["folders", "items"] },
+    {
+      flags: "--type <type>",
+      description: "only folders or only items",
+      choices: ["folders", "items"],
+      toolDescription: "Only folders or only items (with folder_id).",
+    },
     limitOption(),
     asOption(),
   ],
@@ -269,6 +287,7 @@ export const ITEM: CommandDecl = {
     {
       name: "versions",
       description: "list an item's versions, newest first, following every page",
+      tool: "item_versions",
       args: [
         {
           spec: "<project>",
@@ -276,8 +295,16 @@ export const ITEM: CommandDecl = {
           parse: dmProjectId,
           complete: "project",
           names: "project",
+          toolName: "project_id",
+          toolDescription: PROJECT_ID_TEXT,
         },
-        { spec: "<item>", description: "item id (urn:adsk.wipprod:dm.lineage:...)", parse: dmItemId },
+        {
+          spec: "<item>",
+          description: "item id (urn:adsk.wipprod:dm.lineage:...)",
+          parse: dmItemId,
+          toolName: "item_id",
+          toolDescription: "Item id, e.g. urn:adsk.wipprod:dm.lineage:AeYgDtcTSuqYoyMweWFhhQ.",
+        },
       ],
       options: [limitOption(), asOption()],
       examples: [

@@ -20,13 +20,20 @@ export const ITEM_ID = "urn:adsk.wipprod:dm.lineage:w3t4bvtQzhwf41oMYi4F_A";
 /** Whose login a command uses (`--as`). */
 export type Who = (typeof WHO)[number];
 
-/** `--as user|app`: whose login a command uses. */
+/** What a tool's hub id says to a model (mcp/derive.ts). */
+export const HUB_ID_TEXT = "Hub id, e.g. b.c8b0c73d-3ae9-4a3c-9b5e-1f2d3c4b5a69 (from hub_list).";
+/** What a tool's project id says to a model. */
+export const PROJECT_ID_TEXT =
+  "Project id, e.g. b.1c7d2a10-8f3e-4c55-a1b2-3c4d5e6f7081 (from project_list; a bare GUID gets the b. prefix).";
+
+/** `--as user|app`: whose login a command uses; its tools call it `auth` (with "auto", mcp/login.ts). */
 export function asOption(): OptionDecl {
   return {
     flags: "--as <who>",
     description:
       "act as the logged-in user (3-legged) or the app (2-legged); default: the user when the profile has a 3-legged login, else the app",
     choices: WHO,
+    toolName: "auth",
   };
 }
 

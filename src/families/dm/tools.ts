@@ -16,15 +16,10 @@ import {
 } from "./verbs.ts";
 import { authInput, USER_LOGIN_HOW } from "../../mcp/login.ts";
 import { listAnswer } from "../../mcp/result.ts";
-import {
-  type AnyTool,
-  cursorInput,
-  defineTool,
-  fieldsInput,
-  limitInput,
-  listOutput,
-  READ,
-} from "../../mcp/tool.ts";
+import { type DerivedArgs, deriveTool } from "../../mcp/derive.ts";
+import { type AnyTool, defineTool, listOutput, READ } from "../../mcp/tool.ts";
+import { FOLDER, HUB, ITEM, PROJECT } from "./commands.ts";
+import { HUB_ID_TEXT, PROJECT_ID_TEXT } from "./shared.ts";
 import { toolScopes } from "../../mcp/tool_scopes.ts";
 
 /** How the ids of data management look, said once in the server's instructions. */
@@ -36,14 +31,10 @@ const LOGIN =
   'Needs data:read; personal (a.) hubs need your user login (auth "user" or "auto"), the app sees only hubs it is ' +
   "provisioned for.";
 
-/** The `hub_id` argument. */
-export const hubIdInput = z.string().min(1).describe(
-  "Hub id, e.g. b.c8b0c73d-3ae9-4a3c-9b5e-1f2d3c4b5a69 (from hub_list).",
-);
-/** The `project_id` argument. */
-export const projectIdInput = z.string().min(1).describe(
-  "Project id, e.g. b.1c7d2a10-8f3e-4c55-a1b2-3c4d5e6f7081 (from project_list; a bare GUID gets the b. prefix).",
-);
+/** The `hub_id` argument of tools not derived from a command (mcp/derive.ts). */
+export const hubIdInput = z.string().min(1).describe(HUB_ID_TEXT);
+/** The `project_id` argument of tools not derived from a command. */
+export const projectIdInput = z.string().min(1).describe(PROJECT_ID_TEXT);
 
 /** A data management resource as the tools answer it. */
 export const resource = z.object({
@@ -88,16 +79,8 @@ function plainAttributes(
   return out;
 }
 
-/** What a list tool is given besides its ids: the login, how many, and where to go on. */
-interface ListArgs {
-  auth: "auto" | "app" | "user";
-  limit: number;
-  cursor?: string;
-  fields?: string[];
-}
-
 /** The options of a list verb for a tool call: one page, the login by `auth`, a remedy in tool terms. */
-function pageOf(args: ListArgs, hint: string) {
+function pageOf(args: DerivedArgs, hint: string) {
   return { as: args.auth, usable: true, limit: args.limit, cursor: args.cursor, hint };
 }
 
@@ -124,7 +107,8 @@ async function dmAnswer(fetch: Promise<DmPage>, fields?: readonly string[]) {
   }
 }
 
-const common = { auth: authInput, limit: limitInput("entries"), cursor: cursorInput, fields: fieldsInput };
+/** How every data management list tool is derived: entries, with `fields`, `auth` with its "auto". */
+const DERIVE = { list: "entries", fields: true, types: { auth: authInput } };
 /** What every data management tool shares: a list of resources, read-only, either login. */
 const DM_LIST = {
   output: listOutput(resource),
@@ -132,12 +116,12 @@ const DM_LIST = {
   login: "either",
 } as const;
 
-const hubList = defineTool({
+const hubList = deriveTool(HUB, {
   name: "hub_list",
   scopes: toolScopes("hub_list"),
   title: "List hubs",
   description: `Lists the hubs (ACC/BIM 360 accounts, personal hubs) the login can see. ${LOGIN}`,
-  input: common,
+  derive: DERIVE,
   ...DM_LIST,
   run: (args, ctx) =>
     dmAnswer(
@@ -146,12 +130,12 @@ const hubList = defineTool({
     ),
 });
 
-const projectList = defineTool({
+const projectList = deriveTool(PROJECT, {
   name: "project_list",
   scopes: toolScopes("project_list"),
   title: "List projects of a hub",
   description: `Lists the projects of a hub. ${LOGIN}`,
-  input: { hub_id: hubIdInput, ...common },
+  derive: DERIVE,
   ...DM_LIST,
   run: (args, ctx) =>
     dmAnswer(
@@ -163,7 +147,7 @@ const projectList = defineTool({
     ),
 });
 
-const folderList = defineTool({
+const folderList = deriveTool(FOLDER, {
   name: "folder_list",
   scopes: toolScopes("folder_list"),
   title: "List folders and files",
@@ -171,13 +155,7 @@ const folderList = defineTool({
     "Lists a project's top folders (give hub_id and no folder_id), or the contents of one folder (give folder_id): " +
     "sub-folders and items (files, with their tip version in related.tip). Folder ids look like " +
     `urn:adsk.wipprod:fs.folder:co.<id>, item ids like urn:adsk.wipprod:dm.lineage:<id>. ${LOGIN}`,
-  input: {
-    project_id: projectIdInput,
-    hub_id: hubIdInput.optional().describe("Hub id; needed for the top folders (without folder_id)."),
-    folder_id: z.string().min(1).optional().describe("Folder id; omit it for the project's top folders."),
-    type: z.enum(["folders", "items"]).optional().describe("Only folders or only items (with folder_id)."),
-    ...common,
-  },
+  derive: DERIVE,
   ...DM_LIST,
   run(args, ctx) {
     const project = dmProjectId(args.project_id);
@@ -211,7 +189,7 @@ const folderList = defineTool({
   },
 });
 
-const itemVersions = defineTool({
+const itemVersions = deriveTool(ITEM, {
   name: "item_versions",
   scopes: toolScopes("item_versions"),
   title: "List an item's versions",
@@ -219,11 +197,7 @@ const itemVersions = defineTool({
     "Lists the versions of an item (a file), newest first, with version number, size, dates, and in related: " +
     "storage (the objectId of the version's bytes) and derivatives (the URN for translate_status, translate_manifest " +
     `and translate_properties). Item ids look like urn:adsk.wipprod:dm.lineage:<id> (from folder_list). ${LOGIN}`,
-  input: {
-    project_id: projectIdInput,
-    item_id: z.string().min(1).describe("Item id, e.g. urn:adsk.wipprod:dm.lineage:AeYgDtcTSuqYoyMweWFhhQ."),
-    ...common,
-  },
+  derive: DERIVE,
   ...DM_LIST,
   run: (args, ctx) =>
     dmAnswer(

@@ -80,6 +80,10 @@ const PROJECT: OptionDecl = {
   complete: "project",
   names: "project",
   required: true,
+  toolName: "project_id",
+  toolDescription:
+    "Project id: its GUID (e.g. 91f8bd44-058f-480c-adbb-861df5101b22), the data management form b.<guid>, or its " +
+    "address in ACC (https://acc.autodesk.com/.../projects/<guid>).",
 };
 /**
  * `--project <id>` checked in `run`, not by the parser: `comment` and `attachment` have a `list` under
@@ -164,6 +168,7 @@ const READ: readonly CommandDecl[] = [
   {
     name: "get",
     description: "show an issue",
+    tool: "issue_get",
     args: [ISSUE_ARG],
     options: [PROJECT],
     examples: [`diazo issue get ${I} --project ${P}`, `diazo issue get 42 --project ${P} -o json`],
@@ -174,6 +179,7 @@ const READ: readonly CommandDecl[] = [
   {
     name: "types",
     description: "list the issue types and their subtypes",
+    tool: "issue_types",
     options: [PROJECT],
     examples: [`diazo issue types --project ${P}`, `diazo issue types --project ${P} -o json`],
     run: async (ctx, _args, opts: { project: AccProjectId }) => {

@@ -4,7 +4,9 @@ import { accId } from "../../aps/dm_ids.ts";
 import { ASSIGNEE_TYPES, ISSUE_REF, ISSUE_STATUSES } from "../../aps/issues.ts";
 import { runIssueComment, runIssueCreate, runIssueGet, runIssueListPage, runIssueUpdate } from "./verbs.ts";
 import { USER_LOGIN_REF } from "../../mcp/login.ts";
+import { deriveTool } from "../../mcp/derive.ts";
 import { listAnswer } from "../../mcp/result.ts";
+import { ISSUE } from "./commands.ts";
 import {
   type AnyTool,
   camelKeys,
@@ -111,11 +113,12 @@ const issueList = defineTool({
   },
 });
 
-const issueGet = defineTool({
+const issueGet = deriveTool(ISSUE, {
   name: "issue_get",
   title: "Get an issue",
   description: `Shows one issue with every field the platform answers, including permittedStatuses. ${LOGIN}`,
-  input: { project_id: projectInput, issue_id: issueInput },
+  // The pattern of an issue reference, which the declaration's parser checks by hand.
+  derive: { types: { issue_id: issueInput } },
   // The record under `issue`: a top-level output object admits no field beyond those declared.
   output: { issue },
   annotations: READ,

@@ -1,23 +1,19 @@
 /** `diazo object ...`: objects in buckets, declared as data (command/decl.ts) over families/object/verbs.ts. */
-import { type BucketKey, type ObjectKey, parseBucketKey, parseObjectKey } from "../../aps/ids.ts";
+import { type BucketKey, type ObjectKey, parseObjectKey } from "../../aps/ids.ts";
 import { runObjectDelete, runObjectInfo, runObjectSignedUrl, runObjectUrn, SIGNED_ACCESS } from "./verbs.ts";
 import { emitBatch } from "../../command/batch_output.ts";
 import { positiveNumber } from "../../command/command.ts";
-import type { ArgumentDecl, CommandDecl } from "../../command/decl.ts";
+import { type ArgumentDecl, type CommandDecl, typedParser } from "../../command/decl.ts";
+import { BUCKET_ARG } from "../bucket/args.ts";
 import type { Ctx } from "../../command/context.ts";
 import { usageError } from "../../core/errors.ts";
 import { byteBar } from "../../command/progress.ts";
 
-const BUCKET_ARG: ArgumentDecl = {
-  spec: "<bucketKey>",
-  description: "the bucket",
-  parse: parseBucketKey,
-  complete: "bucket",
-};
 const OBJECT_ARG: ArgumentDecl = {
   spec: "<objectKey>",
   description: "the object key",
   parse: parseObjectKey,
+  toolDescription: "Object key (the object's name in the bucket), e.g. house.rvt or plans/level-1.dwg.",
 };
 
 /** `object upload` (alias `put`). */
@@ -80,9 +76,14 @@ const LIST: CommandDecl = {
   name: "list",
   aliases: ["ls"],
   description: "list a bucket's objects, following every page",
+  tool: "object_list",
   args: [BUCKET_ARG],
   options: [
-    { flags: "--prefix <prefix>", description: "only keys starting with this" },
+    {
+      flags: "--prefix <prefix>",
+      description: "only keys starting with this",
+      toolDescription: "Only keys starting with this, e.g. plans/.",
+    },
     { flags: "--limit <n>", description: "stop after n objects", parse: positiveNumber("--limit", true) },
   ],
   examples: ["diazo object list myco-models", "diazo object list myco-models --prefix 2026/ -o json"],
@@ -193,6 +194,7 @@ const DELETE: CommandDecl = {
   name: "delete",
   aliases: ["rm"],
   description: "delete an object",
+  tool: "object_delete",
   args: [BUCKET_ARG, OBJECT_ARG],
   examples: ["diazo object delete myco-models old.rvt --yes"],
   run: async (ctx, [bucketKey, objectKey]) => {
@@ -209,12 +211,14 @@ const SIGNED_URL: CommandDecl = {
   name: "signed-url",
   aliases: ["share"],
   description: "create a URL that reads (or writes) the object without credentials until it expires",
+  tool: "object_signed_url",
   args: [BUCKET_ARG, OBJECT_ARG],
   options: [
     {
       flags: "--minutes <n>",
       description: "lifetime in minutes (1-60)",
-      parse: positiveNumber("--minutes", true),
+      // The verb refuses more than 60 (families/object/verbs.ts); the tool's schema says so.
+      parse: typedParser(positiveNumber("--minutes", true), { type: "integer", min: 1, max: 60 }),
       default: 60,
     },
     {
@@ -240,6 +244,7 @@ const SIGNED_URL: CommandDecl = {
 const URN: CommandDecl = {
   name: "urn",
   description: "print an object's id and base64 URN (computed locally, no request)",
+  tool: "object_urn",
   args: [BUCKET_ARG, OBJECT_ARG],
   examples: ["diazo object urn myco-models house.rvt --query urn -o json"],
   run: async (ctx, [bucketKey, objectKey]) => {

@@ -3,27 +3,14 @@ import { z } from "zod";
 import { type BucketKey, type ObjectKey, parseBucketKey, parseObjectKey } from "../../aps/ids.ts";
 import { isDiazoError } from "../../core/errors.ts";
 import { toolFile } from "../../session/file_roots.ts";
-import {
-  runObjectDelete,
-  runObjectInfo,
-  runObjectList,
-  runObjectSignedUrl,
-  runObjectUrn,
-  SIGNED_ACCESS,
-} from "./verbs.ts";
+import { runObjectDelete, runObjectInfo, runObjectList, runObjectSignedUrl, runObjectUrn } from "./verbs.ts";
+import { OBJECT } from "./commands.ts";
 import { runObjectUploadFile } from "./upload.ts";
 import { confirmed, confirmInput, DESTROYS } from "../../mcp/confirm.ts";
 import { toolProgress } from "../../mcp/progress.ts";
+import { deriveTool } from "../../mcp/derive.ts";
 import { listAnswer } from "../../mcp/result.ts";
-import {
-  type AnyTool,
-  cursorInput,
-  defineTool,
-  limitInput,
-  listOutput,
-  READ,
-  type ToolContext,
-} from "../../mcp/tool.ts";
+import { type AnyTool, defineTool, listOutput, READ, type ToolContext } from "../../mcp/tool.ts";
 import { bucketKeyInput } from "../bucket/tools.ts";
 import { toolScopes } from "../../mcp/tool_scopes.ts";
 
@@ -42,18 +29,13 @@ const objectItem = z.looseObject({
   urn: z.string().optional().describe(URN_TEXT),
 });
 
-const objectList = defineTool({
+const objectList = deriveTool(OBJECT, {
   name: "object_list",
   title: "List objects in a bucket",
   description:
     "Lists the objects (files) of a bucket, optionally only keys starting with `prefix`, with size, SHA-1, objectId " +
     "and the URN to translate them with. When has_more is true, call again with cursor = next_cursor.",
-  input: {
-    bucket_key: bucketKeyInput,
-    prefix: z.string().optional().describe("Only keys starting with this, e.g. plans/."),
-    limit: limitInput("objects"),
-    cursor: cursorInput,
-  },
+  derive: { list: "objects" },
   output: listOutput(objectItem),
   annotations: READ,
   scopes: toolScopes("object_list"),
@@ -132,11 +114,11 @@ const objectUpload = defineTool({
   },
 });
 
-const objectDelete = defineTool({
+const objectDelete = deriveTool(OBJECT, {
   name: "object_delete",
   title: "Delete an object",
   description: `Deletes one object from a bucket. ${DESTROYS}`,
-  input: { bucket_key: bucketKeyInput, object_key: objectKeyInput, confirm: confirmInput },
+  derive: { confirm: true },
   output: { bucketKey: z.string(), objectKey: z.string(), deleted: z.boolean() },
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
   scopes: toolScopes("object_delete"),
@@ -148,20 +130,13 @@ const objectDelete = defineTool({
   },
 });
 
-const objectSignedUrl = defineTool({
+const objectSignedUrl = deriveTool(OBJECT, {
   name: "object_signed_url",
   title: "Create a signed URL",
   description:
     "Creates a URL that lets anyone holding it read (or write) one object without credentials until it expires " +
     "(1-60 minutes). Treat the URL as a secret: share it only where the user asked. " + DESTROYS,
-  input: {
-    bucket_key: bucketKeyInput,
-    object_key: objectKeyInput,
-    minutes: z.number().int().min(1).max(60).default(60).describe("Lifetime in minutes (1-60)."),
-    access: z.enum(SIGNED_ACCESS).default("read").describe("What the URL allows."),
-    single_use: z.boolean().default(false).describe("The URL works once."),
-    confirm: confirmInput,
-  },
+  derive: { confirm: true },
   output: {
     signedUrl: z.string(),
     expiration: z.number().optional().describe("Epoch milliseconds."),
@@ -194,13 +169,12 @@ const objectSignedUrl = defineTool({
   },
 });
 
-const objectUrn = defineTool({
+const objectUrn = deriveTool(OBJECT, {
   name: "object_urn",
   title: "Compute an object's URN",
   description:
     "Computes an object's raw objectId and its Model Derivative URN from the bucket and object key, locally " +
     "(no request; the object need not exist). Use the urn with translate_start and translate_status.",
-  input: { bucket_key: bucketKeyInput, object_key: objectKeyInput },
   output: {
     bucketKey: z.string(),
     objectKey: z.string(),

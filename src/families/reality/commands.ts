@@ -4,7 +4,7 @@ import { checkFormats, checkSceneId } from "./checks.ts";
 import { RC_FORMATS } from "./api.ts";
 import type { SceneStatus } from "./verbs.ts";
 import { positiveNumber } from "../../command/command.ts";
-import type { CommandDecl } from "../../command/decl.ts";
+import type { ArgumentDecl, CommandDecl } from "../../command/decl.ts";
 import type { Ctx } from "../../command/context.ts";
 import { byteProgress } from "../../command/progress.ts";
 
@@ -49,7 +49,13 @@ async function emitStatus(ctx: Ctx, sceneId: string): Promise<void> {
 }
 
 /** The argument every scene command takes. */
-const SCENE = { spec: "<scene>", description: "photosceneid", parse: checkSceneId };
+const SCENE: ArgumentDecl = {
+  spec: "<scene>",
+  description: "photosceneid",
+  parse: checkSceneId,
+  toolName: "scene_id",
+  toolDescription: "The photosceneid reality_create answered.",
+};
 
 /** The formats `create` asks for without --format (its help line says so: the value is a list). */
 const DEFAULT_FORMATS = ["rcm"];
@@ -128,6 +134,7 @@ const UPLOAD: CommandDecl = {
 const PROCESS: CommandDecl = {
   name: "process",
   description: "start processing the scene's photos (at least 3); with --wait, wait until it is done",
+  tool: "reality_process",
   args: [SCENE],
   examples: [
     "diazo reality-capture process <scene>",

@@ -16,6 +16,8 @@ import {
   runRealityUpload,
 } from "./verbs.ts";
 import { type AnyTool, defineTool, READ } from "../../mcp/tool.ts";
+import { deriveTool } from "../../mcp/derive.ts";
+import { REALITY } from "./commands.ts";
 import { toolScopes } from "../../mcp/tool_scopes.ts";
 
 const APP = "Acts as the app (its own 2-legged login: data:write to change, data:read to read).";
@@ -78,11 +80,10 @@ const upload = defineTool({
   },
 });
 
-const process = defineTool({
+const process = deriveTool(REALITY, {
   name: "reality_process",
   title: "Process a photoscene",
   description: `Starts turning a photoscene's photos into its results; reality_status follows it. ${APP}`,
-  input: { scene_id: sceneIdInput },
   output: { photosceneid: z.string(), processing: z.boolean() },
   annotations: WRITES,
   scopes: toolScopes("reality_process"),

@@ -16,6 +16,7 @@ const users = (value: string) => commaList(value).map((id) => ({ id, type: "user
 /** The flags and examples of the RFI commands. */
 export const RFI_CLI: RecordCli<Rfi, RfiFilters> = {
   kind: RFI_KIND,
+  tools: { get: "rfi_get", list: "rfi_list" },
   plural: "RFIs",
   article: "an",
   filters: [

@@ -9,6 +9,7 @@ const PRIORITIES = ["Low", "Normal", "High"];
 
 const SUBMITTAL_CLI: RecordCli<SubmittalItem, SubmittalFilters> = {
   kind: SUBMITTAL_KIND,
+  tools: { get: "submittal_get", list: "submittal_list" },
   plural: "submittals",
   article: "a",
   filters: [

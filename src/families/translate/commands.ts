@@ -18,12 +18,25 @@ const verbs = () => import("./verbs.ts");
 
 const REGION: OptionDecl = {
   flags: "--region <region>",
-  description: `Model Derivative region (${DATA_CENTRES.join(", ")}); default US`,
+  description: "Model Derivative region; default US",
   parse: parseDataCentre,
   complete: "region",
+  choices: DATA_CENTRES,
+  lenientChoices: true,
+  toolDescription: "Model Derivative region where the derivatives live (default US).",
 };
 
-const URN_ARG: ArgumentDecl = { spec: "<urn>", description: "base64 or raw URN", parse: parseUrn };
+/** What a tool's `urn` says to a model (mcp/derive.ts). */
+export const URN_TEXT =
+  "The design's URN: the base64 `urn` from object_list, object_upload or object_urn (e.g. dXJuOmFkc2sub2JqZWN0czpvcy5vYmplY3Q6...), " +
+  "or a raw urn:adsk.objects:os.object:<bucket>/<key>.";
+
+const URN_ARG: ArgumentDecl = {
+  spec: "<urn>",
+  description: "base64 or raw URN",
+  parse: parseUrn,
+  toolDescription: URN_TEXT,
+};
 
 /** The output formats of a start command: a preset's, then --format values (which replace a preset's of the same type). */
 async function chooseFormats(
@@ -142,6 +155,7 @@ const STATUS: CommandDecl = {
 const MANIFEST: CommandDecl = {
   name: "manifest",
   description: "show the whole manifest: every derivative, its status, messages and URNs",
+  tool: "translate_manifest",
   args: [URN_ARG],
   options: [REGION],
   examples: ["diazo translate manifest <urn> -o json --query 'derivatives[].outputType'"],

@@ -12,15 +12,14 @@ import {
   runTranslateStart,
   runTranslateStatus,
 } from "./verbs.ts";
+import { deriveTool } from "../../mcp/derive.ts";
 import { listAnswer, MAX_RESULT_CHARS } from "../../mcp/result.ts";
+import { TRANSLATE, URN_TEXT } from "./commands.ts";
 import { type AnyTool, cursorInput, defineTool, limitInput, listOutput, READ } from "../../mcp/tool.ts";
 import { toolScopes } from "../../mcp/tool_scopes.ts";
 
-/** The `urn` argument of the derivative tools. */
-export const urnInput = z.string().min(1).describe(
-  "The design's URN: the base64 `urn` from object_list, object_upload or object_urn (e.g. dXJuOmFkc2sub2JqZWN0czpvcy5vYmplY3Q6...), " +
-    "or a raw urn:adsk.objects:os.object:<bucket>/<key>.",
-);
+/** The `urn` argument of the derivative tools not derived from a command (mcp/derive.ts). */
+export const urnInput = z.string().min(1).describe(URN_TEXT);
 /** The `region` argument of the derivative tools. */
 export const regionInput = z.enum(DATA_CENTRES).optional().describe(
   "Model Derivative region where the derivatives live (default US).",
@@ -168,14 +167,13 @@ const translateStatus = defineTool({
   },
 });
 
-const translateManifest = defineTool({
+const translateManifest = deriveTool(TRANSLATE, {
   name: "translate_manifest",
   title: "Show a translation's manifest",
   description:
     "Shows the whole manifest of a translated design: every derivative with its output type, status, messages and " +
     "child nodes (views, geometry, resources with their URNs). A very large manifest comes back with each " +
     "derivative's children replaced by childCount (truncated: true).",
-  input: { urn: urnInput, region: regionInput },
   output: {
     urn: z.string(),
     objectId: z.string(),

@@ -88,6 +88,7 @@ const LIST: CommandDecl = {
   name: "list",
   aliases: ["ls"],
   description: "list the app's hooks (of every system, one system or one event), following every page",
+  tool: "webhook_list",
   options: [
     { flags: "--system <system>", description: "only hooks of this system, e.g. data" },
     {
@@ -183,7 +184,12 @@ const DELETE: CommandDecl = {
   name: "delete",
   aliases: ["rm"],
   description: "delete a hook (the remedy for an inactive one: delete and recreate it)",
-  args: [{ spec: "<hook-id>", description: "the hook's id, as `webhook list` shows it" }],
+  tool: "webhook_delete",
+  args: [{
+    spec: "<hook-id>",
+    description: "the hook's id, as `webhook list` shows it",
+    toolDescription: "The hookId webhook_list shows.",
+  }],
   options: [
     { flags: "--event <event>", description: "the hook's event kind", required: true },
     { flags: "--system <system>", description: "the hook's system (default: the one that has the event)" },
@@ -203,6 +209,7 @@ const DELETE: CommandDecl = {
 const EVENTS: CommandDecl = {
   name: "events",
   description: "list the systems and event kinds hooks can watch, with their scope key (local, no login)",
+  tool: "webhook_events",
   options: [{ flags: "--system <system>", description: "only this system's events" }],
   examples: ["diazo webhook events", "diazo webhook events --system derivative -o json"],
   run: async (ctx, _args, opts: { system?: string }) => {

@@ -11,8 +11,10 @@ import {
   runWebhookList,
 } from "./verbs.ts";
 import { runWebhookTest } from "./check.ts";
+import { deriveTool } from "../../mcp/derive.ts";
 import { listAnswer } from "../../mcp/result.ts";
-import { type AnyTool, cursorInput, defineTool, limitInput, listOutput, READ } from "../../mcp/tool.ts";
+import { WEBHOOK } from "./commands.ts";
+import { type AnyTool, defineTool, listOutput, READ } from "../../mcp/tool.ts";
 import { pageFromStart } from "../../http/list.ts";
 import { confirmed, confirmInput, DESTROYS } from "../../mcp/confirm.ts";
 import { toolScopes } from "../../mcp/tool_scopes.ts";
@@ -25,6 +27,7 @@ const eventInput = z.string().min(1).describe(
 const systemInput = z.string().min(1).optional().describe(
   "System, e.g. data or derivative; default the system of the event.",
 );
+/** The regions hooks live in: fewer than the data centres the command's parser takes (families/webhook/commands.ts). */
 const regionInput = z.enum(["US", "EMEA", "AUS"]).optional().describe("Region of the hooks (default US).");
 
 const hook = z.looseObject({
@@ -36,13 +39,12 @@ const hook = z.looseObject({
   scope: z.record(z.string(), z.string()).optional(),
 });
 
-const webhookEvents = defineTool({
+const webhookEvents = deriveTool(WEBHOOK, {
   name: "webhook_events",
   title: "List webhook events",
   description:
     "Lists the systems and event kinds hooks can be created for, with the scope key each needs (e.g. folder). " +
     "Local: no request, no login.",
-  input: { system: systemInput },
   output: {
     events: z.array(
       z.object({ system: z.string(), event: z.string(), scope: z.string(), service: z.string() }),
@@ -54,18 +56,11 @@ const webhookEvents = defineTool({
   run: (args) => Promise.resolve({ events: runWebhookEvents({ system: args.system }) }),
 });
 
-const webhookList = defineTool({
+const webhookList = deriveTool(WEBHOOK, {
   name: "webhook_list",
   title: "List webhooks",
   description: `Lists the app's hooks, of one system or one event when given, with their status. ${APP}`,
-  input: {
-    event: eventInput.optional(),
-    system: systemInput,
-    region: regionInput,
-    status: z.enum(["active", "inactive"]).optional().describe("Only hooks of this status."),
-    limit: limitInput("hooks"),
-    cursor: cursorInput,
-  },
+  derive: { list: "hooks", types: { region: regionInput } },
   output: listOutput(hook),
   annotations: READ,
   scopes: toolScopes("webhook_list"),
@@ -120,17 +115,11 @@ const webhookCreate = defineTool({
   },
 });
 
-const webhookDelete = defineTool({
+const webhookDelete = deriveTool(WEBHOOK, {
   name: "webhook_delete",
   title: "Delete a webhook",
   description: `Deletes one hook, named by its id, event (and system) and region. ${DESTROYS} ${APP}`,
-  input: {
-    hook_id: z.string().min(1).describe("The hookId webhook_list shows."),
-    event: eventInput,
-    system: systemInput,
-    region: regionInput,
-    confirm: confirmInput,
-  },
+  derive: { confirm: true, types: { region: regionInput } },
   output: { hookId: z.string(), system: z.string(), event: z.string(), deleted: z.boolean() },
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
   scopes: toolScopes("webhook_delete"),
