@@ -15,11 +15,11 @@ export const bucketKeyInput = z.string().describe(
 
 const regionInput = z.enum(BUCKET_REGIONS).describe(`Storage region: ${BUCKET_REGIONS.join(", ")}.`);
 
+// createdDate (epoch milliseconds) is left to `fields`: createdAt says the same.
 const bucketItem = z.looseObject({
   bucketKey: z.string(),
   policyKey: z.string(),
-  createdDate: z.number().describe("Epoch milliseconds."),
-  createdAt: z.string().optional().describe("createdDate as ISO 8601."),
+  createdAt: z.string().optional().describe("Creation time, ISO 8601."),
   region: z.string().optional(),
 });
 

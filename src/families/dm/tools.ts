@@ -16,15 +16,7 @@ import {
 } from "./verbs.ts";
 import { authInput, USER_LOGIN_HOW } from "../../mcp/login.ts";
 import { listAnswer } from "../../mcp/result.ts";
-import {
-  type AnyTool,
-  cursorInput,
-  defineTool,
-  fieldsInput,
-  limitInput,
-  listOutput,
-  READ,
-} from "../../mcp/tool.ts";
+import { type AnyTool, cursorInput, defineTool, limitInput, listOutput, READ } from "../../mcp/tool.ts";
 import { toolScopes } from "../../mcp/tool_scopes.ts";
 
 /** How the ids of data management look, said once in the server's instructions. */
@@ -93,7 +85,6 @@ interface ListArgs {
   auth: "auto" | "app" | "user";
   limit: number;
   cursor?: string;
-  fields?: string[];
 }
 
 /** The options of a list verb for a tool call: one page, the login by `auth`, a remedy in tool terms. */
@@ -102,10 +93,12 @@ function pageOf(args: ListArgs, hint: string) {
 }
 
 /** One page as a list answer, with a personal hub's refusal told in the tools' terms. */
-async function dmAnswer(fetch: Promise<DmPage>, fields?: readonly string[]) {
+async function dmAnswer(fetch: Promise<DmPage>) {
   try {
     const page = await fetch;
-    return listAnswer(page, page.items.map((r) => compact(r, fields)));
+    // `fields` names attributes: the kernel adds them under `attributes` (mcp/fields.ts).
+    const sources = page.items.map((r) => r.attributes);
+    return listAnswer(page, page.items.map((r) => compact(r)), undefined, { sources, under: "attributes" });
   } catch (e) {
     if (isDiazoError(e) && e.code === "three_legged_required" && e.status === 403) {
       // A personal hub refused the app (the platform's 403; a missing login has no status): the
@@ -124,7 +117,7 @@ async function dmAnswer(fetch: Promise<DmPage>, fields?: readonly string[]) {
   }
 }
 
-const common = { auth: authInput, limit: limitInput("entries"), cursor: cursorInput, fields: fieldsInput };
+const common = { auth: authInput, limit: limitInput("entries"), cursor: cursorInput };
 /** What every data management tool shares: a list of resources, read-only, either login. */
 const DM_LIST = {
   output: listOutput(resource),
@@ -142,7 +135,6 @@ const hubList = defineTool({
   run: (args, ctx) =>
     dmAnswer(
       runHubList(pageOf(args, "Check the login: auth_status tells which login is used."), ctx),
-      args.fields,
     ),
 });
 
@@ -159,7 +151,6 @@ const projectList = defineTool({
         ...pageOf(args, 'Check the hub id with hub_list; personal (a.) hubs need auth "user".'),
         hub: dmHubId(args.hub_id),
       }, ctx),
-      args.fields,
     ),
 });
 
@@ -196,7 +187,6 @@ const folderList = defineTool({
           hub: dmHubId(args.hub_id),
           project,
         }, ctx),
-        args.fields,
       );
     }
     return dmAnswer(
@@ -206,7 +196,6 @@ const folderList = defineTool({
         folder: dmFolderId(args.folder_id),
         type: args.type,
       }, ctx),
-      args.fields,
     );
   },
 });
@@ -232,7 +221,6 @@ const itemVersions = defineTool({
         project: dmProjectId(args.project_id),
         item: dmItemId(args.item_id),
       }, ctx),
-      args.fields,
     ),
 });
 

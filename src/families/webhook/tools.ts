@@ -8,12 +8,12 @@ import {
   runWebhookCreate,
   runWebhookDelete,
   runWebhookEvents,
-  runWebhookList,
+  runWebhookListPage,
 } from "./verbs.ts";
 import { runWebhookTest } from "./check.ts";
 import { listAnswer } from "../../mcp/result.ts";
 import { type AnyTool, cursorInput, defineTool, limitInput, listOutput, READ } from "../../mcp/tool.ts";
-import { pageFromStart } from "../../http/list.ts";
+import { pageByCursor } from "../../http/list.ts";
 import { confirmed, confirmInput, DESTROYS } from "../../mcp/confirm.ts";
 import { toolScopes } from "../../mcp/tool_scopes.ts";
 
@@ -72,9 +72,9 @@ const webhookList = defineTool({
   login: "app",
   async run(args, ctx) {
     const { limit, cursor, ...filters } = args;
-    const page = await pageFromStart(
-      (upTo) => runWebhookList({ ...filters, limit: upTo }, ctx),
-      { limit, cursor },
+    const page = await pageByCursor(
+      (at) => runWebhookListPage({ ...filters, limit, cursor: at }, ctx),
+      { cursor },
       `webhook_list ${JSON.stringify(filters)}`,
     );
     return listAnswer(page, page.items.map((h) => ({ ...h })));
