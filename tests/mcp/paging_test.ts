@@ -75,6 +75,7 @@ const TOTALED = new Set([
   "rfi_list",
   "submittal_list",
   "checklist_list",
+  "admin_project_users",
   "translate_properties",
   "translate_tree",
 ]);
