@@ -18,7 +18,7 @@ export interface ListOptions {
 
 /** The same page with every item turned by `f` (cursors count items, so they stay valid). */
 export function mapPage<T, U>(page: ListPage<T>, f: (item: T) => U): ListPage<U> {
-  return { items: page.items.map(f), nextCursor: page.nextCursor, cursorAfter: page.cursorAfter };
+  return { ...page, items: page.items.map(f) };
 }
 
 /**
@@ -41,6 +41,25 @@ export async function pageFromStart<T>(
   return { items, nextCursor, cursorAfter: (n) => n >= items.length ? nextCursor : at(n) };
 }
 
+/**
+ * One page of a list the platform pages itself (by offset or its own continuation token): `fetch` reads
+ * it from the platform's own cursor (pagination.ts `fetchPage`, the paging the CLI follows), so page N
+ * costs one request, not N. The opaque cursor wraps the platform's with `list` (its name and filters):
+ * a cursor of another list (or filters) is refused.
+ */
+export async function pageByCursor<T>(
+  fetch: (cursor: string | undefined) => Promise<ListPage<T>>,
+  opts: { cursor?: string },
+  list: string,
+): Promise<ListPage<T>> {
+  const key = listKey(list);
+  const inner = opts.cursor === undefined ? undefined : innerOf(opts.cursor, key);
+  const page = await fetch(inner);
+  const wrap = (c: string | undefined) =>
+    c === undefined ? undefined : base64urlOf(new TextEncoder().encode(JSON.stringify({ l: key, c })));
+  return { ...page, nextCursor: wrap(page.nextCursor), cursorAfter: (n) => wrap(page.cursorAfter(n)) };
+}
+
 /** A short fingerprint of a list's name and filters (FNV-1a, 32 bits). */
 function listKey(list: string): string {
   let h = 0x811c9dc5;
@@ -49,14 +68,23 @@ function listKey(list: string): string {
 }
 
 function offsetOf(cursor: string, key: string): number {
-  let parsed: { l?: unknown; o?: unknown };
-  try {
-    const binary = atob(cursor.replace(/-/g, "+").replace(/_/g, "/"));
-    parsed = JSON.parse(new TextDecoder().decode(Uint8Array.from(binary, (c) => c.charCodeAt(0))));
-  } catch {
-    throw invalidCursor();
-  }
+  const parsed = parsedCursor(cursor);
   const o = parsed?.o;
   if (parsed?.l !== key || typeof o !== "number" || !Number.isInteger(o) || o < 0) throw invalidCursor();
   return o;
+}
+
+function innerOf(cursor: string, key: string): string {
+  const parsed = parsedCursor(cursor);
+  if (parsed?.l !== key || typeof parsed.c !== "string") throw invalidCursor();
+  return parsed.c;
+}
+
+function parsedCursor(cursor: string): { l?: unknown; o?: unknown; c?: unknown } {
+  try {
+    const binary = atob(cursor.replace(/-/g, "+").replace(/_/g, "/"));
+    return JSON.parse(new TextDecoder().decode(Uint8Array.from(binary, (c) => c.charCodeAt(0))));
+  } catch {
+    throw invalidCursor();
+  }
 }

@@ -133,6 +133,8 @@ export interface PageResult<T> {
   nextCursor?: string;
   /** A cursor that resumes after the first `n` items returned, for a caller that keeps fewer. */
   cursorAfter(n: number): string | undefined;
+  /** How many items the whole list holds, where the platform says (`pagination.totalResults`). */
+  total?: number;
 }
 
 /**
@@ -152,10 +154,12 @@ export async function fetchPage<T>(
   let current: RequestSpec | undefined = { ...start.request, responseType: "json" };
   let skip = start.skip;
   let nextCursor: string | undefined;
+  let total: number | undefined;
   for (let n = 1; current && items.length < opts.limit; n++) {
     guard.visit(current);
     const res = await http.request<unknown>(current);
     const page: Page = isObject(res.data) ? res.data : {};
+    total ??= totalOf(page);
     const pageItems = itemsOf(page, scheme);
     if (!guard.fresh(n, pageItems)) break;
     const next: RequestSpec | undefined = pageItems.length === 0
@@ -178,7 +182,19 @@ export async function fetchPage<T>(
     items,
     nextCursor,
     cursorAfter: (n) => n >= items.length ? nextCursor : encodeCursor(origins[n].request, origins[n].index),
+    ...(total !== undefined ? { total } : {}),
   };
+}
+
+/**
+ * The size of the whole list where a page says it: `pagination.totalResults` (acc, and the offset
+ * pages of the other construction APIs) or `meta.page.totalResults` (JSON:API checklists).
+ */
+export function totalOf(page: Record<string, unknown>): number | undefined {
+  const pagination = isObject(page.pagination) ? page.pagination : undefined;
+  const meta = isObject(page.meta) && isObject(page.meta.page) ? page.meta.page : undefined;
+  const total = (pagination ?? meta)?.totalResults;
+  return typeof total === "number" && Number.isInteger(total) && total >= 0 ? total : undefined;
 }
 
 /** The error of a cursor that no list of this kind answered. */

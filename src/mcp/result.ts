@@ -8,6 +8,7 @@ import { phrased, TOOL_SURFACE } from "../core/field_error.ts";
 import { knownSecrets, redact } from "../core/redact.ts";
 import type { ListPage } from "../http/list.ts";
 import type { CallToolResult } from "./sdk.ts";
+import { type FieldsPlace, LIST_SOURCE, type ListSource } from "./fields.ts";
 import { TOOL_HINTS } from "./tool_hints.ts";
 
 /**
@@ -90,11 +91,12 @@ export function errorResult(e: unknown): CallToolResult {
   };
 }
 
-/** A list answer: the items, how many, and whether and how to continue. */
+/** A list answer: the items, how many, the whole list's size where the platform says, and how to continue. */
 export interface ListAnswer<T> {
   [key: string]: unknown;
   items: T[];
   count: number;
+  total?: number;
   has_more: boolean;
   next_cursor?: string;
   truncated?: boolean;
@@ -102,12 +104,33 @@ export interface ListAnswer<T> {
 
 /**
  * Turns a fetched page into a list answer whose JSON stays under `budget` characters: items that do
- * not fit are left to the next cursor (at least one item is always kept).
+ * not fit are left to the next cursor (at least one item is always kept). The answer carries its page
+ * and records for the kernel (fields.ts), which applies the caller's `fields` and fits it again;
+ * `place` says where the records are and where their fields go.
  */
 export function listAnswer<T>(
-  page: Pick<ListPage<unknown>, "nextCursor" | "cursorAfter">,
+  page: Pick<ListPage<unknown>, "nextCursor" | "cursorAfter" | "total"> & { items?: unknown[] },
   items: T[],
   budget = MAX_RESULT_CHARS - 2_000,
+  place: FieldsPlace = {},
+): ListAnswer<T> {
+  const answer = fit(page, items, budget);
+  const records = place.sources ??
+    (Array.isArray(page.items) && page.items.length === items.length ? page.items : items);
+  const source: ListSource = {
+    items: items as Record<string, unknown>[],
+    sources: records.map((r) => (typeof r === "object" && r !== null ? r as Record<string, unknown> : {})),
+    under: place.under,
+    redo: (other) => fit(page, other, budget),
+  };
+  Object.defineProperty(answer, LIST_SOURCE, { value: source, enumerable: true, configurable: true });
+  return answer;
+}
+
+function fit<T>(
+  page: Pick<ListPage<unknown>, "nextCursor" | "cursorAfter" | "total">,
+  items: T[],
+  budget: number,
 ): ListAnswer<T> {
   let size = 0;
   let kept = 0;
@@ -121,6 +144,7 @@ export function listAnswer<T>(
   return {
     items: items.slice(0, kept),
     count: kept,
+    ...(page.total !== undefined ? { total: page.total } : {}),
     has_more: next !== undefined,
     ...(next !== undefined ? { next_cursor: next } : {}),
     ...(truncated ? { truncated: true } : {}),

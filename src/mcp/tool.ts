@@ -5,6 +5,7 @@
 import { z } from "zod";
 import type { CommandDecl } from "../command/decl.ts";
 import type { ToolServerDeps } from "../session/deps.ts";
+import { applyFields } from "./fields.ts";
 
 /** What `serve` hands the tool server (session/deps.ts): the verbs' dependencies, its log lines and file roots. */
 export type ServeDeps = ToolServerDeps;
@@ -67,14 +68,34 @@ export interface AnyTool {
   derivedFrom?: { command: CommandDecl; kernel: readonly string[] };
 }
 
-/** Declares a tool; the types of `run` follow from its schemas. */
+/**
+ * Declares a tool; the types of `run` follow from its schemas. A list tool (a `cursor` argument and
+ * `items` in its answer) takes `fields` from the kernel (fields.ts): its items are cut to the keys of
+ * its item schema, plus the fields asked for.
+ */
 export function defineTool<I extends z.ZodRawShape, O extends z.ZodRawShape>(def: ToolDef<I, O>): AnyTool {
+  const declared = listItemKeys(def);
+  const isList = "cursor" in def.input && "items" in def.output;
+  const input = isList ? { ...def.input, fields: fieldsInput } : def.input;
   return {
     ...def,
-    input: z.strictObject(def.input) as unknown as z.ZodObject<z.ZodRawShape>,
+    input: z.strictObject(input) as unknown as z.ZodObject<z.ZodRawShape>,
     output: z.object(def.output) as unknown as z.ZodObject<z.ZodRawShape>,
-    run: (args, ctx) => def.run(args as z.output<z.ZodObject<I>>, ctx) as Promise<Record<string, unknown>>,
+    run: async (args, ctx) => {
+      if (!isList) return await def.run(args as z.output<z.ZodObject<I>>, ctx) as Record<string, unknown>;
+      const { fields, ...rest } = args as { fields?: string[] };
+      const answer = await def.run(rest as z.output<z.ZodObject<I>>, ctx) as Record<string, unknown>;
+      return applyFields(answer, declared, fields);
+    },
   };
+}
+
+/** The keys a list tool's item schema declares (undefined when its items are not objects). */
+function listItemKeys(def: { output: z.ZodRawShape }): string[] | undefined {
+  const items = def.output.items;
+  if (!(items instanceof z.ZodArray)) return undefined;
+  const element = items.element;
+  return element instanceof z.ZodObject ? Object.keys(element.shape) : undefined;
 }
 
 /** Annotations of a tool that only reads from the platform. */
@@ -100,10 +121,15 @@ export const cursorInput: z.ZodOptional<z.ZodString> = z.string().optional()
 
 /** The fields every list answer has beside its items. */
 export function listOutput<T extends z.ZodType>(item: T) {
+  // Loose: `fields` adds the record's other keys to each item (fields.ts).
+  const loose = item instanceof z.ZodObject ? item.loose() as unknown as T : item;
   return {
-    items: z.array(item),
+    items: z.array(loose),
     count: z.number(),
-    has_more: z.boolean().describe("More items exist: pass next_cursor as cursor."),
+    // The whole list's size where the platform says (named once in the server's instructions).
+    total: z.number().optional(),
+    // What has_more and next_cursor mean is said once, in the server's instructions (families/serve/tools.ts).
+    has_more: z.boolean(),
     next_cursor: z.string().optional(),
     truncated: z.boolean().optional().describe("Fewer than limit, to keep the answer small."),
   };
@@ -121,10 +147,10 @@ export function camelKeys(args: Record<string, unknown>, keys: readonly string[]
   return out;
 }
 
-/** The `fields` argument of a list tool whose items are compact by default. */
+/** The `fields` argument of every list tool (added by `defineTool`): its items are compact by default. */
 export const fieldsInput: z.ZodOptional<z.ZodArray<z.ZodString>> = z.array(z.string().min(1)).optional()
   .describe(
-    'More fields of each item, e.g. ["description"]; ["*"] for all.',
+    'More fields per item, e.g. ["description"]; ["*"]: all.',
   );
 
 /** `record` reduced to `keys` plus the `fields` asked for; every field when `fields` holds "*". */

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { Client, StreamableHTTPClientTransport } from "../../src/mcp/sdk.ts";
 import { cliCommand } from "../e2e/harness.ts";
-import { everyTool, type Fixture, fixture, ok } from "./helpers.ts";
+import { everyTool, fails, type Fixture, fixture, ok } from "./helpers.ts";
 
 /** Starts `diazo serve --http --port 0 ...` and reads the URL it prints first. */
 async function startHttp(fx: Fixture, args: string[] = []) {
@@ -93,6 +93,11 @@ Deno.test("serve --http: foreign Origin and Host refused; initialize from 127.0.
       await ok(client, "bucket_create", { bucket_key: "mcp-http" });
       const listed = await ok(client, "bucket_list");
       assert.deepEqual(listed.items.map((b: { bucketKey: string }) => b.bucketKey), ["mcp-http"]);
+      // Stateless: no session keeps a toolset switched on, so the tool says how to start the server instead.
+      const refused = await fails(client, "toolset_enable", { toolset: "events" });
+      assert.equal(refused.code, "usage");
+      assert.match(refused.message, /over --http it is stateless/);
+      assert.match(refused.hint, /serve --http --toolsets events/);
     } finally {
       await client.close();
     }

@@ -1,13 +1,15 @@
 /**
  * Every list tool pages with an opaque cursor and a truthful `has_more` against the sandbox: the pages
  * of a small `limit` hold exactly the items of the whole list, once each, over at least two pages;
- * 160 webhooks are all found by paging `webhook_list` to its end.
+ * 160 webhooks are all found by paging `webhook_list` to its end, and its third page costs at most two
+ * requests; `fields` adds a field beyond the compact item on every list tool, and `total` is the
+ * platform's where it gives one.
  */
 import assert from "node:assert/strict";
 import path from "node:path";
 import type { Client } from "../../src/mcp/sdk.ts";
 import { ALL_TOOLS } from "../../src/families/serve/tools.ts";
-import { diazo, openSandboxHome } from "../e2e/harness.ts";
+import { diazo, openSandboxHome, requestLog } from "../e2e/harness.ts";
 import { loginUser } from "../e2e/user_login.ts";
 import { BIM360_PROJECT, PROJECT } from "../e2e/acc_fixture.ts";
 import { CUBE_OBJ } from "../e2e/md_helpers.ts";
@@ -50,11 +52,73 @@ async function checkPaging(client: Client, name: string, args: Item): Promise<nu
   return total;
 }
 
+/** Where a tool's `fields` go: data management attributes, construction records, else beside the item's keys. */
+function fieldsUnder(name: string): string | undefined {
+  if (["hub_list", "project_list", "folder_list", "item_versions", "folder_search"].includes(name)) {
+    return "attributes";
+  }
+  return ["rfi_list", "asset_list", "submittal_list", "checklist_list"].includes(name) ? "record" : undefined;
+}
+
+/** Lists whose records hold nothing beyond the compact item: the item is the whole record by design. */
+const WHOLE = new Set([
+  "translate_properties", // an object's properties are the item
+  "translate_tree", // a node of the tree is the item
+]);
+
+/**
+ * The lists that say how many items the whole list holds: the platform's pagination.totalResults, and the
+ * derivative views the tools read whole.
+ */
+const TOTALED = new Set([
+  "issue_list",
+  "rfi_list",
+  "submittal_list",
+  "checklist_list",
+  "admin_project_users",
+  "translate_properties",
+  "translate_tree",
+]);
+
+/** `fields` adds a field the compact item lacks, an unknown one is refused naming the valid ones; `total`. */
+async function checkFields(client: Client, name: string, args: Item, total: number): Promise<void> {
+  const under = fieldsUnder(name);
+  const keysOf = (item: Item) => Object.keys(under ? (item[under] ?? {}) as Item : item);
+  const compact = await ok(client, name, { ...args, limit: 2 });
+  const all = await ok(client, name, { ...args, limit: 2, fields: ["*"] });
+  const extra = keysOf(all.items[0]).filter((k) => !keysOf(compact.items[0]).includes(k));
+  if (WHOLE.has(name)) {
+    assert.deepEqual(
+      extra,
+      [],
+      `${name}: listed as whole, yet ${extra.join(", ")} are not in the compact item`,
+    );
+  } else {
+    assert.ok(extra.length > 0, `${name}: fields ["*"] gives nothing beyond the compact item`);
+    const more = await ok(client, name, { ...args, limit: 2, fields: [extra[0]] });
+    assert.ok(keysOf(more.items[0]).includes(extra[0]), `${name}: fields [${extra[0]}] is not answered`);
+    assert.equal(
+      keysOf(more.items[0]).length,
+      keysOf(compact.items[0]).length + 1,
+      `${name}: only it is added`,
+    );
+  }
+  const bad = await fails(client, name, { ...args, limit: 2, fields: ["no_such_field"] });
+  assert.match(bad.message, /^fields: unknown field 'no_such_field'/, name);
+  assert.match(bad.hint, /The items' records have: \w+/, name);
+  assert.equal(compact.total, TOTALED.has(name) ? total : undefined, `${name}: total`);
+}
+
 Deno.test("paging: 160 webhooks, all found by paging webhook_list, none twice; a cursor of other filters is refused", async () => {
   const h = await openSandboxHome();
   const serve = await startServe(h.env, ["--toolsets", "events"], h.home.cwd);
   try {
     const c = serve.client;
+    await fetch(`${h.sb.url}/_sandbox/config`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ webhook_page_size: 50 }),
+    }).then((r) => r.body?.cancel());
     for (let i = 0; i < 160; i++) {
       await ok(c, "webhook_create", {
         url: `https://receiver.example/hook/${i}`,
@@ -74,6 +138,16 @@ Deno.test("paging: 160 webhooks, all found by paging webhook_list, none twice; a
     assert.deepEqual([first.count, first.has_more, typeof first.next_cursor], [50, true, "string"]);
     const other = await fails(c, "webhook_list", { status: "inactive", cursor: first.next_cursor });
     assert.match(other.message, /invalid cursor/);
+    // Page 3 of 60 (items 120-159 of pages of 50) resumes from the platform's own cursor: no re-reading.
+    const second = await ok(c, "webhook_list", {
+      limit: 60,
+      cursor: (await ok(c, "webhook_list", { limit: 60 })).next_cursor,
+    });
+    const before = (await requestLog(h.sb.url, "/webhooks")).length;
+    const third = await ok(c, "webhook_list", { limit: 60, cursor: second.next_cursor });
+    const cost = (await requestLog(h.sb.url, "/webhooks")).length - before;
+    assert.deepEqual([third.count, third.has_more], [40, false]);
+    assert.ok(cost <= 2, `page 3 cost ${cost} requests`);
   } finally {
     await serve.close();
     await h.close();
@@ -165,7 +239,7 @@ Deno.test("paging: every list tool pages over at least two pages of the sandbox,
       ];
       const listTools = ALL_TOOLS.filter((t) => "cursor" in t.input.shape).map((t) => t.name).sort();
       assert.deepEqual(cases.map(([n]) => n).sort(), listTools, "every list tool is paged here");
-      for (const [name, args] of cases) await checkPaging(c, name, args);
+      for (const [name, args] of cases) await checkFields(c, name, args, await checkPaging(c, name, args));
     } finally {
       await serve.close();
     }

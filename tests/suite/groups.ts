@@ -19,6 +19,7 @@ export const SOLO: readonly string[] = [
   "mcp/paging_test.ts", // 3.3: 160 webhooks and every list tool paged to its end
   "scripts/build_test.ts", // 2.5: a real compile
   "e2e/bundle_test.ts", // 1.9, and ~10 s of child processes
+  "mcp/inspector_test.ts", // ~13 s of child processes: four inspector runs, each starting diazo serve
   "e2e/completions_test.ts", // 2.3: real shells
   "e2e/completion_values_test.ts", // ~25 diazo processes (real shells at TAB), ~40 s of wall time
   "e2e/plugin_test.ts", // 2.3: real plugin processes

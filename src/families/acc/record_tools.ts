@@ -17,10 +17,8 @@ import {
   type AnyTool,
   cursorInput,
   defineTool,
-  fieldsInput,
   limitInput,
   listOutput,
-  pickFields,
   READ,
   type ToolContext,
 } from "../../mcp/tool.ts";
@@ -46,7 +44,7 @@ const record = z.object({
 /** One page of a kind's records as a list answer: what a person scans, and the record itself. */
 async function page<R, F>(
   kind: RecordKind<R, F>,
-  args: { project_id: string; limit: number; cursor?: string; fields?: string[] },
+  args: { project_id: string; limit: number; cursor?: string },
   filters: F,
   ctx: ToolContext,
 ) {
@@ -56,23 +54,18 @@ async function page<R, F>(
     limit: args.limit,
     cursor: args.cursor,
   }, ctx);
-  return listAnswer(
-    found,
-    found.items.map((r) => {
-      const { id, title, status, assignee, dueDate } = kind.row(r);
-      const asked = args.fields?.length
-        ? { record: pickFields(r as Record<string, unknown>, [], args.fields) }
-        : {};
-      return { id, title, status, assignee, dueDate, ...asked };
-    }),
-  );
+  const items = found.items.map((r) => {
+    const { id, title, status, assignee, dueDate } = kind.row(r);
+    return { id, title, status, assignee, dueDate };
+  });
+  // `fields` names the platform's fields: the kernel adds them under `record` (mcp/fields.ts).
+  return listAnswer(found, items, undefined, { under: "record" });
 }
 
 const common = {
   project_id: projectIdInput,
   limit: limitInput("records"),
   cursor: cursorInput,
-  fields: fieldsInput,
 };
 const LIST = {
   output: listOutput(record),

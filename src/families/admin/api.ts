@@ -9,7 +9,7 @@
 import { segment } from "../../http/path.ts";
 import type { AccAccountId, AccProjectId } from "../../aps/ids.ts";
 import type { Http, RequestSpec } from "../../http/http.ts";
-import { paginate } from "../../http/pagination.ts";
+import { fetchPage, type PageResult, paginate } from "../../http/pagination.ts";
 import { ACCOUNT_READ, ACCOUNT_WRITE } from "../../aps/operation_scopes.ts";
 
 /** Page size of ACC Admin lists (their maximum). */
@@ -178,6 +178,16 @@ export function listProjectUsers(
   opts: RegionOption & { limit?: number } = {},
 ): AsyncGenerator<ProjectUser> {
   return paginate<ProjectUser>(http, projectUsersRequest(projectId, opts), "acc", { limit: opts.limit });
+}
+
+/** One page of a project's users, from the platform's offset (the tool server's paging). */
+export function projectUsersPage(
+  http: Http,
+  projectId: AccProjectId,
+  opts: RegionOption & { limit: number; cursor?: string },
+): Promise<PageResult<ProjectUser>> {
+  const { limit, cursor } = opts;
+  return fetchPage<ProjectUser>(http, projectUsersRequest(projectId, opts), "acc", { limit, cursor });
 }
 
 /** What a user is added to a project with (accountadmin.yaml `ProjectUserPayload`). */

@@ -5,14 +5,14 @@
 import { z } from "zod";
 import { PRODUCT_ACCESS, PRODUCT_KEYS, PROJECT_STATUSES } from "../../aps/admin.ts";
 import { accId } from "../../aps/dm_ids.ts";
-import { runAdminProjectList, runAdminProjectUsers } from "./verbs.ts";
+import { runAdminProjectList, runAdminProjectUsersPage } from "./verbs.ts";
 import { runAccountList } from "./account.ts";
 import { runAdminProjectUserAdd } from "./users.ts";
 import { USER_LOGIN_REF } from "../../mcp/login.ts";
 import { confirmed, confirmInput, DESTROYS } from "../../mcp/confirm.ts";
 import { listAnswer } from "../../mcp/result.ts";
 import { type AnyTool, cursorInput, defineTool, limitInput, listOutput, READ } from "../../mcp/tool.ts";
-import { pageFromStart } from "../../http/list.ts";
+import { pageByCursor, pageFromStart } from "../../http/list.ts";
 import { toolScopes } from "../../mcp/tool_scopes.ts";
 
 const NEEDS = `Acts as your user login (account:read to read, account:write to change; ${USER_LOGIN_REF}).`;
@@ -91,8 +91,9 @@ const projectUsers = defineTool({
   login: "user",
   async run(args, ctx) {
     const project = accId(args.project_id);
-    const read = (upTo: number) => runAdminProjectUsers({ project, region: args.region, limit: upTo }, ctx);
-    const page = await pageFromStart(read, args, `admin_project_users ${project} ${args.region ?? ""}`);
+    const read = (cursor?: string) =>
+      runAdminProjectUsersPage({ project, region: args.region, limit: args.limit, cursor }, ctx);
+    const page = await pageByCursor(read, args, `admin_project_users ${project} ${args.region ?? ""}`);
     return listAnswer(page, page.items.map((u) => ({ ...u })));
   },
 });

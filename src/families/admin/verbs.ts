@@ -17,12 +17,14 @@ import {
   type ProjectFilters,
   type ProjectInput,
   type ProjectUser,
+  projectUsersPage,
 } from "./api.ts";
 import { createHqProject, listHqProjects } from "./api_hq.ts";
 import { startPollClock } from "../../http/poll.ts";
 import type { Http } from "../../http/http.ts";
 import { type AdminCall, adminClient, collect, hqProjectView, resolvePlatform } from "./account.ts";
 import type { OpsDeps } from "../../session/deps.ts";
+import type { ListPage } from "../../http/list.ts";
 
 export type { AccountProject, ProjectUser } from "./api.ts";
 export type { AccountUser } from "./api_hq.ts";
@@ -155,4 +157,13 @@ export async function runAdminProjectUsers(
 ): Promise<ProjectUser[]> {
   const { http, call } = await adminClient(deps, opts, false);
   return await collect(listProjectUsers(http, opts.project, { ...call, limit: opts.limit }));
+}
+
+/** One page of `runAdminProjectUsers`'s users from the platform's offset (the tool server's paging). */
+export async function runAdminProjectUsersPage(
+  opts: AdminCall & { project: AccProjectId; limit: number; cursor?: string },
+  deps: OpsDeps,
+): Promise<ListPage<ProjectUser>> {
+  const { http, call } = await adminClient(deps, opts, false);
+  return await projectUsersPage(http, opts.project, { ...call, limit: opts.limit, cursor: opts.cursor });
 }

@@ -16,11 +16,11 @@ import { toolScopes } from "../../mcp/tool_scopes.ts";
 /** The `bucket_key` argument of tools that are not derived from a command (mcp/derive.ts). */
 export const bucketKeyInput = z.string().describe(BUCKET_KEY_TEXT);
 
+// createdDate (epoch milliseconds) is left to `fields`: createdAt says the same.
 const bucketItem = z.looseObject({
   bucketKey: z.string(),
   policyKey: z.string(),
-  createdDate: z.number().describe("Epoch milliseconds."),
-  createdAt: z.string().optional().describe("createdDate as ISO 8601."),
+  createdAt: z.string().optional().describe("Creation time, ISO 8601."),
   region: z.string().optional(),
 });
 

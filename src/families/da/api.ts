@@ -8,7 +8,7 @@ import { DiazoError } from "../../core/errors.ts";
 import { segment } from "../../http/path.ts";
 import type { DaName, EngineId } from "../../aps/da_ids.ts";
 import type { Http, RequestSpec } from "../../http/http.ts";
-import { paginate } from "../../http/pagination.ts";
+import { fetchPage, type PageResult, paginate } from "../../http/pagination.ts";
 import { CODE_ALL } from "../../aps/operation_scopes.ts";
 
 /** Base path of Design Automation (the US East region, where the platform runs it by default). */
@@ -67,6 +67,20 @@ export async function setNickname(http: Http, nickname: DaName): Promise<void> {
 /** Every engine id, following every page. */
 export function listEngines(http: Http, opts: { limit?: number } = {}): AsyncGenerator<string> {
   return paginate<string>(http, enginesRequest(), "da", opts);
+}
+
+/** One page of engine, app bundle or activity ids, from the platform's own cursor (`paginationToken`). */
+export function daIdsPage(
+  http: Http,
+  which: "engines" | "appbundles" | "activities",
+  opts: { limit: number; cursor?: string },
+): Promise<PageResult<string>> {
+  const request = which === "engines"
+    ? enginesRequest()
+    : which === "appbundles"
+    ? appBundlesRequest()
+    : activitiesRequest();
+  return fetchPage<string>(http, request, "da", opts);
 }
 
 /** An engine's details; 404 becomes "Engine not found". */

@@ -6,14 +6,14 @@
 import path from "node:path";
 import { z } from "zod";
 import { fieldError } from "../../core/field_error.ts";
-import { type DaListKind, runDaList } from "./verbs.ts";
+import { type DaListKind, runDaListPage } from "./verbs.ts";
 import { runDaWorkItemGet, runDaWorkItemRun, type WorkItemWait } from "./workitem.ts";
 import { toolFile } from "../../session/file_roots.ts";
 import { deriveTool } from "../../mcp/derive.ts";
 import { listAnswer } from "../../mcp/result.ts";
 import { DA } from "./commands.ts";
 import { type AnyTool, defineTool, listOutput, READ, type ToolContext } from "../../mcp/tool.ts";
-import { pageFromStart } from "../../http/list.ts";
+import { pageByCursor } from "../../http/list.ts";
 import { toolScopes } from "../../mcp/tool_scopes.ts";
 
 const APP = "Acts as the app (its own 2-legged login, scope code:all).";
@@ -31,7 +31,8 @@ function listTool(kind: DaListKind, name: string, what: string): AnyTool {
     scopes: toolScopes(name),
     login: "app",
     async run(args, ctx) {
-      const page = await pageFromStart((upTo) => runDaList({ kind, limit: upTo }, ctx), args, name);
+      const read = (cursor?: string) => runDaListPage({ kind, limit: args.limit, cursor }, ctx);
+      const page = await pageByCursor(read, args, name);
       return listAnswer(page, page.items.map((r) => ({ ...r })));
     },
   });

@@ -8,6 +8,7 @@ import { DiazoError, usageError } from "../../core/errors.ts";
 import {
   type AppBundleCreated,
   createAppBundle,
+  daIdsPage,
   type Engine,
   getEngine,
   getNickname,
@@ -22,6 +23,7 @@ import { getHealth } from "./workitems_api.ts";
 import type { Http } from "../../http/http.ts";
 import { osPath, resolveFrom } from "../../platform/path.ts";
 import type { OpsDeps } from "../../session/deps.ts";
+import { type ListPage, mapPage } from "../../http/list.ts";
 
 /** A listed id with its parts beside it (owner, name, alias). */
 export type DaIdRow = { id: string } & Partial<QualifiedId>;
@@ -104,6 +106,15 @@ export async function runDaList(
   const out: DaIdRow[] = [];
   for await (const id of LISTS[opts.kind](await deps.http(), { limit: opts.limit })) out.push(describeId(id));
   return out;
+}
+
+/** One page of `runDaList`'s ids from the platform's cursor (the tool server's paging). */
+export async function runDaListPage(
+  opts: { kind: DaListKind; limit: number; cursor?: string },
+  deps: OpsDeps,
+): Promise<ListPage<DaIdRow>> {
+  const page = await daIdsPage(await deps.http(), opts.kind, { limit: opts.limit, cursor: opts.cursor });
+  return mapPage(page, describeId);
 }
 
 /** `da engine get`: an engine's details. */

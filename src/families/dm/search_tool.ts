@@ -121,7 +121,9 @@ const folderSearch = defineTool({
       { limit, cursor },
       `folder_search ${JSON.stringify(rest)}`,
     );
-    const answer = listAnswer(page, page.items.map((f) => ({ ...compact(f.resource), path: f.path || "/" })));
+    const items = page.items.map((f) => ({ ...compact(f.resource), path: f.path || "/" }));
+    const sources = page.items.map((f) => f.resource.attributes);
+    const answer = listAnswer(page, items, undefined, { sources, under: "attributes" });
     return { ...answer, folders_searched: walked.folders, complete: !walked.bounded };
   },
 });

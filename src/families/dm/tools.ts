@@ -79,16 +79,25 @@ function plainAttributes(
   return out;
 }
 
+/** What a list tool is given besides its ids: the login, how many, and where to go on. */
+interface ListArgs {
+  auth: "auto" | "app" | "user";
+  limit: number;
+  cursor?: string;
+}
+
 /** The options of a list verb for a tool call: one page, the login by `auth`, a remedy in tool terms. */
 function pageOf(args: DerivedArgs, hint: string) {
   return { as: args.auth, usable: true, limit: args.limit, cursor: args.cursor, hint };
 }
 
 /** One page as a list answer, with a personal hub's refusal told in the tools' terms. */
-async function dmAnswer(fetch: Promise<DmPage>, fields?: readonly string[]) {
+async function dmAnswer(fetch: Promise<DmPage>) {
   try {
     const page = await fetch;
-    return listAnswer(page, page.items.map((r) => compact(r, fields)));
+    // `fields` names attributes: the kernel adds them under `attributes` (mcp/fields.ts).
+    const sources = page.items.map((r) => r.attributes);
+    return listAnswer(page, page.items.map((r) => compact(r)), undefined, { sources, under: "attributes" });
   } catch (e) {
     if (isDiazoError(e) && e.code === "three_legged_required" && e.status === 403) {
       // A personal hub refused the app (the platform's 403; a missing login has no status): the
@@ -126,7 +135,6 @@ const hubList = deriveTool(HUB, {
   run: (args, ctx) =>
     dmAnswer(
       runHubList(pageOf(args, "Check the login: auth_status tells which login is used."), ctx),
-      args.fields,
     ),
 });
 
@@ -143,7 +151,6 @@ const projectList = deriveTool(PROJECT, {
         ...pageOf(args, 'Check the hub id with hub_list; personal (a.) hubs need auth "user".'),
         hub: dmHubId(args.hub_id),
       }, ctx),
-      args.fields,
     ),
 });
 
@@ -174,7 +181,6 @@ const folderList = deriveTool(FOLDER, {
           hub: dmHubId(args.hub_id),
           project,
         }, ctx),
-        args.fields,
       );
     }
     return dmAnswer(
@@ -184,7 +190,6 @@ const folderList = deriveTool(FOLDER, {
         folder: dmFolderId(args.folder_id),
         type: args.type,
       }, ctx),
-      args.fields,
     );
   },
 });
@@ -206,7 +211,6 @@ const itemVersions = deriveTool(ITEM, {
         project: dmProjectId(args.project_id),
         item: dmItemId(args.item_id),
       }, ctx),
-      args.fields,
     ),
 });
 

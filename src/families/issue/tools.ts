@@ -12,7 +12,6 @@ import {
   camelKeys,
   cursorInput,
   defineTool,
-  fieldsInput,
   limitInput,
   listOutput,
   pickFields,
@@ -93,7 +92,6 @@ const issueList = defineTool({
     search: z.string().optional().describe("Only issues whose title (or number) matches."),
     limit: limitInput("issues"),
     cursor: cursorInput,
-    fields: fieldsInput,
   },
   output: listOutput(issueRow),
   annotations: READ,
@@ -108,7 +106,7 @@ const issueList = defineTool({
       limit: args.limit,
       cursor: args.cursor,
     }, ctx);
-    const items = page.items.map((i) => pickFields(i as Record<string, unknown>, ISSUE_KEYS, args.fields));
+    const items = page.items.map((i) => pickFields(i as Record<string, unknown>, ISSUE_KEYS));
     return listAnswer(page, items as z.input<typeof issueRow>[]);
   },
 });

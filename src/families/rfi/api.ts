@@ -73,7 +73,7 @@ interface SearchPage {
 export async function* searchRfis(
   http: Http,
   project: AccProjectId,
-  opts: RfiFilters & { limit?: number; offset?: number } = {},
+  opts: RfiFilters & { limit?: number; offset?: number; onTotal?: (total: number) => void } = {},
 ): AsyncGenerator<Rfi> {
   if (opts.limit !== undefined && opts.limit <= 0) return;
   let count = 0;
@@ -81,12 +81,13 @@ export async function* searchRfis(
     const size = Math.min(RFI_PAGE, opts.limit === undefined ? RFI_PAGE : opts.limit - count);
     const res = await http.request<SearchPage>(searchSpec(project, opts, offset, size));
     const results = Array.isArray(res.data?.results) ? res.data.results : [];
+    const total = Number(res.data?.pagination?.totalResults);
+    if (Number.isInteger(total) && total >= 0) opts.onTotal?.(total);
     for (const rfi of results) {
       yield rfi;
       if (opts.limit !== undefined && ++count >= opts.limit) return;
     }
     offset += results.length;
-    const total = Number(res.data?.pagination?.totalResults);
     if (results.length === 0 || !(offset < total)) return;
   }
 }
@@ -102,7 +103,9 @@ export async function searchRfiPage(
     throw invalidCursor();
   }
   const items: Rfi[] = [];
-  for await (const rfi of searchRfis(http, project, { ...opts, offset, limit: opts.limit + 1 })) {
+  let total: number | undefined;
+  const onTotal = (n: number) => (total ??= n);
+  for await (const rfi of searchRfis(http, project, { ...opts, offset, limit: opts.limit + 1, onTotal })) {
     items.push(rfi);
   }
   const more = items.length > opts.limit;
@@ -112,6 +115,7 @@ export async function searchRfiPage(
     nextCursor: more ? String(offset + kept.length) : undefined,
     cursorAfter: (n) =>
       n >= kept.length ? (more ? String(offset + kept.length) : undefined) : String(offset + n),
+    ...(total !== undefined ? { total } : {}),
   };
 }
 

@@ -78,8 +78,8 @@ export function instructionsFor(tools: readonly AnyTool[]): string {
     );
   }
   parts.push(
-    "Lists answer `limit` compact items (`fields` adds more where offered); when has_more is true, pass " +
-      "next_cursor as `cursor` to continue.",
+    'Lists answer `limit` compact items (`fields` adds more of each record, ["*"] all of it) and `total` ' +
+      "where the platform counts the whole list; when has_more is true, pass next_cursor as `cursor` to continue.",
   );
   if (tools.some((t) => t.login === "user" || t.login === "either")) {
     parts.push(`Tools that act as your user need a user login: ${USER_LOGIN_HOW}`);

@@ -14,7 +14,8 @@ export const TOOLSET_ENABLE: AnyTool = defineTool({
   name: "toolset_enable",
   title: "Enable a toolset",
   description: "Offers the tools of one more toolset from now on (the instructions say what each reaches); " +
-    "answers the tools added and tells the client the tool list changed. Local: no request, no login.",
+    "answers the tools added and tells the client the tool list changed. Local: no request, no login. " +
+    "Refused over --http (stateless: each request meets a fresh server); start that one with --toolsets.",
   input: { toolset: z.enum(TOOLSETS).describe("The toolset to switch on.") },
   output: {
     toolset: z.string(),
@@ -26,9 +27,12 @@ export const TOOLSET_ENABLE: AnyTool = defineTool({
   login: "none",
   run(args, ctx) {
     if (!ctx.enableToolset) {
+      // Only `serve --http` makes servers without a selection: one per request, so nothing outlives a call.
       throw usageError(
-        "this server cannot change its tools while it runs",
-        `Start it with --toolsets ${args.toolset} (serve --print-config prints the entry).`,
+        "this server cannot change its tools while it runs: over --http it is stateless, each request " +
+          "meets a fresh server",
+        `Start it with --toolsets ${args.toolset} (e.g. serve --http --toolsets ${args.toolset}); ` +
+          "serve --print-config prints the entry.",
       );
     }
     return Promise.resolve({ toolset: args.toolset, ...ctx.enableToolset(args.toolset) });

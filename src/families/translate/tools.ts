@@ -242,8 +242,8 @@ const translateProperties = defineTool({
   },
   output: {
     guid: z.string(),
-    total: z.number().describe("Objects in the view (or 1 with object_id)."),
     ...listOutput(propertyItem),
+    total: z.number().describe("Objects in the view (or 1 with object_id)."),
   },
   annotations: READ,
   scopes: toolScopes("translate_properties"),

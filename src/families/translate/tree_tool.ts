@@ -55,7 +55,7 @@ const translateTree = defineTool({
     limit: limitInput("objects"),
     cursor: cursorInput,
   },
-  output: { guid: z.string(), total: z.number().describe("Objects in the view."), ...listOutput(node) },
+  output: { guid: z.string(), ...listOutput(node), total: z.number().describe("Objects in the view.") },
   annotations: READ,
   scopes: toolScopes("translate_tree"),
   login: "app",

@@ -6,7 +6,7 @@
 import { DATA_CENTRES } from "../../aps/regions.ts";
 import { DiazoError } from "../../core/errors.ts";
 import type { Http, RequestSpec } from "../../http/http.ts";
-import { paginate } from "../../http/pagination.ts";
+import { fetchPage, type PageResult, paginate } from "../../http/pagination.ts";
 import { segment } from "../../http/path.ts";
 import { DATA_READ, DATA_WRITE } from "../../aps/operation_scopes.ts";
 
@@ -83,6 +83,15 @@ export function listHooks(
   opts: { limit?: number } = {},
 ): AsyncGenerator<HookDetails> {
   return paginate<HookDetails>(http, hooksRequest(filter), "webhooks", opts);
+}
+
+/** One page of the hooks that pass `filter`, from the platform's own cursor (its `pageState` link). */
+export function hooksPage(
+  http: Http,
+  filter: HookFilter,
+  opts: { limit: number; cursor?: string },
+): Promise<PageResult<HookDetails>> {
+  return fetchPage<HookDetails>(http, hooksRequest(filter), "webhooks", opts);
 }
 
 /** What a new hook is: its event, callback, scope and options. */

@@ -8,14 +8,14 @@ import {
   runWebhookCreate,
   runWebhookDelete,
   runWebhookEvents,
-  runWebhookList,
+  runWebhookListPage,
 } from "./verbs.ts";
 import { runWebhookTest } from "./check.ts";
 import { deriveTool } from "../../mcp/derive.ts";
 import { listAnswer } from "../../mcp/result.ts";
 import { WEBHOOK } from "./commands.ts";
 import { type AnyTool, defineTool, listOutput, READ } from "../../mcp/tool.ts";
-import { pageFromStart } from "../../http/list.ts";
+import { pageByCursor } from "../../http/list.ts";
 import { confirmed, confirmInput, DESTROYS } from "../../mcp/confirm.ts";
 import { toolScopes } from "../../mcp/tool_scopes.ts";
 
@@ -67,9 +67,9 @@ const webhookList = deriveTool(WEBHOOK, {
   login: "app",
   async run(args, ctx) {
     const { limit, cursor, ...filters } = args;
-    const page = await pageFromStart(
-      (upTo) => runWebhookList({ ...filters, limit: upTo }, ctx),
-      { limit, cursor },
+    const page = await pageByCursor(
+      (at) => runWebhookListPage({ ...filters, limit, cursor: at }, ctx),
+      { cursor },
       `webhook_list ${JSON.stringify(filters)}`,
     );
     return listAnswer(page, page.items.map((h) => ({ ...h })));

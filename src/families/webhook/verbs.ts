@@ -21,10 +21,12 @@ import {
   getHook,
   type HookDetails,
   type HookFilter,
+  hooksPage,
   listHooks,
   patchHook,
 } from "./api.ts";
 import type { OpsDeps } from "../../session/deps.ts";
+import { type ListPage, mapPage } from "../../http/list.ts";
 
 export type { HookDetails };
 
@@ -60,6 +62,20 @@ export async function runWebhookList(
     rows.push(withScopeText(h));
   }
   return rows;
+}
+
+/** One page of `runWebhookList`'s hooks from the platform's cursor (the tool server's paging). */
+export async function runWebhookListPage(
+  opts: { system?: string; event?: string; region?: string; status?: HookFilter["status"] } & {
+    limit: number;
+    cursor?: string;
+  },
+  deps: OpsDeps,
+): Promise<ListPage<HookRow>> {
+  const { system, event } = systemAndEvent(opts.system, opts.event);
+  const filter: HookFilter = { system: system?.system, event, region: opts.region, status: opts.status };
+  const page = await hooksPage(await deps.http(), filter, { limit: opts.limit, cursor: opts.cursor });
+  return mapPage(page, withScopeText);
 }
 
 /** The explanation of an inactive hook and its remedy, as commands. */
