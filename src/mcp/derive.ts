@@ -19,8 +19,6 @@ export const KERNEL_PARAMS = ["limit", "cursor", "fields", "confirm"] as const;
 export interface Derivation {
   /** A list tool of these things ("buckets"): `limit` and `cursor`; the command's own `--limit` is the tool's `limit`. */
   list?: string;
-  /** Compact items that `fields` widens (a list tool). */
-  fields?: boolean;
   /** The user confirms (mcp/confirm.ts): `confirm`. */
   confirm?: boolean;
   /** Schemas of derived properties whose type the declaration cannot say (e.g. a login choice with "auto"). */
@@ -119,7 +117,8 @@ function kernelSchema(param: (typeof KERNEL_PARAMS)[number], derivation: Derivat
 /** The kernel's parameters a derivation adds, in the order of KERNEL_PARAMS. */
 export function kernelParams(derivation: Derivation): (typeof KERNEL_PARAMS)[number][] {
   return KERNEL_PARAMS.filter((p) =>
-    p === "limit" || p === "cursor" ? derivation.list !== undefined : derivation[p] === true
+    // Every list tool's items are compact and `fields` widens them (tool.ts adds it to each list).
+    p === "confirm" ? derivation.confirm === true : derivation.list !== undefined
   );
 }
 

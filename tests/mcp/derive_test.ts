@@ -70,6 +70,7 @@ Deno.test("derive: arguments and options become snake-case properties typed by t
     "auth",
     "limit",
     "cursor",
+    "fields",
     "confirm",
   ]);
   assert.deepEqual(s.required.sort(), ["bucket_key", "count"]);
@@ -120,7 +121,7 @@ Deno.test("derive: a derived tool checks its arguments by the derived schema and
     run: (args) => Promise.resolve({ n: args.count + args.limit }),
   });
   assert.equal(tool.derivedFrom?.command.name, "list");
-  assert.deepEqual(tool.derivedFrom?.kernel, ["limit", "cursor"]);
+  assert.deepEqual(tool.derivedFrom?.kernel, ["limit", "cursor", "fields"]);
   const ok = tool.input.safeParse({ bucket_key: "b1", count: 2 });
   assert.ok(ok.success);
   assert.deepEqual(await tool.run(ok.data, {} as never), { n: 52 });

@@ -117,7 +117,7 @@ async function dmAnswer(fetch: Promise<DmPage>) {
 }
 
 /** How every data management list tool is derived: entries, with `fields`, `auth` with its "auto". */
-const DERIVE = { list: "entries", fields: true, types: { auth: authInput } };
+const DERIVE = { list: "entries", types: { auth: authInput } };
 /** What every data management tool shares: a list of resources, read-only, either login. */
 const DM_LIST = {
   output: listOutput(resource),
@@ -236,6 +236,7 @@ const itemFormats = defineTool({
   annotations: READ,
   login: "either",
   async run(args, ctx) {
+    const project = dmProjectId(args.project_id); // first: a malformed project is named before the one-of rule
     if ((args.item_id === undefined) === (args.version_id === undefined)) {
       throw fieldError({ field: "item_id", problem: "give {item_id} or {version_id} (one of them)" });
     }
@@ -247,7 +248,7 @@ const itemFormats = defineTool({
     const rows = await runItemFormats({
       as: args.auth,
       usable: true,
-      project: dmProjectId(args.project_id),
+      project,
       target,
     }, ctx);
     const version = rows[0]?.version ?? args.version_id ?? "";
