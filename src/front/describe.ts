@@ -5,7 +5,7 @@
  */
 import type { CommandDecl } from "../command/decl.ts";
 import type { CommandSpec, OptionSpec } from "../pipeline/command.ts";
-import { HELP_FLAGS, parseFlags } from "../command/global_options.ts";
+import { HELP_FLAGS, OUTPUT_FLAGS, parseFlags } from "../command/global_options.ts";
 import type { Io } from "../command/io.ts";
 import { argumentName } from "./help.ts";
 import { fullProgram } from "./program.ts";
@@ -30,7 +30,9 @@ export function describeCommand(cmd: CommandDecl): CommandSpec {
       // A hub or project option may take its default when the command runs (front/names.ts).
       mandatory: o.required === true && o.default === undefined && o.names === undefined,
       ...(o.choices ? { choices: o.choices } : {}),
-      ...(o.lenientChoices ? { lenientChoices: true } : {}),
+      // -o takes any word in the parser only so that the run can name --out (front/program.ts); the run
+      // takes only a format (front/run_line.ts), so a step is held to the formats.
+      ...(o.lenientChoices && o.flags !== OUTPUT_FLAGS ? { lenientChoices: true } : {}),
       description: o.description,
       ...(o.hidden ? { hidden: true } : {}),
       ...(o.complete ? { complete: o.complete } : {}),

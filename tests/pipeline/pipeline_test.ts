@@ -3,6 +3,8 @@ import assert from "node:assert/strict";
 import { formatProblem, type Problem } from "../../src/pipeline/pipeline.ts";
 import { validatePipelineText } from "../../src/pipeline/validate.ts";
 import { check, cmd, TREE } from "./pipeline_tree.ts";
+import { describeCommand } from "../../src/front/describe.ts";
+import { fullProgram } from "../../src/front/program.ts";
 
 Deno.test("validation: a literal value outside an option's choices is a problem; an expression is left to run time", async () => {
   const tree = cmd("diazo", {
@@ -60,6 +62,21 @@ Deno.test("validation: lenient choices are offered, not enforced: the command's 
   const { problems } = await validatePipelineText(text, { tree, allowShell: false });
   const found = problems.map((p) => [p.line, p.message.split(":")[0]]);
   assert.deepEqual(found, [[4, "'app' is not a value of --as"]]);
+});
+
+Deno.test("validation against the real program: -o is held to its formats, a region is read in any case", async () => {
+  const tree = describeCommand(await fullProgram());
+  const text = [
+    "name: formats",
+    "steps:",
+    "  - { name: a, command: bucket list --region emea -o json }",
+    "  - { name: b, command: bucket list -o jsn }",
+    "",
+  ].join("\n");
+  const { problems } = await validatePipelineText(text, { tree, allowShell: false });
+  assert.deepEqual(problems.map((p) => [p.line, p.message]), [
+    [4, "'jsn' is not a value of -o: json, yaml, table, csv, text (did you mean 'json'?)"],
+  ]);
 });
 
 Deno.test("validation: `--output` takes only a format; a destination is the command's own --out", async () => {
