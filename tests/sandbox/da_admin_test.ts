@@ -162,12 +162,17 @@ Deno.test("admin: the seeded account is the DM hub's; projects page by limit/off
     assert.equal(all.json.pagination.nextUrl, null);
     const names = all.json.results.map((p: { name: string }) => p.name);
     assert.deepEqual(names, [...names].sort((a: string, b: string) => a.localeCompare(b)));
-    // The DM hub's projects are the account's, under their GUIDs.
+    // The DM hub's projects are the account's in the hub's region (US, the default Region), under
+    // their GUIDs: the same projects both ways.
     const dmProjects = await api(
       sb,
       "GET",
       `/project/v1/hubs/b.${account}/projects`,
       await token(sb, "data:read"),
+    );
+    assert.deepEqual(
+      dmProjects.json.data.map((p: { id: string }) => p.id).sort(),
+      all.json.results.map((r: { id: string }) => `b.${r.id}`).sort(),
     );
     for (const p of dmProjects.json.data) {
       const mine = all.json.results.find((r: { id: string }) => `b.${r.id}` === p.id);

@@ -9,10 +9,13 @@
  * a 2-legged request for anything in the personal hub answers 403 `USER_NOT_AUTHENTICATED`, as
  * the platform does.
  *
- * An account hub lists every project of its account, as the platform does: the projects of the seeded
- * world, then those the account administration store holds alone (its template, archived and
- * BIM 360 projects, and those created through the admin APIs), without folders
- * (`accountProjects`).
+ * An account hub lists every project of its account stored where the hub is (its `region`, "where the
+ * hub is stored" in openapi/datamanagement/datamanagement.yaml), as the platform does: the projects of
+ * the seeded world, then those the account administration store holds alone (its template, archived
+ * and BIM 360 projects, and those created through the admin APIs), without folders
+ * (`accountProjects`). These are the projects the administration APIs list with the hub's region as
+ * their `Region` header (../admin/routes.ts); a project the sandbox hosts in another region is
+ * not in the hub.
  */
 import type { RequestContext } from "../context.ts";
 import type { AdminProject } from "../admin/store.ts";
@@ -88,14 +91,16 @@ function adminOnlyProject(hub: DmHub, p: AdminProject): DmProject {
 }
 
 /**
- * The projects of a hub: the world's, then (for an account hub) the projects of its account that only
- * the account administration store holds.
+ * The projects of a hub: the world's, then (for an account hub) the projects of its account, stored in
+ * the hub's region, that only the account administration store holds.
  */
 function accountProjects(ctx: RequestContext, world: DmWorld, hub: DmHub): DmProject[] {
   const own = hub.projectIds.map((id) => world.projects.get(id)!);
   const account = hub.personal ? undefined : ctx.sandbox.admin.accounts.get(hub.id.slice(2));
   if (!account) return own;
-  const extra = [...account.projects.values()].filter((p) => !world.projects.has(`b.${p.id}`));
+  const extra = [...account.projects.values()].filter((p) =>
+    p.region === hub.region && !world.projects.has(`b.${p.id}`)
+  );
   return [...own, ...extra.map((p) => adminOnlyProject(hub, p))];
 }
 
