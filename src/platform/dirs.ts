@@ -12,28 +12,57 @@ function home(env: EnvGetter, os: OsName): string {
   return h ?? ".";
 }
 
-/** The config dir: $DIAZO_CONFIG_DIR, $XDG_CONFIG_HOME/diazo, ~/.config/diazo, %APPDATA%\diazo. */
-export function configDirFor(env: EnvGetter, os: OsName): string {
-  const explicit = env("DIAZO_CONFIG_DIR");
+/** Where one kind of dir is: its own variable, the XDG one, and the Windows and home fallbacks. */
+interface DirRule {
+  /** DIAZO_CONFIG_DIR and the like: used as given. */
+  explicit: string;
+  /** XDG_CONFIG_HOME and the like: `diazo` below it. */
+  xdg: string;
+  /** On Windows: the variable, its fallback below the home dir, then the folders below it. */
+  windows: { variable: string; fallback: string[]; below: string[] };
+  /** Elsewhere: the folders below the home dir. */
+  home: string[];
+}
+
+function dirFor(rule: DirRule, env: EnvGetter, os: OsName): string {
+  const explicit = env(rule.explicit);
   if (explicit) return explicit;
   const p = osPath(os);
-  const xdg = env("XDG_CONFIG_HOME");
+  const xdg = env(rule.xdg);
   if (xdg) return p.join(xdg, "diazo");
-  if (os === "windows") return p.join(env("APPDATA") ?? p.join(home(env, os), "AppData", "Roaming"), "diazo");
-  return p.join(home(env, os), ".config", "diazo");
+  if (os === "windows") {
+    const w = rule.windows;
+    return p.join(env(w.variable) ?? p.join(home(env, os), ...w.fallback), ...w.below);
+  }
+  return p.join(home(env, os), ...rule.home);
+}
+
+/** The config dir: $DIAZO_CONFIG_DIR, $XDG_CONFIG_HOME/diazo, ~/.config/diazo, %APPDATA%\diazo. */
+export function configDirFor(env: EnvGetter, os: OsName): string {
+  return dirFor(
+    {
+      explicit: "DIAZO_CONFIG_DIR",
+      xdg: "XDG_CONFIG_HOME",
+      windows: { variable: "APPDATA", fallback: ["AppData", "Roaming"], below: ["diazo"] },
+      home: [".config", "diazo"],
+    },
+    env,
+    os,
+  );
 }
 
 /** The state dir: $DIAZO_STATE_DIR, $XDG_STATE_HOME/diazo, ~/.local/state/diazo, %LOCALAPPDATA%\diazo. */
 export function stateDirFor(env: EnvGetter, os: OsName): string {
-  const explicit = env("DIAZO_STATE_DIR");
-  if (explicit) return explicit;
-  const p = osPath(os);
-  const xdg = env("XDG_STATE_HOME");
-  if (xdg) return p.join(xdg, "diazo");
-  if (os === "windows") {
-    return p.join(env("LOCALAPPDATA") ?? p.join(home(env, os), "AppData", "Local"), "diazo");
-  }
-  return p.join(home(env, os), ".local", "state", "diazo");
+  return dirFor(
+    {
+      explicit: "DIAZO_STATE_DIR",
+      xdg: "XDG_STATE_HOME",
+      windows: { variable: "LOCALAPPDATA", fallback: ["AppData", "Local"], below: ["diazo"] },
+      home: [".local", "state", "diazo"],
+    },
+    env,
+    os,
+  );
 }
 
 /**
@@ -41,15 +70,16 @@ export function stateDirFor(env: EnvGetter, os: OsName): string {
  * $XDG_CACHE_HOME/diazo, ~/.cache/diazo, %LOCALAPPDATA%\diazo\cache.
  */
 export function cacheDirFor(env: EnvGetter, os: OsName): string {
-  const explicit = env("DIAZO_CACHE_DIR");
-  if (explicit) return explicit;
-  const p = osPath(os);
-  const xdg = env("XDG_CACHE_HOME");
-  if (xdg) return p.join(xdg, "diazo");
-  if (os === "windows") {
-    return p.join(env("LOCALAPPDATA") ?? p.join(home(env, os), "AppData", "Local"), "diazo", "cache");
-  }
-  return p.join(home(env, os), ".cache", "diazo");
+  return dirFor(
+    {
+      explicit: "DIAZO_CACHE_DIR",
+      xdg: "XDG_CACHE_HOME",
+      windows: { variable: "LOCALAPPDATA", fallback: ["AppData", "Local"], below: ["diazo", "cache"] },
+      home: [".cache", "diazo"],
+    },
+    env,
+    os,
+  );
 }
 
 /** The config dir of this process. */

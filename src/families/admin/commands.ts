@@ -32,7 +32,7 @@ import {
   projectArgument,
 } from "./options.ts";
 import { ACCOUNT, COMPANY, projectUpdateCommand, projectUserCommand, USER } from "./users_commands.ts";
-import type { CommandDecl } from "../../command/decl.ts";
+import type { ArgumentDecl, CommandDecl } from "../../command/decl.ts";
 import { positiveNumber } from "../../command/command.ts";
 
 const PROJECT_COLUMNS = ["id", "name", "type", "status", "platform", "classification", "createdAt"];
@@ -191,6 +191,15 @@ export function projectListCommand(name: string, spell: string): CommandDecl {
   };
 }
 
+/** The `<projectId>` argument of `admin project get|users`: an id or a name (front/names.ts). */
+const PROJECT_ID_ARG: ArgumentDecl = {
+  spec: "<projectId>",
+  description: PROJECT_HELP,
+  parse: projectArgument,
+  complete: "project",
+  names: "project",
+};
+
 /** `admin project ...`. */
 const PROJECT: CommandDecl = {
   name: "project",
@@ -206,13 +215,7 @@ const PROJECT: CommandDecl = {
       name: "get",
       aliases: ["info"],
       description: "show a project",
-      args: [{
-        spec: "<projectId>",
-        description: PROJECT_HELP,
-        parse: projectArgument,
-        complete: "project",
-        names: "project",
-      }],
+      args: [PROJECT_ID_ARG],
       options: ADMIN_OPTIONS,
       examples: [
         `diazo admin project get ${EXAMPLE_PROJECT}`,
@@ -225,13 +228,7 @@ const PROJECT: CommandDecl = {
     {
       name: "users",
       description: "list the users of a project, following every page",
-      args: [{
-        spec: "<projectId>",
-        description: PROJECT_HELP,
-        parse: projectArgument,
-        complete: "project",
-        names: "project",
-      }],
+      args: [PROJECT_ID_ARG],
       options: [
         { flags: "--limit <n>", description: "stop after n users", parse: positiveNumber("--limit", true) },
         ...ADMIN_OPTIONS,
