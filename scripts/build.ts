@@ -48,11 +48,13 @@ export function compilePermissions(target: string): string[] {
 export const COMPILE_PERMISSIONS: string[] = compilePermissions(Deno.build.target);
 
 /**
- * V8 flags baked into every binary. A young generation of at most 3 × 4 MiB instead of V8's
- * 3 × 16 MiB: a sandbox holding 100,000 objects otherwise keeps ~60 MiB more resident (README,
- * "sandbox load"); the CLI's transfers move bytes outside the JS heap and do not feel it.
+ * V8 flags baked into every binary (and given to the bundle the benchmark runs). A young generation
+ * of at most 3 × 4 MiB instead of V8's 3 × 16 MiB: a sandbox holding 100,000 objects otherwise keeps
+ * ~60 MiB more resident (README, "sandbox load"); the CLI's transfers move bytes outside the JS heap
+ * and do not feel it. `--no-lazy`: every function of a module is compiled when the module is, so the
+ * code cache holds them all and a run compiles none on first call (ARCHITECTURE.md, "Start-up").
  */
-export const COMPILE_V8_FLAGS: string[] = ["--v8-flags=--max-semi-space-size=4"];
+export const COMPILE_V8_FLAGS: string[] = ["--v8-flags=--max-semi-space-size=4,--no-lazy"];
 
 /** `diazo-<version>-<target>[.exe]`. */
 export function binaryName(version: string, target: string): string {
