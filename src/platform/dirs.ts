@@ -12,57 +12,42 @@ function home(env: EnvGetter, os: OsName): string {
   return h ?? ".";
 }
 
-/** Where one kind of dir is: its own variable, the XDG one, and the Windows and home fallbacks. */
-interface DirRule {
-  /** DIAZO_CONFIG_DIR and the like: used as given. */
-  explicit: string;
-  /** XDG_CONFIG_HOME and the like: `diazo` below it. */
-  xdg: string;
-  /** On Windows: the variable, its fallback below the home dir, then the folders below it. */
-  windows: { variable: string; fallback: string[]; below: string[] };
-  /** Elsewhere: the folders below the home dir. */
+/** The variables of one kind of dir, looked up in order: diazo's own, the XDG one, the Windows one. */
+type DirVariables = readonly [explicit: string, xdg: string, windows: string];
+
+/** The folders of one kind of dir: below the Windows variable's fallback, below it, below the home dir. */
+interface DirFolders {
+  fallback: string[];
+  windows: string[];
   home: string[];
 }
 
-function dirFor(rule: DirRule, env: EnvGetter, os: OsName): string {
-  const explicit = env(rule.explicit);
-  if (explicit) return explicit;
+function dirFor(env: EnvGetter, os: OsName, [explicit, xdg, windows]: DirVariables, f: DirFolders): string {
+  const given = env(explicit);
+  if (given) return given;
   const p = osPath(os);
-  const xdg = env(rule.xdg);
-  if (xdg) return p.join(xdg, "diazo");
-  if (os === "windows") {
-    const w = rule.windows;
-    return p.join(env(w.variable) ?? p.join(home(env, os), ...w.fallback), ...w.below);
-  }
-  return p.join(home(env, os), ...rule.home);
+  const base = env(xdg);
+  if (base) return p.join(base, "diazo");
+  if (os === "windows") return p.join(env(windows) ?? p.join(home(env, os), ...f.fallback), ...f.windows);
+  return p.join(home(env, os), ...f.home);
 }
 
 /** The config dir: $DIAZO_CONFIG_DIR, $XDG_CONFIG_HOME/diazo, ~/.config/diazo, %APPDATA%\diazo. */
 export function configDirFor(env: EnvGetter, os: OsName): string {
-  return dirFor(
-    {
-      explicit: "DIAZO_CONFIG_DIR",
-      xdg: "XDG_CONFIG_HOME",
-      windows: { variable: "APPDATA", fallback: ["AppData", "Roaming"], below: ["diazo"] },
-      home: [".config", "diazo"],
-    },
-    env,
-    os,
-  );
+  return dirFor(env, os, ["DIAZO_CONFIG_DIR", "XDG_CONFIG_HOME", "APPDATA"], {
+    fallback: ["AppData", "Roaming"],
+    windows: ["diazo"],
+    home: [".config", "diazo"],
+  });
 }
 
 /** The state dir: $DIAZO_STATE_DIR, $XDG_STATE_HOME/diazo, ~/.local/state/diazo, %LOCALAPPDATA%\diazo. */
 export function stateDirFor(env: EnvGetter, os: OsName): string {
-  return dirFor(
-    {
-      explicit: "DIAZO_STATE_DIR",
-      xdg: "XDG_STATE_HOME",
-      windows: { variable: "LOCALAPPDATA", fallback: ["AppData", "Local"], below: ["diazo"] },
-      home: [".local", "state", "diazo"],
-    },
-    env,
-    os,
-  );
+  return dirFor(env, os, ["DIAZO_STATE_DIR", "XDG_STATE_HOME", "LOCALAPPDATA"], {
+    fallback: ["AppData", "Local"],
+    windows: ["diazo"],
+    home: [".local", "state", "diazo"],
+  });
 }
 
 /**
@@ -70,16 +55,11 @@ export function stateDirFor(env: EnvGetter, os: OsName): string {
  * $XDG_CACHE_HOME/diazo, ~/.cache/diazo, %LOCALAPPDATA%\diazo\cache.
  */
 export function cacheDirFor(env: EnvGetter, os: OsName): string {
-  return dirFor(
-    {
-      explicit: "DIAZO_CACHE_DIR",
-      xdg: "XDG_CACHE_HOME",
-      windows: { variable: "LOCALAPPDATA", fallback: ["AppData", "Local"], below: ["diazo", "cache"] },
-      home: [".cache", "diazo"],
-    },
-    env,
-    os,
-  );
+  return dirFor(env, os, ["DIAZO_CACHE_DIR", "XDG_CACHE_HOME", "LOCALAPPDATA"], {
+    fallback: ["AppData", "Local"],
+    windows: ["diazo", "cache"],
+    home: [".cache", "diazo"],
+  });
 }
 
 /** The config dir of this process. */
