@@ -32,11 +32,15 @@ export function objectIdOf(bucketKey: string, objectKey: string): string {
 
 /** URL-safe base64 without padding, as the Model Derivative API wants. */
 export function encodeUrn(raw: string): Urn {
-  const bytes = new TextEncoder().encode(raw);
-  let binary = "";
-  for (const b of bytes) binary += String.fromCharCode(b);
-  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "") as Urn;
+  // An ASCII id is its own byte string; only other text is encoded to UTF-8 first (a list of 1,000
+  // objects encodes 1,000 ids: a byte loop in JavaScript per id cost more than the rest of the row).
+  const binary = ASCII.test(raw) ? raw : String.fromCharCode(...new TextEncoder().encode(raw));
+  return btoa(binary).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "") as Urn;
 }
+
+/** Text of code points below 128 only. */
+// deno-lint-ignore no-control-regex
+const ASCII = /^[\u0000-\u007f]*$/;
 
 /** A URN parsed from input: the base64 form, the raw object id, and the bucket and key of an OSS object. */
 export interface ParsedUrn {

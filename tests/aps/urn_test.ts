@@ -23,7 +23,15 @@ Deno.test("encodeUrn gives the platform's documented URL-safe, unpadded form", (
 
 Deno.test("encodeUrn uses - and _ instead of + and /, and never pads", async () => {
   // Chosen so that the standard alphabet yields both '+' and '/' and padding.
-  for (const raw of ["urn:adsk.objects:os.object:b/>>>?", "urn:adsk.objects:os.object:b/ü?~", "urn:x:a"]) {
+  // ASCII ids take the short path, others (a Latin-1 letter, CJK, an emoji, DEL and U+0080) UTF-8.
+  const ids = ["urn:adsk.objects:os.object:b/>>>?", "urn:adsk.objects:os.object:b/ü?~", "urn:x:a"];
+  ids.push(
+    "urn:adsk.objects:os.object:b/日本語 ファイル.rvt",
+    "urn:x:🏗️",
+    "urn:x:\u007f\u0080",
+    "urn:x:" + "ÿ".repeat(3000),
+  );
+  for (const raw of ids) {
     const std = await standardBase64(raw);
     const safe = encodeUrn(raw);
     assert.equal(safe, std.replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, ""));
