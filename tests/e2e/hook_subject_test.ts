@@ -14,17 +14,32 @@ function subjectOf(dump: Record<string, string>): Record<string, string | undefi
   return Object.fromEntries(SUBJECT.map((n) => [n, dump[n] === "" ? undefined : dump[n]]));
 }
 
+/** Runs `body` in a home with hooks (ext_helpers.ts) whose profile is a sandbox on port 0 with `bucket` created. */
+async function inHookHome(
+  bucket: string,
+  body: (
+    x: Awaited<ReturnType<typeof extHome>>,
+    opts: { env: Record<string, string>; cwd: string },
+  ) => Promise<void>,
+): Promise<void> {
+  const x = await extHome();
+  const sb = await sandboxProfile(x);
+  try {
+    const opts = { env: x.env(), cwd: x.home.cwd };
+    assert.equal((await diazo(["bucket", "create", "--key", bucket], opts)).code, 0);
+    await body(x, opts);
+  } finally {
+    await sb.close();
+    await x.close();
+  }
+}
+
 Deno.test({
   name:
     "hooks: translate start <urn>, translate <urn> (base64 or raw) tell pre and post hooks the same URN, bucket and key",
   ignore: Deno.build.os === "windows",
   async fn() {
-    const x = await extHome();
-    const sb = await sandboxProfile(x);
-    try {
-      const env = x.env();
-      const opts = { env, cwd: x.home.cwd };
-      assert.equal((await diazo(["bucket", "create", "--key", "hook-urn"], opts)).code, 0);
+    await inHookHome("hook-urn", async (x, opts) => {
       await Deno.writeTextFile(x.file("part.obj"), "v 0 0 0\n");
       const up = await diazo(["object", "upload", "hook-urn", "part.obj", "--key", "dir/part.obj"], opts);
       assert.equal(up.code, 0, up.stderr);
@@ -57,10 +72,7 @@ Deno.test({
           `post hook of ${line.join(" ")}`,
         );
       }
-    } finally {
-      await sb.close();
-      await x.close();
-    }
+    });
   },
 });
 
@@ -69,12 +81,7 @@ Deno.test({
     "hooks: object upload with --key, -k, or the key taken from the file name tells a pre_upload hook the key",
   ignore: Deno.build.os === "windows",
   async fn() {
-    const x = await extHome();
-    const sb = await sandboxProfile(x);
-    try {
-      const env = x.env();
-      const opts = { env, cwd: x.home.cwd };
-      assert.equal((await diazo(["bucket", "create", "--key", "hook-up"], opts)).code, 0);
+    await inHookHome("hook-up", async (x, opts) => {
       await Deno.mkdir(x.file("in"));
       await Deno.writeTextFile(x.file("in/k.txt"), "k\n");
       await x.pluginsJson({
@@ -114,9 +121,6 @@ Deno.test({
           `post hook of ${line.join(" ")}`,
         );
       }
-    } finally {
-      await sb.close();
-      await x.close();
-    }
+    });
   },
 });
