@@ -3,6 +3,7 @@
  * writes: an endless chunk-size line, a body ended only by the connection), and a spawned diazo whose
  * peak memory is measured, for the tests of bounded bodies.
  */
+import assert from "node:assert/strict";
 import path from "node:path";
 import { scratchEnv } from "../../scripts/scratch_env.ts";
 
@@ -147,5 +148,20 @@ export async function spawnDiazo(
     };
   } finally {
     await Deno.remove(home, { recursive: true });
+  }
+}
+
+/**
+ * `bucket list --region US` against `server`, which answers more than the 256 MiB cap: refused as one
+ * `error:` line naming the cap (exit 1), the run's peak memory within twice the cap.
+ */
+export async function assertBucketListRefusedAtCap(server: RawServer): Promise<void> {
+  try {
+    const r = await spawnDiazo(["bucket", "list", "--region", "US"], server.url);
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stderr, /^error: .*larger than 256 MiB/m);
+    assert.ok(r.peakMiB <= 512, `peak ${r.peakMiB.toFixed(0)} MiB`);
+  } finally {
+    server.close();
   }
 }
