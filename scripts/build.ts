@@ -14,6 +14,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { VERSION } from "../src/core/version.ts";
 import { cycloneDxSbom, type DenoLock, formatSha256Sums, sha256Hex } from "./release_files.ts";
+import { regroup } from "./regroup.ts";
 
 /** Targets `deno compile --target` accepts (Deno 2.9), aarch64 Windows included. */
 export const TARGETS = [
@@ -105,45 +106,54 @@ export function lazyRequire(chunk: string): string {
 export const BUNDLE_ENTRY = "diazo.js";
 
 /**
- * `deno bundle` with code splitting into `outDir`: `diazo.js`, the entry, loads only what a command
- * needs (each family, the sandbox, the MCP SDK are chunks behind their dynamic imports), unlike the
- * single-file bundle, which evaluates every static import of every module at start. This is the
- * program users get: the release binary is compiled from it (`compileArgs`), and `deno task bench`
- * runs it.
+ * `deno bundle` with code splitting, regrouped (scripts/regroup.ts) into `outDir`: `diazo.js`, the
+ * entry, loads only what a command needs (each family, the sandbox, the MCP SDK are chunks behind
+ * their dynamic imports), unlike the single-file bundle, which evaluates every static import of every
+ * module at start. This is the program users get: the release binary is compiled from it
+ * (`compileArgs`), and `deno task bench` runs it.
  */
 export async function bundle(outDir: string, root = ROOT): Promise<string> {
   await Deno.mkdir(outDir, { recursive: true });
   for (const e of readdirSync(outDir).filter((n) => n.endsWith(".js"))) {
     await Deno.remove(path.join(outDir, e));
   }
-  const res = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "bundle",
-      "--config",
-      path.join(root, "deno.json"),
-      "--platform",
-      "deno",
-      "--code-splitting",
-      "--outdir",
-      outDir,
-      path.join(root, "src/main.ts"),
-    ],
-    cwd: root,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  if (res.code !== 0) {
-    throw new BuildError(`deno bundle failed: ${new TextDecoder().decode(res.stderr).trim().split("\n")[0]}`);
+  const splitDir = await Deno.makeTempDir({ prefix: "diazo-split-" });
+  try {
+    const res = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "bundle",
+        "--config",
+        path.join(root, "deno.json"),
+        "--platform",
+        "deno",
+        "--code-splitting",
+        "--outdir",
+        splitDir,
+        path.join(root, "src/main.ts"),
+      ],
+      cwd: root,
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    if (res.code !== 0) {
+      throw new BuildError(
+        `deno bundle failed: ${new TextDecoder().decode(res.stderr).trim().split("\n")[0]}`,
+      );
+    }
+    for (const name of readdirSync(splitDir).filter((n) => n.endsWith(".js"))) {
+      const file = path.join(splitDir, name);
+      const text = readFileSync(file, "utf8");
+      const lazy = lazyRequire(text);
+      if (lazy !== text) writeFileSync(file, lazy);
+    }
+    try {
+      return await regroup(splitDir, outDir);
+    } catch (e) {
+      throw new BuildError(`regrouping the bundle failed: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  } finally {
+    await Deno.remove(splitDir, { recursive: true });
   }
-  for (const name of readdirSync(outDir).filter((n) => n.endsWith(".js"))) {
-    const file = path.join(outDir, name);
-    const text = readFileSync(file, "utf8");
-    const lazy = lazyRequire(text);
-    if (lazy !== text) writeFileSync(file, lazy);
-  }
-  const entry = path.join(outDir, BUNDLE_ENTRY);
-  await Deno.rename(path.join(outDir, "main.js"), entry);
-  return entry;
 }
 
 /** The build date: SOURCE_DATE_EPOCH (reproducible builds) or today, as YYYY-MM-DD in UTC. */

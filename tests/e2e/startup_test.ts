@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { runCli } from "../../src/front/root.ts";
 import { bundle, lazyRequire } from "../../scripts/build.ts";
+import { staticImports } from "../../scripts/regroup.ts";
 import { openTokenStore, type StoredToken } from "../../src/auth/token_store.ts";
 import { importsOf } from "../arch/import_graph.ts";
 import type { Keychain } from "../../src/platform/keychain.ts";
@@ -43,6 +44,18 @@ Deno.test("the bundle: no chunk imports node:module at start, and its --help is 
     for (const c of chunks) {
       assert.doesNotMatch(await Deno.readTextFile(`${dir}/${c.name}`), /from "node:module"/, c.name);
     }
+    // Regrouped (scripts/regroup.ts): before any command, a run opens the entry and at most three files.
+    const front = chunks.find((c) => /^front-/.test(c.name))?.name;
+    assert.ok(front, "the front door's file");
+    const opened = new Set<string>();
+    const walk = async (file: string) => {
+      if (opened.has(file)) return;
+      opened.add(file);
+      for (const next of staticImports(await Deno.readTextFile(`${dir}/${file}`))) await walk(next);
+    };
+    await walk("diazo.js");
+    await walk(front);
+    assert.ok(opened.size <= 4, [...opened].join(" "));
     assert.equal(
       lazyRequire("x\n" + EAGER_PRELUDE + "\ny"),
       "x\nvar __require = (id) => globalThis.process.getBuiltinModule(id);\ny",
