@@ -4,9 +4,9 @@
  * tests/aps/operation_scopes_test.ts, which fails when this table names a scope the file does not
  * for its operation), and the documented scopes of operations without a file (the references
  * tests/contract/undocumented.ts cites). The sandbox enforces it (sandbox/router.ts), `auth
- * test-scopes` and `api` name its scope (endpoint_scopes.ts), the services declare the constants
- * below (read from it) and the tools the scopes of their operations (mcp/tool_scopes.ts); the same
- * test fails when a service or tool spells a scope of its own.
+ * test-scopes` and `api` name its scope (endpoint_scopes.ts), the services declare the constants of
+ * scope_constants.ts (which the same test holds equal to it) and the tools the scopes of their
+ * operations (mcp/tool_scopes.ts); the same test fails when a service or tool spells a scope of its own.
  */
 
 import { SCOPE_NAMES } from "./scopes.ts";
@@ -256,33 +256,3 @@ export function scopeOf(key: string, count = 1): string {
   if (!scopes?.length) throw new Error(`operation_scopes.ts has no scope for ${key}`);
   return scopes.slice(0, count).join(" ");
 }
-
-/** Reading buckets. */
-export const BUCKET_READ = scopeOf("GET /oss/v2/buckets");
-/** Creating a bucket. */
-export const BUCKET_CREATE = scopeOf("POST /oss/v2/buckets");
-/** Deleting a bucket. */
-export const BUCKET_DELETE = scopeOf("DELETE /oss/v2/buckets/{bucketKey}");
-/** Reading data: objects, derivatives, data management, hooks, scenes, construction-cloud records. */
-export const DATA_READ = scopeOf("GET /project/v1/hubs");
-/** Changing data. */
-export const DATA_WRITE = scopeOf("PATCH /data/v1/projects/{project_id}/items/{item_id}");
-/** Creating data (data management folders and items, uploads). */
-export const DATA_CREATE = scopeOf("POST /data/v1/projects/{project_id}/folders");
-/** Writing or creating, either: an upload, a construction-cloud record created. */
-export const DATA_WRITE_CREATE = scopeOf(
-  "POST /oss/v2/buckets/{bucketKey}/objects/{objectKey}/signeds3upload",
-  2,
-);
-/** Reading and writing: a translation started then followed, a manifest deleted and checked. */
-export const DATA_READ_WRITE = `${scopeOf("GET /modelderivative/v2/designdata/{urn}/manifest")} ${
-  scopeOf("POST /modelderivative/v2/designdata/job")
-}`;
-/** Design automation. */
-export const CODE_ALL = scopeOf("POST /da/{region}/v3/workitems");
-/** Reading an account. */
-export const ACCOUNT_READ = scopeOf("GET /construction/admin/v1/accounts/{accountId}/projects");
-/** Changing an account. */
-export const ACCOUNT_WRITE = scopeOf("POST /construction/admin/v1/accounts/{accountId}/projects");
-/** The user's profile. */
-export const PROFILE_READ = scopeOf("GET /userinfo");

@@ -3,7 +3,7 @@ import { buildUrl, type Http, type RequestSpec } from "../http/http.ts";
 import { checkCredentialOrigin } from "../http/origin.ts";
 import { DiazoError } from "../core/errors.ts";
 import { DEVICE_CODE_GRANT, JWT_BEARER_GRANT } from "../aps/grant_types.ts";
-import { PROFILE_READ } from "../aps/operation_scopes.ts";
+import { PROFILE_READ } from "../aps/scope_constants.ts";
 
 /** The token endpoint's answer. */
 export interface TokenResponse {

@@ -3,7 +3,7 @@ import { usageError } from "../core/errors.ts";
 import type { BucketKey, ObjectKey } from "../aps/ids.ts";
 import type { Http, RequestSpec } from "../http/http.ts";
 import { apiPath } from "../http/path.ts";
-import { DATA_CREATE, DATA_READ, DATA_WRITE } from "../aps/operation_scopes.ts";
+import { DATA_CREATE, DATA_READ, DATA_WRITE } from "../aps/scope_constants.ts";
 
 /** An object as listed and as returned on completion (`objectDetails`). */
 export interface ObjectDetails {

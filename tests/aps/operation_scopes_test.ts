@@ -8,6 +8,12 @@ import assert from "node:assert/strict";
 import { parse } from "yaml";
 import { endpointScope } from "../../src/aps/endpoint_scopes.ts";
 import {
+  OPERATION_SCOPES,
+  scopeOf,
+  scopesOfRequest,
+  scopesOfTemplate,
+} from "../../src/aps/operation_scopes.ts";
+import {
   ACCOUNT_READ,
   ACCOUNT_WRITE,
   BUCKET_CREATE,
@@ -19,11 +25,8 @@ import {
   DATA_READ_WRITE,
   DATA_WRITE,
   DATA_WRITE_CREATE,
-  OPERATION_SCOPES,
   PROFILE_READ,
-  scopesOfRequest,
-  scopesOfTemplate,
-} from "../../src/aps/operation_scopes.ts";
+} from "../../src/aps/scope_constants.ts";
 import { TOOL_OPERATIONS, toolScopes } from "../../src/mcp/tool_scopes.ts";
 import { ALL_TOOLS } from "../../src/families/serve/tools.ts";
 import { createRouter } from "../../src/sandbox/router.ts";
@@ -100,6 +103,29 @@ Deno.test("scope table: auth test-scopes names the table's scope", () => {
     assert.deepEqual(scopesOfRequest(method, path), scopes, key);
     if (scopes.length < 10) assert.equal(endpointScope(method, path), scopes[0], key);
   }
+});
+
+Deno.test("scope constants: each is the table's scope of the operation it names (the first one, or the first two)", () => {
+  const expected: [string, string][] = [
+    [BUCKET_READ, scopeOf("GET /oss/v2/buckets")],
+    [BUCKET_CREATE, scopeOf("POST /oss/v2/buckets")],
+    [BUCKET_DELETE, scopeOf("DELETE /oss/v2/buckets/{bucketKey}")],
+    [DATA_READ, scopeOf("GET /project/v1/hubs")],
+    [DATA_WRITE, scopeOf("PATCH /data/v1/projects/{project_id}/items/{item_id}")],
+    [DATA_CREATE, scopeOf("POST /data/v1/projects/{project_id}/folders")],
+    [DATA_WRITE_CREATE, scopeOf("POST /oss/v2/buckets/{bucketKey}/objects/{objectKey}/signeds3upload", 2)],
+    [
+      DATA_READ_WRITE,
+      `${scopeOf("GET /modelderivative/v2/designdata/{urn}/manifest")} ${
+        scopeOf("POST /modelderivative/v2/designdata/job")
+      }`,
+    ],
+    [CODE_ALL, scopeOf("POST /da/{region}/v3/workitems")],
+    [ACCOUNT_READ, scopeOf("GET /construction/admin/v1/accounts/{accountId}/projects")],
+    [ACCOUNT_WRITE, scopeOf("POST /construction/admin/v1/accounts/{accountId}/projects")],
+    [PROFILE_READ, scopeOf("GET /userinfo")],
+  ];
+  for (const [constant, fromTable] of expected) assert.equal(constant, fromTable);
 });
 
 Deno.test("scope table: the scope every service request declares is one its operation accepts", () => {

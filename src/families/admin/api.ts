@@ -10,7 +10,7 @@ import { segment } from "../../http/path.ts";
 import type { AccAccountId, AccProjectId } from "../../aps/ids.ts";
 import type { Http, RequestSpec } from "../../http/http.ts";
 import { fetchPage, type PageResult, paginate } from "../../http/pagination.ts";
-import { ACCOUNT_READ, ACCOUNT_WRITE } from "../../aps/operation_scopes.ts";
+import { ACCOUNT_READ, ACCOUNT_WRITE } from "../../aps/scope_constants.ts";
 
 /** Page size of ACC Admin lists (their maximum). */
 const ACC_PAGE = 200;

@@ -5,7 +5,7 @@
  * with no total, so a page shorter than the page size is the last; its fields are snake_case.
  */
 import type { AccAccountId, AccProjectId } from "../../aps/ids.ts";
-import { ACCOUNT_READ, ACCOUNT_WRITE } from "../../aps/operation_scopes.ts";
+import { ACCOUNT_READ, ACCOUNT_WRITE } from "../../aps/scope_constants.ts";
 import { type AccountCompany, adminHeaders, type RegionOption } from "./api.ts";
 import type { Http } from "../../http/http.ts";
 import { segment } from "../../http/path.ts";

@@ -8,7 +8,7 @@ import type { AccProjectId } from "../../aps/ids.ts";
 import type { Http, RequestSpec } from "../../http/http.ts";
 import { fetchPage, type PageResult, paginate } from "../../http/pagination.ts";
 import { segment } from "../../http/path.ts";
-import { DATA_READ, DATA_WRITE_CREATE } from "../../aps/operation_scopes.ts";
+import { DATA_READ, DATA_WRITE_CREATE } from "../../aps/scope_constants.ts";
 
 /** Page size of the asset list (the platform allows up to 200; smaller pages answer sooner). */
 const ASSET_PAGE = 50;

@@ -5,7 +5,7 @@
 import type { BucketKey } from "../../aps/ids.ts";
 import type { Http, RequestSpec } from "../../http/http.ts";
 import { apiPath } from "../../http/path.ts";
-import { BUCKET_CREATE, BUCKET_DELETE, BUCKET_READ } from "../../aps/operation_scopes.ts";
+import { BUCKET_CREATE, BUCKET_DELETE, BUCKET_READ } from "../../aps/scope_constants.ts";
 
 /** Retention policies of a bucket. */
 export const POLICIES = ["transient", "temporary", "persistent"] as const;

@@ -13,7 +13,7 @@ import { DM_ACCOUNT_HUB, getProject, listHubs } from "../dm/api.ts";
 import type { Http, RequestSpec } from "../../http/http.ts";
 import { fetchPage, type PageResult, paginate } from "../../http/pagination.ts";
 import { segment } from "../../http/path.ts";
-import { DATA_READ, DATA_WRITE, DATA_WRITE_CREATE } from "../../aps/operation_scopes.ts";
+import { DATA_READ, DATA_WRITE, DATA_WRITE_CREATE } from "../../aps/scope_constants.ts";
 
 /** Page size of checklist lists. */
 const CHECKLIST_PAGE = 50;

@@ -9,7 +9,7 @@ import { segment } from "../../http/path.ts";
 import type { DaName, EngineId } from "../../aps/da_ids.ts";
 import type { Http, RequestSpec } from "../../http/http.ts";
 import { fetchPage, type PageResult, paginate } from "../../http/pagination.ts";
-import { CODE_ALL } from "../../aps/operation_scopes.ts";
+import { CODE_ALL } from "../../aps/scope_constants.ts";
 
 /** Base path of Design Automation (the US East region, where the platform runs it by default). */
 export const DA_BASE = "/da/us-east/v3";

@@ -6,7 +6,7 @@ import { MAX_REPORT_BYTES, sizeText } from "../../http/body_limit.ts";
 import type { Http } from "../../http/http.ts";
 import { segment } from "../../http/path.ts";
 import { DA_BASE } from "./api.ts";
-import { CODE_ALL } from "../../aps/operation_scopes.ts";
+import { CODE_ALL } from "../../aps/scope_constants.ts";
 
 /** One argument of a work item: a URL (with verb and headers) or a value. */
 export interface WorkItemArgument {

@@ -9,7 +9,7 @@ import type { DmProjectId, FolderId, HubId, ItemId, VersionId } from "../../aps/
 import { DiazoError, isDiazoError, platformErrorCode } from "../../core/errors.ts";
 import type { Http, RequestSpec } from "../../http/http.ts";
 import { fetchPage, type PageResult } from "../../http/pagination.ts";
-import { DATA_READ } from "../../aps/operation_scopes.ts";
+import { DATA_READ } from "../../aps/scope_constants.ts";
 
 /** A JSON:API resource object as data management returns it. */
 export interface DmResource {

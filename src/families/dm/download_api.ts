@@ -7,7 +7,7 @@
 import { segment as enc } from "../../http/path.ts";
 import type { DmProjectId, VersionId } from "../../aps/ids.ts";
 import type { Http } from "../../http/http.ts";
-import { DATA_CREATE, DATA_READ } from "../../aps/operation_scopes.ts";
+import { DATA_CREATE, DATA_READ } from "../../aps/scope_constants.ts";
 import { dmFailure, type DmResource, type DmTarget, versionTarget } from "./api.ts";
 
 /** A download job as the platform reports it: `queued`, `processing` or `failed` while it has not finished. */

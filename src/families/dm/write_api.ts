@@ -8,7 +8,7 @@ import { segment as enc } from "../../http/path.ts";
 import type { DmProjectId, FolderId, ItemId, VersionId } from "../../aps/ids.ts";
 import type { Http } from "../../http/http.ts";
 import { dmFailure, type DmResource, type DmTarget, folderTarget, itemTarget, versionTarget } from "./api.ts";
-import { DATA_CREATE, DATA_WRITE } from "../../aps/operation_scopes.ts";
+import { DATA_CREATE, DATA_WRITE } from "../../aps/scope_constants.ts";
 
 const JSON_API = { version: "1.0" };
 

@@ -9,7 +9,7 @@ import type { AccProjectId } from "../../aps/ids.ts";
 import type { Http, RequestSpec } from "../../http/http.ts";
 import { paginate } from "../../http/pagination.ts";
 import { segment } from "../../http/path.ts";
-import { DATA_READ, DATA_WRITE } from "../../aps/operation_scopes.ts";
+import { DATA_READ, DATA_WRITE } from "../../aps/scope_constants.ts";
 
 /** Largest page of the issues and comments lists. */
 const PAGE = 100;

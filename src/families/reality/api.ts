@@ -7,7 +7,7 @@
 import { DiazoError, isDiazoError } from "../../core/errors.ts";
 import type { Http, RequestSpec } from "../../http/http.ts";
 import { segment } from "../../http/path.ts";
-import { DATA_READ, DATA_WRITE } from "../../aps/operation_scopes.ts";
+import { DATA_READ, DATA_WRITE } from "../../aps/scope_constants.ts";
 
 /** Base path of the service. */
 export const RC_BASE = "/photo-to-3d/v1";

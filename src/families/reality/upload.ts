@@ -11,7 +11,7 @@ import { readTextIfExists, writeFileAtomic } from "../../platform/fs.ts";
 import { mapSettled } from "../../core/concurrency.ts";
 import type { Http } from "../../http/http.ts";
 import { RC_BASE, rcRequest } from "./api.ts";
-import { DATA_WRITE } from "../../aps/operation_scopes.ts";
+import { DATA_WRITE } from "../../aps/scope_constants.ts";
 
 /** Most photos one request may carry (the platform's limit). */
 export const MAX_PHOTOS_PER_REQUEST = 20;

@@ -7,7 +7,7 @@ import type { AccProjectId } from "../../aps/ids.ts";
 import type { Http, RequestSpec } from "../../http/http.ts";
 import { fetchPage, type PageResult, paginate } from "../../http/pagination.ts";
 import { segment } from "../../http/path.ts";
-import { DATA_READ, DATA_WRITE } from "../../aps/operation_scopes.ts";
+import { DATA_READ, DATA_WRITE } from "../../aps/scope_constants.ts";
 
 /** Page size of the item list (its maximum). */
 const ITEM_PAGE = 50;

@@ -22,7 +22,7 @@ export {
   getThumbnail,
   saveThumbnail,
 } from "./files.ts";
-import { DATA_READ, DATA_READ_WRITE } from "../../aps/operation_scopes.ts";
+import { DATA_READ, DATA_READ_WRITE } from "../../aps/scope_constants.ts";
 
 const BASE = "/modelderivative/v2/designdata";
 

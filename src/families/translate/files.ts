@@ -9,7 +9,7 @@ import { writeFileAtomic } from "../../platform/fs.ts";
 import type { DerivativeFile } from "./manifest.ts";
 import { fetchToFile } from "../../transfer/download.ts";
 import type { Http } from "../../http/http.ts";
-import { DATA_READ } from "../../aps/operation_scopes.ts";
+import { DATA_READ } from "../../aps/scope_constants.ts";
 
 /** Where and how to fetch one derivative. */
 export interface DerivativeDownload {

@@ -8,7 +8,7 @@ import { DiazoError } from "../../core/errors.ts";
 import type { Http, RequestSpec } from "../../http/http.ts";
 import { fetchPage, type PageResult, paginate } from "../../http/pagination.ts";
 import { segment } from "../../http/path.ts";
-import { DATA_READ, DATA_WRITE } from "../../aps/operation_scopes.ts";
+import { DATA_READ, DATA_WRITE } from "../../aps/scope_constants.ts";
 
 /** Base path of the webhooks service. */
 export const WEBHOOKS_BASE = "/webhooks/v1";
