@@ -8,9 +8,9 @@ import { decodeJwt, jwtScopes } from "../aps/jwt.ts";
 import { registerSecret } from "../core/redact.ts";
 import type { Http } from "../http/http.ts";
 import { authorizationCodeToken, refreshToken, type TokenResponse } from "./authentication.ts";
-import { EXPIRY_MARGIN_MS } from "./two_legged.ts";
 import { tokenLockFile, withTokenLock } from "./token_lock.ts";
 import type { StoredToken, TokenStore } from "./token_store.ts";
+import { isFreshUserToken, threeLeggedKey } from "./user_token.ts";
 
 /** Scopes asked for by a 3-legged login when none are given. */
 export const DEFAULT_3L_SCOPES = [
@@ -21,11 +21,6 @@ export const DEFAULT_3L_SCOPES = [
   "viewables:read",
   "user-profile:read",
 ];
-
-/** The key of a profile's 3-legged login (one per profile, app and platform). */
-export function threeLeggedKey(profile: string, clientId: string, baseUrl: string): string {
-  return [profile, "3-legged", clientId, baseUrl].join("|");
-}
 
 /** Builds the authorize URL of the platform. */
 export function authorizeUrl(
@@ -152,8 +147,7 @@ export async function threeLeggedToken(
   if (!clientId) throw new DiazoError("three_legged_required");
   const key = threeLeggedKey(deps.resolved.profileName, clientId, deps.resolved.baseUrl.value);
   // A token the platform has just refused is stale whatever our clock says.
-  const fresh = (t: StoredToken | undefined) =>
-    t && t.access_token !== opts.rejected && t.expires_at - EXPIRY_MARGIN_MS > now();
+  const fresh = (t: StoredToken | undefined) => isFreshUserToken(t, now(), opts.rejected);
   const current = await deps.store.get(key);
   if (!current) throw new DiazoError("three_legged_required");
   registerSecret(current.access_token);

@@ -23,7 +23,13 @@ import { pollOptionsFrom } from "../http/poll.ts";
 import { type OpenedTokenStore, openTokenStore, type TokenStore } from "../auth/token_store.ts";
 import { profileScopes, requireCredentials, twoLeggedToken } from "../auth/two_legged.ts";
 import { type TokenMemo, tokenMemo, type TokenMemoSource } from "../auth/token_memo.ts";
+import { freshUserToken } from "../auth/user_token.ts";
 import type { HttpChoice, OpsDeps } from "./deps.ts";
+
+/** The 3-legged flow's token: a refresh or the error that asks for a login (loaded on first use). */
+async function userToken(...args: Parameters<typeof import("../auth/three_legged.ts").threeLeggedToken>) {
+  return await (await import("../auth/three_legged.ts")).threeLeggedToken(...args);
+}
 
 /** The login a run's requests were made as and the scopes they needed (for the scope-usage log). */
 export interface ScopeUsage {
@@ -114,9 +120,9 @@ export function createSession(input: SessionInput): Session {
       lockWaitMs: lockWaitMs(env),
     });
     const threeLeggedDeps = async () => ({ ...await twoLeggedDeps(), debug: input.debug });
-    // The 3-legged flow (and its token endpoint) loads only for a user login's requests.
-    const threeLeggedToken: typeof import("../auth/three_legged.ts").threeLeggedToken = async (...args) =>
-      (await import("../auth/three_legged.ts")).threeLeggedToken(...args);
+    // A fresh user token serves as it is; the refresh (token endpoint, lock) loads only when it is not.
+    const threeLeggedToken: typeof userToken = async (deps, opts) =>
+      await freshUserToken(deps, opts) ?? userToken(deps, opts);
     return {
       fetch: async () => {
         if (mode === "3-legged") return await threeLeggedToken(await threeLeggedDeps());

@@ -1,5 +1,5 @@
 /** The profile's stored user login (3-legged), read by the verbs that choose a login and by the tool server. */
-import { threeLeggedKey } from "../auth/three_legged.ts";
+import { threeLeggedKey } from "../auth/user_token.ts";
 import type { StoredToken } from "../auth/token_store.ts";
 import type { OpsDeps } from "./deps.ts";
 

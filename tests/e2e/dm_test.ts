@@ -1,6 +1,6 @@
 /** e2e: the hub, project, folder and item commands against the sandbox's seeded data management. */
 import assert from "node:assert/strict";
-import { threeLeggedKey } from "../../src/auth/three_legged.ts";
+import { threeLeggedKey } from "../../src/auth/user_token.ts";
 import { authorizationCode, exchangeCode } from "../sandbox/oauth_helpers.ts";
 import { diazo, json, requestLog, SANDBOX_ID, withSandboxHome } from "./harness.ts";
 

@@ -6,7 +6,7 @@
 import { startTestSandbox } from "../e2e/test_sandbox.ts";
 import assert from "node:assert/strict";
 import path from "node:path";
-import { threeLeggedKey } from "../../src/auth/three_legged.ts";
+import { threeLeggedKey } from "../../src/auth/user_token.ts";
 import { tokenLockFile } from "../../src/auth/token_lock.ts";
 import { withFileLock } from "../../src/platform/lock.ts";
 import { json, makeHome, sandboxEnv, spawnDiazo, type TestHome } from "../e2e/harness.ts";

@@ -6,7 +6,8 @@
 import path from "node:path";
 import { DiazoError, usageError } from "../../core/errors.ts";
 import { readInputText } from "../../core/input_file.ts";
-import { storedFromResponse, threeLeggedKey } from "../../auth/three_legged.ts";
+import { storedFromResponse } from "../../auth/three_legged.ts";
+import { threeLeggedKey } from "../../auth/user_token.ts";
 import { signAssertion } from "../../auth/service_account.ts";
 import { jwtBearerToken } from "../../auth/authentication.ts";
 import { appToken, type ProfileDeps } from "./verbs.ts";
