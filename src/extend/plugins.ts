@@ -5,7 +5,7 @@
  */
 import path from "node:path";
 import { DiazoError } from "../core/errors.ts";
-import type { PluginsConfig } from "./plugins_config.ts";
+import type { PluginsConfig } from "./plugins_file.ts";
 import {
   findExecutable,
   type LookupOptions,

@@ -3,50 +3,20 @@
  * `hooks` name → shell command strings, `aliases` name → expansion. Loading validates it with
  * file:line:column in errors; edits change only what they touch and keep every other key.
  */
-import { osPath } from "../platform/path.ts";
 import { DiazoError } from "../core/errors.ts";
 import { writeFileAtomic } from "../platform/fs.ts";
-import { readInputTextSync } from "../core/input_file.ts";
+import {
+  absentPlugins,
+  emptyPluginsConfig,
+  type LoadedPlugins,
+  type PluginsConfig,
+  type PluginSetting,
+  type RawPluginsFile,
+  readPluginsFile,
+} from "./plugins_file.ts";
 
-/** node:path's functions for this OS, without node:path (platform/path.ts). */
-const path = osPath();
-
-/** One configured plugin. */
-export interface PluginSetting {
-  /** False disables the plugin; absent means true. */
-  enabled: boolean;
-  /** An explicit executable, instead of PATH lookup (relative to the config dir). */
-  path?: string;
-  description?: string;
-}
-
-/** The validated content of plugins.json. */
-export interface PluginsConfig {
-  plugins: Record<string, PluginSetting>;
-  hooks: Record<string, string[]>;
-  aliases: Record<string, string>;
-}
-
-/** The JSON object as it is in the file, for edits that keep what they do not touch. */
-export type RawPluginsFile = Record<string, unknown>;
-
-/** A loaded plugins.json: where it is, whether it exists, its validated and its raw content. */
-export interface LoadedPlugins {
-  file: string;
-  exists: boolean;
-  config: PluginsConfig;
-  raw: RawPluginsFile;
-}
-
-/** Path of plugins.json inside a config dir. */
-export function pluginsFilePath(configDir: string): string {
-  return path.join(configDir, "plugins.json");
-}
-
-/** An empty configuration. */
-export function emptyPluginsConfig(): PluginsConfig {
-  return { plugins: {}, hooks: {}, aliases: {} };
-}
+export { emptyPluginsConfig, pluginsFilePath } from "./plugins_file.ts";
+export type { LoadedPlugins, PluginsConfig, PluginSetting, RawPluginsFile } from "./plugins_file.ts";
 
 /** Line and column (1-based) of a character offset. */
 export function lineColumn(text: string, offset: number): { line: number; column: number } {
@@ -232,16 +202,15 @@ function validate(raw: RawPluginsFile, text: string, file: string): PluginsConfi
   return out;
 }
 
-/**
- * Loads plugins.json from a config dir; a missing file is an empty configuration. It is read through
- * the capped reader (core/input_file.ts): a FIFO, a device, a directory or a file over 1 MiB is
- * refused with its path before a byte is read.
- */
+/** Loads plugins.json from a config dir (plugins_file.ts reads it); a missing file is an empty configuration. */
 // deno-lint-ignore require-await
 export async function loadPluginsFile(configDir: string): Promise<LoadedPlugins> {
-  const file = pluginsFilePath(configDir);
-  const text = readInputTextSync(file, "plugins", { missing: "absent" });
-  if (text === undefined) return { file, exists: false, config: emptyPluginsConfig(), raw: {} };
+  const { file, text } = readPluginsFile(configDir);
+  return text === undefined ? absentPlugins(file) : parsedPlugins(text, file);
+}
+
+/** plugins.json's text, parsed and validated, as loaded from `file`. */
+export function parsedPlugins(text: string, file: string): LoadedPlugins {
   return { file, exists: true, ...parsePluginsFile(text, file) };
 }
 

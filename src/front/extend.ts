@@ -3,12 +3,12 @@
  * dispatch before it, pre_/post_ hooks around the action. `runCli` makes one `Extensions` per run.
  */
 import { DiazoError } from "../core/errors.ts";
-import { type LoadedPlugins, loadPluginsFile } from "../extend/plugins_config.ts";
+import { absentPlugins, type LoadedPlugins, readPluginsFile } from "../extend/plugins_file.ts";
 import { knownSecrets, redact } from "../core/redact.ts";
 import { configDirFor, stateDirFor } from "../platform/dirs.ts";
 import { osPath } from "../platform/path.ts";
 import type { RunState } from "../command/context.ts";
-import { createHookRunner, type HookSubject } from "./extend_hooks.ts";
+import type { HookRunner, HookSubject } from "./extend_hooks.ts";
 import { commandWordIndex, isBuiltinWord, type RunGlobals } from "./argv.ts";
 import type { Io } from "../command/io.ts";
 
@@ -55,8 +55,15 @@ export function createExtensions(input: ExtensionsInput): Extensions {
   const configDir = configDirFor((k) => env[k], os);
   type Loaded = { ok?: LoadedPlugins; error?: unknown };
   let loaded: Promise<Loaded> | undefined;
+  // Without plugins.json (most runs) neither its parser nor the hook runner loads.
+  const loadFile = async () => {
+    const { file, text } = readPluginsFile(configDir);
+    return text === undefined
+      ? absentPlugins(file)
+      : (await import("../extend/plugins_config.ts")).parsedPlugins(text, file);
+  };
   const load = () =>
-    loaded ??= loadPluginsFile(configDir).then(
+    loaded ??= loadFile().then(
       (ok): Loaded => ({ ok }),
       (error: unknown): Loaded => ({ error }),
     );
@@ -64,7 +71,13 @@ export function createExtensions(input: ExtensionsInput): Extensions {
     if (input.debug) io.stderr.write(`debug: ${redact(line, knownSecrets())}\n`);
   };
   const warn = (line: string) => io.stderr.write(`warning: ${line}\n`);
-  const hooks = createHookRunner({ io, env, cwd, os, debug, warn, load });
+  let hooks: Promise<HookRunner | undefined> | undefined;
+  const hookRunner = () =>
+    hooks ??= load().then(async ({ ok }) =>
+      ok && !ok.exists
+        ? undefined
+        : (await import("./extend_hooks.ts")).createHookRunner({ io, env, cwd, os, debug, warn, load })
+    );
 
   /** What a plugin finds in its environment: the run's profile, output format and address, DIAZO_BIN. */
   async function pluginEnv(g: RunGlobals): Promise<Record<string, string>> {
@@ -178,8 +191,8 @@ export function createExtensions(input: ExtensionsInput): Extensions {
       );
       return code;
     },
-    beforeAction: (subject) => hooks.before(subject),
-    afterAction: (exitCode, result) => hooks.after(exitCode, result),
+    beforeAction: async (subject) => await (await hookRunner())?.before(subject),
+    afterAction: async (exitCode, result) => await (await hookRunner())?.after(exitCode, result),
   };
 }
 

@@ -12,11 +12,17 @@ import {
   hookTimeoutMs,
   postHooksRun,
 } from "../extend/hooks.ts";
-import type { LoadedPlugins } from "../extend/plugins_config.ts";
+import type { LoadedPlugins } from "../extend/plugins_file.ts";
 import type { Io } from "../command/io.ts";
 
 /** Families that read plugins.json themselves and report it broken as their error. */
 const OWN_CONFIG_FAMILIES = new Set(["plugin", "alias"]);
+
+/** A run's pre_ and post_ hooks around its command. */
+export interface HookRunner {
+  before(cmd: HookSubject): Promise<void>;
+  after(exitCode: number, result: unknown): Promise<void>;
+}
 
 /** What the hook runner needs from the run. */
 export interface HookRunnerInput {
@@ -49,11 +55,8 @@ function shown(os: string, command: string): string {
 }
 
 /** Creates the hook runner of one run: `before` on the first action, `after` once the run has ended. */
-export function createHookRunner(input: HookRunnerInput): {
+export function createHookRunner(input: HookRunnerInput): HookRunner {
   // long: a factory whose length is the closures it returns, which share the run's hook state
-  before(cmd: HookSubject): Promise<void>;
-  after(exitCode: number, result: unknown): Promise<void>;
-} {
   const { io, env, os } = input;
   let started = false;
   let subject: Omit<HookContext, "hookName"> | undefined;
