@@ -21,6 +21,21 @@ async function denoDir(): Promise<string> {
 }
 
 /**
+ * A test of a shell's completion, run on Unix (the scripts are for Unix shells there); where the shell is
+ * not installed it says so and passes (.ci/run installs bash, zsh and fish).
+ */
+export function shellTest(shell: string, name: string, fn: () => Promise<void>): void {
+  Deno.test({
+    name,
+    ignore: Deno.build.os === "windows",
+    fn: async () => {
+      if (!(await has(shell))) return console.log(`skipped: ${shell} is not installed`);
+      await fn();
+    },
+  });
+}
+
+/**
  * Puts a `diazo` shim in `<home>/bin` and returns the CLI environment (`cliEnv` and `extra`) with it
  * first on PATH (then `morePath`), HOME in the home and the warm Deno cache.
  */

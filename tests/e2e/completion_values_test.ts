@@ -17,7 +17,7 @@ import {
   startTestSandbox,
   type TestHome,
 } from "./harness.ts";
-import { has, lines, runShell, sections, shimEnv } from "./completion_shells.ts";
+import { lines, runShell, sections, shellTest, shimEnv } from "./completion_shells.ts";
 import type { Sandbox } from "../../src/sandbox/server.ts";
 
 /** A sandbox with two buckets, and a home whose config.json has the profiles `work` (active) and `ci`. */
@@ -92,11 +92,10 @@ function assertValues(got: Record<string, string[]>, shell: string) {
 
 const shellWords = (words: readonly string[]) => words.map((w) => `'${w}'`).join(" ");
 
-Deno.test({
-  name: "bash: regions, profiles, help topics and bucket keys complete through `complete -F`",
-  ignore: Deno.build.os === "windows",
-  fn: async () => {
-    if (!(await has("bash"))) return console.log("skipped: bash is not installed");
+shellTest(
+  "bash",
+  "bash: regions, profiles, help topics and bucket keys complete through `complete -F`",
+  async () => {
     const w = await world();
     try {
       await Deno.writeTextFile(path.join(w.home.cwd, "cv-file.txt"), "a file the bucket slot must not offer");
@@ -105,13 +104,13 @@ eval "$(diazo completions bash)"
 fn=$(complete -p diazo | sed -n 's/.*-F \\([^ ]*\\).*/\\1/p')
 compopt() { [[ "$1 $2" == "+o default" ]] && echo "<no files>"; } # the real one works only at TAB time
 ask() {
-  COMP_WORDS=(diazo "$@"); COMP_CWORD=$#
-  COMP_LINE="diazo $*"; COMP_POINT=\${#COMP_LINE}
-  COMPREPLY=()
-  echo "== $*"
-  "$fn" diazo "\${COMP_WORDS[COMP_CWORD]}" "\${COMP_WORDS[COMP_CWORD-1]}"
-  [[ \${#COMPREPLY[@]} -gt 0 ]] && printf '%s\\n' "\${COMPREPLY[@]}"
-  true
+COMP_WORDS=(diazo "$@"); COMP_CWORD=$#
+COMP_LINE="diazo $*"; COMP_POINT=\${#COMP_LINE}
+COMPREPLY=()
+echo "== $*"
+"$fn" diazo "\${COMP_WORDS[COMP_CWORD]}" "\${COMP_WORDS[COMP_CWORD-1]}"
+[[ \${#COMPREPLY[@]} -gt 0 ]] && printf '%s\\n' "\${COMPREPLY[@]}"
+true
 }
 ${QUESTIONS.map((q) => `ask ${shellWords(q)}`).join("\n")}
 `;
@@ -127,13 +126,12 @@ ${QUESTIONS.map((q) => `ask ${shellWords(q)}`).join("\n")}
       await w.close();
     }
   },
-});
+);
 
-Deno.test({
-  name: "zsh: regions, profiles, help topics and bucket keys reach _describe, with descriptions",
-  ignore: Deno.build.os === "windows",
-  fn: async () => {
-    if (!(await has("zsh"))) return console.log("skipped: zsh is not installed");
+shellTest(
+  "zsh",
+  "zsh: regions, profiles, help topics and bucket keys reach _describe, with descriptions",
+  async () => {
     const w = await world();
     try {
       const script = `
@@ -157,13 +155,12 @@ ${QUESTIONS.map((q) => `ask ${shellWords(q)}`).join("\n")}
       await w.close();
     }
   },
-});
+);
 
-Deno.test({
-  name: "fish: `complete -C` completes a profile and bucket keys (where fish is installed)",
-  ignore: Deno.build.os === "windows",
-  fn: async () => {
-    if (!(await has("fish"))) return console.log("skipped: fish is not installed");
+shellTest(
+  "fish",
+  "fish: `complete -C` completes a profile and bucket keys (where fish is installed)",
+  async () => {
     const w = await world();
     try {
       const asks = ["diazo --profile ", "diazo bucket info cv-", "diazo bucket info zz"];
@@ -182,7 +179,7 @@ Deno.test({
       await w.close();
     }
   },
-});
+);
 
 /** `diazo __complete bash -- <words>` as the scripts run it. */
 function complete(w: World, words: string[], env = w.env) {

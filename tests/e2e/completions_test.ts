@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import path from "node:path";
 import { cliEnv, diazo, makeHome, spawnDiazo, type TestHome } from "./harness.ts";
-import { has, lines, runShell as run, sections, shimEnv } from "./completion_shells.ts";
+import { lines, runShell as run, sections, shellTest, shimEnv } from "./completion_shells.ts";
 
 interface Setup {
   home: TestHome;
@@ -61,11 +61,10 @@ function assertAnswers(got: Record<string, string[]>, shell: string) {
   assert.ok(!flags.includes("--version") && !flags.some((f) => !f.startsWith("--")), `${shell}: ${flags}`);
 }
 
-Deno.test({
-  name: "bash: the script sourced into bash completes commands, subcommands, flags, values and a PATH plugin",
-  ignore: Deno.build.os === "windows",
-  fn: async () => {
-    if (!(await has("bash"))) return console.log("skipped: bash is not installed");
+shellTest(
+  "bash",
+  "bash: the script sourced into bash completes commands, subcommands, flags, values and a PATH plugin",
+  async () => {
     const { home, env } = await setup();
     try {
       const r = await run("bash", ["--norc", "--noprofile", "-c", BASH], env, home.cwd);
@@ -79,13 +78,12 @@ Deno.test({
       await home.cleanup();
     }
   },
-});
+);
 
-Deno.test({
-  name: "fish: `complete -C` completes commands, subcommands, flags (with descriptions) and a PATH plugin",
-  ignore: Deno.build.os === "windows",
-  fn: async () => {
-    if (!(await has("fish"))) return console.log("skipped: fish is not installed (.ci/run installs it)");
+shellTest(
+  "fish",
+  "fish: `complete -C` completes commands, subcommands, flags (with descriptions) and a PATH plugin",
+  async () => {
     const { home, env } = await setup();
     try {
       const script = [
@@ -104,13 +102,12 @@ Deno.test({
       await home.cleanup();
     }
   },
-});
+);
 
-Deno.test({
-  name: "zsh: the script's function hands the words to diazo and the answers to _describe",
-  ignore: Deno.build.os === "windows",
-  fn: async () => {
-    if (!(await has("zsh"))) return console.log("skipped: zsh is not installed");
+shellTest(
+  "zsh",
+  "zsh: the script's function hands the words to diazo and the answers to _describe",
+  async () => {
     const { home, env } = await setup();
     try {
       const script = `
@@ -139,20 +136,19 @@ ask object upload my-bucket ''
       await home.cleanup();
     }
   },
-});
+);
 
-Deno.test({
-  name: "PowerShell: the registered completer answers TabExpansion2 (where pwsh is installed)",
-  ignore: Deno.build.os === "windows",
-  fn: async () => {
-    if (!(await has("pwsh"))) return console.log("skipped: PowerShell (pwsh) is not installed here");
+shellTest(
+  "pwsh",
+  "PowerShell: the registered completer answers TabExpansion2 (where pwsh is installed)",
+  async () => {
     const { home, env } = await setup();
     try {
       const script = `
 diazo completions powershell | Out-String | Invoke-Expression
 foreach ($line in @('diazo buc', 'diazo bucket ', 'diazo object upload --')) {
-  "== " + $line.Substring(6)
-  (TabExpansion2 -inputScript $line -cursorColumn $line.Length).CompletionMatches | ForEach-Object { $_.CompletionText }
+"== " + $line.Substring(6)
+(TabExpansion2 -inputScript $line -cursorColumn $line.Length).CompletionMatches | ForEach-Object { $_.CompletionText }
 }`;
       const r = await run("pwsh", ["-NoProfile", "-NonInteractive", "-Command", script], env, home.cwd);
       assert.equal(r.code, 0, r.stderr);
@@ -161,7 +157,7 @@ foreach ($line in @('diazo buc', 'diazo bucket ', 'diazo object upload --')) {
       await home.cleanup();
     }
   },
-});
+);
 
 Deno.test("diazo completions <shell> prints the script; an unknown shell is a usage error", async () => {
   const home = await makeHome();
