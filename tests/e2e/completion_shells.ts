@@ -21,6 +21,18 @@ async function denoDir(): Promise<string> {
 }
 
 /**
+ * The start of a zsh script that asks the completion of `diazo completions zsh`: zsh's completion
+ * functions stubbed to print what they are given, and `ask <words...>` printing "== <words>" then the
+ * answers for the last word.
+ */
+export const ZSH_ASK = `compdef() { :; }
+_describe() { print -rl -- "\${(@P)4}"; }
+_files() { print -r -- __files__; }
+eval "$(diazo completions zsh)"
+ask() { words=(diazo "$@"); CURRENT=\${#words}; print -r -- "== $*"; _diazo; }
+`;
+
+/**
  * A test of a shell's completion, run on Unix (the scripts are for Unix shells there); where the shell is
  * not installed it says so and passes (.ci/run installs bash, zsh and fish).
  */

@@ -17,7 +17,7 @@ import {
   startTestSandbox,
   type TestHome,
 } from "./harness.ts";
-import { lines, runShell, sections, shellTest, shimEnv } from "./completion_shells.ts";
+import { lines, runShell, sections, shellTest, shimEnv, ZSH_ASK } from "./completion_shells.ts";
 import type { Sandbox } from "../../src/sandbox/server.ts";
 
 /** A sandbox with two buckets, and a home whose config.json has the profiles `work` (active) and `ci`. */
@@ -135,11 +135,7 @@ shellTest(
     const w = await world();
     try {
       const script = `
-compdef() { :; }
-_describe() { print -rl -- "\${(@P)4}"; }
-_files() { print -r -- __files__; }
-eval "$(diazo completions zsh)"
-ask() { words=(diazo "$@"); CURRENT=\${#words}; print -r -- "== $*"; _diazo; }
+${ZSH_ASK}
 ${QUESTIONS.map((q) => `ask ${shellWords(q)}`).join("\n")}
 `;
       const r = await runShell("zsh", ["-f", "-c", script], w.env, w.home.cwd);

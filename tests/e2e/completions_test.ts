@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import path from "node:path";
 import { cliEnv, diazo, makeHome, spawnDiazo, type TestHome } from "./harness.ts";
-import { lines, runShell as run, sections, shellTest, shimEnv } from "./completion_shells.ts";
+import { lines, runShell as run, sections, shellTest, shimEnv, ZSH_ASK } from "./completion_shells.ts";
 
 interface Setup {
   home: TestHome;
@@ -111,11 +111,7 @@ shellTest(
     const { home, env } = await setup();
     try {
       const script = `
-compdef() { :; }
-_describe() { print -rl -- "\${(@P)4}"; }
-_files() { print -r -- __files__; }
-eval "$(diazo completions zsh)"
-ask() { words=(diazo "$@"); CURRENT=\${#words}; print -r -- "== $*"; _diazo; }
+${ZSH_ASK}
 ask buc
 ask bucket ''
 ask object upload --
