@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { DiazoError, ExitCode } from "../../src/core/errors.ts";
+import { cookieHeader } from "../../src/families/translate/files.ts";
 import {
-  cookieHeader,
   downloadableDerivatives,
   getProperties,
   jobPayload,

@@ -1,7 +1,8 @@
 /**
  * Model Derivative v2 (openapi/modelderivative/modelderivative.yaml): translation jobs, manifests, model
  * views, object trees, properties, and waiting for a job. Plain functions over an injected Http.
- * The manifest's shapes are in derivative_manifest.ts, derivative downloads in derivative_files.ts.
+ * The manifest's shapes are in manifest.ts; derivative downloads are in files.ts, loaded only by the
+ * verbs that download (it brings the download stack and node:path).
  */
 import { segment } from "../../http/path.ts";
 import { DiazoError } from "../../core/errors.ts";
@@ -13,15 +14,6 @@ import { type PollOptions, pollWhileAccepted, startPollClock } from "../../http/
 
 export * from "./manifest.ts";
 export { DEFAULT_POLL_BASE_MS, DEFAULT_POLL_MAX_MS, type PollOptions } from "../../http/poll.ts";
-export {
-  cookieHeader,
-  type DerivativeDownload,
-  downloadDerivative,
-  type DownloadedDerivative,
-  getDerivativeDownload,
-  getThumbnail,
-  saveThumbnail,
-} from "./files.ts";
 import { DATA_READ, DATA_READ_WRITE } from "../../aps/scope_constants.ts";
 
 const BASE = "/modelderivative/v2/designdata";

@@ -1,8 +1,11 @@
 /** `diazo translate preset ...`: named output specs, built in or kept in presets.json; declared as data (command/decl.ts). */
 import { OUTPUT_TYPES } from "../../aps/derivative_formats.ts";
-import { type Preset, runPresetCreate, runPresetDelete, runPresetList, runPresetShow } from "./preset.ts";
+import type { Preset } from "./preset.ts";
 import { collect } from "../../command/command.ts";
 import type { CommandDecl } from "../../command/decl.ts";
+
+/** The preset verbs, loaded by the preset commands' runs only (every `translate` command parses this file). */
+const verbs = () => import("./preset.ts");
 
 /** "svf2(2d,3d) + thumbnail" for a table. */
 function summary(p: Preset): string {
@@ -34,7 +37,7 @@ const CREATE: CommandDecl = {
     [name]: string[],
     opts: { format: string[]; views?: string; description?: string; force?: boolean },
   ) => {
-    const { preset, file } = await runPresetCreate({
+    const { preset, file } = await (await verbs()).runPresetCreate({
       configDir: ctx.configDir,
       name,
       types: opts.format,
@@ -63,7 +66,7 @@ export const PRESET: CommandDecl = {
         "diazo translate preset list -o json --query '[?!builtin].name'",
       ],
       run: async (ctx) => {
-        const presets = await runPresetList(ctx);
+        const presets = await (await verbs()).runPresetList(ctx);
         await ctx.emit(presets.map((p) => ({ ...p, summary: summary(p) })), {
           columns: ["name", "builtin", "summary", "description"],
         });
@@ -75,7 +78,7 @@ export const PRESET: CommandDecl = {
       args: [{ spec: "<name>", description: "the preset" }],
       examples: ["diazo translate preset show svf2"],
       run: async (ctx, [name]: string[]) => {
-        await ctx.emit(await runPresetShow({ configDir: ctx.configDir, name }));
+        await ctx.emit(await (await verbs()).runPresetShow({ configDir: ctx.configDir, name }));
       },
     },
     CREATE,
@@ -86,7 +89,7 @@ export const PRESET: CommandDecl = {
       args: [{ spec: "<name>", description: "the preset" }],
       examples: ["diazo translate preset delete shop-floor"],
       run: async (ctx, [name]: string[]) => {
-        await ctx.emit(await runPresetDelete({ configDir: ctx.configDir, name }), {
+        await ctx.emit(await (await verbs()).runPresetDelete({ configDir: ctx.configDir, name }), {
           action: `Deleted preset ${name}`,
         });
       },

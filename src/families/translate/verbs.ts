@@ -3,7 +3,6 @@
  * wait of diazo), the manifest, model views, object trees and properties, derivative downloads, the
  * thumbnail, deletion and the formats. URNs arrive checked; nothing here writes to stdout.
  */
-import path from "node:path";
 import type { OutputFormat, OutputType } from "../../aps/derivative_formats.ts";
 import type { Urn } from "../../aps/ids.ts";
 import { isBucketKey, parseObjectKey } from "../../aps/ids.ts";
@@ -15,7 +14,6 @@ import {
   defaultView,
   deleteManifest,
   downloadableDerivatives,
-  downloadDerivative,
   getManifest,
   getObjectTree,
   getProperties,
@@ -25,12 +23,12 @@ import {
   type Manifest,
   manifestProgress,
   type ModelView,
-  saveThumbnail,
   type StartedJob,
   startJob,
   waitForJob,
 } from "./api.ts";
 import type { OpsDeps } from "../../session/deps.ts";
+import { resolveFrom } from "../../platform/path.ts";
 
 export { type Manifest, manifestMessages, manifestProgress, type ModelView, progressPercent } from "./api.ts";
 
@@ -254,6 +252,7 @@ export async function runTranslateDownload(
     });
   }
   const concurrency = (await deps.settings()).concurrency;
+  const { downloadDerivative } = await import("./files.ts");
   const results = await mapSettled(files, concurrency, (f) =>
     downloadDerivative(http, opts.urn, f, {
       dir: opts.dir,
@@ -282,7 +281,8 @@ export async function runTranslateThumbnail(
   opts: DesignRef & { file: string; size: number },
   deps: OpsDeps,
 ): Promise<{ urn: Urn; file: string; size: number; contentType: string }> {
-  const saved = await saveThumbnail(await deps.http(), opts.urn, path.resolve(deps.cwd, opts.file), {
+  const { saveThumbnail } = await import("./files.ts");
+  const saved = await saveThumbnail(await deps.http(), opts.urn, await resolveFrom(deps.cwd, opts.file), {
     region: opts.region,
     width: opts.size,
     height: opts.size,
