@@ -16,6 +16,8 @@ if (args.length === 1 && (args[0] === "--version" || args[0] === "-V")) {
     if (!(e instanceof Deno.errors.BrokenPipe)) throw e;
     Deno.exit(141);
   }
+  // As every other run ends: without waiting for the isolate's teardown.
+  Deno.exit(0);
 } else if (args[0] === "__complete") {
   // Asked by the shell completion scripts at TAB time; never alias-expanded or dispatched to a plugin.
   const [{ runComplete }, { processIo }] = await Promise.all([
