@@ -10,12 +10,14 @@ import type { Deadline, StopSignal } from "../core/deadline.ts";
 /**
  * A request's init as the raw transport (raw_transport.ts) takes it: its signal may be a Deadline
  * (core/deadline.ts) as well as an AbortSignal; `maxBodyBytes` caps what is read of a 2xx answer's
- * body and `maxErrorBytes` of any other (default: `maxBodyBytes`), in bytes as decoded.
+ * body and `maxErrorBytes` of any other (default: `maxBodyBytes`), in bytes as decoded; `stream`
+ * hands a 2xx answer's body on as it comes instead (http/stream_body.ts).
  */
 export type CappedInit = Omit<RequestInit, "signal"> & {
   signal?: StopSignal | null;
   maxBodyBytes?: number;
   maxErrorBytes?: number;
+  stream?: boolean;
 };
 
 /** The raw transport's `fetch`. */
@@ -23,7 +25,7 @@ export type RawFetch = (input: string | URL | Request, init?: CappedInit) => Pro
 
 /** `init` as `fetch` takes it (for a request the raw transport leaves to fetch): a deadline as its AbortSignal. */
 export function fetchInit(init: CappedInit): RequestInit {
-  const { signal, maxBodyBytes: _, maxErrorBytes: _e, ...rest } = init;
+  const { signal, maxBodyBytes: _, maxErrorBytes: _e, stream: _s, ...rest } = init;
   const deadline = signal as Partial<Deadline> | null | undefined;
   return {
     ...rest,

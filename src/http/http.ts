@@ -20,6 +20,7 @@ import {
   sizeText,
 } from "./body_limit.ts";
 import { idleGuard } from "./idle.ts";
+import { bodyReader, discardBody } from "./stream_body.ts";
 import { clip, logRequest, logResponseHeaders, statusLine } from "./log.ts";
 import { basicAuth, sameOrigin } from "./origin.ts";
 import { type UrlParts, urlParts, withQuery } from "./url_text.ts";
@@ -57,8 +58,8 @@ export interface HttpConfig {
   fetch?: typeof fetch;
   /**
    * The raw HTTP/1.1 transport (raw_transport.ts), used when set for every request whose body fits
-   * in memory and whose answer is read whole; `fetch` for streamed bodies and answers, and for all
-   * when absent (a proxy). ARCHITECTURE.md, "Raw HTTP/1.1 or fetch", gives the figures it buys.
+   * in memory, whether its answer is read whole or streamed; `fetch` for streamed bodies, and for
+   * all when absent (a proxy). ARCHITECTURE.md, "Raw HTTP/1.1 or fetch", gives the figures it buys.
    */
   rawFetch?: RawFetch;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -78,8 +79,8 @@ export interface RequestSpec {
   form?: Record<string, string>;
   body?: Uint8Array | string;
   /**
-   * Default: the client's raw transport when it has one and neither body nor answer is a stream,
-   * else fetch. "raw": a large byte body, sent straight from its buffer. "fetch": always fetch.
+   * Default: the client's raw transport when it has one and the body is not a stream, else fetch.
+   * "raw": a large byte body, sent straight from its buffer. "fetch": always fetch.
    */
   transport?: "fetch" | "raw";
   /** A factory so that a retry can re-create the stream. */
@@ -94,7 +95,10 @@ export interface RequestSpec {
   resource?: ResourceKind;
   key?: string;
   scope?: string;
-  /** Default json (also application/vnd.api+json; an empty body gives undefined). */
+  /**
+   * Default json (also application/vnd.api+json; an empty body gives undefined). "stream": the body
+   * as it comes, a `BodyReader` (stream_body.ts).
+   */
   responseType?: "json" | "text" | "bytes" | "stream" | "none";
   /** The most bytes of a 2xx answer read into memory (default MAX_ANSWER_BYTES, body_limit.ts). */
   maxBytes?: number;
@@ -330,7 +334,7 @@ async function attemptOnce(
   let res: Response | undefined;
   const okCap = type === "none" ? 0 : spec.maxBytes ?? MAX_ANSWER_BYTES;
   try {
-    const raw = rawTransportFor(c, spec, type);
+    const raw = rawTransportFor(c, spec);
     // The raw transport takes the deadline as it is; fetch an AbortSignal (made only for it).
     const signal = spec.signal
       ? AbortSignal.any([timer.abortSignal(), spec.signal])
@@ -345,6 +349,7 @@ async function attemptOnce(
           redirect: "manual",
           maxBodyBytes: okCap,
           maxErrorBytes: MAX_ERROR_BYTES,
+          stream: type === "stream",
         })
         : c.fetch(to, { ...init, signal: signal as AbortSignal, redirect: "manual" });
     res = await go(url, { method, headers, body });
@@ -353,7 +358,7 @@ async function attemptOnce(
       if (location === null || spec.redirect === "never") break;
       // Followed only to the origin asked (no token or body crosses to another host), a few times.
       const hop = nextHop(at, res.status, location, { method, headers, body });
-      await res.body?.cancel();
+      await discardBody(res);
       refuseRedirect(at, hop.url, res.status, hops);
       res = await go(hop.url, hop.init);
       at = hop.url;
@@ -361,10 +366,10 @@ async function attemptOnce(
     if (res.ok && type === "stream") {
       log?.(`< ${statusLine(res)} (${took()})`);
       // Past its headers a stream has no deadline but silence: no byte for the timeout ends it.
-      return { kind: "ok", res, data: res.body && idleGuard(res.body, timeoutMs, urlParts(url).host) };
+      return { kind: "ok", res, data: idleGuard(bodyReader(res), timeoutMs, urlParts(url).host) };
     }
     if (res.ok && type === "none") {
-      await res.body?.cancel();
+      await discardBody(res);
       log?.(`< ${statusLine(res)} (${took()})`);
       return { kind: "ok", res, data: undefined };
     }
@@ -386,7 +391,7 @@ async function attemptOnce(
     };
   } catch (error) {
     if (error instanceof DiazoError) throw error;
-    await res?.body?.cancel().catch(() => {});
+    if (res) await discardBody(res).catch(() => {});
     if (spec.signal?.aborted) throw new DiazoError("interrupted", { cause: spec.signal.reason });
     if (timer.aborted || (error as Error | undefined)?.name === "TimeoutError") return { kind: "timeout" };
     return { kind: "network", error };
@@ -395,10 +400,10 @@ async function attemptOnce(
   }
 }
 
-/** The raw transport when it carries `spec`: answers read whole, bodies in memory; fetch (undefined) else. */
-function rawTransportFor(c: Client, spec: RequestSpec, type: string): RawFetch | undefined {
-  const whole = type !== "stream" && spec.bodyStream === undefined;
-  return whole && (spec.transport ?? "raw") === "raw" ? c.config.rawFetch : undefined;
+/** The raw transport when it carries `spec`: a body in memory; fetch (undefined) else. */
+function rawTransportFor(c: Client, spec: RequestSpec): RawFetch | undefined {
+  const inMemory = spec.bodyStream === undefined;
+  return inMemory && (spec.transport ?? "raw") === "raw" ? c.config.rawFetch : undefined;
 }
 
 /** The request's headers, names in lower case (a plain record: `Headers` costs a run's start-up ~2 ms). */

@@ -5,6 +5,7 @@
  */
 import { DiazoError } from "../core/errors.ts";
 import { deadline } from "../core/deadline.ts";
+import type { BodyReader } from "./stream_body.ts";
 
 /** The error of a body in which nothing arrived for `timeoutMs`. */
 export function stalled(host: string, timeoutMs: number): DiazoError {
@@ -16,16 +17,11 @@ export function stalled(host: string, timeoutMs: number): DiazoError {
 }
 
 /**
- * `body` as a stream that fails with `stalled(host, timeoutMs)` once no chunk has arrived for
- * `timeoutMs` (the read of the body is then cancelled, which closes its connection).
+ * `body` read so that it fails with `stalled(host, timeoutMs)` once no bytes have arrived for
+ * `timeoutMs` while a read waits (the body is then cancelled, which closes its connection).
  */
-export function idleGuard(
-  body: ReadableStream<Uint8Array>,
-  timeoutMs: number,
-  host: string,
-): ReadableStream<Uint8Array> {
+export function idleGuard(body: BodyReader, timeoutMs: number, host: string): BodyReader {
   if (!Number.isFinite(timeoutMs)) return body;
-  const reader = body.getReader();
   let last = performance.now();
   let finished = false;
   let pending = false; // only a read waiting for the server counts as silence, not a slow consumer
@@ -38,32 +34,31 @@ export function idleGuard(
       const quiet = performance.now() - last;
       if (!pending || quiet < timeoutMs) return watch(pending ? timeoutMs - quiet : timeoutMs);
       failure = stalled(host, timeoutMs);
-      fail?.(failure); // before the cancel, which ends the pending read as if the body had ended
-      reader.cancel(failure).catch(() => {});
+      fail?.(failure); // before the cancel, which may end the pending read as if the body had ended
+      body.cancel(failure).catch(() => {});
     });
   };
   watch(timeoutMs);
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
+  return {
+    async read() {
+      if (failure) throw failure;
       const quiet = new Promise<never>((_, reject) => (fail = reject));
       last = performance.now();
       pending = true;
       try {
-        const { done, value } = await Promise.race([reader.read(), quiet]);
+        const piece = await Promise.race([body.read(), quiet]);
         pending = false;
         if (failure) throw failure;
-        if (done) {
-          finished = true;
-          controller.close();
-        } else controller.enqueue(value);
+        if (!piece) finished = true;
+        return piece;
       } catch (e) {
         finished = true;
-        controller.error(e);
+        throw e;
       }
     },
     cancel(reason) {
       finished = true;
-      return reader.cancel(reason);
+      return body.cancel(reason);
     },
-  }, { highWaterMark: 0 });
+  };
 }

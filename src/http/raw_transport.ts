@@ -12,8 +12,10 @@
 import { byteStringOf, concatBytes } from "../core/bytes.ts";
 import type { Deadline, StopSignal } from "../core/deadline.ts";
 import { type ByteSink, byteSink, type CappedInit, fetchInit } from "./body_limit.ts";
+import { bodyFraming, type Decoded, decoded, framed } from "./raw_body.ts";
+import type { BodyReader } from "./stream_body.ts";
 import { isIdempotent } from "./retry.ts";
-import { headerPairs, wireHeaders, wireResponse } from "./wire.ts";
+import { headerPairs, type WireAnswer, wireHeaders, wireResponse } from "./wire.ts";
 import { type UrlParts, urlParts } from "./url_text.ts";
 
 const CRLF = "\r\n";
@@ -137,7 +139,7 @@ export async function writeAll(conn: Deno.Conn, bytes: Uint8Array): Promise<void
   while (off < bytes.length) off += await conn.write(bytes.subarray(off));
 }
 
-/** Reads from the connection, serving leftover bytes first; null at end of stream. */
+/** Reads from the connection into `into`, serving leftover bytes first; null at end of stream. */
 async function readSome(c: Connection, into: Uint8Array): Promise<Uint8Array | null> {
   if (c.endsAt !== undefined && performance.now() > c.endsAt) {
     throw new DOMException("attempt timed out", "TimeoutError");
@@ -151,7 +153,7 @@ async function readSome(c: Connection, into: Uint8Array): Promise<Uint8Array | n
   const n = await c.conn.read(into);
   if (n === null) return null;
   c.answering = true;
-  return into.slice(0, n);
+  return into.subarray(0, n); // valid until the next read: raw_body.ts copies what it keeps
 }
 
 /** The end of the answer's head: an empty line, ended by CRLF or by a bare LF (which fetch accepts too). */
@@ -194,15 +196,6 @@ function parseHead(text: string): Head {
   return { status: Number(m[2]), statusText: m[3], headers, keepAlive };
 }
 
-/** The answer's length: repeated identical values ("2, 2", from two headers) are one, as fetch reads them. */
-export function contentLength(value: string): number {
-  const values = [...new Set(value.split(",").map((v) => v.trim()))];
-  if (values.length !== 1 || !/^\d{1,15}$/.test(values[0])) {
-    throw new TypeError(`malformed content-length ${JSON.stringify(value.slice(0, 40))}`);
-  }
-  return Number(values[0]);
-}
-
 /**
  * Reads an answer's head (skipping interim ones, as fetch does) and the bytes read past it; `noBody`
  * says the answer has no body whatever its headers (a HEAD, 204, 304).
@@ -220,8 +213,10 @@ export async function readHead(
       const chunk = await readSome(c, scratch);
       if (chunk === null) throw new TypeError("connection closed before the answer's headers");
       buf = concatBytes([buf, chunk]);
-      if (buf.length > MAX_HEADER_BYTES) throw new TypeError("answer headers too large");
       end = headerEnd(buf);
+      if (end < 0 ? buf.length > MAX_HEADER_BYTES : end > MAX_HEADER_BYTES) {
+        throw new TypeError("answer headers too large");
+      }
     }
     // Header values are bytes: decoded one code unit per byte, as fetch does (UTF-8 would differ).
     head = parseHead(byteStringOf(buf.subarray(0, end)));
@@ -233,164 +228,95 @@ export async function readHead(
   return { head, rest: buf, noBody };
 }
 
-/** How an answer's body is delimited: its length, chunks, or the end of the connection. */
-export function bodyFraming(head: Head): { chunked: boolean; length?: number } {
-  if (/chunked/i.test(head.headers.get("transfer-encoding") ?? "")) return { chunked: true };
-  const length = head.headers.get("content-length");
-  return { chunked: false, ...(length !== null ? { length: contentLength(length) } : {}) };
-}
+/** Bytes read at once off the connection of a streamed answer (downloads, `diazo api`). */
+const STREAM_READ_BYTES = 1024 * 1024;
 
-/** The longest line of chunked framing (a size with its extensions, or a trailer). */
-const MAX_CHUNK_LINE = 8 * 1024;
-/** What is handed to a decompressor at once: a deflate stream inflates at most ~1,032 times its size. */
-const INFLATE_STEP = 4 * 1024;
-
-/** Where an answer's body bytes go: `write` says false once the decoded body passed its cap. */
-interface BodyOut {
-  write(wire: Uint8Array): Promise<boolean>;
-  end(): Promise<void>;
-  sink: ByteSink;
+/** Closes a connection that may be closed already. */
+function closeQuietly(conn: Deno.Conn): void {
+  try {
+    conn.close();
+  } catch { /* already closed */ }
 }
 
 /**
- * The body as sent before its content coding, into a sink of `cap` decoded bytes. A compressed body
- * is inflated a few KiB of input at a time and counted as it comes, so a small body that inflates to
- * gigabytes stops at the cap. Any coding but gzip or deflate fails rather than passing on bytes
- * nobody can read (the raw transport sends no Accept-Encoding).
- */
-function bodyOut(coding: string | null, cap: number): BodyOut {
-  const sink = byteSink(cap);
-  const name = (coding ?? "").trim().toLowerCase();
-  if (name === "" || name === "identity") {
-    return { sink, write: (wire) => Promise.resolve(sink.push(wire)), end: () => Promise.resolve() };
-  }
-  if (name !== "gzip" && name !== "x-gzip" && name !== "deflate") {
-    throw new TypeError(`unsupported content encoding '${name.slice(0, 40)}'`);
-  }
-  const inflate = new DecompressionStream(name === "deflate" ? "deflate" : "gzip");
-  const writer = inflate.writable.getWriter();
-  const reader = inflate.readable.getReader();
-  let failed: unknown;
-  const pump = (async () => {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done || !sink.push(value)) return;
-    }
-  })().catch((e) => void (failed = e));
-  const stop = () => reader.cancel().catch(() => {});
-  return {
-    sink,
-    async write(wire) {
-      for (let at = 0; at < wire.length && !sink.cut; at += INFLATE_STEP) {
-        await writer.write(wire.slice(at, at + INFLATE_STEP)).catch((e) => void (failed ??= e));
-        if (failed) throw failed;
-      }
-      if (sink.cut) await stop();
-      return !sink.cut;
-    },
-    async end() {
-      if (sink.cut) return;
-      await writer.close().catch((e) => void (failed ??= e));
-      await pump;
-      if (failed) throw failed;
-    },
-  };
-}
-
-/**
- * Reads one answer, its body at most `caps.ok` decoded bytes for a 2xx answer and `caps.error` for
- * any other (`cut` then: the rest is left unread and the connection closed, so an endless, huge or
- * inflating answer is never held); says whether the connection may carry another request.
+ * Reads one answer: whole, its body at most `init.maxBodyBytes` decoded bytes for a 2xx answer and
+ * `maxErrorBytes` for any other (cut then: the rest is left unread and the connection closed, so an
+ * endless, huge or inflating answer is never held), or, with `init.stream`, a 2xx answer's head and
+ * a reader of its body. The connection goes back to the pool once its answer was read whole and the
+ * server keeps it, else it is closed; `done` runs then.
  */
 async function readAnswer(
   c: Connection,
+  origin: string,
   method: string,
-  caps: { ok: number; error: number },
-): Promise<{ head: Head; body: ByteSink; reusable: boolean; cut: boolean }> {
-  const scratch = new Uint8Array(64 * 1024);
+  init: CappedInit,
+  done: () => void,
+): Promise<Omit<WireAnswer, "url">> {
+  const scratch = new Uint8Array(init.stream ? STREAM_READ_BYTES : 64 * 1024);
   const { head, rest, noBody } = await readHead(c, method, scratch);
   const framing = noBody ? { chunked: false, length: 0 } : bodyFraming(head);
-  const out = bodyOut(
-    noBody ? null : head.headers.get("content-encoding"),
-    head.status >= 200 && head.status < 300 ? caps.ok : caps.error,
-  );
-  const src = { c, scratch, buf: rest };
-  const whole = framing.chunked ? await readChunked(src, out) : await readDelimited(src, framing.length, out);
-  if (whole) await out.end();
-  c.leftover = whole ? src.buf.slice() : new Uint8Array(0);
-  const delimited = framing.chunked || framing.length !== undefined;
-  const cut = !whole || out.sink.cut;
-  return { head, body: out.sink, reusable: head.keepAlive && !cut && delimited, cut };
+  const src = { buf: rest, more: () => readSome(c, scratch) };
+  const body = decoded(noBody ? null : head.headers.get("content-encoding"), framed(src, framing));
+  const reusable = head.keepAlive && (framing.chunked || framing.length !== undefined);
+  const finish = (whole: boolean) => {
+    if (whole && reusable) release(origin, { conn: c.conn, leftover: src.buf.slice() });
+    else closeQuietly(c.conn);
+    done();
+  };
+  const { status, statusText, headers } = head;
+  const ok = status >= 200 && status < 300;
+  if (init.stream && ok) {
+    c.endsAt = undefined; // past its head a stream has no deadline but silence (http/idle.ts)
+    const reader = streamed(body, finish, init.signal ?? undefined);
+    return { status, statusText, headers, body: new Uint8Array(0), reader };
+  }
+  const cap = ok ? init.maxBodyBytes ?? Infinity : init.maxErrorBytes ?? init.maxBodyBytes ?? Infinity;
+  const { sink, whole } = await readWhole(body, cap);
+  finish(whole);
+  return { status, statusText, headers, body: sink, cut: !whole };
 }
 
-/** Bytes of the connection read but not used yet, and where to read more. */
-interface Source {
-  c: Connection;
-  scratch: Uint8Array;
-  buf: Uint8Array;
-}
-
-/** More bytes into `src.buf`; fails at the connection's end with `what`. */
-async function fill(src: Source, what: string): Promise<void> {
-  const chunk = await readSome(src.c, src.scratch);
-  if (chunk === null) throw new TypeError(what);
-  src.buf = src.buf.length === 0 ? chunk : concatBytes([src.buf, chunk]);
+/** A body read whole up to `cap` decoded bytes: the sink, and whether it was read to its end. */
+async function readWhole(body: Decoded, cap: number): Promise<{ sink: ByteSink; whole: boolean }> {
+  const sink = byteSink(cap);
+  for (let piece = await body.next(); piece; piece = await body.next()) {
+    if (!sink.push(piece)) {
+      await body.stop();
+      return { sink, whole: false };
+    }
+  }
+  return { sink, whole: true };
 }
 
 /**
- * A body of `length` bytes (or up to the connection's end) into `out`; false when it was cut at the
- * cap (the rest is not read).
+ * A 2xx answer's body handed on as it comes: `finish` once it ends (true: read whole, the
+ * connection may carry another request) or is cancelled or fails (false: the connection is closed).
  */
-async function readDelimited(src: Source, length: number | undefined, out: BodyOut): Promise<boolean> {
-  let left = length ?? Infinity;
-  for (;;) {
-    const take = src.buf.subarray(0, Math.min(left, src.buf.length));
-    src.buf = src.buf.subarray(take.length);
-    left -= take.length;
-    if (take.length > 0 && !await out.write(take)) return false;
-    if (left === 0) return true;
-    const chunk = await readSome(src.c, src.scratch);
-    if (chunk === null) {
-      if (length === undefined) return true; // delimited by the connection's end
-      throw new TypeError("connection closed in the middle of the answer");
-    }
-    src.buf = chunk;
-  }
-}
-
-/** One line of chunked framing, at most MAX_CHUNK_LINE bytes (an endless line fails). */
-async function chunkLine(src: Source): Promise<string> {
-  for (;;) {
-    const end = src.buf.indexOf(10);
-    if (end >= 0) {
-      const line = byteStringOf(src.buf.subarray(0, end)).replace(/\r$/, "");
-      src.buf = src.buf.subarray(end + 1);
-      return line;
-    }
-    if (src.buf.length > MAX_CHUNK_LINE) throw new TypeError("malformed chunked answer: a line without end");
-    await fill(src, "connection closed in a chunked answer");
-  }
-}
-
-/** A chunked body into `out`, trailers skipped; false when it was cut at the cap (the rest is not read). */
-async function readChunked(src: Source, out: BodyOut): Promise<boolean> {
-  for (;;) {
-    const sizeText = (await chunkLine(src)).split(";")[0].trim();
-    if (!/^[0-9a-f]{1,12}$/i.test(sizeText)) throw new TypeError("malformed chunk size");
-    let left = parseInt(sizeText, 16);
-    if (left === 0) {
-      while ((await chunkLine(src)) !== ""); // trailers end with an empty line
-      return true;
-    }
-    while (left > 0) {
-      if (src.buf.length === 0) await fill(src, "connection closed in a chunked answer");
-      const take = src.buf.subarray(0, Math.min(left, src.buf.length));
-      src.buf = src.buf.subarray(take.length);
-      left -= take.length;
-      if (!await out.write(take)) return false;
-    }
-    if ((await chunkLine(src)) !== "") throw new TypeError("malformed chunked answer");
-  }
+function streamed(body: Decoded, finish: (whole: boolean) => void, signal?: StopSignal): BodyReader {
+  let over = false;
+  const end = (whole: boolean) => {
+    if (over) return;
+    over = true;
+    finish(whole);
+  };
+  return {
+    async read() {
+      if (over) return undefined;
+      try {
+        const piece = await body.next();
+        if (!piece) end(true);
+        return piece;
+      } catch (e) {
+        end(false);
+        throw signal?.aborted ? signal.reason ?? e : e;
+      }
+    },
+    async cancel() {
+      if (over) return;
+      end(false);
+      await body.stop();
+    },
+  };
 }
 
 /** A request's head: its line, host, the caller's headers (but framing ones) and the body's length. */
@@ -413,11 +339,12 @@ export function requestHead(
 }
 
 /**
- * Sends one request with a byte or text body (or none) and returns the whole answer as a Response
- * (wire.ts), its body at most `init.maxBodyBytes` decoded bytes (`maxErrorBytes` for an answer that
- * is not 2xx; the response's `cut` says whether it was cut). Aborting the signal, or its deadline
- * passing, closes the connection. An idle connection the server closed
- * meanwhile is retried once on a new one, for requests safe to send twice.
+ * Sends one request with a byte or text body (or none) and returns the answer as a Response
+ * (wire.ts): read whole, its body at most `init.maxBodyBytes` decoded bytes (`maxErrorBytes` for an
+ * answer that is not 2xx; the response's `cut` says whether it was cut), or, with `init.stream`, a
+ * 2xx answer's body as it comes (the response's `reader`; the deadline then holds until its head).
+ * Aborting the signal, or its deadline passing, closes the connection. An idle connection the
+ * server closed meanwhile is retried once on a new one, for requests safe to send twice.
  */
 export async function rawFetch(input: string | URL | Request, init: CappedInit = {}): Promise<Response> {
   const url = urlParts(urlText(input));
@@ -435,11 +362,6 @@ export async function rawFetch(input: string | URL | Request, init: CappedInit =
   if (!body) throw new TypeError("rawFetch sends only byte or text bodies");
   const signal = init.signal ?? undefined;
   signal?.throwIfAborted();
-  const caps = {
-    ok: init.maxBodyBytes ?? Infinity,
-    error: init.maxErrorBytes ?? init.maxBodyBytes ?? Infinity,
-  };
-  const endsAt = (signal as Partial<Deadline> | undefined)?.endsAt;
   const headBytes = requestHead(url, method, init.headers, body.length);
   const idempotent = isIdempotent(method);
   for (let fresh = false;; fresh = true) {
@@ -447,21 +369,24 @@ export async function rawFetch(input: string | URL | Request, init: CappedInit =
     if (!c) return await fetch(input, fetchInit(init)); // nothing was sent: fetch sends the request
     const onAbort = () => c.conn.close();
     signal?.addEventListener("abort", onAbort, { once: true });
-    c.endsAt = endsAt;
+    c.endsAt = (signal as Partial<Deadline> | undefined)?.endsAt;
     let sent = false;
+    let streaming = false;
     try {
       await writeAll(c.conn, headBytes);
       sent = true;
       if (body.length > 0) await writeAll(c.conn, body);
-      const answer = await readAnswer(c, method, caps);
-      if (answer.reusable) release(url.origin, { conn: c.conn, leftover: c.leftover });
-      else c.conn.close();
-      const { status, statusText, headers } = answer.head;
-      return wireResponse({ status, statusText, headers, body: answer.body, url: url.href, cut: answer.cut });
+      const answer = await readAnswer(
+        c,
+        url.origin,
+        method,
+        init,
+        () => signal?.removeEventListener("abort", onAbort),
+      );
+      streaming = answer.reader !== undefined;
+      return wireResponse({ ...answer, url: url.href });
     } catch (e) {
-      try {
-        c.conn.close();
-      } catch { /* already closed */ }
+      closeQuietly(c.conn);
       if (signal?.aborted) throw signal.reason ?? e;
       // An idle connection the server closed meanwhile fails at once, before any answer: a new one for
       // a request that is safe to send twice, or that the server cannot have received (its first write
@@ -469,7 +394,7 @@ export async function rawFetch(input: string | URL | Request, init: CappedInit =
       if (c.reused && !c.answering && (idempotent || !sent)) continue;
       throw e;
     } finally {
-      signal?.removeEventListener("abort", onAbort);
+      if (!streaming) signal?.removeEventListener("abort", onAbort);
     }
   }
 }

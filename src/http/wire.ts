@@ -5,6 +5,7 @@
  * the socket is handed over in these plain objects so that a short command never pays for them.
  */
 import type { ByteSink } from "./body_limit.ts";
+import { type BodyReader, readAll } from "./stream_body.ts";
 
 /** Header pairs with lower-case names, in order received. */
 type Pairs = [string, string][];
@@ -62,21 +63,27 @@ export interface WireAnswer {
   status: number;
   statusText: string;
   headers: Headers;
-  /** The body, or the sink it was read into (joined only when it is read). */
+  /** The body, or the sink it was read into (joined only when it is read); empty with `reader`. */
   body: Uint8Array | ByteSink;
+  /** The body as it comes off the connection, for an answer asked for as a stream. */
+  reader?: BodyReader;
   url: string;
   /** True when the body was cut at the cap it was read with (body_limit.ts). */
   cut?: boolean;
 }
 
-/** A `Response` over a whole answer already read: status, headers, and its body read once. */
+/**
+ * A `Response` over an answer read off the socket: status, headers, and its body read once (whole
+ * already, or from `reader` as it comes).
+ */
 export function wireResponse(answer: WireAnswer): Response {
   let used = false;
-  const whole = answer.body;
-  const size = whole instanceof Uint8Array ? whole.length : whole.size;
+  const { body: whole, reader } = answer;
+  const size = reader ? Infinity : whole instanceof Uint8Array ? whole.length : whole.size;
   const take = async (): Promise<Uint8Array> => {
     if (used) throw new TypeError("Body already consumed.");
     used = true;
+    if (reader) return await readAll(reader);
     return await Promise.resolve(whole instanceof Uint8Array ? whole : whole.bytes());
   };
   const res = {
@@ -85,7 +92,7 @@ export function wireResponse(answer: WireAnswer): Response {
     ok: answer.status >= 200 && answer.status < 300,
     headers: answer.headers,
     url: answer.url,
-    cut: answer.cut ?? false,
+    ...(reader ? { reader } : { cut: answer.cut ?? false }),
     redirected: false,
     type: "basic",
     get bodyUsed() {
@@ -94,6 +101,17 @@ export function wireResponse(answer: WireAnswer): Response {
     get body(): ReadableStream<Uint8Array> | null {
       if (size === 0 && !used) return null;
       // Only a caller that asks for a stream pays for Deno's streams.
+      if (reader) {
+        used = true;
+        return new ReadableStream<Uint8Array>({
+          pull: async (controller) => {
+            const piece = await reader.read();
+            if (piece) controller.enqueue(piece.slice());
+            else controller.close();
+          },
+          cancel: (reason) => reader.cancel(reason),
+        });
+      }
       return new ReadableStream<Uint8Array>({
         start: async (controller) => {
           const bytes = await take();

@@ -13,6 +13,7 @@ import { hexOf } from "../core/bytes.ts";
 import { type DownloadUrl, getDownloadUrl } from "./oss_objects.ts";
 import { drainInto, sha1Of } from "./download_drain.ts";
 import type { Hash } from "node:crypto";
+import type { BodyReader } from "../http/stream_body.ts";
 
 /** How often a download that broke off mid-stream is continued (or started again). */
 const STREAM_ROUNDS = 3;
@@ -206,9 +207,9 @@ async function streamOnce(
 ): Promise<{ size: number; sha1: string }> {
   let offset = from ?? (o.urls.length === 1 ? (await Deno.stat(part).catch(() => undefined))?.size ?? 0 : 0);
   const complete = offset > 0 && offset === o.expectedSize;
-  let first: ReadableStream<Uint8Array> | undefined;
+  let first: BodyReader | undefined;
   if (offset > 0 && !complete) {
-    const res = await http.request<ReadableStream<Uint8Array>>({
+    const res = await http.request<BodyReader>({
       path: o.urls[0],
       auth: "none",
       headers: { ...o.headers, range: `bytes=${offset}-` },
@@ -239,7 +240,7 @@ async function streamOnce(
     const written = { size: offset, lastShown: 0 };
     const urls = complete ? [] : o.urls;
     for (const [i, url] of urls.entries()) {
-      const body = i === 0 && first ? first : (await http.request<ReadableStream<Uint8Array>>({
+      const body = i === 0 && first ? first : (await http.request<BodyReader>({
         path: url,
         auth: "none",
         headers: o.headers,
@@ -315,7 +316,7 @@ export async function downloadObjectTo(
   let hashing: Promise<Hash> | undefined;
   const written = { size: 0, lastShown: 0 };
   for (const url of src.urls) {
-    const res = await http.request<ReadableStream<Uint8Array>>({
+    const res = await http.request<BodyReader>({
       path: url,
       auth: "none",
       responseType: "stream",

@@ -4,6 +4,7 @@ import { hexOf } from "../../src/core/bytes.ts";
 import { DiazoError } from "../../src/core/errors.ts";
 import { fetchToFile } from "../../src/transfer/download.ts";
 import { createHttp } from "../../src/http/http.ts";
+import { rawFetch } from "../../src/http/raw_transport.ts";
 
 /** Answers every GET with headers promising 1,000 bytes, sends 10 and hangs up. */
 function brokenServer() {
@@ -71,7 +72,7 @@ function payloadServer(payload: Uint8Array<ArrayBuffer>) {
   return { base: `http://127.0.0.1:${server.addr.port}`, ranges, close: () => server.shutdown() };
 }
 
-Deno.test("a streamed download by fetch beside the raw transport: ranges joined, progress as bytes arrive, a part file continued", async () => {
+Deno.test("a streamed download by the raw transport: ranges joined, progress as bytes arrive, a part file continued", async () => {
   const payload = new Uint8Array(3 * 1024 * 1024 + 17).map((_, i) => (i * 7) % 251);
   const sha1 = hexOf(await crypto.subtle.digest("SHA-1", payload));
   const s = payloadServer(payload);
@@ -83,8 +84,8 @@ Deno.test("a streamed download by fetch beside the raw transport: ranges joined,
       timeoutMs: 5000,
       maxAttempts: 1,
       retryBaseMs: 1,
-      rawFetch: () => Promise.reject(new Error("the raw transport is not expected here")),
-      fetch: (input, init) => (streamed++, fetch(input, init)),
+      rawFetch: (input, init) => (streamed++, rawFetch(input, init)),
+      fetch: () => Promise.reject(new Error("fetch is not expected here")),
     });
     const expect = { expectedSize: payload.length, expectedSha1: sha1, label: "f" };
     const shown: number[] = [];

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { DiazoError } from "../../src/core/errors.ts";
 import { createHttp, type HttpConfig } from "../../src/http/http.ts";
+import { type BodyReader, readAll } from "../../src/http/stream_body.ts";
 import { gate, json, withServer } from "./_server.ts";
 
 function config(baseUrl: string, extra: Partial<HttpConfig> = {}): HttpConfig {
@@ -113,8 +114,8 @@ Deno.test("response types: text, bytes, none, stream and an empty JSON body", as
     const bytes = await http.request<Uint8Array>({ path: "/t", responseType: "bytes" });
     assert.deepEqual(bytes.data, new TextEncoder().encode("héllo"));
     assert.equal((await http.request({ path: "/t", responseType: "none" })).data, undefined);
-    const stream = await http.request<ReadableStream<Uint8Array>>({ path: "/t", responseType: "stream" });
-    assert.equal(await new Response(stream.data).text(), "héllo");
+    const stream = await http.request<BodyReader>({ path: "/t", responseType: "stream" });
+    assert.equal(new TextDecoder().decode(await readAll(stream.data)), "héllo");
     const empty = await http.request({ path: "/empty" });
     assert.equal(empty.status, 204);
     assert.equal(empty.data, undefined);

@@ -14,6 +14,7 @@ import { type PageScheme, paginate } from "../../http/pagination.ts";
 import { apiFailure } from "./answer.ts";
 import { MAX_ANSWER_BYTES, sizeText } from "../../http/body_limit.ts";
 import { concatBytes } from "../../core/bytes.ts";
+import type { BodyReader } from "../../http/stream_body.ts";
 import type { OpsDeps } from "../../session/deps.ts";
 
 /** What `api` was asked for (strings as typed; checked here, before any request). */
@@ -265,46 +266,24 @@ export interface BodyChunks {
   cancel(): Promise<void>;
 }
 
-/** The read size of a streamed answer: one buffer, reused for every read. */
-const CHUNK_BYTES = 256 * 1024;
-
 /**
  * The first bytes of `body`, up to `max`: all of it (`rest` undefined) when it ends there, else
- * `rest`, the whole body again (the bytes read first, then the others as they come). A byte stream
- * is read into one reused buffer (a BYOB reader), so a large answer allocates nothing per chunk.
+ * `rest`, the whole body again (the bytes read first, then the others as they come).
  */
-async function peek(
-  body: ReadableStream<Uint8Array> | null,
-  max: number,
-): Promise<{ bytes: Uint8Array; rest?: BodyChunks }> {
-  if (!body) return { bytes: new Uint8Array(0) };
-  let byob: ReadableStreamBYOBReader | undefined;
-  try {
-    byob = body.getReader({ mode: "byob" });
-  } catch { /* not a byte stream */ }
-  const plain = byob ? undefined : body.getReader();
-  let buffer = new ArrayBuffer(CHUNK_BYTES);
-  const read = async (): Promise<Uint8Array | undefined> => {
-    if (!byob) return (await plain!.read()).value;
-    const { done, value } = await byob.read(new Uint8Array(buffer));
-    if (done || !value) return undefined;
-    buffer = value.buffer as ArrayBuffer;
-    return value;
-  };
+async function peek(body: BodyReader, max: number): Promise<{ bytes: Uint8Array; rest?: BodyChunks }> {
   const parts: Uint8Array[] = [];
   let got = 0;
   while (got <= max) {
-    const chunk = await read();
+    const chunk = await body.read();
     if (!chunk) return { bytes: concatBytes(parts) };
-    parts.push(chunk.slice()); // the buffer is read into again
+    parts.push(chunk.slice()); // the reader's buffer is read into again
     got += chunk.length;
   }
   async function* chunks(): AsyncGenerator<Uint8Array> {
     yield* parts.splice(0);
-    for (let chunk = await read(); chunk; chunk = await read()) yield chunk;
+    for (let chunk = await body.read(); chunk; chunk = await body.read()) yield chunk;
   }
-  const cancel = async () => void await (byob ?? plain)!.cancel().catch(() => {});
-  return { bytes: new Uint8Array(0), rest: { chunks: chunks(), cancel } };
+  return { bytes: new Uint8Array(0), rest: { chunks: chunks(), cancel: () => body.cancel() } };
 }
 
 /** Up to `cap` bytes of `body`, joined; `cut` when more came (then the rest is not read). */
@@ -346,7 +325,7 @@ function shownTarget(spec: RequestSpec): string {
 
 async function send(http: Http, spec: RequestSpec, all: boolean, whole: boolean): Promise<ApiResult> {
   if (!all) {
-    const res = await http.request<ReadableStream<Uint8Array> | null>({ ...spec, responseType: "stream" });
+    const res = await http.request<BodyReader>({ ...spec, responseType: "stream" });
     const answer = {
       status: res.status,
       contentType: res.headers.get("content-type") ?? undefined,
