@@ -5,7 +5,6 @@
  * one handed on as it comes (`diazo api`, downloads): nothing is read before it is asked for.
  */
 import { byteStringOf, concatBytes } from "../core/bytes.ts";
-import type { Head } from "./raw_transport.ts";
 
 /** Bytes read off a connection but not used yet, and how to read more (null at its end). */
 export interface Source {
@@ -33,10 +32,10 @@ export function contentLength(value: string): number {
   return Number(values[0]);
 }
 
-/** How an answer's body is delimited: its length, chunks, or the end of the connection. */
-export function bodyFraming(head: Head): { chunked: boolean; length?: number } {
-  if (/chunked/i.test(head.headers.get("transfer-encoding") ?? "")) return { chunked: true };
-  const length = head.headers.get("content-length");
+/** How an answer's body is delimited, from its headers: its length, chunks, or the end of the connection. */
+export function bodyFraming(headers: Headers): { chunked: boolean; length?: number } {
+  if (/chunked/i.test(headers.get("transfer-encoding") ?? "")) return { chunked: true };
+  const length = headers.get("content-length");
   return { chunked: false, ...(length !== null ? { length: contentLength(length) } : {}) };
 }
 

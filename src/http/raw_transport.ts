@@ -254,7 +254,7 @@ async function readAnswer(
 ): Promise<Omit<WireAnswer, "url">> {
   const scratch = new Uint8Array(init.stream ? STREAM_READ_BYTES : 64 * 1024);
   const { head, rest, noBody } = await readHead(c, method, scratch);
-  const framing = noBody ? { chunked: false, length: 0 } : bodyFraming(head);
+  const framing = noBody ? { chunked: false, length: 0 } : bodyFraming(head.headers);
   const src = { buf: rest, more: () => readSome(c, scratch) };
   const body = decoded(noBody ? null : head.headers.get("content-encoding"), framed(src, framing));
   const reusable = head.keepAlive && (framing.chunked || framing.length !== undefined);
