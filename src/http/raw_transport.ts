@@ -1,11 +1,12 @@
 /**
  * A minimal HTTP/1.1 client with the shape of `fetch` (so that the Http client's retries, timeouts
- * and logging apply), for every request whose body and answer fit in memory:
+ * and logging apply), for every request whose body is in memory:
  * - large request bodies (storage part PUTs) go straight from the caller's buffer to the socket:
  *   `fetch` copies a body several times and frees the copies lazily, which multiplies memory by the
  *   number of parts in flight;
- * - short API calls skip Deno's `fetch`, `Headers` and `Response`, which Deno loads on first use at
- *   about 8 ms of a run's start-up; answers come back as wire.ts objects.
+ * - API calls skip Deno's `fetch`, `Headers`, `Response` and streams, which Deno loads on first use
+ *   at about 8 ms of a run's start-up; answers come back as wire.ts objects, read whole or, for a
+ *   streamed answer (`diazo api`, downloads), read off the connection as they are asked for.
  * Connections are kept alive and reused per origin.
  */
 
