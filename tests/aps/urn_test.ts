@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { DiazoError, ExitCode } from "../../src/core/errors.ts";
-import { encodeUrn, objectIdOf, parseUrn } from "../../src/aps/urn.ts";
+import { encodeUrn, encodeUrns, objectIdOf, parseUrn } from "../../src/aps/urn.ts";
 
 /** Standard base64 with padding, computed independently of encodeUrn (Node's Buffer). */
 async function standardBase64(text: string): Promise<string> {
@@ -116,4 +116,22 @@ Deno.test("parseUrn leaves a bucket-only object id without bucket/key fields", (
   const p = parseUrn("urn:adsk.objects:os.object:justbucket");
   assert.equal(p.bucketKey, undefined);
   assert.equal(p.objectKey, undefined);
+});
+
+Deno.test("encodeUrns encodes a list as encodeUrn does each id, whatever their lengths and letters", async () => {
+  // Ids of every length modulo 3 side by side (each starts on a group of three bytes), then a list
+  // with one id that is not ASCII, and the empty list.
+  const ascii = Array.from({ length: 30 }, (_, i) => `urn:x:${"k/?>~".repeat(i).slice(0, i)}`);
+  ascii.push("", "u", "urn:adsk.objects:os.object:b/>>>?");
+  const mixed = [...ascii.slice(0, 5), "urn:x:日本語", "urn:x:🏗️", ...ascii.slice(5, 9)];
+  for (const list of [ascii, mixed]) {
+    const got = encodeUrns(list);
+    assert.equal(got.length, list.length);
+    for (let i = 0; i < list.length; i++) {
+      const std = await standardBase64(list[i]);
+      assert.equal(got[i], std.replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, ""), list[i]);
+      assert.equal(got[i], encodeUrn(list[i]));
+    }
+  }
+  assert.deepEqual(encodeUrns([]), []);
 });

@@ -6,7 +6,7 @@
  * (aps/ids.ts); results are returned.
  */
 import type { BucketKey, ObjectKey } from "../../aps/ids.ts";
-import { encodeUrn, objectIdOf } from "../../aps/urn.ts";
+import { encodeUrn, encodeUrns, objectIdOf } from "../../aps/urn.ts";
 import { usageError } from "../../core/errors.ts";
 import { isoOfEpochMs } from "../../core/output_human.ts";
 import {
@@ -19,18 +19,38 @@ import {
 } from "../../transfer/oss_objects.ts";
 import { fetchPage } from "../../http/pagination.ts";
 import type { OpsDeps } from "../../session/deps.ts";
-import { type ListOptions, type ListPage, mapPage } from "../../http/list.ts";
+import type { ListOptions, ListPage } from "../../http/list.ts";
 
 export { SIGNED_ACCESS };
 
 /** Adds the base64 URN and readable dates beside the platform's fields. */
 export function withObjectHelpers<T extends Partial<ObjectDetails>>(o: T): T & { urn?: string } {
-  const dates: Record<string, string> = {};
-  for (const k of ["createdDate", "lastModifiedDate", "lastAccessedDate"] as const) {
-    const iso = isoOfEpochMs(o[k]);
-    if (iso !== undefined) dates[k.replace("Date", "At")] = iso;
-  }
-  return { ...o, ...(o.objectId ? { urn: encodeUrn(o.objectId) } : {}), ...dates };
+  return objectRow(o, o.objectId ? encodeUrn(o.objectId) : undefined);
+}
+
+/** withObjectHelpers of every object of a list, their URNs encoded at once (aps/urn.ts `encodeUrns`). */
+export function withObjectHelpersAll<T extends Partial<ObjectDetails>>(
+  list: readonly T[],
+): (T & { urn?: string })[] {
+  const urns = encodeUrns(list.map((o) => o.objectId ?? ""));
+  return list.map((o, i) => objectRow(o, o.objectId ? urns[i] : undefined));
+}
+
+/**
+ * An object's row: its fields, its URN, then its dates in readable form. Each date is named once, not
+ * read through a table of names: destructuring such a table in a loop cost a list of 1,000 objects
+ * ~8 M instructions (ARCHITECTURE.md "Start-up").
+ */
+function objectRow<T extends Partial<ObjectDetails>>(o: T, urn: string | undefined): T & { urn?: string } {
+  const row: Record<string, unknown> = { ...o };
+  if (urn !== undefined) row.urn = urn;
+  const created = isoOfEpochMs(o.createdDate);
+  if (created !== undefined) row.createdAt = created;
+  const modified = isoOfEpochMs(o.lastModifiedDate);
+  if (modified !== undefined) row.lastModifiedAt = modified;
+  const accessed = isoOfEpochMs(o.lastAccessedDate);
+  if (accessed !== undefined) row.lastAccessedAt = accessed;
+  return row as T & { urn?: string };
 }
 
 /** An object as the verbs answer it: the platform's fields, its URN and readable dates beside them. */
@@ -47,7 +67,7 @@ export async function runObjectList(
     "oss",
     { limit: opts.limit ?? Infinity, cursor: opts.cursor },
   );
-  return mapPage(page, withObjectHelpers);
+  return { ...page, items: withObjectHelpersAll(page.items) };
 }
 
 /** An object's details (size, SHA-1, dates) and its URN. */
