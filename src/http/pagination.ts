@@ -8,7 +8,7 @@ import { fieldError } from "../core/field_error.ts";
 import { base64urlOf } from "../core/bytes.ts";
 import { buildUrl, type Http, type RequestSpec } from "./http.ts";
 import { refuseForeign } from "./redirect.ts";
-import { sortedQueryUrl } from "./url_text.ts";
+import { queryNames, sortedQueryUrl } from "./url_text.ts";
 
 /**
  * oss: `items` + absolute `next` · dm (JSON:API): `data` + `links.next(.href)` · acc: `results` +
@@ -297,13 +297,19 @@ function nextRequest(
 function followLink(first: RequestSpec, link: unknown): RequestSpec | undefined {
   if (typeof link !== "string" || link.trim() === "") return undefined;
   const absolute = /^https?:\/\//i.test(link);
-  const url = new URL(link, "http://relative.invalid");
+  const carried = queryNames(absolute ? link : resolvedLink(link));
   const query: Record<string, string> = {};
   for (const [k, v] of Object.entries(first.query ?? {})) {
-    if (v !== undefined && !url.searchParams.has(k)) query[k] = String(v);
+    if (v !== undefined && !carried.has(k)) query[k] = String(v);
   }
   const path = absolute ? link : `${link.startsWith("/") ? "" : "/"}${link}`;
   return { ...first, responseType: "json", path, query };
+}
+
+/** A relative next link as an absolute URL on a placeholder host, for its query (`URL` resolves it). */
+function resolvedLink(link: string): string {
+  const base = "http://relative.invalid";
+  return link.startsWith("/") && !link.startsWith("//") ? `${base}${link}` : new URL(link, base).href;
 }
 
 function requestKey(http: Http, spec: RequestSpec): string {

@@ -4,6 +4,7 @@
  */
 
 import { DiazoError } from "../core/errors.ts";
+import { urlParts } from "./url_text.ts";
 
 /**
  * The one rule of where diazo follows the platform (a redirect, a list's next link): only to the
@@ -11,8 +12,8 @@ import { DiazoError } from "../core/errors.ts";
  * pointed there ("the answer redirects", "the list's next link points").
  */
 export function refuseForeign(from: string, to: string, status: number, what: string): void {
-  const target = new URL(to);
-  if (target.origin === new URL(from).origin) return;
+  const target = urlParts(to);
+  if (target.origin === urlParts(from).origin) return;
   // No `status`: the refusal is diazo's, not an answer a caller would restate (families/api/answer.ts).
   throw new DiazoError("request_failed", {
     params: { status, detail: `${what} to another host (${target.host}), which diazo does not follow` },

@@ -94,3 +94,23 @@ export function sortedQueryUrl(url: string): string {
   out.searchParams.sort();
   return out.toString();
 }
+
+/**
+ * The names of the query parameters of the absolute URL `text`, as `new URL(text).searchParams` has
+ * them (each once).
+ */
+export function queryNames(text: string): Set<string> {
+  const parts = normalParts(text);
+  if (parts) {
+    const names = new Set<string>();
+    for (const pair of parts.search.slice(1).split("&")) {
+      if (pair === "") continue;
+      const at = pair.indexOf("=");
+      const name = at < 0 ? pair : pair.slice(0, at);
+      if (!PLAIN_PARAM.test(name)) return new Set(new URL(text).searchParams.keys());
+      names.add(name);
+    }
+    return names;
+  }
+  return new Set(new URL(text).searchParams.keys());
+}

@@ -4,7 +4,7 @@
  * punycode, dot segments, characters it escapes) and from plain ones.
  */
 import assert from "node:assert/strict";
-import { normalUrl, sortedQueryUrl, urlParts, withQuery } from "../../src/http/url_text.ts";
+import { normalUrl, queryNames, sortedQueryUrl, urlParts, withQuery } from "../../src/http/url_text.ts";
 
 const SCHEMES = ["http", "https", "HTTP", "Https", "ftp"];
 const HOSTS = [
@@ -169,4 +169,19 @@ Deno.test("withQuery sets parameters as URLSearchParams.set does; sortedQueryUrl
     "https://developer.api.autodesk.com/oss/v2/buckets?region=US&limit=100",
   );
   assert.equal(sortedQueryUrl("http://127.0.0.1:9/p?b=2&a=1&b=1"), "http://127.0.0.1:9/p?a=1&b=2&b=1");
+});
+
+Deno.test("queryNames gives the names URL's searchParams has, and throws where URL throws", () => {
+  const extra = [
+    "http://127.0.0.1:9/p?startAt=obj-0098.txt&limit=100",
+    "http://127.0.0.1:9/p?a&&b=1&a=2&=x",
+    "http://127.0.0.1:9/p?page%5Bnumber%5D=2&x=1",
+    "http://127.0.0.1:9/p?a+b=1",
+  ];
+  for (const text of [...extra, ...addresses(3000)]) {
+    const want = outcome(() => [...new Set(new URL(text).searchParams.keys())]);
+    assert.deepEqual(outcome(() => [...queryNames(text)]), want, text);
+  }
+  assert.deepEqual([...queryNames(extra[0])], ["startAt", "limit"]);
+  assert.deepEqual([...queryNames(extra[2])], ["page[number]", "x"]);
 });
