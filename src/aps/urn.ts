@@ -42,8 +42,8 @@ const BASE64URL = { alphabet: "base64url", omitPadding: true } as const;
  * encodeUrn of every id at once, in order. A list of 1,000 objects encodes 1,000 ids: their UTF-8 bytes
  * are laid end to end, each id starting on a group of three bytes (NUL bytes between them), and
  * encoded by one `toBase64`; an id's form is then the first characters of its groups, since a zero
- * byte after a last byte or two changes none of the characters those alone give (`btoa` per id cost
- * ~15 M instructions of such a list, ARCHITECTURE.md "Start-up").
+ * byte after a last byte or two changes none of the characters those alone give. One `btoa` per id
+ * cost such a list millions of instructions (ARCHITECTURE.md "Start-up" gives what this saves).
  */
 export function encodeUrns(raws: readonly string[]): Urn[] {
   let text = "";

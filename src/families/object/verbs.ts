@@ -39,7 +39,7 @@ export function withObjectHelpersAll<T extends Partial<ObjectDetails>>(
 /**
  * An object's row: its fields, its URN, then its dates in readable form. Each date is named once, not
  * read through a table of names: destructuring such a table in a loop cost a list of 1,000 objects
- * ~8 M instructions (ARCHITECTURE.md "Start-up").
+ * about 6 M instructions (ARCHITECTURE.md "Start-up").
  */
 function objectRow<T extends Partial<ObjectDetails>>(o: T, urn: string | undefined): T & { urn?: string } {
   const row: Record<string, unknown> = { ...o };
