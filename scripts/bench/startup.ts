@@ -6,8 +6,10 @@
  * every family, with a user login present, against one sandbox, in one run: medians of wall and CPU
  * time beside an empty Deno program; then, where valgrind is installed, the instructions of one run of
  * each (steady on a busy machine) and the budget: every command at most 2.0× the empty program's
- * instructions, `bucket list` at most 1.5× raps (wall). Printed, never asserted. BENCH_RUNS sets the
- * runs per command (default 15).
+ * instructions, `bucket list` at most 1.5× raps (wall). Each list is of a page or two, as the other
+ * commands answer; `object list` of 1,000 objects (eleven pages) is printed beside them, outside the
+ * budget, for what a long list costs. Printed, never asserted. BENCH_RUNS sets the runs per command
+ * (default 15).
  */
 import path from "node:path";
 import { startSandbox } from "../../src/sandbox/server.ts";
@@ -22,6 +24,9 @@ const RUNS = Number(Deno.env.get("BENCH_RUNS") ?? 15);
 const WARMUP = 2;
 const LIST_BUCKET = "bench-startup-list";
 const LIST_OBJECTS = 1000;
+/** A bucket of a page of objects, as the other lists answer (projects: 20, issues: two pages). */
+const PAGE_BUCKET = "bench-startup-page";
+const PAGE_OBJECTS = 20;
 const USER_SCOPES =
   "data:read data:write data:create bucket:read viewables:read account:read user-profile:read";
 /** The sandbox's seeded ACC hub and project (src/sandbox/dm/world.ts: ids derived from their names). */
@@ -31,7 +36,13 @@ const PROJECT = "b.91f8bd44-058f-480c-adbb-861df5101b22";
 const URN = "dXJuOmFkc2sub2JqZWN0czpvcy5vYmplY3Q6YmVuY2gtc3RhcnR1cC1saXN0L21vZGVsLm9iag";
 
 /** One command of every family (diazo's words; the peer's where it has the command). */
-export const STARTUP_CASES: readonly { name: string; diazo: string[]; peer?: string[] }[] = [
+export const STARTUP_CASES: readonly {
+  name: string;
+  diazo: string[];
+  peer?: string[];
+  /** Printed beside the budget, not counted in it (a long list rather than a start-up). */
+  beside?: boolean;
+}[] = [
   { name: "--version", diazo: ["--version"], peer: ["--version"] },
   { name: "--help", diazo: ["--help"], peer: ["--help"] },
   {
@@ -41,9 +52,15 @@ export const STARTUP_CASES: readonly { name: string; diazo: string[]; peer?: str
   },
   { name: "bucket info", diazo: ["bucket", "info", LIST_BUCKET, "-o", "json"] },
   {
+    name: `object list (${PAGE_OBJECTS})`,
+    diazo: ["object", "list", PAGE_BUCKET, "-o", "json"],
+    peer: ["object", "list", PAGE_BUCKET, "--output", "json"],
+  },
+  {
     name: `object list (${LIST_OBJECTS})`,
     diazo: ["object", "list", LIST_BUCKET, "-o", "json"],
     peer: ["object", "list", LIST_BUCKET, "--output", "json"],
+    beside: true,
   },
   { name: "translate status", diazo: ["translate", "status", URN, "-o", "json"] },
   { name: "hub list", diazo: ["hub", "list", "-o", "json"] },
@@ -141,8 +158,8 @@ interface Counted {
  * same for the same program and input whatever else the machine does, so that a start-up change
  * shows even on a busy machine. Printed where valgrind is installed; the code caches are warm by now.
  */
-async function printInstructions(commands: readonly Counted[]): Promise<void> {
-  const counts: [string, number][] = [];
+async function printInstructions(commands: readonly (Counted & { beside?: boolean })[]): Promise<void> {
+  const counts: [string, number, boolean][] = [];
   for (const c of commands) {
     await c.before?.();
     try {
@@ -156,7 +173,7 @@ async function printInstructions(commands: readonly Counted[]): Promise<void> {
       if (!out.success || !m) {
         return console.log(`  instructions not counted: ${c.name} failed under valgrind`);
       }
-      counts.push([c.name, Number(m[1])]);
+      counts.push([c.name, Number(m[1]), c.beside === true]);
     } catch {
       return console.log("  instructions not counted: valgrind is not installed");
     }
@@ -166,27 +183,45 @@ async function printInstructions(commands: readonly Counted[]): Promise<void> {
     `  instructions (callgrind, one run each, millions; × the empty program; budget ${INSTRUCTION_BUDGET}×):`,
   );
   let met = 0;
-  for (const [name, n] of counts) {
+  for (const [name, n, beside] of counts) {
     const x = n / base;
-    const budget = name.startsWith("diazo ") ? (x <= INSTRUCTION_BUDGET ? "  (met)" : "  (NOT met)") : "";
+    const budget = !name.startsWith("diazo ")
+      ? ""
+      : beside
+      ? "  (a long list: beside the budget)"
+      : x <= INSTRUCTION_BUDGET
+      ? "  (met)"
+      : "  (NOT met)";
     if (budget === "  (met)") met++;
     console.log(`    ${name.padEnd(34)} ${(n / 1e6).toFixed(1).padStart(7)}  ${x.toFixed(2)}×${budget}`);
   }
-  const diazoRows = counts.filter(([name]) => name.startsWith("diazo ")).length;
+  const diazoRows = counts.filter(([name, , beside]) => name.startsWith("diazo ") && !beside).length;
   console.log(
     `  goal: every command at most ${INSTRUCTION_BUDGET}× the empty program -> ${met} of ${diazoRows} met`,
   );
 }
 
-/** A bucket of LIST_OBJECTS small objects, uploaded with one `--batch` run. */
-async function seedObjects(forms: Forms, env: Record<string, string>, home: string): Promise<void> {
-  const dir = path.join(home, "seed");
+/** A bucket of `count` small objects, uploaded with one `--batch` run. */
+async function seedBucket(
+  forms: Forms,
+  env: Record<string, string>,
+  home: string,
+  key: string,
+  count: number,
+) {
+  const dir = path.join(home, `seed-${key}`);
   await Deno.mkdir(dir, { recursive: true });
-  for (let i = 0; i < LIST_OBJECTS; i++) {
+  for (let i = 0; i < count; i++) {
     await Deno.writeTextFile(path.join(dir, `obj-${String(i).padStart(4, "0")}.txt`), `object ${i}\n`);
   }
-  await run(Deno.execPath(), [...forms.bundle, "bucket", "create", "--key", LIST_BUCKET], env);
-  await run(Deno.execPath(), [...forms.bundle, "object", "upload", LIST_BUCKET, dir, "--batch"], env);
+  await run(Deno.execPath(), [...forms.bundle, "bucket", "create", "--key", key], env);
+  await run(Deno.execPath(), [...forms.bundle, "object", "upload", key, dir, "--batch"], env);
+}
+
+/** Buckets of LIST_OBJECTS and PAGE_OBJECTS objects, a translated model, a user login. */
+async function seedObjects(forms: Forms, env: Record<string, string>, home: string): Promise<void> {
+  await seedBucket(forms, env, home, LIST_BUCKET, LIST_OBJECTS);
+  await seedBucket(forms, env, home, PAGE_BUCKET, PAGE_OBJECTS);
   // A translated model, for `translate status`.
   const model = path.join(home, "model.obj");
   await run(Deno.execPath(), [...forms.bundle, "generate", "obj", "--size", "20KB", "--out", model], env);
@@ -320,6 +355,7 @@ export async function benchStartup(): Promise<Timing[]> {
         cmd: Deno.execPath(),
         args: [...forms.bundle, ...c.diazo],
         env,
+        beside: c.beside,
       })),
       ...(forms.peer
         ? [{
