@@ -93,7 +93,7 @@ export const FAMILIES: readonly Family[] = [
     name: "item",
     group: "data",
     summary: "upload, download, bind, rename and inspect items (files)",
-    load: () => import("../families/dm/commands.ts").then((m) => m.ITEM),
+    load: () => import("../families/dm/write_commands.ts").then((m) => m.ITEM),
   },
   {
     name: "dm",

@@ -3,7 +3,7 @@
  * items and versions, declared as data (command/decl.ts). Commands act as the logged-in user when
  * the profile has a 3-legged login, else as the app (2-legged); `--as user|app` chooses.
  */
-import { dmFolderId, dmHubId, dmItemId, dmProjectId } from "../../aps/dm_ids.ts";
+import { dmFolderId, dmHubId, dmProjectId } from "../../aps/dm_ids.ts";
 import { usageError } from "../../core/errors.ts";
 import {
   type DmPage,
@@ -11,32 +11,31 @@ import {
   runFolderList,
   runHubGet,
   runHubList,
-  runItemGet,
-  runItemVersions,
   runProjectGet,
   runProjectList,
 } from "./verbs.ts";
 import type { CommandDecl } from "../../command/decl.ts";
 import {
   asOption,
+  FOLDER_ARG,
   FOLDER_ID,
   HUB_ID,
   HUB_ID_TEXT,
-  ITEM_ID,
   limitOption,
+  NEW_NAME,
+  PROJECT_ARG,
   PROJECT_ID,
   PROJECT_ID_TEXT,
   type Who,
   withHelpers,
+  writes,
 } from "./shared.ts";
-import { FOLDER_WRITES, ITEM_WRITES, itemOrVersion } from "./write_commands.ts";
 
 export { withHelpers };
 
 const HUB_COLUMNS = ["name", "id", "hubType", "region"];
 const PROJECT_COLUMNS = ["name", "id", "projectType"];
 const CONTENT_COLUMNS = ["type", "name", "id", "lastModified", "versionNumber", "size"];
-const VERSION_COLUMNS = ["versionNumber", "name", "lastModified", "size", "id"];
 
 /** The options of a listing: `--limit` and `--as`. */
 interface ListOpts {
@@ -217,6 +216,48 @@ const FOLDER_LIST: CommandDecl = {
   },
 };
 
+/** `folder create` (and `dm create-folder`, write_commands.ts). */
+export function folderCreate(verb: string, spelling: string): CommandDecl {
+  return {
+    name: verb,
+    description: "create a folder in a folder (a project's top folders hold the others)",
+    args: [PROJECT_ARG, {
+      spec: "<parent-folder>",
+      description: "the folder to create it in (urn:adsk.wipprod:fs.folder:co....)",
+      parse: dmFolderId,
+    }],
+    options: [
+      { flags: "--name <name>", description: "the new folder's name (1-255 characters)", required: true },
+      asOption(),
+    ],
+    examples: [`diazo ${spelling} ${PROJECT_ID} ${FOLDER_ID} --name Drawings`],
+    run: async (ctx, [project, parentFolder], opts: { name: string; as?: Who }) => {
+      const { runFolderCreate } = await writes();
+      const folder = await runFolderCreate({ ...opts, project, parent: parentFolder }, ctx);
+      ctx.info(`Created folder ${opts.name} (${folder.id})`);
+      await ctx.emit(withHelpers(folder), { columns: ["name", "id", "lastModified"] });
+    },
+  };
+}
+
+/** `create` and `rename` of the `folder` family. */
+const FOLDER_WRITES: readonly CommandDecl[] = [
+  folderCreate("create", "folder create"),
+  {
+    name: "rename",
+    description: "rename a folder",
+    args: [PROJECT_ARG, FOLDER_ARG],
+    options: [NEW_NAME, asOption()],
+    examples: [`diazo folder rename ${PROJECT_ID} ${FOLDER_ID} --name "Issued drawings"`],
+    run: async (ctx, [project, id], opts: { name: string; as?: Who }) => {
+      const { runFolderRename } = await writes();
+      const renamed = await runFolderRename({ ...opts, project, folder: id }, ctx);
+      ctx.info(`Renamed folder ${id} to ${opts.name}`);
+      await ctx.emit(withHelpers(renamed), { columns: ["name", "id", "lastModified"] });
+    },
+  },
+];
+
 /** The family `folder`. */
 export const FOLDER: CommandDecl = {
   name: "folder",
@@ -249,102 +290,5 @@ export const FOLDER: CommandDecl = {
       },
     },
     ...FOLDER_WRITES,
-  ],
-};
-
-/** The family `item`. */
-export const ITEM: CommandDecl = {
-  name: "item",
-  description: "upload, download, bind, rename and inspect items (files)",
-  examples: [`diazo item get ${PROJECT_ID} ${ITEM_ID}`, `diazo item versions ${PROJECT_ID} ${ITEM_ID}`],
-  commands: [
-    {
-      name: "get",
-      aliases: ["info"],
-      description: "show one item with its tip (latest) version",
-      args: [
-        {
-          spec: "<project>",
-          description: "project id or name",
-          parse: dmProjectId,
-          complete: "project",
-          names: "project",
-        },
-        { spec: "<item>", description: "item id (urn:adsk.wipprod:dm.lineage:...)", parse: dmItemId },
-      ],
-      options: [asOption()],
-      examples: [
-        `diazo item get ${PROJECT_ID} ${ITEM_ID}`,
-        `diazo item get ${PROJECT_ID} ${ITEM_ID} -o json --query tip.id`,
-      ],
-      run: async (ctx, [project, itemId], opts: { as?: Who }) => {
-        const { item: found, tip } = await runItemGet({ ...opts, project, item: itemId }, ctx);
-        await ctx.emit({ ...withHelpers(found, tip), ...(tip ? { tip } : {}) }, {
-          columns: ["name", "id", "lastModified", "versionNumber", "size"],
-        });
-      },
-    },
-    {
-      name: "versions",
-      description: "list an item's versions, newest first, following every page",
-      tool: "item_versions",
-      args: [
-        {
-          spec: "<project>",
-          description: "project id or name",
-          parse: dmProjectId,
-          complete: "project",
-          names: "project",
-          toolName: "project_id",
-          toolDescription: PROJECT_ID_TEXT,
-        },
-        {
-          spec: "<item>",
-          description: "item id (urn:adsk.wipprod:dm.lineage:...)",
-          parse: dmItemId,
-          toolName: "item_id",
-          toolDescription: "Item id, e.g. urn:adsk.wipprod:dm.lineage:AeYgDtcTSuqYoyMweWFhhQ.",
-        },
-      ],
-      options: [limitOption(), asOption()],
-      examples: [
-        `diazo item versions ${PROJECT_ID} ${ITEM_ID}`,
-        `diazo item versions ${PROJECT_ID} ${ITEM_ID} --limit 1 -o json --query '[0].id'`,
-      ],
-      run: async (ctx, [project, itemId], opts: ListOpts) => {
-        const all = await runItemVersions({ ...opts, project, item: itemId }, ctx);
-        // At 80 columns the number, name, date and size before the long version URN (--wide, -o json keep it).
-        await ctx.emit(all.items.map((v) => withHelpers(v)), {
-          columns: VERSION_COLUMNS,
-          lowPriority: ["id"],
-        });
-      },
-    },
-    {
-      name: "formats",
-      description:
-        "list the other formats an item's tip or a version can be downloaded as (`item download --format`)",
-      args: [
-        { spec: "<project>", description: "project id or name", parse: dmProjectId, names: "project" },
-        {
-          spec: "<item|version>",
-          description: "an item id (its tip) or a version id (...?version=N)",
-          parse: itemOrVersion,
-        },
-      ],
-      options: [asOption()],
-      examples: [
-        `diazo item formats ${PROJECT_ID} ${ITEM_ID}`,
-        `diazo item formats ${PROJECT_ID} ${ITEM_ID} -o json --query '[].format'`,
-      ],
-      run: async (ctx, [project, target], opts: { as?: Who }) => {
-        const { runItemFormats } = await import("./formats.ts");
-        await ctx.emit(await runItemFormats({ ...opts, project, target }, ctx), {
-          columns: ["format", "name", "version"],
-          lowPriority: ["version"],
-        });
-      },
-    },
-    ...ITEM_WRITES,
   ],
 };

@@ -3,8 +3,9 @@
  * their help, and the flat helpers (name, size, version number) added beside the platform's fields.
  */
 import type { DmResource } from "./verbs.ts";
+import { dmFolderId, dmProjectId } from "../../aps/dm_ids.ts";
 import { positiveNumber } from "../../command/command.ts";
-import type { OptionDecl } from "../../command/decl.ts";
+import type { ArgumentDecl, OptionDecl } from "../../command/decl.ts";
 
 const WHO = ["user", "app"] as const;
 
@@ -36,6 +37,28 @@ export function asOption(): OptionDecl {
     toolName: "auth",
   };
 }
+
+/** `<project>` of the write commands: an id or a name. */
+export const PROJECT_ARG: ArgumentDecl = {
+  spec: "<project>",
+  description: "project: b.<guid> or its name",
+  parse: dmProjectId,
+  complete: "project",
+  names: "project",
+};
+
+/** `<folder>` of the write commands. */
+export const FOLDER_ARG: ArgumentDecl = {
+  spec: "<folder>",
+  description: "the folder (urn:adsk.wipprod:fs.folder:co....)",
+  parse: dmFolderId,
+};
+
+/** `--name <name>` of a rename. */
+export const NEW_NAME: OptionDecl = { flags: "--name <name>", description: "the new name", required: true };
+
+/** The write verbs, loaded when a command runs (they reach node:path and node:crypto, which a declaration must not load). */
+export const writes = () => import("./write.ts");
 
 /** `--limit <n>`. */
 export function limitOption(): OptionDecl {

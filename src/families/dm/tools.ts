@@ -18,7 +18,8 @@ import { authInput, USER_LOGIN_HOW } from "../../mcp/login.ts";
 import { listAnswer } from "../../mcp/result.ts";
 import { type DerivedArgs, deriveTool } from "../../mcp/derive.ts";
 import { type AnyTool, defineTool, listOutput, READ } from "../../mcp/tool.ts";
-import { FOLDER, HUB, ITEM, PROJECT } from "./commands.ts";
+import { FOLDER, HUB, PROJECT } from "./commands.ts";
+import { ITEM } from "./write_commands.ts";
 import { HUB_ID_TEXT, PROJECT_ID_TEXT } from "./shared.ts";
 import { toolScopes } from "../../mcp/tool_scopes.ts";
 

@@ -1,35 +1,41 @@
 /**
- * Data management writes as commands: `folder create|rename`, `item upload|bind|download|rename`,
- * `item version describe|rename` (also under their old spelling `version`, families/version/commands.ts) and the `dm` family of short spellings (`dm
- * projects`, `dm upload`, `dm download`, `dm update-item`, `dm create-folder`), each declared once
- * and listed under both names, as data (command/decl.ts). Thin adapters over families/dm/write.ts.
+ * The `item` family (`item get|versions|formats`, `item upload|bind|download|rename`, `item version
+ * describe|rename`, the latter also under their old spelling `version`, families/version/commands.ts)
+ * and the `dm` family of short spellings (`dm projects`, `dm upload`, `dm download`, `dm update-item`,
+ * `dm create-folder`), each declared once and listed under both names, as data (command/decl.ts).
+ * The writes are thin adapters over families/dm/write.ts; `hub`, `project` and `folder` are in
+ * commands.ts.
  */
-import { dmFolderId, dmHubId, dmItemId, dmProjectId, dmVersionId } from "../../aps/dm_ids.ts";
+import { dmHubId, dmItemId, dmProjectId, dmVersionId } from "../../aps/dm_ids.ts";
 import { parseBucketKey, parseObjectKey } from "../../aps/ids.ts";
 import { parseUrn } from "../../aps/urn.ts";
 import { usageError } from "../../core/errors.ts";
-import { type DmResource, runHubList, runProjectList } from "./verbs.ts";
+import { type DmResource, runHubList, runItemGet, runItemVersions, runProjectList } from "./verbs.ts";
 import type { DmFiled } from "./write.ts";
 import { positiveNumber } from "../../command/command.ts";
 import type { Ctx } from "../../command/context.ts";
-import type { ArgumentDecl, CommandDecl } from "../../command/decl.ts";
+import type { CommandDecl } from "../../command/decl.ts";
 import {
   asOption,
+  FOLDER_ARG,
   FOLDER_ID as FOLDER,
   HUB_ID as HUB,
-  ITEM_ID as ITEM,
+  ITEM_ID,
   limitOption,
+  NEW_NAME,
+  PROJECT_ARG,
   PROJECT_ID as PROJECT,
+  PROJECT_ID_TEXT,
   type Who,
   withHelpers,
+  writes,
 } from "./shared.ts";
+import { folderCreate } from "./commands.ts";
 import { byteBar } from "../../command/progress.ts";
-
-/** The write verbs, loaded when a command runs (they reach node:path and node:crypto, which a declaration must not load). */
-const writes = () => import("./write.ts");
 
 const VERSION = `urn:adsk.wipprod:fs.file:vf.w3t4bvtQzhwf41oMYi4F_A?version=2`;
 const ITEM_COLUMNS = ["name", "id", "versionNumber", "size", "lastModified"];
+const VERSION_COLUMNS = ["versionNumber", "name", "lastModified", "size", "id"];
 
 /** An item id or a version id (`...?version=N`). */
 export function itemOrVersion(text: string): { item: ReturnType<typeof dmItemId> } | {
@@ -73,44 +79,6 @@ function ossObject(
 /** The row of an item made or changed, with its (new) version beside it. */
 function filedRow(f: DmFiled) {
   return { ...withHelpers(f.item, f.version), newVersion: f.newVersion, tip: f.version };
-}
-
-const PROJECT_ARG: ArgumentDecl = {
-  spec: "<project>",
-  description: "project: b.<guid> or its name",
-  parse: dmProjectId,
-  complete: "project",
-  names: "project",
-};
-const FOLDER_ARG: ArgumentDecl = {
-  spec: "<folder>",
-  description: "the folder (urn:adsk.wipprod:fs.folder:co....)",
-  parse: dmFolderId,
-};
-const NEW_NAME = { flags: "--name <name>", description: "the new name", required: true };
-
-/** `folder create` (and `dm create-folder`). */
-function folderCreate(verb: string, spelling: string): CommandDecl {
-  return {
-    name: verb,
-    description: "create a folder in a folder (a project's top folders hold the others)",
-    args: [PROJECT_ARG, {
-      spec: "<parent-folder>",
-      description: "the folder to create it in (urn:adsk.wipprod:fs.folder:co....)",
-      parse: dmFolderId,
-    }],
-    options: [
-      { flags: "--name <name>", description: "the new folder's name (1-255 characters)", required: true },
-      asOption(),
-    ],
-    examples: [`diazo ${spelling} ${PROJECT} ${FOLDER} --name Drawings`],
-    run: async (ctx, [project, parentFolder], opts: { name: string; as?: Who }) => {
-      const { runFolderCreate } = await writes();
-      const folder = await runFolderCreate({ ...opts, project, parent: parentFolder }, ctx);
-      ctx.info(`Created folder ${opts.name} (${folder.id})`);
-      await ctx.emit(withHelpers(folder), { columns: ["name", "id", "lastModified"] });
-    },
-  };
 }
 
 /** `item upload` (and `dm upload`). */
@@ -182,9 +150,9 @@ function itemDownload(verb: string, spelling: string): CommandDecl {
       asOption(),
     ],
     examples: [
-      `diazo ${spelling} ${PROJECT} ${ITEM} --out ./out/`,
+      `diazo ${spelling} ${PROJECT} ${ITEM_ID} --out ./out/`,
       `diazo ${spelling} ${PROJECT} '${VERSION}' --out tower-v2.rvt`,
-      `diazo ${spelling} ${PROJECT} ${ITEM} --format pdf --timeout 600`,
+      `diazo ${spelling} ${PROJECT} ${ITEM_ID} --format pdf --timeout 600`,
     ],
     run: async (
       ctx,
@@ -226,7 +194,7 @@ function itemRename(verb: string, spelling: string): CommandDecl {
       parse: dmItemId,
     }],
     options: [NEW_NAME, asOption()],
-    examples: [`diazo ${spelling} ${PROJECT} ${ITEM} --name "Tower (issued).rvt"`],
+    examples: [`diazo ${spelling} ${PROJECT} ${ITEM_ID} --name "Tower (issued).rvt"`],
     run: async (ctx, [project, item], opts: { name: string; as?: Who }) => {
       const { runItemRename } = await writes();
       const renamed = await runItemRename({ ...opts, project, item }, ctx);
@@ -236,24 +204,6 @@ function itemRename(verb: string, spelling: string): CommandDecl {
     },
   };
 }
-
-/** `create` and `rename` of the `folder` family. */
-export const FOLDER_WRITES: readonly CommandDecl[] = [
-  folderCreate("create", "folder create"),
-  {
-    name: "rename",
-    description: "rename a folder",
-    args: [PROJECT_ARG, FOLDER_ARG],
-    options: [NEW_NAME, asOption()],
-    examples: [`diazo folder rename ${PROJECT} ${FOLDER} --name "Issued drawings"`],
-    run: async (ctx, [project, id], opts: { name: string; as?: Who }) => {
-      const { runFolderRename } = await writes();
-      const renamed = await runFolderRename({ ...opts, project, folder: id }, ctx);
-      ctx.info(`Renamed folder ${id} to ${opts.name}`);
-      await ctx.emit(withHelpers(renamed), { columns: ["name", "id", "lastModified"] });
-    },
-  },
-];
 
 /** `item bind`: an OSS object filed as an item. */
 const ITEM_BIND: CommandDecl = {
@@ -340,6 +290,109 @@ export const ITEM_WRITES: readonly CommandDecl[] = [
   itemRename("rename", "item rename"),
   ITEM_VERSION,
 ];
+
+/** The options of a listing: `--limit` and `--as`. */
+interface ListOpts {
+  limit?: number;
+  as?: Who;
+}
+
+/** The family `item`. */
+export const ITEM: CommandDecl = {
+  name: "item",
+  description: "upload, download, bind, rename and inspect items (files)",
+  examples: [`diazo item get ${PROJECT} ${ITEM_ID}`, `diazo item versions ${PROJECT} ${ITEM_ID}`],
+  commands: [
+    {
+      name: "get",
+      aliases: ["info"],
+      description: "show one item with its tip (latest) version",
+      args: [
+        {
+          spec: "<project>",
+          description: "project id or name",
+          parse: dmProjectId,
+          complete: "project",
+          names: "project",
+        },
+        { spec: "<item>", description: "item id (urn:adsk.wipprod:dm.lineage:...)", parse: dmItemId },
+      ],
+      options: [asOption()],
+      examples: [
+        `diazo item get ${PROJECT} ${ITEM_ID}`,
+        `diazo item get ${PROJECT} ${ITEM_ID} -o json --query tip.id`,
+      ],
+      run: async (ctx, [project, itemId], opts: { as?: Who }) => {
+        const { item: found, tip } = await runItemGet({ ...opts, project, item: itemId }, ctx);
+        await ctx.emit({ ...withHelpers(found, tip), ...(tip ? { tip } : {}) }, {
+          columns: ["name", "id", "lastModified", "versionNumber", "size"],
+        });
+      },
+    },
+    {
+      name: "versions",
+      description: "list an item's versions, newest first, following every page",
+      tool: "item_versions",
+      args: [
+        {
+          spec: "<project>",
+          description: "project id or name",
+          parse: dmProjectId,
+          complete: "project",
+          names: "project",
+          toolName: "project_id",
+          toolDescription: PROJECT_ID_TEXT,
+        },
+        {
+          spec: "<item>",
+          description: "item id (urn:adsk.wipprod:dm.lineage:...)",
+          parse: dmItemId,
+          toolName: "item_id",
+          toolDescription: "Item id, e.g. urn:adsk.wipprod:dm.lineage:AeYgDtcTSuqYoyMweWFhhQ.",
+        },
+      ],
+      options: [limitOption(), asOption()],
+      examples: [
+        `diazo item versions ${PROJECT} ${ITEM_ID}`,
+        `diazo item versions ${PROJECT} ${ITEM_ID} --limit 1 -o json --query '[0].id'`,
+      ],
+      run: async (ctx, [project, itemId], opts: ListOpts) => {
+        const all = await runItemVersions({ ...opts, project, item: itemId }, ctx);
+        // At 80 columns the number, name, date and size before the long version URN (--wide, -o json keep it).
+        await ctx.emit(all.items.map((v) => withHelpers(v)), {
+          columns: VERSION_COLUMNS,
+          lowPriority: ["id"],
+        });
+      },
+    },
+    {
+      name: "formats",
+      description:
+        "list the other formats an item's tip or a version can be downloaded as (`item download --format`)",
+      args: [
+        { spec: "<project>", description: "project id or name", parse: dmProjectId, names: "project" },
+        {
+          spec: "<item|version>",
+          description: "an item id (its tip) or a version id (...?version=N)",
+          parse: itemOrVersion,
+        },
+      ],
+      options: [asOption()],
+      examples: [
+        `diazo item formats ${PROJECT} ${ITEM_ID}`,
+        `diazo item formats ${PROJECT} ${ITEM_ID} -o json --query '[].format'`,
+      ],
+      run: async (ctx, [project, target], opts: { as?: Who }) => {
+        const { runItemFormats } = await import("./formats.ts");
+        await ctx.emit(await runItemFormats({ ...opts, project, target }, ctx), {
+          columns: ["format", "name", "version"],
+          lowPriority: ["version"],
+        });
+      },
+    },
+    ...ITEM_WRITES,
+  ],
+};
 
 /** `dm projects [hub]`: a hub's projects, or those of every hub the login sees. */
 async function dmProjects(
