@@ -63,6 +63,30 @@ export function normalUrl(text: string): string {
   return normalParts(text)?.href ?? new URL(text).href;
 }
 
+/**
+ * `text` as `URLSearchParams` writes a name or value (application/x-www-form-urlencoded: letters,
+ * digits and `*-._` as they are, a space as `+`, every other character as the percent-encoded bytes of
+ * its UTF-8); undefined for a lone surrogate, which only `URL` turns into U+FFFD.
+ */
+function formEncoded(text: string): string | undefined {
+  if (PLAIN_PARAM.test(text)) return text;
+  if (!text.isWellFormed()) return undefined;
+  return encodeURIComponent(text)
+    .replace(/[!'()~]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+    .replace(/%20/g, "+");
+}
+
+/** The name or value a query's `text` reads as (`+` a space), when `URLSearchParams` writes it back as it is. */
+function formDecoded(text: string): string | undefined {
+  if (PLAIN_PARAM.test(text)) return text;
+  try {
+    const decoded = decodeURIComponent(text.replace(/\+/g, " "));
+    return formEncoded(decoded) === text ? decoded : undefined;
+  } catch {
+    return undefined; // a malformed escape, which URL reads its own way
+  }
+}
+
 /** `url` with each defined `query` parameter set (replacing one present), as `URLSearchParams.set` writes it. */
 export function withQuery(
   url: string,
@@ -71,8 +95,11 @@ export function withQuery(
   const pairs = Object.entries(query).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]);
   if (pairs.length === 0) return normalUrl(url);
   const parts = normalParts(url);
-  if (parts && parts.search === "" && pairs.every(([k, v]) => PLAIN_PARAM.test(k) && PLAIN_PARAM.test(v))) {
-    return `${parts.href}?${pairs.map(([k, v]) => `${k}=${v}`).join("&")}`;
+  if (parts && parts.search === "") {
+    const written = pairs.map(([k, v]) => [formEncoded(k), formEncoded(v)]);
+    if (written.every(([k, v]) => k !== undefined && v !== undefined)) {
+      return `${parts.href}?${written.map(([k, v]) => `${k}=${v}`).join("&")}`;
+    }
   }
   const out = new URL(url);
   for (const [k, v] of pairs) out.searchParams.set(k, v);
@@ -84,9 +111,12 @@ export function sortedQueryUrl(url: string): string {
   const parts = normalParts(url);
   if (parts?.search === "") return parts.href;
   const pairs = parts?.search.slice(1).split("&").map((p) => p.split("="));
-  if (parts && pairs?.every((p) => p.length === 2 && PLAIN_PARAM.test(p[0]) && PLAIN_PARAM.test(p[1]))) {
-    const sorted = pairs.map((p, i) => ({ p, i })).sort((a, b) =>
-      a.p[0] < b.p[0] ? -1 : a.p[0] > b.p[0] ? 1 : a.i - b.i
+  const names = pairs?.map((p) =>
+    p.length === 2 && formDecoded(p[1]) !== undefined ? formDecoded(p[0]) : undefined
+  );
+  if (parts && pairs && names?.every((n) => n !== undefined)) {
+    const sorted = pairs.map((p, i) => ({ p, i, name: names[i]! })).sort((a, b) =>
+      a.name < b.name ? -1 : a.name > b.name ? 1 : a.i - b.i
     );
     return `${parts.origin}${parts.pathname}?${sorted.map(({ p }) => p.join("=")).join("&")}`;
   }

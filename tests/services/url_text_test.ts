@@ -70,8 +70,36 @@ const QUERY_PIECES = [
   "?",
   "=",
   "i=/?",
+  "page%5Blimit%5D=200",
+  "filter%5Btype%5D=items",
+  "j=a%2Bb",
+  "k=%C3%A9",
+  "l=%c3%a9",
+  "m=%E9",
+  "n=%41",
+  "o=%7E",
+  "p=~",
+  "q=*",
 ];
-const VALUES = ["US", "EMEA", "100", "", "a b", "x/y", "é", "a+b", "*-._", "=&", "'"];
+const VALUES = [
+  "US",
+  "EMEA",
+  "100",
+  "",
+  "a b",
+  "x/y",
+  "é",
+  "a+b",
+  "*-._",
+  "=&",
+  "'",
+  "!~()",
+  "[x]",
+  "%41",
+  "\u{1F600}",
+  "\uD800",
+  "a,b",
+];
 
 /** A small deterministic random source (xorshift), so a failure can be replayed. */
 function random(seed: number): () => number {
@@ -145,7 +173,8 @@ Deno.test("withQuery sets parameters as URLSearchParams.set does; sortedQueryUrl
   for (const text of addresses(3000)) {
     const query: Record<string, string | number | boolean | undefined> = {};
     for (let i = Math.floor(r() * 4); i > 0; i--) {
-      query[pick(["region", "limit", "startAt", "a b", "x"])] = pick([...VALUES, 42, true, undefined]);
+      query[pick(["region", "limit", "startAt", "a b", "x", "page[limit]", "filter[type]", "é", "\uDC00"])] =
+        pick([...VALUES, 42, true, undefined]);
     }
     const want = outcome(() => {
       const u = new URL(text);
@@ -169,6 +198,11 @@ Deno.test("withQuery sets parameters as URLSearchParams.set does; sortedQueryUrl
     "https://developer.api.autodesk.com/oss/v2/buckets?region=US&limit=100",
   );
   assert.equal(sortedQueryUrl("http://127.0.0.1:9/p?b=2&a=1&b=1"), "http://127.0.0.1:9/p?a=1&b=2&b=1");
+  // Bracketed names (JSON:API's page[limit], filter[type]) are written as URLSearchParams escapes them.
+  assert.equal(
+    withQuery("http://127.0.0.1:9/data/v1/x", { "page[limit]": 200, "filter[type]": "items" }),
+    "http://127.0.0.1:9/data/v1/x?page%5Blimit%5D=200&filter%5Btype%5D=items",
+  );
 });
 
 Deno.test("queryNames gives the names URL's searchParams has, and throws where URL throws", () => {
