@@ -61,10 +61,12 @@ Deno.test("the command tree and the bucket family load neither yaml, the MCP SDK
   }
 });
 
-Deno.test("hub, project and folder load neither the item and dm declarations nor the progress bars", async () => {
-  const mods = await staticClosure("src/families/dm/commands.ts");
-  assert.ok(mods.some((m) => m.endsWith("/src/families/dm/verbs.ts")), "the walk reached the verbs");
-  for (const m of mods) {
-    assert.doesNotMatch(m, /\/families\/dm\/write_commands\.ts$|\/command\/progress\.ts$/, m);
+Deno.test("hub, project, folder and admin load neither the item and dm declarations nor the progress bars", async () => {
+  for (const family of ["dm", "admin"]) {
+    const mods = await staticClosure(`src/families/${family}/commands.ts`);
+    assert.ok(mods.some((m) => m.endsWith(`/src/families/${family}/verbs.ts`)), "the walk reached the verbs");
+    for (const m of mods) {
+      assert.doesNotMatch(m, /\/families\/dm\/write_commands\.ts$|\/command\/progress\.ts$/, m);
+    }
   }
 });

@@ -37,7 +37,7 @@ import {
   PROJECT_HELP,
   projectArgument,
 } from "./options.ts";
-import { progressLines } from "../../command/progress.ts";
+import type { progressLines } from "../../command/progress.ts";
 import type { ArgumentDecl, CommandDecl, OptionDecl } from "../../command/decl.ts";
 import { positiveNumber } from "../../command/command.ts";
 
@@ -178,12 +178,14 @@ const USER_IMPORT: CommandDecl = {
     let progress: ReturnType<typeof progressLines> | undefined;
     // The import verbs reach node:path and node:crypto, which a declaration must not load.
     const { runAdminUserImport } = await import("./import.ts");
+    // The progress lines load with the import: the other admin commands do without them.
+    const { progressLines: lines } = await import("../../command/progress.ts");
     const report = await runAdminUserImport({
       ...adminCall(opts),
       account: opts.account,
       file: opts.fromFile,
       // One line every few seconds, terminal or not: an import runs for minutes.
-      onRow: (done, total) => (progress ??= progressLines(ctx, "users", total, "users")).update(done, total),
+      onRow: (done, total) => (progress ??= lines(ctx, "users", total, "users")).update(done, total),
     }, ctx);
     if (report.doneBefore > 0) {
       ctx.info(`${report.doneBefore} of ${report.total} users were already imported by an earlier run`);
