@@ -114,14 +114,20 @@ function pathOf(spec: RequestSpec): string {
 }
 
 /**
- * A short fingerprint of a page's items: their count and the FNV-1a of its first and last item's
- * JSON. A page that repeats an earlier one repeats those; two different pages that share them
- * repeat items, which a list never does. Only two items are read, so a page of 100 large records
- * costs what a page of one does (hashing every byte of a page in JavaScript cost a 200 KB list
- * tens of millions of instructions of interpreted code before it was optimized).
+ * A short fingerprint of a page's items: their count and its first and last item's identity (its
+ * `id`, or `objectKey`, `bucketKey` or `hookId`; a string item itself; else its JSON). A page that
+ * repeats an earlier one repeats those; two different pages that share them repeat items, which a
+ * list never does. Only two items are read, so a page of 100 large records costs what a page of one
+ * does. A short text is kept as it is: hashing it in a JavaScript loop, once per page, had V8 compile
+ * the loop in the background at a cost of millions of instructions a run (ARCHITECTURE.md
+ * "Start-up"); a longer one (items without an identity) is hashed (FNV-1a), so that a long list's
+ * guard keeps a few bytes per page.
  */
 function fingerprint(items: unknown[]): string {
-  const text = `${JSON.stringify(items[0])}\n${JSON.stringify(items[items.length - 1])}`;
+  const text = `${items.length}:${JSON.stringify(identityOf(items[0]))}\n${
+    JSON.stringify(identityOf(items[items.length - 1]))
+  }`;
+  if (text.length <= MAX_PLAIN_PRINT) return text;
   let a = 0x811c9dc5;
   let b = 0x01000193 ^ text.length;
   for (let i = 0; i < text.length; i++) {
@@ -129,7 +135,23 @@ function fingerprint(items: unknown[]): string {
     a = Math.imul(a ^ c, 0x01000193);
     b = Math.imul(b ^ c, 0x5bd1e995);
   }
-  return `${items.length}:${(a >>> 0).toString(16)}${(b >>> 0).toString(16)}`;
+  return `${items.length}#${(a >>> 0).toString(16)}${(b >>> 0).toString(16)}`;
+}
+
+/** A fingerprint up to this many characters is kept as it is (two ids and a count fit). */
+const MAX_PLAIN_PRINT = 128;
+
+/** The fields that name an item in the platform's lists, in the order they are tried. */
+const IDENTITY_FIELDS = ["id", "objectKey", "bucketKey", "hookId"] as const;
+
+/** What names `item` in its list: a string item itself, else its first identity field, else the item. */
+function identityOf(item: unknown): unknown {
+  if (item === null || typeof item !== "object") return item;
+  const record = item as Record<string, unknown>;
+  for (const field of IDENTITY_FIELDS) {
+    if (typeof record[field] === "string") return `${field}=${record[field]}`;
+  }
+  return item;
 }
 
 /** One page of a list for a caller that pages itself (a tool server): items and opaque cursors. */

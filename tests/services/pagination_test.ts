@@ -171,3 +171,48 @@ Deno.test("a limit of zero fetches nothing and the token reaches every page", as
     },
   );
 });
+
+/** Pages of `items(n)` under ever-new cursors (3 pages at most); the ids of what the list gave. */
+async function listedUnderNewCursors(
+  items: (n: number) => unknown[],
+): Promise<{ listed: unknown[]; pages: number }> {
+  let listed: unknown[] = [];
+  let pages = 0;
+  await withServer((req) => {
+    const n = Number(new URL(req.url).searchParams.get("startAt") ?? 0);
+    const next = n < 2 ? `${new URL(req.url).origin}/oss/v2/buckets?startAt=${n + 1}` : undefined;
+    return json({ items: items(n), next });
+  }, async (base, seen) => {
+    const http = createHttp({
+      baseUrl: base,
+      timeoutMs: 2000,
+      maxAttempts: 1,
+      retryBaseMs: 1,
+      notice: () => {},
+    });
+    listed = await collect(paginate(http, { path: "/oss/v2/buckets" }, "oss"));
+    pages = seen.length;
+  });
+  return { listed, pages };
+}
+
+Deno.test("the page guard: a repeated page ends the list whatever names its items; different pages are listed whole", async () => {
+  const body = "x".repeat(300);
+  // Records with an id, with an objectKey, without either (a long JSON text, hashed), and plain strings.
+  const kinds: ((n: number, i: number) => unknown)[] = [
+    (n, i) => ({ id: `id-${n}-${i}`, body }),
+    (n, i) => ({ objectKey: `key-${n}-${i}`, body }),
+    (n, i) => ({ body: `${body}${n}-${i}${body}` }),
+    (n, i) => `engine-${n}-${i}`,
+  ];
+  for (const kind of kinds) {
+    const different = await listedUnderNewCursors((n) => [kind(n, 0), kind(n, 1)]);
+    assert.equal(different.listed.length, 6, JSON.stringify(kind(0, 0)).slice(0, 40));
+    const repeated = await listedUnderNewCursors(() => [kind(0, 0), kind(0, 1)]);
+    assert.equal(repeated.listed.length, 2, JSON.stringify(kind(0, 0)).slice(0, 40));
+    assert.equal(repeated.pages, 2, "the repeat is read once, then the list stops");
+  }
+  // Records whose ids differ share every other field: pages of them are different pages.
+  const sameBodies = await listedUnderNewCursors((n) => [{ id: `a${n}`, body }, { id: `b${n}`, body }]);
+  assert.equal(sameBodies.listed.length, 6);
+});
