@@ -25,6 +25,7 @@ import {
   NEW_NAME,
   PROJECT_ARG,
   PROJECT_ID,
+  PROJECT_ID_OR_NAME,
   PROJECT_ID_TEXT,
   type Who,
   withHelpers,
@@ -273,13 +274,7 @@ export const FOLDER: CommandDecl = {
       aliases: ["info"],
       description: "show one folder",
       args: [
-        {
-          spec: "<project>",
-          description: "project id or name",
-          parse: dmProjectId,
-          complete: "project",
-          names: "project",
-        },
+        PROJECT_ID_OR_NAME,
         { spec: "<folder>", description: "folder id (urn:adsk.wipprod:fs.folder:co....)", parse: dmFolderId },
       ],
       options: [asOption()],

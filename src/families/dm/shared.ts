@@ -47,6 +47,15 @@ export const PROJECT_ARG: ArgumentDecl = {
   names: "project",
 };
 
+/** `<project>` of `folder get`, `item get` and `item versions`: an id or a name. */
+export const PROJECT_ID_OR_NAME: ArgumentDecl = {
+  spec: "<project>",
+  description: "project id or name",
+  parse: dmProjectId,
+  complete: "project",
+  names: "project",
+};
+
 /** `<folder>` of the write commands. */
 export const FOLDER_ARG: ArgumentDecl = {
   spec: "<folder>",

@@ -25,6 +25,7 @@ import {
   NEW_NAME,
   PROJECT_ARG,
   PROJECT_ID as PROJECT,
+  PROJECT_ID_OR_NAME,
   PROJECT_ID_TEXT,
   type Who,
   withHelpers,
@@ -308,13 +309,7 @@ export const ITEM: CommandDecl = {
       aliases: ["info"],
       description: "show one item with its tip (latest) version",
       args: [
-        {
-          spec: "<project>",
-          description: "project id or name",
-          parse: dmProjectId,
-          complete: "project",
-          names: "project",
-        },
+        PROJECT_ID_OR_NAME,
         { spec: "<item>", description: "item id (urn:adsk.wipprod:dm.lineage:...)", parse: dmItemId },
       ],
       options: [asOption()],
@@ -334,15 +329,7 @@ export const ITEM: CommandDecl = {
       description: "list an item's versions, newest first, following every page",
       tool: "item_versions",
       args: [
-        {
-          spec: "<project>",
-          description: "project id or name",
-          parse: dmProjectId,
-          complete: "project",
-          names: "project",
-          toolName: "project_id",
-          toolDescription: PROJECT_ID_TEXT,
-        },
+        { ...PROJECT_ID_OR_NAME, toolName: "project_id", toolDescription: PROJECT_ID_TEXT },
         {
           spec: "<item>",
           description: "item id (urn:adsk.wipprod:dm.lineage:...)",
