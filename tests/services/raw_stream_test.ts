@@ -10,20 +10,10 @@ import { createHttp } from "../../src/http/http.ts";
 import { rawFetch } from "../../src/http/raw_transport.ts";
 import { type BodyReader, bodyReader, readAll } from "../../src/http/stream_body.ts";
 import { gzipBomb } from "../robust/_bomb.ts";
+import { put } from "../robust/_raw_server.ts";
 
 const enc = new TextEncoder();
 const MiB = 1024 * 1024;
-
-/** Writes all of `bytes`; false once the client went away. */
-async function put(conn: Deno.Conn, bytes: Uint8Array | string): Promise<boolean> {
-  const b = typeof bytes === "string" ? enc.encode(bytes) : bytes;
-  try {
-    for (let off = 0; off < b.length;) off += await conn.write(b.subarray(off));
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /**
  * A keep-alive TCP server whose answers are written by `answer(i, conn)` (requests without bodies);
