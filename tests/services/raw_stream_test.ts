@@ -12,7 +12,6 @@ import { type BodyReader, bodyReader, readAll } from "../../src/http/stream_body
 import { gzipBomb } from "../robust/_bomb.ts";
 import { put } from "../robust/_raw_server.ts";
 
-const enc = new TextEncoder();
 const MiB = 1024 * 1024;
 
 /**
