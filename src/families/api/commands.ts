@@ -1,7 +1,8 @@
 /** `diazo api <path>`: raw authenticated access to any platform path, declared as data (command/decl.ts) over ./verbs.ts. */
 import { isDiazoError, usageError } from "../../core/errors.ts";
 import { applyQuery } from "../../core/output.ts";
-import { type ApiResult, type BodyChunks, runApi } from "./verbs.ts";
+import { type ApiResult, runApi } from "./verbs.ts";
+import type { BodyReader } from "../../http/stream_body.ts";
 import { headText } from "./answer.ts";
 import { collect } from "../../command/command.ts";
 import type { CommandDecl } from "../../command/decl.ts";
@@ -16,14 +17,14 @@ function writeBytes(ctx: Ctx, bytes: Uint8Array, contentType = "no content type"
 }
 
 /** A large answer: its bytes to stdout as they come (never held whole); on a terminal, a note instead. */
-async function writeStream(ctx: Ctx, body: BodyChunks, contentType = "no content type") {
+async function writeStream(ctx: Ctx, body: BodyReader, contentType = "no content type") {
   if (ctx.io.stdout.isTerminal) {
     await body.cancel();
     return ctx.info(
       `HTTP answer larger than 1 MiB (${contentType}) not shown on a terminal; redirect stdout to a file: diazo api ... > out.bin`,
     );
   }
-  for await (const chunk of body.chunks) ctx.io.stdout.write(chunk);
+  for (let chunk = await body.read(); chunk; chunk = await body.read()) ctx.io.stdout.write(chunk);
 }
 
 /** `-i` of a refusal: its status line, headers and body as they came. */

@@ -58,7 +58,7 @@ export interface ApiResult {
   /** Pages read with --paginate. */
   pages?: number;
   /** An answer larger than API_PEEK_BYTES that nothing needs whole: its bytes as they come. */
-  stream?: BodyChunks;
+  stream?: BodyReader;
 }
 
 /** Answers up to this size are parsed and shown; a larger one is streamed as it comes (README "Safety"). */
@@ -260,17 +260,11 @@ async function offsetPages(
   return { status, data: items, pages };
 }
 
-/** An answer's body read as it comes: its chunks (each valid until the next is asked for), or stop. */
-export interface BodyChunks {
-  chunks: AsyncIterable<Uint8Array>;
-  cancel(): Promise<void>;
-}
-
 /**
  * The first bytes of `body`, up to `max`: all of it (`rest` undefined) when it ends there, else
  * `rest`, the whole body again (the bytes read first, then the others as they come).
  */
-async function peek(body: BodyReader, max: number): Promise<{ bytes: Uint8Array; rest?: BodyChunks }> {
+async function peek(body: BodyReader, max: number): Promise<{ bytes: Uint8Array; rest?: BodyReader }> {
   const parts: Uint8Array[] = [];
   let got = 0;
   while (got <= max) {
@@ -279,18 +273,18 @@ async function peek(body: BodyReader, max: number): Promise<{ bytes: Uint8Array;
     parts.push(chunk.slice()); // the reader's buffer is read into again
     got += chunk.length;
   }
-  async function* chunks(): AsyncGenerator<Uint8Array> {
-    yield* parts.splice(0);
-    for (let chunk = await body.read(); chunk; chunk = await body.read()) yield chunk;
-  }
-  return { bytes: new Uint8Array(0), rest: { chunks: chunks(), cancel: () => body.cancel() } };
+  const rest: BodyReader = {
+    read: () => parts.length > 0 ? Promise.resolve(parts.shift()) : body.read(),
+    cancel: (reason) => body.cancel(reason),
+  };
+  return { bytes: new Uint8Array(0), rest };
 }
 
 /** Up to `cap` bytes of `body`, joined; `cut` when more came (then the rest is not read). */
-async function wholeOf(body: BodyChunks, cap: number): Promise<{ bytes: Uint8Array; cut: boolean }> {
+async function wholeOf(body: BodyReader, cap: number): Promise<{ bytes: Uint8Array; cut: boolean }> {
   const parts: Uint8Array[] = [];
   let got = 0;
-  for await (const chunk of body.chunks) {
+  for (let chunk = await body.read(); chunk; chunk = await body.read()) {
     got += chunk.length;
     if (got > cap) {
       await body.cancel();
