@@ -32,7 +32,7 @@ export async function* paginate<T>(
   const limit = opts.limit;
   if (limit !== undefined && limit <= 0) return;
   const guard = pageGuard(http, spec);
-  let current: RequestSpec | undefined = { ...spec, responseType: "json" };
+  let current: RequestSpec | undefined = { ...pageSized(spec, limit), responseType: "json" };
   let count = 0;
   for (let n = 1; current; n++) {
     guard.visit(current);
@@ -50,6 +50,23 @@ export async function* paginate<T>(
     if (items.length === 0) return;
     current = guard.next(n, nextRequest(page, scheme, spec, current), res.url);
   }
+}
+
+/** The query names the platform's lists read as their page size: `limit` (OSS, ACC), `page[limit]` (JSON:API). */
+const PAGE_SIZE_NAMES = ["limit", "page[limit]"];
+
+/**
+ * `spec` asking for pages of at most `limit` items: a list cut at 5 items asks for 5, not for the
+ * page size its request names (100 issues, 200 folders), so that the items it will not show are
+ * neither sent nor read. For a list's first request only: a later page's size is its next link's.
+ */
+function pageSized(spec: RequestSpec, limit: number | undefined): RequestSpec {
+  if (limit === undefined || !spec.query) return spec;
+  for (const name of PAGE_SIZE_NAMES) {
+    const size = Number(spec.query[name]);
+    if (Number.isInteger(size) && size > limit) return { ...spec, query: { ...spec.query, [name]: limit } };
+  }
+  return spec;
 }
 
 /** After how many pages, and items, a list that goes on says so (and again at each multiple). */
@@ -179,7 +196,9 @@ export async function fetchPage<T>(
   const items: T[] = [];
   const origins: { request: RequestSpec; index: number }[] = [];
   const guard = pageGuard(http, spec);
-  let current: RequestSpec | undefined = { ...start.request, responseType: "json" };
+  // A cursor's request keeps its page size: its page number or skip count is counted in it.
+  const first = opts.cursor ? start.request : pageSized(start.request, opts.limit);
+  let current: RequestSpec | undefined = { ...first, responseType: "json" };
   let skip = start.skip;
   let nextCursor: string | undefined;
   let total: number | undefined;

@@ -1,0 +1,82 @@
+/**
+ * `--limit` below a page asks the platform for that many items (src/http/pagination.ts `pageSized`),
+ * for the lists of several families and both page-size names (`limit`, JSON:API's `page[limit]`);
+ * a limit above a page keeps the list's own page size. Through runCli against a sandbox on port 0,
+ * read back from the sandbox's request log.
+ */
+import assert from "node:assert/strict";
+import { seededAccountId } from "../../src/sandbox/admin/store.ts";
+import { json, openSandboxHome, type SandboxHome } from "./harness.ts";
+import { lastSeq, logSince, PROJECT } from "./acc_fixture.ts";
+import { loginUser } from "./user_login.ts";
+
+const ACCOUNT = seededAccountId();
+
+/** Runs a list command and returns its items and the query of each list request it sent under `prefix`. */
+async function listed(h: SandboxHome, args: string[], prefix: string) {
+  const seq = await lastSeq(h);
+  const r = await h.run([...args, "-o", "json"]);
+  assert.equal(r.code, 0, r.stderr);
+  const sent = (await logSince(h, seq, prefix)).filter((e) => e.method === "GET").map((e) => e.query);
+  return { items: json<unknown[]>(r), sent };
+}
+
+Deno.test("--limit: a list cut below a page asks for that many items, in every family's page-size name", async (t) => {
+  const h = await openSandboxHome({ DIAZO_NO_BROWSER: "1" });
+  try {
+    const login = await loginUser(h.env, "data:read,data:write,data:create,account:read");
+    assert.equal(login.code, 0, login.stderr);
+    for (const key of ["limit-a", "limit-b", "limit-c"]) {
+      const made = await h.run(["bucket", "create", "--key", key]);
+      assert.equal(made.code, 0, made.stderr);
+    }
+    await t.step("bucket list (OSS `limit`)", async () => {
+      const { items, sent } = await listed(h, ["bucket", "list", "--limit", "2"], "/oss/v2/buckets");
+      assert.equal(items.length, 2);
+      // One request per region, each for two buckets.
+      assert.ok(sent.length > 0 && sent.every((q) => q.limit === "2"), JSON.stringify(sent));
+    });
+    await t.step("issue list (ACC `limit`)", async () => {
+      const { items, sent } = await listed(
+        h,
+        ["issue", "list", "--project", PROJECT, "--limit", "3"],
+        `/construction/issues/v1/projects/${PROJECT}/issues`,
+      );
+      assert.equal(items.length, 3);
+      assert.deepEqual(sent.map((q) => q.limit), ["3"]);
+    });
+    await t.step("project list (JSON:API `page[limit]`)", async () => {
+      const { items, sent } = await listed(
+        h,
+        ["project", "list", `b.${ACCOUNT}`, "--limit", "1"],
+        `/project/v1/hubs/b.${ACCOUNT}/projects`,
+      );
+      assert.equal(items.length, 1);
+      assert.deepEqual(sent.map((q) => q["page[limit]"]), ["1"]);
+    });
+    await t.step("admin project list (account admin `limit`)", async () => {
+      const { items, sent } = await listed(h, [
+        "admin",
+        "project",
+        "list",
+        "--account",
+        ACCOUNT,
+        "--limit",
+        "1",
+      ], `/construction/admin/v1/accounts/${ACCOUNT}/projects`);
+      assert.equal(items.length, 1);
+      assert.ok(sent.length > 0 && sent.every((q) => q.limit === "1"), JSON.stringify(sent));
+    });
+    await t.step("a limit above a page keeps the page size and reads on", async () => {
+      const { items, sent } = await listed(
+        h,
+        ["issue", "list", "--project", PROJECT, "--limit", "120"],
+        `/construction/issues/v1/projects/${PROJECT}/issues`,
+      );
+      assert.equal(items.length, 120);
+      assert.deepEqual(sent.map((q) => [q.limit, q.offset]), [["100", undefined], ["100", "100"]]);
+    });
+  } finally {
+    await h.close();
+  }
+});
