@@ -30,43 +30,39 @@ Deno.test("--limit: a list cut below a page asks for that many items, in every f
       const made = await h.run(["bucket", "create", "--key", key]);
       assert.equal(made.code, 0, made.stderr);
     }
-    await t.step("bucket list (OSS `limit`)", async () => {
-      const { items, sent } = await listed(h, ["bucket", "list", "--limit", "2"], "/oss/v2/buckets");
-      assert.equal(items.length, 2);
+    // Each list cut below its page: the command, where its requests go, the page-size name, the limit.
+    const cuts: { name: string; args: string[]; prefix: string; size: string; n: number }[] = [
       // One request per region, each for two buckets.
-      assert.ok(sent.length > 0 && sent.every((q) => q.limit === "2"), JSON.stringify(sent));
-    });
-    await t.step("issue list (ACC `limit`)", async () => {
-      const { items, sent } = await listed(
-        h,
-        ["issue", "list", "--project", PROJECT, "--limit", "3"],
-        `/construction/issues/v1/projects/${PROJECT}/issues`,
-      );
-      assert.equal(items.length, 3);
-      assert.deepEqual(sent.map((q) => q.limit), ["3"]);
-    });
-    await t.step("project list (JSON:API `page[limit]`)", async () => {
-      const { items, sent } = await listed(
-        h,
-        ["project", "list", `b.${ACCOUNT}`, "--limit", "1"],
-        `/project/v1/hubs/b.${ACCOUNT}/projects`,
-      );
-      assert.equal(items.length, 1);
-      assert.deepEqual(sent.map((q) => q["page[limit]"]), ["1"]);
-    });
-    await t.step("admin project list (account admin `limit`)", async () => {
-      const { items, sent } = await listed(h, [
-        "admin",
-        "project",
-        "list",
-        "--account",
-        ACCOUNT,
-        "--limit",
-        "1",
-      ], `/construction/admin/v1/accounts/${ACCOUNT}/projects`);
-      assert.equal(items.length, 1);
-      assert.ok(sent.length > 0 && sent.every((q) => q.limit === "1"), JSON.stringify(sent));
-    });
+      { name: "bucket list (OSS)", args: ["bucket", "list"], prefix: "/oss/v2/buckets", size: "limit", n: 2 },
+      {
+        name: "issue list (ACC)",
+        args: ["issue", "list", "--project", PROJECT],
+        prefix: `/construction/issues/v1/projects/${PROJECT}/issues`,
+        size: "limit",
+        n: 3,
+      },
+      {
+        name: "project list (JSON:API)",
+        args: ["project", "list", `b.${ACCOUNT}`],
+        prefix: `/project/v1/hubs/b.${ACCOUNT}/projects`,
+        size: "page[limit]",
+        n: 1,
+      },
+      {
+        name: "admin project list (account administration)",
+        args: ["admin", "project", "list", "--account", ACCOUNT],
+        prefix: `/construction/admin/v1/accounts/${ACCOUNT}/projects`,
+        size: "limit",
+        n: 1,
+      },
+    ];
+    for (const c of cuts) {
+      await t.step(c.name, async () => {
+        const { items, sent } = await listed(h, [...c.args, "--limit", String(c.n)], c.prefix);
+        assert.equal(items.length, c.n);
+        assert.ok(sent.length > 0 && sent.every((q) => q[c.size] === String(c.n)), JSON.stringify(sent));
+      });
+    }
     await t.step("a limit above a page keeps the page size and reads on", async () => {
       const { items, sent } = await listed(
         h,
