@@ -1,6 +1,7 @@
 /**
- * `--limit` below a page asks the platform for that many items (src/http/pagination.ts `pageSized`),
- * for the lists of several families and both page-size names (`limit`, JSON:API's `page[limit]`);
+ * `--limit` below a page asks the platform for that many items (src/http/pagination.ts `pageSized`,
+ * and the lists that page themselves: src/families/admin/api_hq.ts), for the lists of several families
+ * and both page-size names (`limit`, JSON:API's `page[limit]`);
  * a limit above a page keeps the list's own page size. Through runCli against a sandbox on port 0,
  * read back from the sandbox's request log.
  */
@@ -54,6 +55,13 @@ Deno.test("--limit: a list cut below a page asks for that many items, in every f
         prefix: `/construction/admin/v1/accounts/${ACCOUNT}/projects`,
         size: "limit",
         n: 1,
+      },
+      {
+        name: "admin user list (HQ, paged by its own loop)",
+        args: ["admin", "user", "list", "--account", ACCOUNT],
+        prefix: `/hq/v1/accounts/${ACCOUNT}/users`,
+        size: "limit",
+        n: 2,
       },
     ];
     for (const c of cuts) {

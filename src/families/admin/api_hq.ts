@@ -64,7 +64,10 @@ export interface AccountUserInput {
   phone?: string;
 }
 
-/** Every element of an HQ list at `path`, page after page, up to `limit`. */
+/**
+ * Every element of an HQ list at `path`, page after page, up to `limit`. HQ answers bare arrays, so it
+ * pages here rather than through `paginate()`; as there, a page asks for no more than `limit` still wants.
+ */
 async function* hqList<T>(
   http: Http,
   path: string,
@@ -72,10 +75,11 @@ async function* hqList<T>(
 ): AsyncGenerator<T> {
   if (opts.limit !== undefined && opts.limit <= 0) return;
   let count = 0;
-  for (let offset = 0;; offset += HQ_PAGE) {
+  for (let offset = 0;;) {
+    const size = Math.min(HQ_PAGE, opts.limit === undefined ? HQ_PAGE : opts.limit - count);
     const res = await http.request<T[]>({
       path,
-      query: { limit: HQ_PAGE, offset },
+      query: { limit: size, offset },
       headers: adminHeaders(opts),
       key: opts.key,
       scope: ACCOUNT_READ,
@@ -85,7 +89,8 @@ async function* hqList<T>(
       yield item;
       if (opts.limit !== undefined && ++count >= opts.limit) return;
     }
-    if (page.length < HQ_PAGE) return;
+    if (page.length < size) return;
+    offset += size;
   }
 }
 
