@@ -8,7 +8,6 @@ import { DiazoError } from "../../core/errors.ts";
 import { isoOfEpochMs } from "../../core/output_human.ts";
 import type { Http } from "../../http/http.ts";
 import { type Bucket, bucketsRequest, createBucket, deleteBucket, getBucket, POLICIES } from "./api.ts";
-import { objectsRequest } from "../../transfer/oss_objects.ts";
 import { fetchPage, invalidCursor } from "../../http/pagination.ts";
 import type { OpsDeps } from "../../session/deps.ts";
 import { type ListOptions, type ListPage, mapPage } from "../../http/list.ts";
@@ -161,6 +160,8 @@ async function countObjects(
   key: BucketKey,
 ): Promise<{ count: number; more: boolean } | undefined> {
   const CAP = 1000;
+  // Only a delete counts objects: the listings of this family do not load the objects' requests.
+  const { objectsRequest } = await import("../../transfer/oss_objects.ts");
   try {
     const page = await fetchPage(http, objectsRequest(key), "oss", { limit: CAP + 1 });
     return { count: Math.min(page.items.length, CAP), more: page.items.length > CAP };
