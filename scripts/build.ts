@@ -55,10 +55,12 @@ export const COMPILE_PERMISSIONS: string[] = compilePermissions(Deno.build.targe
  * and do not feel it. The young generation also starts at that size (`--min-semi-space-size=4`), so
  * that a command reading a few hundred KB of answers does not stop for a scavenge on the way.
  * `--no-lazy`: every function of a module is compiled when the module is, so the code cache holds
- * them all and a run compiles none on first call (ARCHITECTURE.md, "Start-up" measures both).
+ * them all and a run compiles none on first call. `--no-sparkplug`: no baseline machine code for
+ * functions a short run calls a few hundred times; it did not pay back within a command, and the
+ * optimizing tiers still take what stays hot (ARCHITECTURE.md, "Start-up" measures each).
  */
 export const COMPILE_V8_FLAGS: string[] = [
-  "--v8-flags=--max-semi-space-size=4,--min-semi-space-size=4,--no-lazy",
+  "--v8-flags=--max-semi-space-size=4,--min-semi-space-size=4,--no-lazy,--no-sparkplug",
 ];
 
 /** `diazo-<version>-<target>[.exe]`. */
