@@ -2,8 +2,21 @@
  * The csv format (README.md, "Output"): rows and columns of core/output_cells.ts as RFC 4180 text.
  * Loaded only when csv is rendered (core/output.ts).
  */
-import { cellText, tabulate } from "./output_cells.ts";
+import { cellText, columnsOf, isPlainObject, itemsOf, type Row } from "./output_cells.ts";
 import { visible } from "./sanitize.ts";
+
+/** Turns a value into rows and columns: arrays of objects, one object, or scalars. */
+export function tabulate(
+  value: unknown,
+  columns?: readonly string[],
+): { columns: string[]; rows: unknown[][] } {
+  const items = itemsOf(value);
+  if (items.length > 0 && items.every(isPlainObject)) {
+    const cols = columnsOf(items as Row[], columns);
+    return { columns: cols, rows: items.map((o) => cols.map((c) => (o as Row)[c])) };
+  }
+  return { columns: ["value"], rows: items.map((v) => [v]) };
+}
 
 /**
  * RFC 4180 csv with a header line. csv is opened in terminals and spreadsheets alike, so control
