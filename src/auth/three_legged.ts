@@ -3,7 +3,8 @@
  * under a cross-process lock so that parallel diazo processes never spend the same refresh token.
  */
 import type { Resolved } from "../config/config.ts";
-import { DiazoError, isDiazoError, platformDetail, platformErrorCode } from "../core/errors.ts";
+import { DiazoError, isDiazoError, platformErrorCode } from "../core/errors.ts";
+import { platformDetail } from "../core/response_error.ts";
 import { decodeJwt, jwtScopes } from "../aps/jwt.ts";
 import { registerSecret } from "../core/redact.ts";
 import type { Http } from "../http/http.ts";

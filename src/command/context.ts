@@ -5,7 +5,7 @@
 import { type ConfigFile, resolve, type Resolved } from "../config/config.ts";
 import { dotenvPath, loadConfig, loadDotenv, saveConfig } from "../config/store.ts";
 import { usageError } from "../core/errors.ts";
-import { applyQuery, batched, jsonPieces, type OutputFormat, render } from "../core/output.ts";
+import { type OutputFormat, render } from "../core/output.ts";
 import { knownSecrets, redact } from "../core/redact.ts";
 import { visible } from "../core/sanitize.ts";
 import { configDirFor, stateDirFor } from "../platform/dirs.ts";
@@ -260,10 +260,13 @@ async function emitResult(ctx: Ctx, state: RunState, value: unknown, opts: EmitO
     for (const line of [opts.action, ...opts.failures ?? []]) ctx.info(line);
   }
   if (format === "json" && !flags.query && opts.longList !== undefined) {
+    const { batched, jsonPieces } = await import("../core/output_pieces.ts");
     for (const chunk of batched(jsonPieces(value, opts.longList))) io.stdout.write(chunk);
     return;
   }
-  const shown = flags.query ? await applyQuery(value, flags.query) : value;
+  const shown = flags.query
+    ? await (await import("../core/output_query.ts")).applyQuery(value, flags.query)
+    : value;
   if (format === "table" && io.stdout.isTerminal && Array.isArray(shown) && shown.length === 0) {
     // Nothing to draw: a person is told so on stderr, stdout stays empty for whatever reads it.
     ctx.info(`No ${opts.noun ?? nounOf(state.command)} found.`);

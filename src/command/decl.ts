@@ -107,8 +107,8 @@ export interface Invocation {
   path: readonly string[];
   /** The arguments after the command's words, as typed (for commands that pass them on). */
   rest: readonly string[];
-  /** The command's help text. */
-  help(): string;
+  /** The command's help text (its page loads when asked: front/command_help.ts). */
+  help(): Promise<string>;
 }
 
 /**

@@ -21,19 +21,6 @@ export function columnsOf(records: readonly Row[], columns?: readonly string[]):
   return columns ? [...columns] : [...new Set(records.flatMap((o) => Object.keys(o)))];
 }
 
-/** Turns a value into rows and columns: arrays of objects, one object, or scalars. */
-export function tabulate(
-  value: unknown,
-  columns?: readonly string[],
-): { columns: string[]; rows: unknown[][] } {
-  const items = itemsOf(value);
-  if (items.length > 0 && items.every(isPlainObject)) {
-    const cols = columnsOf(items as Row[], columns);
-    return { columns: cols, rows: items.map((o) => cols.map((c) => (o as Row)[c])) };
-  }
-  return { columns: ["value"], rows: items.map((v) => [v]) };
-}
-
 /** Text of one cell: scalars as they are, structures as compact JSON. */
 export function cellText(v: unknown): string {
   if (v === undefined || v === null) return "";

@@ -38,7 +38,7 @@ async function showHelp(words: readonly string[], io: Io): Promise<number> {
     if (!next) throw unknownHelpSubject(chain, word, chain.length === 1 ? Object.keys(HELP_TOPICS) : []);
     chain.push(next);
   }
-  io.stdout.write(helpOf(chain, io.stdout.isTerminal ? io.stdout.columns : undefined));
+  io.stdout.write(await helpOf(chain, io.stdout.isTerminal ? io.stdout.columns : undefined));
   return ExitCode.ok;
 }
 

@@ -4,14 +4,14 @@
  * context. Help goes to stdout; a group named without a subcommand prints its help on stderr and fails.
  */
 import { ExitCode, usageError } from "../core/errors.ts";
-import { compileQuery, isOutputFormat } from "../core/output.ts";
+import { isOutputFormat } from "../core/output.ts";
 import { versionText } from "../core/version.ts";
 import { type CommandDecl, isNamedValue } from "../command/decl.ts";
 import { type ContextFiles, createContext, type RunState } from "../command/context.ts";
 import type { Io } from "../command/io.ts";
 import { outputFlagError, type RunGlobals } from "./argv.ts";
 import type { Extensions } from "./extend.ts";
-import { argumentName, commandHelp } from "./help.ts";
+import { argumentName } from "./help.ts";
 import { resolveNames } from "./names.ts";
 import { parseCommandLine } from "./parse.ts";
 import { rootHelp } from "./root_help.ts";
@@ -34,8 +34,10 @@ function helpWidth(io: Io, toStderr: boolean): number | undefined {
 }
 
 /** The help page of `chain` (the program's own for the program). */
-export function helpOf(chain: readonly CommandDecl[], width: number | undefined): string {
-  return chain.length === 1 ? rootHelp(width, true) : commandHelp(chain, width);
+export async function helpOf(chain: readonly CommandDecl[], width: number | undefined): Promise<string> {
+  if (chain.length === 1) return rootHelp(width, true);
+  // A command's page loads only when it is printed: a run of the command never draws it.
+  return (await import("./command_help.ts")).commandHelp(chain, width);
 }
 
 /** The error of a group named without (a known) subcommand. */
@@ -68,10 +70,10 @@ export async function runLine(
   }
   if (parsed.kind === "help") {
     if (!parsed.error) {
-      io.stdout.write(helpOf(parsed.chain, helpWidth(io, false)));
+      io.stdout.write(await helpOf(parsed.chain, helpWidth(io, false)));
       return ExitCode.ok;
     }
-    io.stderr.write(helpOf(parsed.chain, helpWidth(io, true)));
+    io.stderr.write(await helpOf(parsed.chain, helpWidth(io, true)));
     throw needsSubcommand(parsed.chain);
   }
   const cmd = parsed.chain[parsed.chain.length - 1];
@@ -81,7 +83,7 @@ export async function runLine(
   if (flags.output !== undefined && !isOutputFormat(flags.output)) {
     throw outputFlagError(flags.output, (cmd.options ?? []).some((o) => o.flags.includes("--out ")));
   }
-  if (flags.query !== undefined) await compileQuery(flags.query);
+  if (flags.query !== undefined) await (await import("../core/output_query.ts")).compileQuery(flags.query);
   await ext.beforeAction({
     commandPath: path,
     args: Object.fromEntries((cmd.args ?? []).map((a, i) => [argumentName(a), asTyped(parsed.args[i])])),
@@ -94,7 +96,7 @@ export async function runLine(
   await cmd.run!(ctx, parsed.args, parsed.opts, {
     path,
     rest: parsed.rest,
-    help: () => commandHelp(parsed.chain, helpWidth(io, false)),
+    help: () => helpOf(parsed.chain, helpWidth(io, false)),
   });
   return undefined;
 }

@@ -4,18 +4,16 @@
  * It never delays or fails a command: `finish()` gives a notice only when the work is already done.
  */
 import path from "node:path";
+import { DEFAULT_UPDATE_URL, updateCheckDisabled, type UpdateEnvironment } from "./update_notice.ts";
 import {
   afterFetch,
-  DEFAULT_UPDATE_URL,
   noticeText,
   parseLatestRelease,
   parseUpdateState,
   planUpdateCheck,
   type Release,
-  updateCheckDisabled,
-  type UpdateEnvironment,
   type UpdateState,
-} from "./update_notice.ts";
+} from "./update_plan.ts";
 import { writeFileAtomic } from "../platform/fs.ts";
 
 /** A check running beside a command. */

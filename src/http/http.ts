@@ -4,7 +4,7 @@
  * trace.
  */
 
-import { DiazoError, errorFromResponse, type ResourceKind, usageError } from "../core/errors.ts";
+import { DiazoError, type ResourceKind, usageError } from "../core/errors.ts";
 import { knownSecrets, redact, registerSecret } from "../core/redact.ts";
 import { addressShapeProblem, platformAddress } from "../aps/base_url.ts";
 import { VERSION } from "../core/version.ts";
@@ -244,6 +244,8 @@ async function send<T>(c: Client, spec: RequestSpec): Promise<HttpResponse<T>> {
     if (outcome.kind === "http") {
       const { res } = outcome;
       if (!RETRY_STATUSES.has(res.status) || attempt >= maxAttempts) {
+        // The mapping of a refusal loads only when an answer failed (core/response_error.ts).
+        const { errorFromResponse } = await import("../core/response_error.ts");
         throw errorFromResponse(res.status, outcome.body, {
           resource: spec.resource,
           key: spec.key,

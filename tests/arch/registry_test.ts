@@ -12,7 +12,7 @@ import { parseFlags } from "../../src/command/global_options.ts";
 import { completeWords } from "../../src/front/complete_words.ts";
 import { describeCommand } from "../../src/front/describe.ts";
 import { FAMILIES } from "../../src/front/families.ts";
-import { commandHelp } from "../../src/front/help.ts";
+import { commandHelp } from "../../src/front/command_help.ts";
 import { fullProgram } from "../../src/front/program.ts";
 import { checkCommandWords } from "../../src/pipeline/command.ts";
 import { ALL_TOOLS } from "../../src/families/serve/tools.ts";

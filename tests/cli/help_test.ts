@@ -60,7 +60,7 @@ Deno.test("every command's help has an example, shows inherited flags and lists 
     const cmd = chain[chain.length - 1];
     const path = chain.slice(1).map((c) => c.name);
     const name = ["diazo", ...path].join(" ");
-    const help = helpOf(chain, 80);
+    const help = await helpOf(chain, 80);
     if (!/\nExamples:\n {2}\$ .*\bdiazo /.test(help)) problems.push(`${name}: no example`);
     if (path.length > 0 && !help.includes("\nInherited flags:\n")) {
       problems.push(`${name}: no inherited flags`);

@@ -70,3 +70,25 @@ Deno.test("hub, project, folder and admin load neither the item and dm declarati
     }
   }
 });
+
+Deno.test("a run that succeeds loads no help page, refusal mapping, --query, csv, long-list json, prompt or update plan", async () => {
+  // The front door, a family and its verbs as `bucket list` loads them, and the update check's decision.
+  for (
+    const entry of [
+      "src/front/root.ts",
+      "src/command/io.ts",
+      "src/front/update_notice.ts",
+      "src/families/bucket/commands.ts",
+      "src/families/bucket/verbs.ts",
+    ]
+  ) {
+    const mods = await staticClosure(entry);
+    for (const m of mods) {
+      assert.doesNotMatch(
+        m,
+        /\/src\/(front\/command_help|core\/response_error|core\/output_(query|csv|pieces)|core\/query_literal|command\/stdin_line|front\/update_plan)\.ts$/,
+        `${entry} statically loads ${m}`,
+      );
+    }
+  }
+});

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { CATALOG, DiazoError, errorFromResponse, ExitCode } from "../../src/core/errors.ts";
+import { CATALOG, DiazoError, ExitCode } from "../../src/core/errors.ts";
+import { errorFromResponse } from "../../src/core/response_error.ts";
 
 /** The seed's catalog: every message must exist with a remedy. */
 const SEED_MESSAGES = [

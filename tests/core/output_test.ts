@@ -1,13 +1,8 @@
 import assert from "node:assert/strict";
-import {
-  applyQuery,
-  batched,
-  chooseFormat,
-  compileQuery,
-  jsonPieces,
-  render,
-  renderCsv,
-} from "../../src/core/output.ts";
+import { chooseFormat, render } from "../../src/core/output.ts";
+import { applyQuery, compileQuery } from "../../src/core/output_query.ts";
+import { batched, jsonPieces } from "../../src/core/output_pieces.ts";
+import { renderCsv } from "../../src/core/output_csv.ts";
 import { DiazoError } from "../../src/core/errors.ts";
 
 const rows = [{ bucketKey: "a", policyKey: "transient", n: 1 }, {

@@ -1,6 +1,7 @@
 /** Units: how `diazo api` restates a refusal (method, path, status, body cut with a note) and its `-i` head. */
 import assert from "node:assert/strict";
-import { DiazoError, errorFromResponse } from "../../src/core/errors.ts";
+import { DiazoError } from "../../src/core/errors.ts";
+import { errorFromResponse } from "../../src/core/response_error.ts";
 import { apiFailure, ERROR_BODY_LIMIT, headText, oneLineBody } from "../../src/families/api/answer.ts";
 
 Deno.test("api refusal: method, path, status and body; a long body is cut with a note; the exit code stays", () => {

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import path from "node:path";
 import { seededAccountId } from "../../src/sandbox/admin/store.ts";
-import { renderCsv } from "../../src/core/output.ts";
+import { renderCsv } from "../../src/core/output_csv.ts";
 import { visible } from "../../src/core/sanitize.ts";
 import { withSandboxHome } from "../e2e/harness.ts";
 import { loginUser } from "../e2e/user_login.ts";

@@ -10,8 +10,8 @@ import {
   parseUpdateState,
   planUpdateCheck,
   RETRY_MS,
-  updateCheckDisabled,
-} from "../../src/front/update_notice.ts";
+} from "../../src/front/update_plan.ts";
+import { updateCheckDisabled } from "../../src/front/update_notice.ts";
 
 const TTY = { stdoutIsTerminal: true, stderrIsTerminal: true };
 const NOW = new Date("2026-11-21T12:00:00Z");

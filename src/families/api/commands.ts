@@ -1,6 +1,5 @@
 /** `diazo api <path>`: raw authenticated access to any platform path, declared as data (command/decl.ts) over ./verbs.ts. */
 import { isDiazoError, usageError } from "../../core/errors.ts";
-import { applyQuery } from "../../core/output.ts";
 import { type ApiResult, runApi } from "./verbs.ts";
 import type { BodyReader } from "../../http/stream_body.ts";
 import { headText } from "./answer.ts";
@@ -56,7 +55,9 @@ async function writeResult(
   }
   if (ctx.run.outputSource !== "terminal") return await ctx.emit(result.data);
   // Like `gh api`: JSON on a terminal too, unless a format was asked for.
-  const shown = ctx.flags.query ? await applyQuery(result.data, ctx.flags.query) : result.data;
+  const shown = ctx.flags.query
+    ? await (await import("../../core/output_query.ts")).applyQuery(result.data, ctx.flags.query)
+    : result.data;
   ctx.io.stdout.write(typeof shown === "string" ? `${shown}\n` : `${JSON.stringify(shown, null, 2)}\n`);
 }
 

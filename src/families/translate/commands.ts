@@ -323,7 +323,7 @@ const FORMATS: CommandDecl = {
 async function runShorthand(ctx: Ctx, urn: unknown, call: Invocation): Promise<void> {
   // The front door's parser and help, loaded by the one command that parses its own words.
   const [{ commandHelp }, { parseCommandLine }, { programDecl }] = await Promise.all([
-    import("../../front/help.ts"),
+    import("../../front/command_help.ts"),
     import("../../front/parse.ts"),
     import("../../front/program.ts"),
   ]);
@@ -348,7 +348,7 @@ async function runShorthand(ctx: Ctx, urn: unknown, call: Invocation): Promise<v
   await START.run!(ctx, parsed.args, parsed.opts, {
     path: parsed.chain.slice(1).map((c) => c.name),
     rest: parsed.rest,
-    help: () => commandHelp(parsed.chain),
+    help: () => Promise.resolve(commandHelp(parsed.chain)),
   });
 }
 

@@ -1,5 +1,5 @@
 /** `diazo version`: diazo's own version, build and runtime facts; `--json` (or `-o json`) for bug reports. */
-import { applyQuery, render } from "../../core/output.ts";
+import { render } from "../../core/output.ts";
 import { versionInfo, versionText } from "../../core/version.ts";
 import type { CommandDecl } from "../../command/decl.ts";
 
@@ -63,7 +63,9 @@ export const VERSION_REPORT: CommandDecl = {
       return;
     }
     if (!opts.json && outputError !== undefined) throw outputError;
-    const shown = ctx.flags.query ? await applyQuery(report, ctx.flags.query) : report;
+    const shown = ctx.flags.query
+      ? await (await import("../../core/output_query.ts")).applyQuery(report, ctx.flags.query)
+      : report;
     ctx.io.stdout.write(await render(shown, { format: opts.json ? "json" : output, color: ctx.color }));
   },
 };
