@@ -5,7 +5,8 @@
  */
 import { osPath } from "../platform/path.ts";
 import { DiazoError } from "../core/errors.ts";
-import { readTextIfExists, writeFileAtomic } from "../platform/fs.ts";
+import { readTextIfExists } from "../platform/fs.ts";
+import { writeFileAtomic } from "../platform/fs_write.ts";
 import type { Keychain } from "../platform/keychain.ts";
 import {
   FALLBACK_MARKER,

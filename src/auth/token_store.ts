@@ -4,7 +4,7 @@
  * token_open.ts.
  */
 import { osPath } from "../platform/path.ts";
-import { readTextIfExists, writeFileAtomic } from "../platform/fs.ts";
+import { readTextIfExists } from "../platform/fs.ts";
 import type { Keychain, KeychainOptions } from "../platform/keychain.ts";
 
 /** node:path's functions for this OS, without node:path (platform/path.ts). */
@@ -52,8 +52,13 @@ export function tokenKey(
 export function fileTokenStore(dir: string): TokenStore {
   const file = path.join(dir, "tokens.json");
   const load = async () => parseTokens(await readTextIfExists(file));
-  const save = (all: Record<string, StoredToken>) =>
-    writeFileAtomic(file, JSON.stringify(all, null, 2), 0o600);
+  // The writer loads only when a token is saved: a run with its token cached writes nothing.
+  const save = async (all: Record<string, StoredToken>) =>
+    await (await import("../platform/fs_write.ts")).writeFileAtomic(
+      file,
+      JSON.stringify(all, null, 2),
+      0o600,
+    );
   return {
     kind: "file",
     async get(key) {

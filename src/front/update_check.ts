@@ -16,7 +16,7 @@ import {
   type UpdateEnvironment,
   type UpdateState,
 } from "./update_notice.ts";
-import { writeFileAtomic } from "../platform/fs.ts";
+import { writeFileAtomic } from "../platform/fs_write.ts";
 
 /** A check running beside a command. */
 export interface UpdateCheck {
