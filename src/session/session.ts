@@ -19,7 +19,7 @@ import {
   withUserScopeRewrite,
 } from "../http/decorators.ts";
 import { proxyConfigured, rawFetch } from "../http/raw_transport.ts";
-import { pollOptionsFrom } from "../http/poll.ts";
+import { pollOptionsFrom } from "../http/poll_options.ts";
 import type { OpenedTokenStore, TokenStore } from "../auth/token_store.ts";
 import { openTokenStore } from "../auth/token_open.ts";
 import { profileScopes, requireCredentials, twoLeggedToken } from "../auth/two_legged.ts";

@@ -10,10 +10,11 @@ import type { OutputFormat } from "../../aps/derivative_formats.ts";
 import type { Urn } from "../../aps/ids.ts";
 import type { Http } from "../../http/http.ts";
 import { type Manifest, manifestMessages } from "./manifest.ts";
-import { type PollOptions, pollWhileAccepted, startPollClock } from "../../http/poll.ts";
+import { pollWhileAccepted, startPollClock } from "../../http/poll.ts";
+import type { PollOptions } from "../../http/poll_options.ts";
 
 export * from "./manifest.ts";
-export { DEFAULT_POLL_BASE_MS, DEFAULT_POLL_MAX_MS, type PollOptions } from "../../http/poll.ts";
+export { DEFAULT_POLL_BASE_MS, DEFAULT_POLL_MAX_MS, type PollOptions } from "../../http/poll_options.ts";
 import { DATA_READ, DATA_READ_WRITE } from "../../aps/scope_constants.ts";
 
 const BASE = "/modelderivative/v2/designdata";
