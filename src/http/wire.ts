@@ -5,7 +5,7 @@
  * the socket is handed over in these plain objects so that a short command never pays for them.
  */
 import type { ByteSink } from "./body_limit.ts";
-import { type BodyReader, readAll } from "./stream_body.ts";
+import type { BodyReader } from "./stream_body.ts";
 
 /** Header pairs with lower-case names, in order received. */
 type Pairs = [string, string][];
@@ -83,7 +83,7 @@ export function wireResponse(answer: WireAnswer): Response {
   const take = async (): Promise<Uint8Array> => {
     if (used) throw new TypeError("Body already consumed.");
     used = true;
-    if (reader) return await readAll(reader);
+    if (reader) return await (await import("./stream_body.ts")).readAll(reader); // a stream read whole
     return await Promise.resolve(whole instanceof Uint8Array ? whole : whole.bytes());
   };
   const res = {
@@ -136,4 +136,14 @@ function readers(take: () => Promise<Uint8Array>) {
     text: async () => new TextDecoder().decode(await take()),
     json: async () => JSON.parse(new TextDecoder().decode(await take())),
   };
+}
+
+/**
+ * Leaves a response's body unread: a raw answer read whole has nothing left (its connection is back
+ * in the pool or closed), a streamed one is cancelled, as is a fetch answer's stream.
+ */
+export async function discardBody(res: Response): Promise<void> {
+  const wire = res as Response & { reader?: BodyReader; cut?: boolean };
+  if (wire.reader) return await wire.reader.cancel();
+  if (wire.cut === undefined) await res.body?.cancel();
 }
