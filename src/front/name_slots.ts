@@ -34,12 +34,3 @@ function looksLikeId(text: string): boolean {
   const t = text.trim();
   return /^[ab]\./.test(t) || /^https?:\/\//i.test(t) || /^[0-9a-f]{8}-[0-9a-f]{4}-/i.test(t);
 }
-
-/** Where a default came from, in the words of `config list`. */
-export function sourceOf(s: { source: string; from?: string }, profile: string): string {
-  return s.source === "profile"
-    ? `profile ${profile}`
-    : s.source === "dotenv"
-    ? `.env ${s.from}`
-    : s.from ?? s.source;
-}

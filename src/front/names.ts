@@ -13,7 +13,8 @@ import { parseFlags } from "../command/global_options.ts";
 import { usageError } from "../core/errors.ts";
 import type { HubId } from "../aps/ids.ts";
 import type { Login } from "../families/dm/verbs.ts";
-import { asId, type Slot, sourceOf } from "./name_slots.ts";
+import { dmHubId } from "../aps/dm_ids.ts";
+import { asId, type Slot } from "./name_slots.ts";
 
 /** What `resolveNames` reads and fills: the parsed line's values (parse.ts). */
 export interface NamedLine {
@@ -65,6 +66,15 @@ function slotsOf(line: NamedLine): { slots: Slot[]; options: { decl: OptionDecl;
   return { slots, options };
 }
 
+/** Where a default came from, in the words of `config list`. */
+function sourceOf(s: { source: string; from?: string }, profile: string): string {
+  return s.source === "profile"
+    ? `profile ${profile}`
+    : s.source === "dotenv"
+    ? `.env ${s.from}`
+    : s.from ?? s.source;
+}
+
 /** Fills the absent options from their defaults; a usage error for a required one without any. */
 async function applyDefaults(ctx: Ctx, options: { decl: OptionDecl; slot: Slot }[], line: NamedLine) {
   const absent = options.filter(({ slot, decl }) =>
@@ -98,6 +108,35 @@ function loginOf(line: NamedLine): Login | undefined {
 }
 
 /**
+ * The hub a project name is looked for in: the line's hub, else the default hub (DIAZO_HUB, the
+ * profile's), read as an id or looked up by name; undefined for every hub the login sees. It stays here,
+ * not with the lookup: its `dmHubId` keeps aps/dm_ids.ts in the front door's chunk, which the families
+ * that name hubs and projects load anyway (as a chunk of its own it cost `hub list` and `issue list` a
+ * file, about 1 M instructions: ARCHITECTURE.md, "Start-up").
+ */
+async function hubScope(
+  line: readonly unknown[],
+  ctx: Ctx,
+  as: Login | undefined,
+): Promise<HubId | undefined> {
+  const id = line.find((v) => typeof v === "string");
+  if (id !== undefined) return dmHubId(id as string);
+  const settings = await ctx.settings();
+  const d = settings.hub;
+  if (d.value === undefined) return undefined;
+  const slot: Slot = {
+    kind: "hub",
+    label: "--hub",
+    parse: (v: string) => dmHubId(v),
+    text: d.value,
+    from: sourceOf(d, settings.profileName),
+    set: () => {},
+  };
+  return (asId(slot, d.value) ??
+    await (await import("./names_lookup.ts")).lookUp(slot, ctx, as, undefined)) as HubId;
+}
+
+/**
  * Gives every hub and project value of the line its id (module comment): hubs first, so that a project
  * name is looked for in the hub the line names (or the default hub).
  */
@@ -112,9 +151,8 @@ export async function resolveNames(line: NamedLine, ctx: Ctx): Promise<void> {
     for (const slot of slots.filter((s) => s.kind === kind && s.text !== undefined)) {
       let id = asId(slot, slot.text!);
       if (id === undefined) {
-        const { hubScope, lookUp } = await import("./names_lookup.ts"); // a name, not an id: a lookup
         const hub = kind === "project" ? await (scope ??= hubScope(hubs, ctx, as)) : undefined;
-        id = await lookUp(slot, ctx, as, hub);
+        id = await (await import("./names_lookup.ts")).lookUp(slot, ctx, as, hub); // a name, not an id
       }
       slot.set(id);
       if (kind === "hub") hubs.push(id);

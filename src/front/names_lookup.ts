@@ -6,10 +6,9 @@
 import type { Ctx } from "../command/context.ts";
 import { usageError } from "../core/errors.ts";
 import type { HubId } from "../aps/ids.ts";
-import { dmHubId } from "../aps/dm_ids.ts";
 import type { Login } from "../families/dm/verbs.ts";
 import type { Named } from "../families/dm/names.ts";
-import { asId, type Slot, sourceOf } from "./name_slots.ts";
+import { asId, type Slot } from "./name_slots.ts";
 
 /** Whether the option's own parser reads `id` (a personal hub's `a.` id is no ACC account). */
 function reads(slot: Slot, id: string): boolean {
@@ -19,31 +18,6 @@ function reads(slot: Slot, id: string): boolean {
   } catch {
     return false;
   }
-}
-
-/**
- * The hub a project name is looked for in: the line's hub, else the default hub (DIAZO_HUB, the
- * profile's), read as an id or looked up by name; undefined for every hub the login sees.
- */
-export async function hubScope(
-  line: readonly unknown[],
-  ctx: Ctx,
-  as: Login | undefined,
-): Promise<HubId | undefined> {
-  const id = line.find((v) => typeof v === "string");
-  if (id !== undefined) return dmHubId(id as string);
-  const settings = await ctx.settings();
-  const d = settings.hub;
-  if (d.value === undefined) return undefined;
-  const slot: Slot = {
-    kind: "hub",
-    label: "--hub",
-    parse: (v: string) => dmHubId(v),
-    text: d.value,
-    from: sourceOf(d, settings.profileName),
-    set: () => {},
-  };
-  return (asId(slot, d.value) ?? await lookUp(slot, ctx, as, undefined)) as HubId;
 }
 
 /** The id of the hub or project `slot` names by name; a usage error when none or several match. */
