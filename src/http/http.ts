@@ -335,9 +335,7 @@ async function attemptOnce(
   const okCap = type === "none" ? 0 : spec.maxBytes ?? MAX_ANSWER_BYTES;
   // A stream's readers (a download, `diazo api`) load while its request goes out: an answer read
   // whole, every other command's, needs none of them.
-  const streamParts = type === "stream"
-    ? Promise.all([import("./idle.ts"), import("./stream_body.ts")])
-    : undefined;
+  const streamed = type === "stream" ? import("./idle.ts") : undefined;
   try {
     const raw = rawTransportFor(c, spec);
     // The raw transport takes the deadline as it is; fetch an AbortSignal (made only for it).
@@ -371,8 +369,7 @@ async function attemptOnce(
     if (res.ok && type === "stream") {
       trace?.log(`< ${trace.statusLine(res)} (${took()})`);
       // Past its headers a stream has no deadline but silence: no byte for the timeout ends it.
-      const [{ idleGuard }, { bodyReader }] = await streamParts!;
-      return { kind: "ok", res, data: idleGuard(bodyReader(res), timeoutMs, urlParts(url).host) };
+      return { kind: "ok", res, data: (await streamed!).watchedBody(res, timeoutMs, urlParts(url).host) };
     }
     if (res.ok && type === "none") {
       await discardBody(res);

@@ -6,6 +6,7 @@
  */
 import type { ByteSink } from "./body_limit.ts";
 import type { BodyReader } from "./stream_body.ts";
+import { concatBytes } from "../core/bytes.ts";
 
 /** Header pairs with lower-case names, in order received. */
 type Pairs = [string, string][];
@@ -83,7 +84,7 @@ export function wireResponse(answer: WireAnswer): Response {
   const take = async (): Promise<Uint8Array> => {
     if (used) throw new TypeError("Body already consumed.");
     used = true;
-    if (reader) return await (await import("./stream_body.ts")).readAll(reader); // a stream read whole
+    if (reader) return await readAll(reader);
     return await Promise.resolve(whole instanceof Uint8Array ? whole : whole.bytes());
   };
   const res = {
@@ -146,4 +147,11 @@ export async function discardBody(res: Response): Promise<void> {
   const wire = res as Response & { reader?: BodyReader; cut?: boolean };
   if (wire.reader) return await wire.reader.cancel();
   if (wire.cut === undefined) await res.body?.cancel();
+}
+
+/** All of a body, joined. */
+export async function readAll(body: BodyReader): Promise<Uint8Array> {
+  const parts: Uint8Array[] = [];
+  for (let piece = await body.read(); piece; piece = await body.read()) parts.push(piece.slice());
+  return concatBytes(parts);
 }
