@@ -4,7 +4,8 @@
  */
 import { osPath } from "../platform/path.ts";
 import { DiazoError, usageError } from "../core/errors.ts";
-import { readTextIfExists, writeFileAtomic } from "../platform/fs.ts";
+import { readTextIfExists } from "../platform/fs.ts";
+import { writeFileAtomic } from "../platform/fs_write.ts";
 import {
   BOTH,
   OUTPUT_TYPES,

@@ -2,7 +2,6 @@
 import { osPath } from "../platform/path.ts";
 import { DiazoError, usageError } from "../core/errors.ts";
 import { type ConfigFile, emptyConfig, parseConfig, stringifyConfig } from "./config.ts";
-import { writeFileAtomic } from "../platform/fs.ts";
 import { readInputText, readInputTextSync } from "../core/input_file.ts";
 
 /** node:path's functions for this OS, without node:path (platform/path.ts). */
@@ -44,6 +43,7 @@ export async function loadConfig(dir: string): Promise<ConfigFile> {
 
 /** Saves config.json atomically with mode 0600 (it may hold a client secret). */
 export async function saveConfig(dir: string, config: ConfigFile): Promise<void> {
+  const { writeFileAtomic } = await import("../platform/fs_write.ts"); // a run that only reads loads no writer
   await writeFileAtomic(configPath(dir), stringifyConfig(config), 0o600);
 }
 

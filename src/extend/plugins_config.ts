@@ -4,7 +4,7 @@
  * file:line:column in errors; edits change only what they touch and keep every other key.
  */
 import { DiazoError } from "../core/errors.ts";
-import { writeFileAtomic } from "../platform/fs.ts";
+import { writeFileAtomic } from "../platform/fs_write.ts";
 import {
   absentPlugins,
   emptyPluginsConfig,

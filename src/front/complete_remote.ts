@@ -8,7 +8,7 @@
 import { resolve, type Resolved } from "../config/config.ts";
 import { loadConfig, loadDotenv } from "../config/store.ts";
 import { cacheDirFor, configDirFor, stateDirFor } from "../platform/dirs.ts";
-import { writeFileAtomic } from "../platform/fs.ts";
+import { writeFileAtomic } from "../platform/fs_write.ts";
 import { osPath } from "../platform/path.ts";
 import { createSession } from "../session/session.ts";
 import type { OpsDeps } from "../session/deps.ts";

@@ -4,7 +4,7 @@
  */
 import { DEFAULT_LOCK_WAIT_MS } from "../auth/token_lock.ts";
 import { DEFAULT_STALL_AFTER_MS } from "../families/translate/api.ts";
-import { DEFAULT_POLL_BASE_MS, DEFAULT_POLL_MAX_MS } from "../http/poll.ts";
+import { DEFAULT_POLL_BASE_MS, DEFAULT_POLL_MAX_MS } from "../http/poll_options.ts";
 import { DEFAULT_UPDATE_URL } from "./update_notice.ts";
 import { CALLBACK_BUDGET_MS } from "../families/webhook/check.ts";
 

@@ -4,22 +4,17 @@
  * as typed; before the command runs, `resolveNames` gives each its id: an absent option takes
  * DIAZO_HUB/DIAZO_PROJECT or the profile's `hub`/`project` (config/config.ts), an id is read by the
  * declaration's own `parse`, and a name is looked up in the hubs, or the projects of the hub(s), the
- * login sees (families/dm/names.ts). No name: no request.
+ * login sees (families/dm/names.ts; the lookup is names_lookup.ts, loaded for a name only). No name: no
+ * request.
  */
-import {
-  type ArgumentDecl,
-  type CommandDecl,
-  isNamedValue,
-  type NameKind,
-  type OptionDecl,
-} from "../command/decl.ts";
+import { type ArgumentDecl, type CommandDecl, isNamedValue, type OptionDecl } from "../command/decl.ts";
 import type { Ctx } from "../command/context.ts";
 import { parseFlags } from "../command/global_options.ts";
-import { isDiazoError, usageError } from "../core/errors.ts";
+import { usageError } from "../core/errors.ts";
 import type { HubId } from "../aps/ids.ts";
-import { dmHubId } from "../aps/dm_ids.ts";
 import type { Login } from "../families/dm/verbs.ts";
-import type { Named } from "../families/dm/names.ts";
+import { dmHubId } from "../aps/dm_ids.ts";
+import { asId, type Slot } from "./name_slots.ts";
 
 /** What `resolveNames` reads and fills: the parsed line's values (parse.ts). */
 export interface NamedLine {
@@ -27,45 +22,6 @@ export interface NamedLine {
   args: unknown[];
   opts: Record<string, unknown>;
   own: Record<string, unknown>;
-}
-
-/** One value that names a hub or project: where it is, how it reads, and what it was given. */
-interface Slot {
-  kind: NameKind;
-  /** `--project` or `<hub>`, as errors name it. */
-  label: string;
-  parse?: (value: string, previous: unknown) => unknown;
-  /** The text typed, or of the default; undefined when there is none. */
-  text?: string;
-  /** Where a default came from (DIAZO_PROJECT, profile work), for errors. */
-  from?: string;
-  set(value: unknown): void;
-}
-
-/** The id an option's own parser gives, or undefined when `text` is not an id it reads. */
-function asId(slot: Slot, text: string): unknown {
-  try {
-    return slot.parse ? slot.parse(text, undefined) : text;
-  } catch (e) {
-    if (isDiazoError(e) && looksLikeId(text)) throw e;
-    return undefined;
-  }
-}
-
-/** Whether the option's own parser reads `id` (a personal hub's `a.` id is no ACC account). */
-function reads(slot: Slot, id: string): boolean {
-  try {
-    if (slot.parse) slot.parse(id, undefined);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Text shaped as an id (`b.`, `a.`, a GUID, an address): its own error, never a name lookup. */
-function looksLikeId(text: string): boolean {
-  const t = text.trim();
-  return /^[ab]\./.test(t) || /^https?:\/\//i.test(t) || /^[0-9a-f]{8}-[0-9a-f]{4}-/i.test(t);
 }
 
 /** The option and argument slots of the line whose declarations name a hub or project. */
@@ -153,7 +109,10 @@ function loginOf(line: NamedLine): Login | undefined {
 
 /**
  * The hub a project name is looked for in: the line's hub, else the default hub (DIAZO_HUB, the
- * profile's), read as an id or looked up by name; undefined for every hub the login sees.
+ * profile's), read as an id or looked up by name; undefined for every hub the login sees. It stays here,
+ * not with the lookup: its `dmHubId` keeps aps/dm_ids.ts in the front door's chunk, which the families
+ * that name hubs and projects load anyway (as a chunk of its own it cost `hub list` and `issue list` a
+ * file, about 1 M instructions: ARCHITECTURE.md, "Start-up").
  */
 async function hubScope(
   line: readonly unknown[],
@@ -173,7 +132,8 @@ async function hubScope(
     from: sourceOf(d, settings.profileName),
     set: () => {},
   };
-  return (asId(slot, d.value) ?? await lookUp(slot, ctx, as, undefined)) as HubId;
+  return (asId(slot, d.value) ??
+    await (await import("./names_lookup.ts")).lookUp(slot, ctx, as, undefined)) as HubId;
 }
 
 /**
@@ -192,66 +152,10 @@ export async function resolveNames(line: NamedLine, ctx: Ctx): Promise<void> {
       let id = asId(slot, slot.text!);
       if (id === undefined) {
         const hub = kind === "project" ? await (scope ??= hubScope(hubs, ctx, as)) : undefined;
-        id = await lookUp(slot, ctx, as, hub);
+        id = await (await import("./names_lookup.ts")).lookUp(slot, ctx, as, hub); // a name, not an id
       }
       slot.set(id);
       if (kind === "hub") hubs.push(id);
     }
   }
-}
-
-/** The id of the hub or project `slot` names by name; a usage error when none or several match. */
-async function lookUp(slot: Slot, ctx: Ctx, as: Login | undefined, hub: HubId | undefined): Promise<unknown> {
-  const { hubsNamed, projectsNamed, matchName } = await import("../families/dm/names.ts");
-  const text = slot.text!.trim();
-  const where = slot.from ? ` (the default from ${slot.from})` : "";
-  const all = slot.kind === "hub"
-    ? await hubsNamed(ctx, as)
-    : await projectsOf(ctx, as, hub, projectsNamed, hubsNamed);
-  const fits = all.filter((c) => reads(slot, c.id));
-  const m = matchName(text, fits);
-  const list = slot.kind === "hub"
-    ? "`diazo hub list`"
-    : hub
-    ? `\`diazo project list ${hub}\``
-    : "`diazo dm projects`";
-  if (m.kind === "one") return asId(slot, m.match.id);
-  if (m.kind === "many") {
-    const shown = m.matches.slice(0, 10).map((c) => `${c.name} (${c.id})`).join(", ");
-    const more = m.matches.length > 10 ? ` and ${m.matches.length - 10} more` : "";
-    throw usageError(
-      `${slot.label} '${text}'${where} matches ${m.matches.length} ${slot.kind}s: ${shown}${more}`,
-      `Give more of the name, or the id, e.g. ${slot.label.startsWith("<") ? "" : `${slot.label} `}${
-        m.matches[0].id
-      }; ${list} lists them.`,
-    );
-  }
-  const scope = slot.kind === "project" && hub ? ` in hub ${hub}` : "";
-  throw usageError(
-    `no ${slot.kind} named '${text}'${scope}${where}`,
-    `${m.close ? `Did you mean '${m.close}'? ` : ""}List them with ${list}.`,
-  );
-}
-
-type ProjectsNamed = (deps: Ctx, hub: HubId, as?: Login) => Promise<Named[]>;
-type HubsNamed = (deps: Ctx, as?: Login) => Promise<Named[]>;
-
-/**
- * The projects a name is looked for in: those of `hub`, else of every hub the login sees (a hub whose
- * projects cannot be listed is left out, unless every one fails).
- */
-async function projectsOf(
-  ctx: Ctx,
-  as: Login | undefined,
-  hub: HubId | undefined,
-  projectsNamed: ProjectsNamed,
-  hubsNamed: HubsNamed,
-): Promise<Named[]> {
-  if (hub) return await projectsNamed(ctx, hub, as);
-  const hubs = await hubsNamed(ctx, as);
-  const lists = await Promise.allSettled(hubs.map((h) => projectsNamed(ctx, h.id as HubId, as)));
-  const done = lists.flatMap((r) => r.status === "fulfilled" ? [r.value] : []);
-  const failed = lists.find((r) => r.status === "rejected");
-  if (done.length === 0 && failed) throw failed.reason;
-  return done.flat();
 }

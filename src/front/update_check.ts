@@ -14,7 +14,7 @@ import {
   type Release,
   type UpdateState,
 } from "./update_plan.ts";
-import { writeFileAtomic } from "../platform/fs.ts";
+import { writeFileAtomic } from "../platform/fs_write.ts";
 
 /** A check running beside a command. */
 export interface UpdateCheck {

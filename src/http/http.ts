@@ -19,9 +19,7 @@ import {
   readResponseCapped,
   sizeText,
 } from "./body_limit.ts";
-import { idleGuard } from "./idle.ts";
-import { bodyReader, discardBody } from "./stream_body.ts";
-import { clip, logRequest, logResponseHeaders, statusLine } from "./log.ts";
+import { discardBody } from "./wire.ts";
 import { basicAuth, sameOrigin } from "./origin.ts";
 import { type UrlParts, urlParts, withQuery } from "./url_text.ts";
 import {
@@ -328,13 +326,18 @@ async function attemptOnce(
   maxAttempts: number,
 ): Promise<Outcome> {
   const body = buildBody(spec);
-  if (log) logRequest(log, method, url, headers, spec);
+  // The traffic log's helpers load only when there is a log (--debug): a quiet run carries none of them.
+  const trace = log && { log, ...await import("./log.ts") };
+  if (trace) trace.logRequest(trace.log, method, url, headers, spec);
   const timer = deadline(timeoutMs);
   const start = c.now();
   const took = () => `${Math.round(c.now() - start)} ms, attempt ${attempt}/${maxAttempts}`;
   const type = spec.responseType ?? "json";
   let res: Response | undefined;
   const okCap = type === "none" ? 0 : spec.maxBytes ?? MAX_ANSWER_BYTES;
+  // A stream's readers (a download, `diazo api`) load while its request goes out: an answer read
+  // whole, every other command's, needs none of them.
+  const streamed = type === "stream" ? import("./idle.ts") : undefined;
   try {
     const raw = rawTransportFor(c, spec);
     // The raw transport takes the deadline as it is; fetch an AbortSignal (made only for it).
@@ -366,24 +369,24 @@ async function attemptOnce(
       at = hop.url;
     }
     if (res.ok && type === "stream") {
-      log?.(`< ${statusLine(res)} (${took()})`);
+      trace?.log(`< ${trace.statusLine(res)} (${took()})`);
       // Past its headers a stream has no deadline but silence: no byte for the timeout ends it.
-      return { kind: "ok", res, data: idleGuard(bodyReader(res), timeoutMs, urlParts(url).host) };
+      return { kind: "ok", res, data: (await streamed!).watchedBody(res, timeoutMs, urlParts(url).host) };
     }
     if (res.ok && type === "none") {
       await discardBody(res);
-      log?.(`< ${statusLine(res)} (${took()})`);
+      trace?.log(`< ${trace.statusLine(res)} (${took()})`);
       return { kind: "ok", res, data: undefined };
     }
     // A raw answer already past the cap fails before its bytes are joined.
     if (knownCut(res) && res.ok && spec.overflow !== "cut") throw tooLarge(url, res.status, okCap);
     const read = await readResponseCapped(res, res.ok ? okCap : MAX_ERROR_BYTES);
-    log?.(`< ${statusLine(res)} (${took()})`);
-    if (log) logResponseHeaders(log, res.headers);
+    trace?.log(`< ${trace.statusLine(res)} (${took()})`);
+    if (trace) trace.logResponseHeaders(trace.log, res.headers);
     if (read.cut && res.ok && spec.overflow !== "cut") throw tooLarge(url, res.status, okCap);
     if (res.ok && type === "bytes") return { kind: "ok", res, data: read.bytes, cut: read.cut };
     const text = new TextDecoder().decode(read.bytes);
-    if (log && text) log(`< ${clip(text)}`);
+    if (trace && text) trace.log(`< ${trace.clip(text)}`);
     if (!res.ok) return { kind: "http", res, body: parseLoose(read.cut ? `${text} [cut]` : text) };
     return {
       kind: "ok",

@@ -2,10 +2,11 @@
  * A streamed answer's body (a download, `diazo api`) watched for silence: when no byte arrives for
  * the attempt's timeout, the body is cancelled and the read fails with a timeout error that says so.
  * One timer per timeout period, not one per chunk (core/deadline.ts: no Node timers on a hot path).
+ * Loaded, with the body's reader (stream_body.ts), only for an answer asked for as a stream (http.ts).
  */
 import { DiazoError } from "../core/errors.ts";
 import { deadline } from "../core/deadline.ts";
-import type { BodyReader } from "./stream_body.ts";
+import { type BodyReader, bodyReader } from "./stream_body.ts";
 
 /** The error of a body in which nothing arrived for `timeoutMs`. */
 export function stalled(host: string, timeoutMs: number): DiazoError {
@@ -61,4 +62,9 @@ export function idleGuard(body: BodyReader, timeoutMs: number, host: string): Bo
       return body.cancel(reason);
     },
   };
+}
+
+/** A streamed answer's body as it comes (stream_body.ts), failing as `idleGuard` says once it falls silent. */
+export function watchedBody(res: Response, timeoutMs: number, host: string): BodyReader {
+  return idleGuard(bodyReader(res), timeoutMs, host);
 }

@@ -1,27 +1,15 @@
-/** Polling of every wait (translations, work items, photoscenes, provisioning): growing delays, an overall time limit, and 202 "not ready yet". */
+/**
+ * Polling of every wait (translations, work items, photoscenes, provisioning): growing delays, an overall
+ * time limit, and 202 "not ready yet". Loaded by the commands that wait; the options every run's
+ * session carries are poll_options.ts.
+ */
 import { DiazoError } from "../core/errors.ts";
 import type { Http, RequestSpec } from "./http.ts";
 import { abortableSleep } from "../core/sleep.ts";
+import { DEFAULT_POLL_BASE_MS, DEFAULT_POLL_MAX_MS, type PollOptions } from "./poll_options.ts";
 
-/** Default first delay between two polls. */
-export const DEFAULT_POLL_BASE_MS = 1000;
-/** Default longest delay between two polls. */
-export const DEFAULT_POLL_MAX_MS = 10_000;
 /** Default limit of a wait for extraction (object tree, properties). */
 export const DEFAULT_EXTRACT_TIMEOUT_MS = 5 * 60_000;
-
-/** How to poll; every field has a default, the last three are seams for tests. */
-export interface PollOptions {
-  /** First delay (default 1 s); the delay grows by half each time up to `pollMaxMs`. */
-  pollBaseMs?: number;
-  /** Longest delay (default 10 s, never below `pollBaseMs`). */
-  pollMaxMs?: number;
-  /** Give up after this long: the catalog's `timeout` error (exit 5). */
-  timeoutMs?: number;
-  signal?: AbortSignal;
-  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
-  now?: () => number;
-}
 
 /** The delay before poll number `n` (0-based): base × 1.5ⁿ, capped. */
 export function pollDelay(n: number, baseMs: number, maxMs: number): number {
@@ -72,13 +60,4 @@ export async function pollWhileAccepted<T = unknown>(
     if (res.status !== 202) return res.data;
     await clock.pause();
   }
-}
-
-/**
- * Poll delays from a first delay (`DIAZO_POLL_BASE_MS`, as `DIAZO_RETRY_BASE_MS` for retries, so that
- * tests run fast): the longest delay is ten times it, at most 10 s; none given, the defaults.
- */
-export function pollOptionsFrom(baseMs: number | undefined): PollOptions {
-  if (baseMs === undefined) return {};
-  return { pollBaseMs: baseMs, pollMaxMs: Math.max(baseMs, Math.min(DEFAULT_POLL_MAX_MS, baseMs * 10)) };
 }

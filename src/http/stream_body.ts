@@ -3,10 +3,8 @@
  * `diazo api`, downloads), whichever transport carried it: the raw transport hands back its own
  * reader (raw_transport.ts), which loads none of Deno's streams (a `ReadableStream` alone costs a
  * run about 13 million instructions, ARCHITECTURE.md "Start-up"); a `fetch` answer's stream is read
- * through one here.
+ * through one here. Loaded only for an answer read as a stream (http.ts, through idle.ts).
  */
-import { concatBytes } from "../core/bytes.ts";
-
 /** An answer's body read as it comes. */
 export interface BodyReader {
   /** The next bytes, valid until the next read (a buffer may be read into again); undefined at the end. */
@@ -53,21 +51,4 @@ export function streamReader(body: ReadableStream<Uint8Array> | null): BodyReade
 /** A response's body as it comes: the raw transport's own reader (wire.ts), else its stream's. */
 export function bodyReader(res: Response): BodyReader {
   return (res as Response & { reader?: BodyReader }).reader ?? streamReader(res.body);
-}
-
-/**
- * Leaves a response's body unread: a raw answer read whole has nothing left (its connection is back
- * in the pool or closed), a streamed one is cancelled, as is a fetch answer's stream.
- */
-export async function discardBody(res: Response): Promise<void> {
-  const wire = res as Response & { reader?: BodyReader; cut?: boolean };
-  if (wire.reader) return await wire.reader.cancel();
-  if (wire.cut === undefined) await res.body?.cancel();
-}
-
-/** All of a body, joined. */
-export async function readAll(body: BodyReader): Promise<Uint8Array> {
-  const parts: Uint8Array[] = [];
-  for (let piece = await body.read(); piece; piece = await body.read()) parts.push(piece.slice());
-  return concatBytes(parts);
 }

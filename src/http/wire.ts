@@ -5,7 +5,8 @@
  * the socket is handed over in these plain objects so that a short command never pays for them.
  */
 import type { ByteSink } from "./body_limit.ts";
-import { type BodyReader, readAll } from "./stream_body.ts";
+import type { BodyReader } from "./stream_body.ts";
+import { concatBytes } from "../core/bytes.ts";
 
 /** Header pairs with lower-case names, in order received. */
 type Pairs = [string, string][];
@@ -136,4 +137,21 @@ function readers(take: () => Promise<Uint8Array>) {
     text: async () => new TextDecoder().decode(await take()),
     json: async () => JSON.parse(new TextDecoder().decode(await take())),
   };
+}
+
+/**
+ * Leaves a response's body unread: a raw answer read whole has nothing left (its connection is back
+ * in the pool or closed), a streamed one is cancelled, as is a fetch answer's stream.
+ */
+export async function discardBody(res: Response): Promise<void> {
+  const wire = res as Response & { reader?: BodyReader; cut?: boolean };
+  if (wire.reader) return await wire.reader.cancel();
+  if (wire.cut === undefined) await res.body?.cancel();
+}
+
+/** All of a body, joined. */
+export async function readAll(body: BodyReader): Promise<Uint8Array> {
+  const parts: Uint8Array[] = [];
+  for (let piece = await body.read(); piece; piece = await body.read()) parts.push(piece.slice());
+  return concatBytes(parts);
 }

@@ -1,6 +1,6 @@
 /** Running a plugin executable with the terminal handed over to it, and the `DIAZO_BIN` shim of `deno run`. */
 import path from "node:path";
-import { writeFileAtomic } from "./fs.ts";
+import { writeFileAtomic } from "./fs_write.ts";
 
 /** How a plugin file is started on `os`: directly, or `.cmd`/`.bat` through `cmd.exe /d /s /c`. */
 export function pluginInvocation(

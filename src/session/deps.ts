@@ -7,7 +7,7 @@ import type { FileRoots } from "./file_roots.ts";
 import type { Resolved } from "../config/config.ts";
 import type { TokenStore, TokenStoreStatus } from "../auth/token_store.ts";
 import type { Http } from "../http/http.ts";
-import type { PollOptions } from "../http/poll.ts";
+import type { PollOptions } from "../http/poll_options.ts";
 
 /** The types of the clients and stores above, for the front ends (which import ops/, not services/ or auth/). */
 export type { Http, PollOptions, TokenStore, TokenStoreStatus };

@@ -19,8 +19,9 @@ import {
   withUserScopeRewrite,
 } from "../http/decorators.ts";
 import { proxyConfigured, rawFetch } from "../http/raw_transport.ts";
-import { pollOptionsFrom } from "../http/poll.ts";
-import { type OpenedTokenStore, openTokenStore, type TokenStore } from "../auth/token_store.ts";
+import { pollOptionsFrom } from "../http/poll_options.ts";
+import type { OpenedTokenStore, TokenStore } from "../auth/token_store.ts";
+import { openTokenStore } from "../auth/token_open.ts";
 import { profileScopes, requireCredentials, twoLeggedToken } from "../auth/two_legged.ts";
 import { type TokenMemo, tokenMemo, type TokenMemoSource } from "../auth/token_memo.ts";
 import { freshUserToken } from "../auth/user_token.ts";

@@ -4,7 +4,8 @@
  */
 import path from "node:path";
 import { createHash } from "node:crypto";
-import { readTextIfExists, removeAtomicLeftovers, writeFileAtomic } from "../platform/fs.ts";
+import { readTextIfExists } from "../platform/fs.ts";
+import { removeAtomicLeftovers, writeFileAtomic } from "../platform/fs_write.ts";
 
 /** What identifies one upload: the same file (size, mtime) to the same object on the same platform. */
 export interface UploadIdentity {

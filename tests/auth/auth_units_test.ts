@@ -5,7 +5,7 @@ import { signAssertion } from "../../src/auth/service_account.ts";
 import { authorizeUrl } from "../../src/auth/three_legged.ts";
 import { decodeJwt, jwtScopes } from "../../src/aps/jwt.ts";
 import { DiazoError } from "../../src/core/errors.ts";
-import { parsePeriod, summarise } from "../../src/config/scope_usage.ts";
+import { parsePeriod, summarise } from "../../src/config/scope_report.ts";
 import { callbackProblems, credentialProblems } from "../../src/families/auth/report.ts";
 import { checkedScopes } from "../../src/families/auth/scopes.ts";
 import { openCommand } from "../../src/platform/browser.ts";

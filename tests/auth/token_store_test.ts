@@ -4,13 +4,12 @@ import path from "node:path";
 import {
   FALLBACK_MARKER,
   fileTokenStore,
-  KEYCHAIN_SERVICE,
-  keychainTokenStore,
-  openTokenStore,
   type OpenTokenStoreOptions,
   type StoredToken,
   tokenKey,
 } from "../../src/auth/token_store.ts";
+import { KEYCHAIN_SERVICE, keychainTokenStore } from "../../src/auth/token_keychain.ts";
+import { openTokenStore } from "../../src/auth/token_open.ts";
 import { DiazoError } from "../../src/core/errors.ts";
 import { type Keychain, KeychainUnavailable } from "../../src/platform/keychain.ts";
 

@@ -92,3 +92,23 @@ Deno.test("a run that succeeds loads no help page, refusal mapping, --query, csv
     }
   }
 });
+
+Deno.test("the front door loads none of what a listing never runs: keychain, plugin runner, name lookup, writers, waits, streams, the traffic log", async () => {
+  const mods = await staticClosure("src/front/root.ts");
+  assert.ok(mods.some((m) => m.endsWith("/src/auth/token_open.ts")), "the walk reached the token store");
+  const never = [
+    "auth/token_keychain.ts",
+    "auth/token_memory.ts",
+    "front/extend_plugin.ts",
+    "front/names_lookup.ts",
+    "platform/fs_write.ts",
+    "config/scope_report.ts",
+    "http/poll.ts",
+    "http/idle.ts",
+    "http/stream_body.ts",
+    "http/log.ts",
+  ];
+  for (const m of mods) {
+    for (const n of never) assert.ok(!m.endsWith(`/src/${n}`), `the front door statically loads ${n}`);
+  }
+});

@@ -13,7 +13,7 @@ import {
   parseSize,
   sha1Chunks,
 } from "../../src/generate/generate.ts";
-import { writeChunksAtomic } from "../../src/platform/fs.ts";
+import { writeChunksAtomic } from "../../src/platform/fs_write.ts";
 
 const NAME = /^(Beam|Column|Slab|Wall|Door|Window|Member|Stair|Railing|Footing)_\d{4,}$/;
 

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import path from "node:path";
 import { z } from "zod";
-import { memoryTokenStore } from "../../src/auth/token_store.ts";
+import { memoryTokenStore } from "../../src/auth/token_memory.ts";
 import { resolve } from "../../src/config/config.ts";
 import { Client, InMemoryTransport } from "../../src/mcp/sdk.ts";
 import { createServer } from "../../src/families/serve/server.ts";

@@ -3,7 +3,8 @@
  * in-memory config, a memory token store, plain HTTP clients and the lines the verbs report.
  */
 import { type ConfigFile, resolve } from "../../src/config/config.ts";
-import { memoryTokenStore, type TokenStore } from "../../src/auth/token_store.ts";
+import type { TokenStore } from "../../src/auth/token_store.ts";
+import { memoryTokenStore } from "../../src/auth/token_memory.ts";
 import { createHttp } from "../../src/http/http.ts";
 import type { LoginDeps } from "../../src/families/auth/login_shared.ts";
 

@@ -12,7 +12,7 @@ import {
   runProfileList,
   runSet,
 } from "../../src/families/config/verbs.ts";
-import { memoryTokenStore } from "../../src/auth/token_store.ts";
+import { memoryTokenStore } from "../../src/auth/token_memory.ts";
 
 function memoryDeps(): ConfigDeps & { file(): ConfigFile; lines: string[] } {
   let file = emptyConfig();

@@ -1,7 +1,7 @@
 /** Unit: atomic saves and the temp files a killed save leaves behind. */
 import assert from "node:assert/strict";
 import path from "node:path";
-import { removeAtomicLeftovers, writeFileAtomic } from "../../src/platform/fs.ts";
+import { removeAtomicLeftovers, writeFileAtomic } from "../../src/platform/fs_write.ts";
 import { deleteRecord, recordPath, type UploadIdentity } from "../../src/transfer/upload_state.ts";
 
 async function names(dir: string): Promise<string[]> {

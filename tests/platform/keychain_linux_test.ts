@@ -6,13 +6,9 @@
  */
 import assert from "node:assert/strict";
 import path from "node:path";
-import {
-  KEYCHAIN_SERVICE,
-  keychainTokenStore,
-  openTokenStore,
-  type StoredToken,
-  tokenKey,
-} from "../../src/auth/token_store.ts";
+import { type StoredToken, tokenKey } from "../../src/auth/token_store.ts";
+import { KEYCHAIN_SERVICE, keychainTokenStore } from "../../src/auth/token_keychain.ts";
+import { openTokenStore } from "../../src/auth/token_open.ts";
 import { linuxKeychain } from "../../src/platform/keychain_linux.ts";
 
 const REQUIRED = Deno.env.get("DIAZO_KEYCHAIN_TEST") === "required";

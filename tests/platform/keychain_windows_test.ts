@@ -5,12 +5,8 @@
  * they write to the Credential Manager of the user who runs them.
  */
 import assert from "node:assert/strict";
-import {
-  KEYCHAIN_SERVICE,
-  keychainTokenStore,
-  type StoredToken,
-  tokenKey,
-} from "../../src/auth/token_store.ts";
+import { type StoredToken, tokenKey } from "../../src/auth/token_store.ts";
+import { KEYCHAIN_SERVICE, keychainTokenStore } from "../../src/auth/token_keychain.ts";
 import { keychainFor } from "../../src/platform/keychain.ts";
 import { MAX_BLOB_BYTES, windowsKeychain } from "../../src/platform/keychain_windows.ts";
 

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { DiazoError } from "../../src/core/errors.ts";
 import { createHttp, type HttpConfig } from "../../src/http/http.ts";
-import { type BodyReader, readAll } from "../../src/http/stream_body.ts";
+import type { BodyReader } from "../../src/http/stream_body.ts";
+import { readAll } from "../../src/http/wire.ts";
 import { gate, json, withServer } from "./_server.ts";
 
 function config(baseUrl: string, extra: Partial<HttpConfig> = {}): HttpConfig {

@@ -7,7 +7,8 @@ import assert from "node:assert/strict";
 import { DiazoError } from "../../src/core/errors.ts";
 import { createHttp, type HttpConfig } from "../../src/http/http.ts";
 import { rawFetch } from "../../src/http/raw_transport.ts";
-import { type BodyReader, readAll } from "../../src/http/stream_body.ts";
+import type { BodyReader } from "../../src/http/stream_body.ts";
+import { readAll } from "../../src/http/wire.ts";
 import { json, withServer } from "./_server.ts";
 
 /** A client with both transports, counting the requests each one sends. */

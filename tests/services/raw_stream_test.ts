@@ -8,7 +8,8 @@ import { DiazoError } from "../../src/core/errors.ts";
 import { deadline } from "../../src/core/deadline.ts";
 import { createHttp } from "../../src/http/http.ts";
 import { rawFetch } from "../../src/http/raw_transport.ts";
-import { type BodyReader, bodyReader, readAll } from "../../src/http/stream_body.ts";
+import { type BodyReader, bodyReader } from "../../src/http/stream_body.ts";
+import { readAll } from "../../src/http/wire.ts";
 import { gzipBomb } from "../robust/_bomb.ts";
 import { put } from "../robust/_raw_server.ts";
 

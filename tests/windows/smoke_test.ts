@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import path from "node:path";
-import { keychainTokenStore } from "../../src/auth/token_store.ts";
+import { keychainTokenStore } from "../../src/auth/token_keychain.ts";
 import { keychainFor } from "../../src/platform/keychain.ts";
 import { diazo, json, makeHome, sandboxEnv, spawnDiazo, type TestHome } from "../e2e/harness.ts";
 

@@ -5,7 +5,8 @@
  */
 import path from "node:path";
 import { createHash } from "node:crypto";
-import { readTextIfExists, writeFileAtomic } from "../../platform/fs.ts";
+import { readTextIfExists } from "../../platform/fs.ts";
+import { writeFileAtomic } from "../../platform/fs_write.ts";
 
 /**
  * What identifies one import: the same file (its absolute path) into the same account and region

@@ -20,7 +20,6 @@ import {
   projectUsersPage,
 } from "./api.ts";
 import { createHqProject, listHqProjects } from "./api_hq.ts";
-import { startPollClock } from "../../http/poll.ts";
 import type { Http } from "../../http/http.ts";
 import { type AdminCall, adminClient, collect, hqProjectView, resolvePlatform } from "./account.ts";
 import type { OpsDeps } from "../../session/deps.ts";
@@ -63,6 +62,7 @@ async function waitProvisioned(
   deps: OpsDeps,
 ): Promise<AccountProject> {
   const limitMs = opts.timeoutMs ?? PROVISION_TIMEOUT_MS;
+  const { startPollClock } = await import("../../http/poll.ts"); // loaded only for a wait
   const clock = startPollClock({ ...deps.poll, timeoutMs: limitMs });
   let current = project;
   while (current.status === "pending") {

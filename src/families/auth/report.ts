@@ -3,7 +3,8 @@
  * scope-report and the scope-usage log. They return what they found; the caller shows it.
  */
 import { mask } from "../../config/config.ts";
-import { parsePeriod, readScopeUses, type ScopeUse, summarise } from "../../config/scope_usage.ts";
+import type { ScopeUse } from "../../config/scope_usage.ts";
+import { parsePeriod, readScopeUses, summarise } from "../../config/scope_report.ts";
 import { isDiazoError } from "../../core/errors.ts";
 import { redact } from "../../core/redact.ts";
 import { versionInfo } from "../../core/version.ts";

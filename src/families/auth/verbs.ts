@@ -9,11 +9,11 @@ import { decodeJwt, jwtUserId } from "../../aps/jwt.ts";
 import { scopeInfo } from "../../aps/scopes.ts";
 import {
   fileTokenStore,
-  memoryTokenStore,
   type StoredToken,
   type TokenStore,
   type TokenStoreStatus,
 } from "../../auth/token_store.ts";
+import { memoryTokenStore } from "../../auth/token_memory.ts";
 import { profileScopes, requireCredentials, twoLeggedToken } from "../../auth/two_legged.ts";
 import { revokeToken, userInfo, USERINFO_URL } from "../../auth/authentication.ts";
 import type { ConfigDeps } from "../config/verbs.ts";

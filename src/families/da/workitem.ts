@@ -13,7 +13,6 @@ import { type BucketKey, isBucketKey, parseBucketKey, parseObjectKey } from "../
 import { parseUrn } from "../../aps/urn.ts";
 import { DiazoError, isDiazoError, usageError } from "../../core/errors.ts";
 import { fieldError } from "../../core/field_error.ts";
-import { startPollClock } from "../../http/poll.ts";
 import {
   createWorkItem,
   getReport,
@@ -201,6 +200,7 @@ async function readRecord(deps: OpsDeps, id: string): Promise<LocalOutput[]> {
 
 /** Polls a work item with backoff until it ends. */
 async function waitFor(http: Http, id: string, wait: WorkItemWait, deps: OpsDeps): Promise<WorkItemStatus> {
+  const { startPollClock } = await import("../../http/poll.ts"); // loaded only for a wait
   const clock = startPollClock({ ...deps.poll, timeoutMs: wait.timeoutMs, signal: wait.signal });
   for (;;) {
     const status = await getWorkItem(http, id, wait.signal);

@@ -6,7 +6,7 @@
 import path from "node:path";
 import { type BucketKey, parseBucketKey, parseObjectKey, type Urn } from "../../aps/ids.ts";
 import { generateModel } from "../../generate/generate.ts";
-import { writeChunksAtomic } from "../../platform/fs.ts";
+import { writeChunksAtomic } from "../../platform/fs_write.ts";
 import {
   defaultView,
   downloadableDerivatives,

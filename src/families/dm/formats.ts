@@ -6,7 +6,6 @@
  */
 import type { DmProjectId, ItemId, VersionId } from "../../aps/ids.ts";
 import { DiazoError, usageError } from "../../core/errors.ts";
-import { startPollClock } from "../../http/poll.ts";
 import type { Http } from "../../http/http.ts";
 import type { OpsDeps } from "../../session/deps.ts";
 import { downloadTarget } from "../../transfer/download_target.ts";
@@ -82,6 +81,7 @@ async function finishedDownload(
   deps: OpsDeps,
   o: FormatDownloadOpts & { jobId: string; version: string },
 ): Promise<DmResource> {
+  const { startPollClock } = await import("../../http/poll.ts"); // loaded only for a wait
   const clock = startPollClock({
     ...deps.poll,
     timeoutMs: o.timeoutMs ?? DOWNLOAD_JOB_TIMEOUT_MS,

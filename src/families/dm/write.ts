@@ -32,7 +32,8 @@ import {
 import { downloadTarget } from "../../transfer/download_target.ts";
 import type { Http } from "../../http/http.ts";
 import { partSizeBytes, statFile, uploadFile } from "../../transfer/upload.ts";
-import { readTextIfExists, writeFileAtomic } from "../../platform/fs.ts";
+import { readTextIfExists } from "../../platform/fs.ts";
+import { writeFileAtomic } from "../../platform/fs_write.ts";
 import type { OpsDeps } from "../../session/deps.ts";
 import { dmHttp, type LoginChoice } from "./verbs.ts";
 import { downloadShown } from "../object/download.ts";

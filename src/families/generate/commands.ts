@@ -2,7 +2,7 @@
 import { usageError } from "../../core/errors.ts";
 import { DEFAULT_MAX_OBJECTS, DEFAULT_SEED, MODEL_FORMATS } from "../../generate/formats.ts";
 import { MAX_OBJECTS } from "../../generate/layout.ts";
-import { writeChunksTo } from "../../platform/fs.ts";
+import { writeChunksTo } from "../../platform/fs_write.ts";
 import type { CommandDecl } from "../../command/decl.ts";
 import { positiveNumber } from "../../command/command.ts";
 

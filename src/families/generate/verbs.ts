@@ -2,7 +2,7 @@
 import path from "node:path";
 import { DiazoError, usageError } from "../../core/errors.ts";
 import { formatSize, generateModel, parseFormat, parseSize, sha1Chunks } from "../../generate/generate.ts";
-import { writeChunksAtomic } from "../../platform/fs.ts";
+import { writeChunksAtomic } from "../../platform/fs_write.ts";
 import type { OpsDeps } from "../../session/deps.ts";
 
 /** Options of `generate`. */

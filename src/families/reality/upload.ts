@@ -7,7 +7,8 @@
 import path from "node:path";
 import { createHash } from "node:crypto";
 import { DiazoError, isDiazoError } from "../../core/errors.ts";
-import { readTextIfExists, writeFileAtomic } from "../../platform/fs.ts";
+import { readTextIfExists } from "../../platform/fs.ts";
+import { writeFileAtomic } from "../../platform/fs_write.ts";
 import { mapSettled } from "../../core/concurrency.ts";
 import type { Http } from "../../http/http.ts";
 import { RC_BASE, rcRequest } from "./api.ts";

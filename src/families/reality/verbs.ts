@@ -6,7 +6,6 @@
 import path from "node:path";
 import { DiazoError, usageError } from "../../core/errors.ts";
 import { fetchToFile } from "../../transfer/download.ts";
-import { startPollClock } from "../../http/poll.ts";
 import {
   createPhotoscene,
   deletePhotoscene,
@@ -180,6 +179,7 @@ export async function runRealityStatus(
   deps: OpsDeps,
 ): Promise<SceneStatus> {
   const http = await deps.http();
+  const { startPollClock } = await import("../../http/poll.ts"); // loaded only for a wait
   const clock = startPollClock({ ...deps.poll, timeoutMs: opts.timeoutMs, signal: opts.signal });
   for (;;) {
     const s = statusOf(await getProgress(http, opts.sceneId));

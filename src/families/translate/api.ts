@@ -10,10 +10,10 @@ import type { OutputFormat } from "../../aps/derivative_formats.ts";
 import type { Urn } from "../../aps/ids.ts";
 import type { Http } from "../../http/http.ts";
 import { type Manifest, manifestMessages } from "./manifest.ts";
-import { type PollOptions, pollWhileAccepted, startPollClock } from "../../http/poll.ts";
+import type { PollOptions } from "../../http/poll_options.ts";
 
 export * from "./manifest.ts";
-export { DEFAULT_POLL_BASE_MS, DEFAULT_POLL_MAX_MS, type PollOptions } from "../../http/poll.ts";
+export { DEFAULT_POLL_BASE_MS, DEFAULT_POLL_MAX_MS, type PollOptions } from "../../http/poll_options.ts";
 import { DATA_READ, DATA_READ_WRITE } from "../../aps/scope_constants.ts";
 
 const BASE = "/modelderivative/v2/designdata";
@@ -162,14 +162,15 @@ function extractQuery(opts: ExtractOptions): Record<string, string | number | un
 }
 
 /** A metadata request of one view (`tail` after its guid), asked again while the platform answers 202. */
-function extract(
+async function extract(
   http: Http,
   urn: Urn,
   guid: string,
   tail: string,
   opts: ExtractOptions,
 ): Promise<unknown> {
-  return pollWhileAccepted(http, {
+  const { pollWhileAccepted } = await import("../../http/poll.ts"); // loaded only for a wait
+  return await pollWhileAccepted(http, {
     path: urnPath(urn, `/metadata/${segment(guid)}${tail}`),
     query: extractQuery(opts),
     headers: regionHeaders(opts.region),
@@ -240,6 +241,7 @@ export interface JobWaitOptions extends PollOptions {
 export async function waitForJob(http: Http, urn: Urn, opts: JobWaitOptions = {}): Promise<Manifest> {
   const now = opts.now ?? Date.now;
   const stallAfterMs = opts.stallAfterMs ?? DEFAULT_STALL_AFTER_MS;
+  const { startPollClock } = await import("../../http/poll.ts"); // loaded only for a wait
   const clock = startPollClock(opts);
   let pendingSince: { local: number; server?: number } | undefined;
   for (;;) {

@@ -5,7 +5,7 @@
 import { segment } from "../../http/path.ts";
 import type { Urn } from "../../aps/ids.ts";
 import { safeJoin } from "../../core/paths.ts";
-import { writeFileAtomic } from "../../platform/fs.ts";
+import { writeFileAtomic } from "../../platform/fs_write.ts";
 import type { DerivativeFile } from "./manifest.ts";
 import { fetchToFile } from "../../transfer/download.ts";
 import type { Http } from "../../http/http.ts";
