@@ -70,3 +70,17 @@ Deno.test("hub, project, folder and admin load neither the item and dm declarati
     }
   }
 });
+
+Deno.test("a webhook listing loads neither the writes, the catalog nor signature checking", async () => {
+  const mods = await staticClosure("src/families/webhook/verbs.ts");
+  assert.ok(mods.some((m) => m.endsWith("/src/families/webhook/api.ts")), "the walk reached the api");
+  for (const m of mods) {
+    assert.doesNotMatch(
+      m,
+      /\/webhook\/(write_verbs|check|catalog)\.ts$|\/aps\/webhook_(events|signature)\.ts$/,
+      m,
+    );
+  }
+  const decl = await staticClosure("src/families/webhook/commands.ts");
+  for (const m of decl) assert.doesNotMatch(m, /\/families\/webhook\/(verbs|write_verbs|check)\.ts$/, m);
+});
