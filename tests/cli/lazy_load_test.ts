@@ -84,3 +84,9 @@ Deno.test("a webhook listing loads neither the writes, the catalog nor signature
   const decl = await staticClosure("src/families/webhook/commands.ts");
   for (const m of decl) assert.doesNotMatch(m, /\/families\/webhook\/(verbs|write_verbs|check)\.ts$/, m);
 });
+
+Deno.test("`auth status` loads neither the scope nor the report verbs", async () => {
+  const mods = await staticClosure("src/families/auth/commands.ts");
+  assert.ok(mods.some((m) => m.endsWith("/src/families/auth/verbs.ts")), "the walk reached the verbs");
+  for (const m of mods) assert.doesNotMatch(m, /\/families\/auth\/(scopes|report)\.ts$/, m);
+});
