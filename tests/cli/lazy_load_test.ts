@@ -112,3 +112,23 @@ Deno.test("the front door loads none of what a listing never runs: keychain, plu
     for (const n of never) assert.ok(!m.endsWith(`/src/${n}`), `the front door statically loads ${n}`);
   }
 });
+
+Deno.test("a webhook listing loads neither the writes, the catalog nor signature checking", async () => {
+  const mods = await staticClosure("src/families/webhook/verbs.ts");
+  assert.ok(mods.some((m) => m.endsWith("/src/families/webhook/api.ts")), "the walk reached the api");
+  for (const m of mods) {
+    assert.doesNotMatch(
+      m,
+      /\/webhook\/(write_verbs|check|catalog)\.ts$|\/aps\/webhook_(events|signature)\.ts$/,
+      m,
+    );
+  }
+  const decl = await staticClosure("src/families/webhook/commands.ts");
+  for (const m of decl) assert.doesNotMatch(m, /\/families\/webhook\/(verbs|write_verbs|check)\.ts$/, m);
+});
+
+Deno.test("`auth status` loads neither the scope nor the report verbs", async () => {
+  const mods = await staticClosure("src/families/auth/commands.ts");
+  assert.ok(mods.some((m) => m.endsWith("/src/families/auth/verbs.ts")), "the walk reached the verbs");
+  for (const m of mods) assert.doesNotMatch(m, /\/families\/auth\/(scopes|report)\.ts$/, m);
+});

@@ -12,7 +12,6 @@ import type { AccAccountId } from "../../aps/ids.ts";
 import { fieldError } from "../../core/field_error.ts";
 import { type AccountProject, countAccountProjects, type RegionOption } from "./api.ts";
 import type { HqProject } from "./api_hq.ts";
-import { DM_ACCOUNT_HUB, listHubs } from "../dm/api.ts";
 import type { Http } from "../../http/http.ts";
 import type { OpsDeps } from "../../session/deps.ts";
 
@@ -127,6 +126,8 @@ export async function runAccountList(
   deps: OpsDeps,
 ): Promise<AccountRow[]> {
   const { http } = await adminClient(deps, opts, false);
+  // The hubs' requests load only here: the other admin commands (a project list) need none of them.
+  const { DM_ACCOUNT_HUB, listHubs } = await import("../dm/api.ts");
   const hubs = (await listHubs(http)).items.filter((h) =>
     (h.attributes.extension as { type?: string } | undefined)?.type === DM_ACCOUNT_HUB
   ).slice(0, opts.limit);

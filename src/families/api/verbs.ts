@@ -2,15 +2,14 @@
  * `diazo api <path>`: one authenticated request to any platform path (as `gh api`), as the app or
  * the logged-in user. Fields become a JSON body and make the method POST, as in gh (with `-X GET`
  * they are the query), `--input` sends a body as given, `--paginate` follows whichever of the
- * platform's pagination schemes the first page uses. Requests go only to the platform's own host
+ * platform's pagination schemes the first page uses (./pages.ts, loaded only then). Requests go only to the platform's own host
  * unless a host is allowed by name; a refusal sends nothing.
  */
 import { resolveFrom } from "../../platform/path.ts";
 import { endpointScope } from "../../aps/endpoint_scopes.ts";
 import { DiazoError, usageError } from "../../core/errors.ts";
 import { readInputFile, readInputText } from "../../core/input_file.ts";
-import type { Http, HttpResponse, RequestSpec } from "../../http/http.ts";
-import { type PageScheme, paginate } from "../../http/pagination.ts";
+import type { Http, RequestSpec } from "../../http/http.ts";
 import { apiFailure } from "./answer.ts";
 import { MAX_ANSWER_BYTES, sizeText } from "../../http/body_limit.ts";
 import { concatBytes } from "../../core/bytes.ts";
@@ -145,17 +144,6 @@ export function checkTarget(raw: string, baseUrl: string, allowHosts: readonly s
   return url.toString();
 }
 
-/** Which pagination scheme a first page uses, from its fields; undefined when it is not a list page. */
-export function detectScheme(page: unknown): PageScheme | undefined {
-  if (!page || typeof page !== "object" || Array.isArray(page)) return undefined;
-  const p = page as Record<string, unknown>;
-  if (Array.isArray(p.items)) return "oss";
-  if (Array.isArray(p.results) && p.pagination && typeof p.pagination === "object") return "acc";
-  if (Array.isArray(p.data) && "paginationToken" in p) return "da";
-  if (Array.isArray(p.data) && p.links && typeof p.links === "object") return "dm";
-  return undefined;
-}
-
 /** The request `api` sends, built and checked from its options. */
 async function buildRequest(o: ApiOptions, deps: OpsDeps, baseUrl: string): Promise<RequestSpec> {
   const target = checkTarget(o.path, baseUrl, o.allowHosts);
@@ -209,55 +197,6 @@ export function parsedBody(bytes: Uint8Array): unknown {
   } catch {
     return text;
   }
-}
-
-/** A client that answers `first` from `answer` once (the first page, already read), else sends. */
-function withFirstPage(http: Http, answer: HttpResponse<unknown>): Http {
-  let used = false;
-  return {
-    baseUrl: http.baseUrl,
-    warn: http.warn,
-    request<T>(spec: RequestSpec) {
-      if (!used) {
-        used = true;
-        return Promise.resolve(answer as HttpResponse<T>);
-      }
-      return http.request<T>(spec);
-    },
-  };
-}
-
-/** BIM 360 HQ v1's paths, whose lists are bare arrays paged by `limit` and `offset`. */
-const HQ_PATH = /^\/hq\/v1\//;
-
-function pathOf(target: string): string {
-  return target.startsWith("/") ? target : new URL(target).pathname;
-}
-
-/** An HQ list's pages after `first`: the offset moved by each page's length, until a short or empty page. */
-async function offsetPages(
-  http: Http,
-  spec: RequestSpec,
-  first: unknown[],
-  status: number,
-): Promise<ApiResult> {
-  const items = [...first];
-  const size = Number(spec.query?.limit) || first.length;
-  let offset = Number(spec.query?.offset ?? 0) || 0;
-  let last = first;
-  let pages = 1;
-  while (last.length > 0 && last.length >= size) {
-    offset += last.length;
-    const res = await http.request<unknown>({
-      ...spec,
-      query: { ...spec.query, offset: String(offset) },
-      responseType: "json",
-    });
-    last = Array.isArray(res.data) ? res.data : [];
-    items.push(...last);
-    pages++;
-  }
-  return { status, data: items, pages };
 }
 
 /**
@@ -317,6 +256,13 @@ function shownTarget(spec: RequestSpec): string {
   return query ? `${spec.path}${spec.path.includes("?") ? "&" : "?"}${query}` : spec.path;
 }
 
+/** BIM 360 HQ v1's paths, whose lists are bare arrays paged by `limit` and `offset`. */
+const HQ_PATH = /^\/hq\/v1\//;
+
+function pathOf(target: string): string {
+  return target.startsWith("/") ? target : new URL(target).pathname;
+}
+
 async function send(http: Http, spec: RequestSpec, all: boolean, whole: boolean): Promise<ApiResult> {
   if (!all) {
     const res = await http.request<BodyReader>({ ...spec, responseType: "stream" });
@@ -337,32 +283,5 @@ async function send(http: Http, spec: RequestSpec, all: boolean, whole: boolean)
     }
     return { ...answer, data: parsedBody(all.bytes) };
   }
-  const first = await http.request<unknown>({ ...spec, responseType: "json" });
-  if (Array.isArray(first.data) && HQ_PATH.test(pathOf(spec.path))) {
-    return { ...await offsetPages(http, spec, first.data, first.status), headers: first.headers };
-  }
-  const scheme = detectScheme(first.data);
-  if (!scheme) return { status: first.status, data: first.data, pages: 1, headers: first.headers };
-  const items: unknown[] = [];
-  const included = new Map<string, unknown>();
-  let pages = 0;
-  const onPage = (page: Record<string, unknown>) => {
-    pages++;
-    if (scheme === "dm" && Array.isArray(page.included)) {
-      for (const resource of page.included) included.set(resourceKey(resource, included.size), resource);
-    }
-  };
-  for await (const item of paginate<unknown>(withFirstPage(http, first), spec, scheme, { onPage })) {
-    items.push(item);
-  }
-  // A JSON:API list's pages carry related resources in `included` (e.g. each item's tip version):
-  // they come back beside the items, as one document, rather than being dropped.
-  const data = included.size > 0 ? { data: items, included: [...included.values()] } : items;
-  return { status: first.status, data, pages, headers: first.headers };
-}
-
-/** A JSON:API resource's identity (type and id), so that one included by several pages is kept once. */
-function resourceKey(resource: unknown, fallback: number): string {
-  const r = resource as { type?: unknown; id?: unknown } | null;
-  return typeof r?.type === "string" && typeof r?.id === "string" ? `${r.type}\u0000${r.id}` : `#${fallback}`;
+  return (await import("./pages.ts")).allPages(http, spec, HQ_PATH.test(pathOf(spec.path)));
 }

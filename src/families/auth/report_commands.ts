@@ -1,5 +1,7 @@
-/** `diazo auth diagnose|support-report|migrate-from-forge|scope-report`: declared as data over families/auth/report.ts. */
-import { runDiagnose, runMigrateFromForge, runScopeReport, runSupportReport } from "./report.ts";
+/**
+ * `diazo auth diagnose|support-report|migrate-from-forge|scope-report`: declared as data over
+ * families/auth/report.ts, which each loads when it runs (`auth status` loads none of it).
+ */
 import type { CommandDecl } from "../../command/decl.ts";
 
 /** The report commands of `auth`, in help order. */
@@ -9,6 +11,7 @@ export const REPORT_COMMANDS: readonly CommandDecl[] = [
     description: "check credentials, callback URL, token store, connectivity and clock skew",
     examples: ["diazo auth diagnose"],
     run: async (ctx) => {
+      const { runDiagnose } = await import("./report.ts");
       const checks = await runDiagnose({}, ctx);
       // Each check is said once: in the result (a table on a terminal), not again on stderr.
       if (checks.some((c) => !c.ok)) ctx.setExitCode(1);
@@ -21,6 +24,7 @@ export const REPORT_COMMANDS: readonly CommandDecl[] = [
     options: [{ flags: "--sanitize", description: "also mask client ids, user ids and local paths" }],
     examples: ["diazo auth support-report --sanitize -o json > report.json"],
     run: async (ctx, _args, opts: { sanitize?: boolean }) => {
+      const { runSupportReport } = await import("./report.ts");
       await ctx.emit(await runSupportReport(opts, ctx));
     },
   },
@@ -36,6 +40,7 @@ export const REPORT_COMMANDS: readonly CommandDecl[] = [
     ],
     examples: ["FORGE_CLIENT_ID=... FORGE_CLIENT_SECRET=... diazo auth migrate-from-forge --verify-scopes"],
     run: async (ctx, _args, opts: { verifyScopes?: boolean; scopes?: string }) => {
+      const { runMigrateFromForge } = await import("./report.ts");
       const result = await runMigrateFromForge(opts, ctx);
       if (result.verified === false) ctx.setExitCode(3);
       await ctx.emit(result, {
@@ -51,6 +56,7 @@ export const REPORT_COMMANDS: readonly CommandDecl[] = [
     options: [{ flags: "--period <period>", description: "period, e.g. 7d, 24h", default: "30d" }],
     examples: ["diazo auth scope-report --period 7d"],
     run: async (ctx, _args, opts: { period: string }) => {
+      const { runScopeReport } = await import("./report.ts");
       const result = await runScopeReport(opts, ctx);
       if (result.unused_granted.length) {
         ctx.info(

@@ -1,12 +1,7 @@
-/** `diazo auth scopes|inspect-token|test-scope|test-scopes|extend-scopes|reduce-scopes`: declared as data over families/auth/scopes.ts. */
-import {
-  runExtendScopes,
-  runInspectToken,
-  runReduceScopes,
-  runScopes,
-  runTestScope,
-  runTestScopes,
-} from "./scopes.ts";
+/**
+ * `diazo auth scopes|inspect-token|test-scope|test-scopes|extend-scopes|reduce-scopes`: declared as
+ * data over families/auth/scopes.ts, which each loads when it runs (`auth status` loads none of it).
+ */
 import type { CommandDecl } from "../../command/decl.ts";
 
 /** The scope-related commands of `auth`, in help order. */
@@ -20,6 +15,7 @@ export const SCOPE_COMMANDS: readonly CommandDecl[] = [
       "diazo auth scopes -o json --query \"[?contains(granted_by_platform, '2-legged')].scope\"",
     ],
     run: async (ctx) => {
+      const { runScopes } = await import("./scopes.ts");
       await ctx.emit(runScopes(), {
         columns: ["scope", "granted_by_platform", "recommended_by_diazo", "purpose", "note"],
       });
@@ -33,6 +29,7 @@ export const SCOPE_COMMANDS: readonly CommandDecl[] = [
     examples: ["diazo auth inspect-token", 'echo "$TOKEN" | diazo auth inspect-token --token -'],
     run: async (ctx, _args, opts: { token?: string }) => {
       const token = opts.token === "-" ? (await ctx.io.stdin.readText()).trim() : opts.token;
+      const { runInspectToken } = await import("./scopes.ts");
       await ctx.emit(await runInspectToken({ token }, ctx));
     },
   },
@@ -42,6 +39,7 @@ export const SCOPE_COMMANDS: readonly CommandDecl[] = [
     args: [{ spec: "<scope>", description: "a scope name, e.g. bucket:read" }],
     examples: ["diazo auth test-scope bucket:delete"],
     run: async (ctx, [scope]: string[]) => {
+      const { runTestScope } = await import("./scopes.ts");
       await ctx.emit(await runTestScope({ scope }, ctx));
     },
   },
@@ -54,6 +52,7 @@ export const SCOPE_COMMANDS: readonly CommandDecl[] = [
     ],
     examples: ["diazo auth test-scopes --scopes bucket:read --endpoint /oss/v2/buckets"],
     run: async (ctx, _args, opts: { scopes: string; endpoint: string }) => {
+      const { runTestScopes } = await import("./scopes.ts");
       await ctx.emit(await runTestScopes(opts, ctx));
     },
   },
@@ -63,6 +62,7 @@ export const SCOPE_COMMANDS: readonly CommandDecl[] = [
     options: [{ flags: "--add <list>", description: "scopes to add", required: true }],
     examples: ["diazo auth extend-scopes --add bucket:delete,data:write"],
     run: async (ctx, _args, opts: { add: string }) => {
+      const { runExtendScopes } = await import("./scopes.ts");
       const change = await runExtendScopes(opts, ctx);
       await ctx.emit(change, { action: `Profile ${change.profile} now has ${change.after.join(" ")}` });
     },
@@ -73,6 +73,7 @@ export const SCOPE_COMMANDS: readonly CommandDecl[] = [
     options: [{ flags: "--remove <list>", description: "scopes to remove", required: true }],
     examples: ["diazo auth reduce-scopes --remove bucket:delete"],
     run: async (ctx, _args, opts: { remove: string }) => {
+      const { runReduceScopes } = await import("./scopes.ts");
       const change = await runReduceScopes(opts, ctx);
       await ctx.emit(change, { action: `Profile ${change.profile} now has ${change.after.join(" ")}` });
     },

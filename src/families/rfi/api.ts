@@ -5,7 +5,7 @@
  */
 import type { AccProjectId } from "../../aps/ids.ts";
 import type { Http, RequestSpec } from "../../http/http.ts";
-import { invalidCursor, type PageResult } from "../../http/pagination.ts";
+import type { PageResult } from "../../http/pagination.ts";
 import { segment } from "../../http/path.ts";
 import { DATA_READ, DATA_WRITE, DATA_WRITE_CREATE } from "../../aps/scope_constants.ts";
 
@@ -100,7 +100,8 @@ export async function searchRfiPage(
 ): Promise<PageResult<Rfi>> {
   const offset = opts.cursor === undefined ? 0 : Number(opts.cursor);
   if (!Number.isInteger(offset) || offset < 0 || opts.cursor === "") {
-    throw invalidCursor();
+    // Loaded for the error alone: the RFI list pages itself and needs nothing else of pagination.ts.
+    throw (await import("../../http/pagination.ts")).invalidCursor();
   }
   const items: Rfi[] = [];
   let total: number | undefined;

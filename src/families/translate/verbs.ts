@@ -8,8 +8,6 @@ import type { Urn } from "../../aps/ids.ts";
 import { isBucketKey, parseObjectKey } from "../../aps/ids.ts";
 import { parseUrn } from "../../aps/urn.ts";
 import { DiazoError, usageError } from "../../core/errors.ts";
-import { getObject } from "../../transfer/oss_objects.ts";
-import { mapSettled } from "../../core/concurrency.ts";
 import {
   defaultView,
   deleteManifest,
@@ -58,6 +56,8 @@ export const MAX_TRANSLATION_INPUT_BYTES = 5 * 1024 ** 3;
 async function inputSize(urn: Urn, deps: OpsDeps): Promise<number | undefined> {
   const { bucketKey, objectKey } = parseUrn(urn);
   if (!bucketKey || !objectKey || !isBucketKey(bucketKey)) return undefined;
+  // Only a job's start reads the object: a status or a manifest loads no object requests.
+  const { getObject } = await import("../../transfer/oss_objects.ts");
   try {
     return (await getObject(await deps.http(), bucketKey, parseObjectKey(objectKey))).size;
   } catch (e) {
@@ -253,6 +253,7 @@ export async function runTranslateDownload(
   }
   const concurrency = (await deps.settings()).concurrency;
   const { downloadDerivative } = await import("./files.ts");
+  const { mapSettled } = await import("../../core/concurrency.ts");
   const results = await mapSettled(files, concurrency, (f) =>
     downloadDerivative(http, opts.urn, f, {
       dir: opts.dir,

@@ -16,7 +16,7 @@ import { usageError } from "../../core/errors.ts";
 import { byteStringOf } from "../../core/bytes.ts";
 import { postCallback } from "./api.ts";
 import type { OpsDeps } from "../../session/deps.ts";
-import { checkCallbackUrl } from "./verbs.ts";
+import { checkCallbackUrl } from "./write_verbs.ts";
 
 /** `webhook test`'s budget: the 5-second advice to receivers, under the platform's 7 s window. */
 export const CALLBACK_BUDGET_MS = RECEIVER_ADVICE_MS;

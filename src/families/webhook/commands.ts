@@ -2,18 +2,11 @@
  * `diazo webhook ...`: the app's webhooks (2-legged) — list, create, delete — and the local checks
  * of both ends of a callback: `events` (the catalog), `test` (a sample delivery to a receiver) and
  * `verify` (a received payload's signature). Declared as data (command/decl.ts)
- * over ./verbs.ts and ./check.ts.
+ * over ./verbs.ts, ./write_verbs.ts, ./catalog.ts and ./check.ts, each loaded by the commands that
+ * run it (a listing loads no write code and no signature checking).
  */
 import { DATA_CENTRES, parseDataCentre } from "../../aps/regions.ts";
 import { DiazoError, usageError } from "../../core/errors.ts";
-import {
-  inactiveRemedy,
-  runWebhookCreate,
-  runWebhookDelete,
-  runWebhookEvents,
-  runWebhookList,
-} from "./verbs.ts";
-import { CALLBACK_BUDGET_MS, runWebhookTest, runWebhookVerify } from "./check.ts";
 import type { Ctx } from "../../command/context.ts";
 import { collect, positiveNumber } from "../../command/command.ts";
 import type { CommandDecl, OptionDecl } from "../../command/decl.ts";
@@ -105,6 +98,7 @@ const LIST: CommandDecl = {
     "diazo webhook list --status inactive -o json --query '[].hookId'",
   ],
   run: async (ctx, _args, opts: ListOpts) => {
+    const { inactiveRemedy, runWebhookList } = await import("./verbs.ts");
     const rows = await runWebhookList(opts, ctx);
     await ctx.emit(rows, { columns: HOOK_COLUMNS });
     for (const h of rows.filter((r) => r.status === "inactive")) ctx.warn(inactiveRemedy(h));
@@ -164,6 +158,7 @@ const CREATE: CommandDecl = {
   ],
   run: async (ctx, _args, opts: CreateOpts) => {
     const secret = opts.secretStdin ? await secretFromStdin(ctx) : undefined;
+    const { runWebhookCreate } = await import("./write_verbs.ts");
     const hook = await runWebhookCreate({
       url: opts.url,
       event: opts.event,
@@ -200,6 +195,7 @@ const DELETE: CommandDecl = {
   ],
   run: async (ctx, [hookId]: string[], opts: { event: string; system?: string; region?: string }) => {
     if (!await ctx.confirmOrCancel(`Delete hook ${hookId}?`)) return;
+    const { runWebhookDelete } = await import("./write_verbs.ts");
     const deleted = await runWebhookDelete({ hookId, ...opts }, ctx);
     await ctx.emit(deleted, { action: `Deleted hook ${hookId} (${deleted.system} ${deleted.event})` });
   },
@@ -213,6 +209,7 @@ const EVENTS: CommandDecl = {
   options: [{ flags: "--system <system>", description: "only this system's events" }],
   examples: ["diazo webhook events", "diazo webhook events --system derivative -o json"],
   run: async (ctx, _args, opts: { system?: string }) => {
+    const { runWebhookEvents } = await import("./catalog.ts");
     await ctx.emit(runWebhookEvents(opts), { columns: ["system", "event", "scope", "service"] });
   },
 };
@@ -237,6 +234,7 @@ const TEST: CommandDecl = {
   ],
   run: async (ctx, [url]: string[], opts: { event: string; secretStdin?: true }) => {
     const secret = opts.secretStdin ? await secretFromStdin(ctx) : undefined;
+    const { CALLBACK_BUDGET_MS, runWebhookTest } = await import("./check.ts");
     const report = await runWebhookTest({ url, event: opts.event, secret, budgetMs: budgetMs(ctx) }, ctx);
     const line = `${url} answered ${
       report.status ? `HTTP ${report.status}` : "nothing"
@@ -274,6 +272,7 @@ const VERIFY: CommandDecl = {
     const input = ctx.io.stdin.readBytes
       ? await ctx.io.stdin.readBytes()
       : new TextEncoder().encode(await ctx.io.stdin.readText());
+    const { runWebhookVerify } = await import("./check.ts");
     const report = await runWebhookVerify({ secret, input, signature: opts.signature });
     if (!report.valid) {
       throw new DiazoError("failure", {

@@ -1,15 +1,11 @@
 /**
- * Tools over webhooks (families/webhook/verbs.ts and families/webhook/check.ts, as `diazo webhook ...`): the event
+ * Tools over webhooks (families/webhook/verbs.ts, write_verbs.ts, catalog.ts and check.ts, as `diazo webhook ...`): the event
  * catalog, the app's hooks, creating and deleting one, and a test delivery to a receiver.
  */
 import { z } from "zod";
-import {
-  checkHookRef,
-  runWebhookCreate,
-  runWebhookDelete,
-  runWebhookEvents,
-  runWebhookListPage,
-} from "./verbs.ts";
+import { checkHookRef, runWebhookCreate, runWebhookDelete } from "./write_verbs.ts";
+import { runWebhookListPage } from "./verbs.ts";
+import { runWebhookEvents } from "./catalog.ts";
 import { runWebhookTest } from "./check.ts";
 import { deriveTool } from "../../mcp/derive.ts";
 import { listAnswer } from "../../mcp/result.ts";
